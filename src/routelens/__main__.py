@@ -1,0 +1,5 @@
+import sys
+
+from routelens.cli import main
+
+sys.exit(main())

@@ -1,0 +1,59 @@
+"""``routelens build``: write the compact index and the debug catalog."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from routelens.commands._common import load_or_report, pct
+from routelens.index import CATALOG_NAME, INDEX_NAME, BuildError, write_generated
+from routelens.stats import compute_stats
+
+
+def register(sub, common) -> None:
+    p = sub.add_parser("build", parents=[common], help="write generated/routing.min.json and catalog.json",
+                       description="Validate the registry and write the compact index and the debug catalog "
+                       "atomically. Nothing is written when the registry has errors (exit 2).")
+    p.add_argument("--quiet", "-q", action="store_true", help="print nothing on success")
+    p.set_defaults(func=run)
+
+
+def size_summary(st: dict) -> list[str]:
+    """Lines of the size summary printed by build and stats."""
+    r, c, i, b = st["registry"], st["catalog"], st["index"], st["budget"]
+    return [
+        f"{'':9}{'chars':>10}{'bytes':>10}{'lines':>8}  reduction",
+        f"{'registry':9}{r['chars']:>10}{r['bytes']:>10}{r['lines']:>8}",
+        f"{'catalog':9}{c['chars']:>10}{c['bytes']:>10}{c['lines']:>8}  {pct(c['reduction'])}",
+        f"{'index':9}{i['chars']:>10}{i['bytes']:>10}{i['lines']:>8}  {pct(i['reduction'])}",
+        f"budget: index/registry = {b['ratio']:.3f} {'<' if b['ok'] else '>='} {b['max_index_ratio']} "
+        f"({'ok' if b['ok'] else 'EXCEEDED'})",
+    ]
+
+
+def run(args) -> int:
+    from routelens.cli import resolve_paths
+
+    reg_path, out = resolve_paths(args)
+    t0 = time.perf_counter()
+    big = reg_path.exists() and reg_path.stat().st_size > 4 * 1024 * 1024 and sys.stderr.isatty()
+    if big:
+        print(f"reading {reg_path} ({reg_path.stat().st_size / 1e6:.1f} MB)...", file=sys.stderr, flush=True)
+    reg = load_or_report(reg_path)
+    if reg is None:
+        return 2
+    if big:
+        print(f"validated {len(reg.skills)} skills in {time.perf_counter() - t0:.1f}s; writing...", file=sys.stderr, flush=True)
+    try:
+        output, written = write_generated(reg, out)
+    except BuildError as exc:
+        print(f"routelens build: {exc}", file=sys.stderr)
+        return 2
+    if not args.quiet:
+        st = compute_stats(reg, output.index, output.catalog)
+        state = ", ".join(written) if written else "unchanged"
+        print(f"built {out / INDEX_NAME} and {out / CATALOG_NAME} from {reg_path} "
+              f"({len(reg.skills)} skills, {len(reg.compositions)} compositions, {len(reg.rules)} rules; {state})")
+        for line in size_summary(st):
+            print(line)
+    return 0

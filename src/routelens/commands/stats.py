@@ -1,0 +1,36 @@
+"""``routelens stats``: size statistics (spec section 5)."""
+
+from __future__ import annotations
+
+from routelens.commands._common import load_or_report, print_json
+from routelens.stats import compute_stats
+
+
+def register(sub, common) -> None:
+    p = sub.add_parser("stats", parents=[common], help="size of registry, catalog and index; budget; top contributors",
+                       description="Size statistics of spec section 5, computed from a fresh in-memory build.")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--top", type=int, default=10, metavar="N", help="how many top contributors to list (default 10)")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from routelens.cli import resolve_paths
+    from routelens.commands.build import size_summary
+
+    reg_path, _ = resolve_paths(args)
+    reg = load_or_report(reg_path)
+    if reg is None:
+        return 2
+    st = compute_stats(reg)
+    st["top_contributors"] = st["top_contributors"][: args.top]
+    if args.json:
+        print_json(st)
+        return 0
+    print(f"{reg_path}: {len(reg.skills)} skills, {len(reg.compositions)} compositions, {len(reg.rules)} rules")
+    for line in size_summary(st):
+        print(line)
+    print("biggest contributors to the index:")
+    for row in st["top_contributors"]:
+        print(f"  {row['chars']:>6} chars  {row['share'] * 100:5.1f}%  {row['kind']:<11} {row['id']}")
+    return 0

@@ -1,0 +1,109 @@
+"""Size statistics of the registry, the debug catalog and the compact index
+(spec ``formats.md`` section 5).
+
+Units: ``chars`` are Unicode code points, ``bytes`` are UTF-8 bytes, both of
+the *canonical* text (BOM removed, LF line ends, so a CRLF checkout gives
+the same figures); ``lines`` count as an editor does. ``reduction`` is
+``1 - x_chars / registry_chars``. Token counts are not part of these
+figures (they depend on an optional tokenizer); see :func:`token_count`.
+
+Nothing in this module imports Textual.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from routelens.registry import Registry
+
+__all__ = ["size_stats", "compute_stats", "measure", "top_contributors", "token_count"]
+
+
+def measure(text: str) -> dict[str, int]:
+    """``{"chars", "bytes", "lines"}`` of a text (a final LF adds no line)."""
+    lines = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
+    return {"chars": len(text), "bytes": len(text.encode("utf-8")), "lines": lines}
+
+
+def top_contributors(index_data: bytes, limit: int = 10) -> list[dict[str, Any]]:
+    """The index entries that take the most characters: ``[{"id", "kind",
+    "chars", "share"}]``, biggest first (ties by id); ``chars`` is the
+    length of the entry's JSON tuple, ``share`` its fraction of the index."""
+    text = index_data.decode("utf-8")
+    obj = json.loads(text)
+    rows = []
+    for key, kind in (("skills", "skill"), ("compositions", "composition"), ("rules", "rule")):
+        for row in obj.get(key, []):
+            n = len(json.dumps(row, ensure_ascii=False, separators=(",", ":"))) + 1  # + the comma
+            rows.append({"id": row[0], "kind": kind, "chars": n, "share": round(n / max(len(text), 1), 4)})
+    rows.sort(key=lambda r: (-r["chars"], r["id"]))
+    return rows[:limit]
+
+
+def size_stats(reg: Registry, index_data: bytes, catalog_measure: tuple[int, int, int]) -> dict[str, Any]:
+    """Section 5 statistics as a JSON-able dict.
+
+    ``catalog_measure`` is ``(chars, bytes, lines)`` of the catalog (the
+    catalog builder passes its own, found by iteration). Shape::
+
+        {"registry": {chars, bytes, lines},
+         "catalog": {chars, bytes, lines, reduction},
+         "index": {chars, bytes, lines, reduction},
+         "budget": {max_index_ratio, index_chars, limit_chars, ratio, ok},
+         "top_contributors": [...]}
+    """
+    reg_m = measure(reg.text)
+    idx_text = index_data.decode("utf-8")
+    idx_m = measure(idx_text)
+    cat_m = {"chars": catalog_measure[0], "bytes": catalog_measure[1], "lines": catalog_measure[2]}
+    rc = max(reg_m["chars"], 1)
+    cat_m["reduction"] = round(1 - cat_m["chars"] / rc, 4)
+    idx_m["reduction"] = round(1 - idx_m["chars"] / rc, 4)
+    ratio = reg.routing.max_index_ratio
+    limit = reg_m["chars"] * ratio
+    return {
+        "registry": reg_m,
+        "catalog": cat_m,
+        "index": idx_m,
+        "budget": {
+            "max_index_ratio": ratio,
+            "index_chars": idx_m["chars"],
+            "limit_chars": round(limit, 2),
+            "ratio": round(idx_m["chars"] / rc, 4),
+            "ok": idx_m["chars"] < limit,
+        },
+        "top_contributors": top_contributors(index_data),
+    }
+
+
+def compute_stats(reg: Registry, index_data: bytes | None = None, catalog_data: bytes | None = None) -> dict[str, Any]:
+    """Section 5 statistics for a registry; builds the index and catalog in
+    memory when their bytes are not given."""
+    from routelens.index import catalog_bytes, index_bytes
+
+    idx = index_data if index_data is not None else index_bytes(reg)
+    cat = catalog_data if catalog_data is not None else catalog_bytes(reg, idx)
+    cm = measure(cat.decode("utf-8"))
+    return size_stats(reg, idx, (cm["chars"], cm["bytes"], cm["lines"]))
+
+
+_ENCODER: Any = None
+_ENCODER_ERROR: str | None = None
+
+
+def token_count(text: str, encoding: str = "cl100k_base") -> dict[str, Any]:
+    """Tokens of ``text`` with tiktoken's ``encoding`` when it loads without
+    a network: ``{"encoding", "tokens"}``; otherwise ``{"encoding",
+    "tokens": None, "unavailable": reason}`` — never an unlabelled estimate."""
+    global _ENCODER, _ENCODER_ERROR
+    if _ENCODER is None and _ENCODER_ERROR is None:
+        try:
+            import tiktoken  # optional extra: routelens[tokens]
+
+            _ENCODER = tiktoken.get_encoding(encoding)
+        except Exception as exc:  # no package, or no cached encoding and no network
+            _ENCODER_ERROR = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}".strip()
+    if _ENCODER is None:
+        return {"encoding": encoding, "tokens": None, "unavailable": _ENCODER_ERROR}
+    return {"encoding": encoding, "tokens": len(_ENCODER.encode(text, disallowed_special=()))}
