@@ -494,6 +494,6 @@ def check(reg: Registry, out_dir: str | Path) -> CheckResult:
     if not budget["ok"]:
         problems.append(
             f"size budget exceeded: index {budget['index_chars']} chars >= registry {st['registry']['chars']} chars "
-            f"x {budget['max_index_ratio']} = {budget['limit_chars']} (over by {budget["index_chars"] - budget["limit_chars"]:.1f} chars)"
+            f"x {budget['max_index_ratio']} = {budget['limit_chars']} (over by {budget['index_chars'] - budget['limit_chars']:.1f} chars)"
         )
     return CheckResult(not problems, problems, added, removed, changed, out)
