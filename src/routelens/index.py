@@ -243,19 +243,20 @@ def _atomic_write(path: Path, data: bytes) -> bool:
 
 @contextlib.contextmanager
 def _build_lock(out_dir: Path):
-    """Serialise concurrent builds into one folder (so the pair is never a mix)."""
-    lock_path = out_dir / ".routelens.lock"
-    fh = open(lock_path, "a+b")
+    """Serialise concurrent builds into one folder (so the pair is never a
+    mix). The lock is an ``flock`` on the folder itself: no lock file is
+    left behind."""
+    fd = os.open(out_dir, os.O_RDONLY)
     try:
         try:
             import fcntl
 
-            fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
+            fcntl.flock(fd, fcntl.LOCK_EX)
         except ImportError:  # pragma: no cover - Windows: best effort
             pass
         yield
     finally:
-        fh.close()
+        os.close(fd)
 
 
 def write_generated(reg: Registry, out_dir: str | Path) -> tuple[BuildOutput, list[str]]:
