@@ -227,8 +227,15 @@ def _atomic_write(path: Path, data: bytes) -> bool:
             return False
     except OSError:
         pass
+    try:
+        mode = path.stat().st_mode & 0o777  # keep the old file's permissions
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask  # what open() would give a new file
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        os.fchmod(fd, mode)  # mkstemp creates 0600
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
