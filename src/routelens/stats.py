@@ -91,19 +91,61 @@ def compute_stats(reg: Registry, index_data: bytes | None = None, catalog_data: 
 _ENCODER: Any = None
 _ENCODER_ERROR: str | None = None
 
+#: tiktoken's download URL and sha256 of the encodings routelens may count
+#: with (from tiktoken_ext/openai_public.py); tiktoken caches the file
+#: under sha1(url) in its cache folder.
+_TIKTOKEN_FILES = {
+    "cl100k_base": ("https://openaipublic.blob.core.windows.net/encodings/cl100k_base.tiktoken",
+                    "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7"),
+}
+
+
+def _tiktoken_offline_problem(encoding: str) -> str | None:
+    """None when tiktoken can load ``encoding`` from its local cache (so no
+    network is touched: tiktoken re-downloads a missing or corrupt cache
+    file, which could hang offline); otherwise the reason, for people."""
+    import hashlib
+    import importlib.util
+    import os
+    import tempfile
+
+    if importlib.util.find_spec("tiktoken") is None:
+        return "tiktoken is not installed (pip install 'routelens[tokens]')"
+    if encoding not in _TIKTOKEN_FILES:
+        return f"routelens only counts with {', '.join(_TIKTOKEN_FILES)}"
+    url, sha = _TIKTOKEN_FILES[encoding]
+    cache_dir = os.environ.get("TIKTOKEN_CACHE_DIR", os.environ.get("DATA_GYM_CACHE_DIR"))
+    if cache_dir is None:
+        cache_dir = os.path.join(tempfile.gettempdir(), "data-gym-cache")
+    if cache_dir == "":
+        return "TIKTOKEN_CACHE_DIR is empty (cache disabled) and routelens never downloads the encoding"
+    path = os.path.join(cache_dir, hashlib.sha1(url.encode()).hexdigest())
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except OSError:
+        return f"{encoding} is not in tiktoken's cache at {cache_dir}; routelens never downloads it"
+    if hashlib.sha256(data).hexdigest() != sha:
+        return f"the cached {encoding} file in {cache_dir} is corrupt (sha256 mismatch)"
+    return None
+
 
 def token_count(text: str, encoding: str = "cl100k_base") -> dict[str, Any]:
     """Tokens of ``text`` with tiktoken's ``encoding`` when it loads without
     a network: ``{"encoding", "tokens"}``; otherwise ``{"encoding",
-    "tokens": None, "unavailable": reason}`` — never an unlabelled estimate."""
+    "tokens": None, "unavailable": reason}`` — never an unlabelled estimate.
+    The encoding is only loaded when tiktoken's cache holds a file with the
+    right sha256, so this never waits on a network."""
     global _ENCODER, _ENCODER_ERROR
     if _ENCODER is None and _ENCODER_ERROR is None:
-        try:
-            import tiktoken  # optional extra: routelens[tokens]
+        _ENCODER_ERROR = _tiktoken_offline_problem(encoding)
+        if _ENCODER_ERROR is None:
+            try:
+                import tiktoken  # optional extra: routelens[tokens]
 
-            _ENCODER = tiktoken.get_encoding(encoding)
-        except Exception as exc:  # no package, or no cached encoding and no network
-            _ENCODER_ERROR = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}".strip()
+                _ENCODER = tiktoken.get_encoding(encoding)
+            except Exception as exc:  # pragma: no cover - cache checked above
+                _ENCODER_ERROR = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}".strip()
     if _ENCODER is None:
         return {"encoding": encoding, "tokens": None, "unavailable": _ENCODER_ERROR}
     return {"encoding": encoding, "tokens": len(_ENCODER.encode(text, disallowed_special=()))}
