@@ -11,6 +11,9 @@ def register(sub, common) -> None:
                        description="Size statistics of spec section 5, computed from a fresh in-memory build.")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--top", type=int, default=10, metavar="N", help="how many top contributors to list (default 10)")
+    p.add_argument("--since", metavar="REV", default=None,
+                   help="also compare with git revision REV: leading bytes of the index and the Layer-1 block "
+                   "unchanged since then (the cached prompt prefix that survives), ids added/changed/removed")
     p.set_defaults(func=run)
 
 
@@ -24,6 +27,16 @@ def run(args) -> int:
         return 2
     st = compute_stats(reg)
     st["top_contributors"] = st["top_contributors"][: args.top]
+    if args.since is not None:
+        import sys
+
+        from routelens.history import HistoryError, since
+
+        try:
+            st["since"] = since(reg_path, args.since, reg)
+        except HistoryError as exc:
+            print(f"routelens stats --since: {exc}", file=sys.stderr)
+            return 2
     if args.json:
         print_json(st)
         return 0
@@ -33,4 +46,9 @@ def run(args) -> int:
     print("biggest contributors to the index:")
     for row in st["top_contributors"]:
         print(f"  {row['chars']:>6} chars  {row['share'] * 100:5.1f}%  {row['kind']:<11} {row['id']}")
+    if args.since is not None:
+        from routelens.history import format_since
+
+        for line in format_since(st["since"]):
+            print(line)
     return 0
