@@ -385,7 +385,7 @@ def test_write_with_broken_ones_still_imports_the_others(workspace, capsys):
     assert new[:last_skill_end] == old[:last_skill_end]
     assert new[-(len(old) - last_skill_end):] == old[last_skill_end:]
     reg = load_registry(reg_path)
-    assert len(reg.skills) == 52 + 6 + 1  # 53 bundled (one disabled still counts), 6 imported
+    assert len(reg.skills) == 53 + 6  # 53 bundled, 6 imported
     assert check(reg, workspace / "generated").ok
 
 
