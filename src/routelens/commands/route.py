@@ -1,0 +1,111 @@
+"""``routelens route``: route a task (or a batch from standard input) and show the evidence."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from routelens.commands._common import load_or_report
+
+
+def register(sub, common) -> None:
+    p = sub.add_parser("route", parents=[common], help="route a task to skills and show why",
+                       description="Route TASK through the compact index (falling back to the full registry "
+                       "when the index is missing, invalid or stale, or the choice is unclear) and show the "
+                       "decision with its evidence. With TASK '-', read tasks from standard input, one per "
+                       "line, and write one decision per line, in order (use with --json).")
+    p.add_argument("task", metavar="TASK", help="the task text, or '-' to read tasks from standard input")
+    p.add_argument("--json", action="store_true", help="print the decision as JSON (one line per task with '-')")
+    p.add_argument("--index", default=None, metavar="PATH",
+                   help="the compact index (default: routing.min.json in the generated folder)")
+    p.set_defaults(func=run)
+
+
+def open_router(args):
+    """(Router, None) or (None, exit code 2) after printing diagnostics."""
+    from pathlib import Path
+
+    from routelens.cli import resolve_paths
+    from routelens.index import INDEX_NAME
+    from routelens.registry import RegistryError
+    from routelens.router import Router
+
+    reg_path, out = resolve_paths(args)
+    index_path = Path(args.index) if getattr(args, "index", None) else out / INDEX_NAME
+    try:
+        return Router.from_paths(reg_path, index_path), None
+    except RegistryError as exc:
+        if load_or_report(reg_path) is not None:  # pragma: no cover - parsed fine the second time
+            for d in exc.diagnostics:
+                print(str(d), file=sys.stderr)
+        return None, 2
+
+
+def _score(s: float) -> str:
+    return f"{s:g}" if s == int(s) else f"{s:.1f}"
+
+
+def format_decision(d, router=None) -> str:
+    """Human-readable lines of a decision."""
+    lines = [f"mode:     {d.mode}", f"reason:   {d.reason}", f"          {d.message}"]
+    if d.composition:
+        lines.append(f"selected: composition {d.composition} -> {', '.join(d.skills)}")
+    elif d.skills:
+        lines.append(f"selected: {', '.join(d.skills)}")
+    else:
+        lines.append("selected: (none: the agent reads the full registry)")
+    lines.append(f"payload:  {d.payload_chars} chars    index: {d.freshness}")
+    if d.rule:
+        lines.append(f"rule:     {d.rule}")
+    if d.high_risk:
+        lines.append(f"high risk: {', '.join(d.high_risk)}")
+    for sid, why in d.dropped:
+        lines.append(f"dropped:  {sid} ({why})")
+    ranges = {e.id: f"{e.source_start}-{e.source_end}" for e in d.expansions}
+    rows = router._skill_rows if router is not None else {}
+
+    def table(title, ms):
+        if not ms:
+            return
+        lines.append("")
+        lines.append(title)
+        lines.append(f"  {'score':>6}  {'skill':<24} {'span':<11} {'lines':<9} trigger / text")
+        for m in ms:
+            rng = ranges.get(m.id) or ("{}-{}".format(*rows[m.id]) if m.id in rows else "")
+            span = f"{m.span[0]}-{m.span[1]}"
+            seen = d.task[m.span[0]:m.span[1]].replace("\n", " ")
+            if len(seen) > 40:
+                seen = seen[:39] + "…"
+            lines.append(f"  {_score(m.score):>6}  {m.id:<24} {span:<11} {rng:<9} {json.dumps(m.trigger, ensure_ascii=False)}"
+                         f" ~ {json.dumps(seen, ensure_ascii=False)}")
+
+    table("matches (at or above the threshold):", d.matches)
+    table("near misses (below the threshold):", d.near_misses)
+    if d.rule_matches:
+        table("rules and high-risk terms:", d.rule_matches)
+    return "\n".join(lines)
+
+
+def run(args) -> int:
+    router, code = open_router(args)
+    if router is None:
+        return code
+    if args.task == "-":
+        out = sys.stdout
+        for line in sys.stdin:
+            task = line[:-1] if line.endswith("\n") else line
+            if task.endswith("\r"):
+                task = task[:-1]
+            d = router.route(task)
+            if args.json:
+                out.write(json.dumps(d.to_dict(), ensure_ascii=False) + "\n")
+            else:
+                out.write(format_decision(d, router) + "\n\n")
+            out.flush()
+        return 0
+    d = router.route(args.task)
+    if args.json:
+        sys.stdout.write(json.dumps(d.to_dict(), ensure_ascii=False, indent=2) + "\n")
+    else:
+        print(format_decision(d, router))
+    return 0
