@@ -1,0 +1,661 @@
+"""The routelens Textual app: registry, compact index and debug catalog side
+by side; live routing of the task typed at the top; why it fell back.
+
+Threads: loading and parsing (:func:`routelens.tui.model.load`), routing,
+rebuilding and the stats figures run in thread workers; the UI thread only
+paints. Files are watched by polling ``(mtime, size, inode)`` every
+``poll_interval`` seconds (no extra dependency, works on every platform
+and on network file systems).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from textual import work
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.timer import Timer
+from textual.widgets import Footer, Input, Tab, Tabs
+from textual.worker import get_current_worker
+
+from routelens.index import BuildError, write_generated
+from routelens.registry import RegistryError, load_registry
+from routelens.tui.commands import RouteLensCommands
+from routelens.tui.highlight import Band
+from routelens.tui.model import (
+    Analysis,
+    Hit,
+    LoadFailure,
+    Paths,
+    Snapshot,
+    analyze,
+    display_text,
+    hits_of,
+    load,
+    near_hits_of,
+    signature,
+)
+from routelens.tui.widgets.code_pane import CodePane
+from routelens.tui.widgets.decision_panel import DecisionPanel
+from routelens.tui.widgets.error_panel import ErrorPanel
+from routelens.tui.widgets.header_bar import HeaderBar, HeaderState
+from routelens.tui.widgets.hits_table import HitsTable
+from routelens.tui.widgets.source_view import MAX_TEXTAREA_LINES
+from routelens.tui.widgets.task_input import TaskInput
+from routelens.tui.words import num
+
+__all__ = ["RouteLensApp", "run", "PANES"]
+
+#: Pane ids in display order, with their tab labels.
+PANES = {"registry": "Registry", "index": "Index", "catalog": "Catalog"}
+
+
+class RouteLensApp(App[None]):
+    """The TUI.
+
+    ``paths``: registry and index locations. ``theme``: a Textual theme
+    name (pinned in tests). ``poll_interval``: seconds between file checks
+    (None: no watching). ``route_debounce``: seconds of typing pause before
+    routing (0: route on every change). ``task``: initial task text.
+    ``max_textarea_lines``: documents longer than this use the line-API
+    view instead of a TextArea.
+    """
+
+    CSS_PATH = "app.tcss"
+    TITLE = "routelens"
+    COMMANDS = App.COMMANDS | {RouteLensCommands}
+    #: Below this width the three panes become tabs.
+    NARROW_WIDTH = 120
+    #: Below this height the decision panel gets compact.
+    SHORT_HEIGHT = 30
+
+    BINDINGS = [
+        Binding("f1", "help", "Help", id="help"),
+        Binding("f2", "skills", "Skills", id="skills"),
+        Binding("f3", "stats", "Stats", id="stats"),
+        Binding("f4", "zoom", "Zoom", id="zoom"),
+        Binding("f5", "rebuild", "Rebuild", id="rebuild"),
+        Binding("f6", "copy_json", "JSON", id="copy-json"),
+        Binding("ctrl+n", "next_hit", "Next hit", show=False, id="next-hit-global"),
+        Binding("ctrl+o", "prev_hit", "Previous hit", show=False, id="prev-hit-global"),
+        Binding("ctrl+l", "focus_task", "Task", show=False, id="focus-task"),
+        Binding("question_mark", "help", "Help", show=False, id="help-alt"),
+    ]
+
+    def __init__(
+        self,
+        paths: Paths,
+        *,
+        theme: str = "textual-dark",
+        poll_interval: float | None = 0.75,
+        route_debounce: float = 0.05,
+        task: str = "",
+        max_textarea_lines: int = MAX_TEXTAREA_LINES,
+    ) -> None:
+        super().__init__()
+        self.paths = paths
+        self.theme = theme
+        self.poll_interval = poll_interval
+        self.route_debounce = route_debounce
+        self.max_textarea_lines = max_textarea_lines
+        self.snapshot: Snapshot | None = None
+        self.failure: LoadFailure | None = None
+        self.decision: Any = None
+        self.hits: list[Hit] = []
+        self.near: list[Hit] = []
+        self.hit_index = 0
+        self.current: Hit | None = None
+        self.analysis: Analysis | None = None
+        self.hidden_panes: set[str] = set()
+        self.active_tab = "registry"
+        self.zoomed = False
+        self.loads = 0  # completed loads (tests and benchmark read this)
+        self.decisions = 0  # decisions shown
+        self.last_decision_at = 0.0  # perf_counter() when the last decision was painted
+        self.first_paint_at = 0.0
+        self._task_text = task
+        self._route_seq = 0
+        self._route_timer: Timer | None = None
+        self._route_pending = False
+        self._loading = False
+        self._load_again = False
+        self._sig: tuple | None = None
+        self._shown: dict[str, str] = {}
+
+    # ------------------------------------------------------------------ layout
+    def compose(self) -> ComposeResult:
+        yield HeaderBar(id="header")
+        yield TaskInput(
+            value=self._task_text,
+            placeholder="Type a task to route, e.g. “write a blog post about the new release”",
+            id="task",
+        )
+        yield ErrorPanel(id="errors")
+        yield DecisionPanel(id="decision")
+        yield Tabs(*(Tab(label, id=f"tab-{name}") for name, label in PANES.items()), id="pane-tabs")
+        with Horizontal(id="panes"):
+            yield CodePane(self.paths.registry_name, id="registry-pane", max_textarea_lines=self.max_textarea_lines)
+            yield CodePane(self.paths.show(self.paths.index), id="index-pane", max_textarea_lines=self.max_textarea_lines)
+            yield CodePane(self.paths.show(self.paths.catalog), id="catalog-pane", max_textarea_lines=self.max_textarea_lines)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(TaskInput).cursor_blink = False
+        for name in PANES:
+            self.pane(name).loading = True
+        self._relayout()
+        self.reload()
+        if self.poll_interval:
+            self.set_interval(self.poll_interval, self._poll, name="watch")
+        self.query_one(TaskInput).focus()
+
+    def on_resize(self) -> None:
+        self._relayout()
+
+    def pane(self, name: str) -> CodePane:
+        """The ``registry``, ``index`` or ``catalog`` pane."""
+        return self.query_one(f"#{name}-pane", CodePane)
+
+    @property
+    def narrow(self) -> bool:
+        """True when the panes are tabs (terminal narrower than NARROW_WIDTH)."""
+        return self.size.width < self.NARROW_WIDTH
+
+    def _relayout(self) -> None:
+        narrow = self.narrow
+        short = self.size.height < self.SHORT_HEIGHT
+        screen = self.screen_stack[0] if self.screen_stack else None
+        if screen is None:
+            return
+        screen.set_class(narrow, "-narrow")
+        screen.set_class(short, "-short")
+        screen.set_class(self.zoomed, "-zoomed")
+        for footer in screen.query(Footer):
+            footer.compact = narrow
+        for name in PANES:
+            if narrow:
+                shown = name == self.active_tab
+            else:
+                shown = name not in self.hidden_panes
+            self.pane(name).display = shown
+        if not narrow and all(n in self.hidden_panes for n in PANES):
+            self.pane("registry").display = True
+
+    def on_tabs_tab_activated(self, event: Tabs.TabActivated) -> None:
+        if event.tabs.id != "pane-tabs" or event.tab is None or event.tab.id is None:
+            return
+        self.active_tab = event.tab.id.removeprefix("tab-")
+        self._relayout()
+
+    def show_pane(self, name: str) -> None:
+        """Make pane ``name`` visible (activates its tab when narrow)."""
+        self.hidden_panes.discard(name)
+        if self.narrow:
+            self.query_one("#pane-tabs", Tabs).active = f"tab-{name}"
+            self.active_tab = name
+        self._relayout()
+
+    def toggle_pane(self, name: str) -> None:
+        """Hide or show pane ``name`` in the side-by-side layout."""
+        if name in self.hidden_panes:
+            self.hidden_panes.discard(name)
+        else:
+            self.hidden_panes.add(name)
+        self._relayout()
+
+    # ------------------------------------------------------------------ loading
+    def reload(self) -> None:
+        """Re-read the registry and generated files in a worker."""
+        if self._loading:
+            self._load_again = True
+            return
+        self._loading = True
+        self._load_worker(self.paths)
+
+    @work(thread=True, exclusive=True, group="load", exit_on_error=False)
+    def _load_worker(self, paths: Paths) -> None:
+        try:
+            result = load(paths)
+        except Exception as exc:  # never crash the UI on a loader bug
+            from routelens.registry import Diagnostic
+
+            result = LoadFailure(paths, [Diagnostic(paths.registry_name, 1, 1, "", f"internal error: {exc!r}")],
+                                 None, signature(paths))
+        self.call_from_thread(self._apply_load, result)
+
+    def _poll(self) -> None:
+        if self._loading:
+            return
+        if signature(self.paths) != self._sig:
+            self.reload()
+
+    def _apply_load(self, result: Snapshot | LoadFailure) -> None:
+        self._loading = False
+        self._sig = result.signature
+        for name in PANES:
+            self.pane(name).loading = False
+        if isinstance(result, LoadFailure):
+            self._apply_failure(result)
+        else:
+            self._apply_snapshot(result)
+        self.loads += 1
+        if not self.first_paint_at:
+            self.call_after_refresh(self._mark_first_paint)
+        if self._load_again:
+            self._load_again = False
+            self.reload()
+
+    def _mark_first_paint(self) -> None:
+        self.first_paint_at = time.perf_counter()
+
+    def _apply_failure(self, failure: LoadFailure) -> None:
+        first_error = self.failure is None
+        self.failure = failure
+        self.query_one(ErrorPanel).show_errors(failure.diagnostics, last_good=self.snapshot is not None)
+        self._update_header()
+        if self.snapshot is None:
+            reg = self.pane("registry")
+            text = display_text(failure.text) if failure.text is not None else ""
+            self._show("registry", text, "yaml")
+            reg.set_notice("The registry cannot be used: see the errors above. Nothing is routed until it is fixed.", "error")
+            bands = [Band(d.line - 1, d.line - 1, "error", f"line {d.line}") for d in failure.diagnostics]
+            reg.set_bands(bands)
+            if bands:
+                reg.reveal(bands[0].start, bands[0].end)
+            for name in ("index", "catalog"):
+                self._show(name, "", None)
+                self.pane(name).set_notice("Waiting for a valid registry.", "info")
+            self.query_one(DecisionPanel).show_hint("The registry has errors: nothing can be routed until they are fixed.")
+        elif first_error:
+            self.notify("The registry has errors; the last good version stays on screen.", severity="error",
+                        title="Registry not reloaded")
+
+    def _apply_snapshot(self, snap: Snapshot) -> None:
+        recovered = self.failure is not None and self.snapshot is not None
+        had = self.snapshot
+        self.failure = None
+        self.snapshot = snap
+        self.analysis = None
+        self.query_one(ErrorPanel).clear_errors()
+        reg = snap.registry
+        # registry pane
+        rp = self.pane("registry")
+        self._show("registry", snap.display_text, "yaml")
+        rp.border_title = self.paths.registry_name
+        rp.border_subtitle = f"{num(reg.line_count)} lines · canonical"
+        warn = f"{len(reg.warnings)} warning{'s' if len(reg.warnings) != 1 else ''}: {reg.warnings[0]}" if reg.warnings else None
+        rp.set_notice(warn, "warning")
+        # index pane
+        ip = self.pane("index")
+        fr = snap.freshness
+        if snap.index is not None:
+            self._show("index", snap.index.text, "json" if snap.index.formatted else None)
+        else:
+            self._show("index", "", None)
+        ip.border_subtitle = (
+            f"{num(len(snap.index.rows))} tuples · one per line" if snap.index is not None and snap.index.formatted else ""
+        )
+        if fr.state == "fresh":
+            ip.set_notice(None)
+        elif fr.state == "stale":
+            ip.set_notice(f"▲ STALE: {fr.message}. The router falls back to the full registry. F5 rebuilds.", "warning")
+        elif fr.state == "missing":
+            ip.set_notice(f"✗ NO INDEX: {fr.message.replace('run `routelens build`', 'press F5 to build it')}.", "error")
+        else:
+            ip.set_notice(f"✗ INVALID: {fr.message}. The router falls back to the full registry. F5 rebuilds.", "error")
+        # catalog pane
+        cp = self.pane("catalog")
+        if snap.catalog is not None:
+            self._show("catalog", snap.catalog.text, "json" if snap.catalog.obj is not None else None)
+        else:
+            self._show("catalog", "", None)
+        if snap.catalog_error:
+            cp.set_notice(f"✗ {snap.catalog_error}. F5 builds it.", "error")
+        elif fr.state == "stale":
+            cp.set_notice("▲ built from an older registry (stale).", "warning")
+        else:
+            cp.set_notice(None)
+        self._update_header()
+        if recovered:
+            self.notify("The registry is valid again and was reloaded.", title="Recovered")
+        elif had is not None:
+            self.notify(f"Reloaded: index {fr.state}.", timeout=2)
+        # keep the current entry and re-route the current task
+        self._paint_hits()
+        self._schedule_route(immediate=True)
+
+    def _show(self, name: str, text: str, language: str | None) -> None:
+        """Load ``text`` into a pane unless it already shows exactly that."""
+        key = f"{language}:{text}"
+        if self._shown.get(name) == key:
+            return
+        self._shown[name] = key
+        self.pane(name).show(text, language)
+
+    def _update_header(self) -> None:
+        snap = self.snapshot
+        errors = len(self.failure.diagnostics) if self.failure else 0
+        if snap is None:
+            self.query_one(HeaderBar).state = HeaderState(
+                registry=self.paths.registry_name, freshness="invalid" if errors else "loading", errors=errors)
+            return
+        reg = snap.registry
+        fr = snap.freshness
+        self.query_one(HeaderBar).state = HeaderState(
+            registry=self.paths.registry_name,
+            skills=len(reg.skills),
+            compositions=len(reg.compositions),
+            rules=len(reg.rules),
+            freshness=fr.state,
+            index_sha=fr.index_sha256,
+            registry_sha=fr.registry_sha256,
+            reduction=snap.reduction,
+            index_chars=snap.fresh_index_chars,
+            budget_ok=snap.budget_ok,
+            errors=errors,
+        )
+
+    # ------------------------------------------------------------------ routing
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input.id != "task":
+            return
+        event.stop()
+        if event.value == self._task_text and self.decision is not None:
+            return
+        self._task_text = event.value
+        self._schedule_route()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id == "task":
+            event.stop()
+            self._schedule_route(immediate=True)
+
+    @property
+    def task_text(self) -> str:
+        """The task text being routed."""
+        return self._task_text
+
+    @property
+    def routing_pending(self) -> bool:
+        """True while a typed change has not been shown as a decision yet."""
+        return self._route_pending or self._loading
+
+    def _schedule_route(self, immediate: bool = False) -> None:
+        self._route_pending = True
+        if self._route_timer is not None:
+            self._route_timer.stop()
+            self._route_timer = None
+        if immediate or self.route_debounce <= 0:
+            self._start_route()
+        else:
+            self._route_timer = self.set_timer(self.route_debounce, self._start_route, name="route-debounce")
+
+    def _start_route(self) -> None:
+        self._route_timer = None
+        self._route_seq += 1
+        snap = self.snapshot
+        if snap is None:
+            self._route_pending = False
+            return
+        if not self._task_text.strip():
+            self._apply_decision(self._route_seq, None)
+            return
+        self._route_worker(snap.router, self._task_text, self._route_seq)
+
+    @work(thread=True, exclusive=True, group="route", exit_on_error=False)
+    def _route_worker(self, router: Any, task: str, seq: int) -> None:
+        decision = router.route(task)
+        if get_current_worker().is_cancelled:
+            return
+        self.call_from_thread(self._apply_decision, seq, decision)
+
+    def _apply_decision(self, seq: int, decision: Any) -> None:
+        if seq != self._route_seq:
+            return  # a newer keystroke is being routed
+        self._route_pending = False
+        previous = self.current
+        self.decision = decision
+        panel = self.query_one(DecisionPanel)
+        snap = self.snapshot
+        if decision is None or snap is None:
+            self.hits, self.near, self.hit_index = [], [], 0
+            panel.show_hint()
+            self.current = previous if previous is not None and previous.role == "browse" else None
+            self._paint_hits()
+            self.decisions += 1
+            self.last_decision_at = time.perf_counter()
+            return
+        reg = snap.registry
+        self.hits = hits_of(decision, reg)
+        self.near = near_hits_of(decision, reg)
+        keys = [h.key for h in self.hits]
+        self.hit_index = keys.index(previous.key) if previous is not None and previous.key in keys else 0
+        self.current = self.hits[self.hit_index] if self.hits else None
+        panel.show_decision(decision, self.hits, self.near, self.hit_index, len(reg.text), reg.routing.threshold)
+        self._paint_hits()
+        self.decisions += 1
+        self.last_decision_at = time.perf_counter()
+
+    # ------------------------------------------------------------------ hits
+    def _paint_hits(self) -> None:
+        """Bands in the three panes for every hit, the current one strongest,
+        and scroll the current one into view."""
+        snap = self.snapshot
+        if snap is None:
+            return
+        cur = self.current
+        shown = list(self.hits)
+        if cur is not None and cur.key not in {h.key for h in shown}:
+            shown.append(cur)
+        rb, ib = [], []
+        for h in shown:
+            kind = "current" if cur is not None and h.key == cur.key else "hit"
+            if h.start:
+                rb.append(Band(h.start - 1, h.end - 1, kind, h.id))
+            if snap.index is not None and h.key in snap.index.rows:
+                row = snap.index.rows[h.key]
+                ib.append(Band(row, row, kind, h.id))
+        rp, ip, cp = self.pane("registry"), self.pane("index"), self.pane("catalog")
+        rp.set_bands(rb)
+        ip.set_bands(ib)
+        cb: list[Band] = []
+        if cur is not None and snap.catalog is not None and cur.key in snap.catalog.entries:
+            s, e = snap.catalog.entries[cur.key]
+            cb.append(Band(s, e, "current", cur.id))
+        cp.set_bands(cb)
+        if cur is not None:
+            if cur.start:
+                rp.reveal(cur.start - 1, cur.end - 1)
+                rp.border_subtitle = f"{cur.id} · lines {cur.start}–{cur.end}"
+            if snap.index is not None and cur.key in snap.index.rows:
+                row = snap.index.rows[cur.key]
+                ip.reveal(row, row)
+            if cb:
+                cp.reveal(cb[0].start, cb[0].end)
+                cp.border_subtitle = f"{cur.kind}.{cur.id}"
+            else:
+                cp.border_subtitle = ""
+        else:
+            rp.border_subtitle = f"{num(snap.registry.line_count)} lines · canonical"
+            cp.border_subtitle = ""
+
+    def set_hit(self, index: int) -> None:
+        """Make hit ``index`` (of the matches table) the current one."""
+        if not self.hits:
+            return
+        self.hit_index = index % len(self.hits)
+        self.current = self.hits[self.hit_index]
+        self.query_one(DecisionPanel).set_current(self.hits, self.near, self.hit_index, self.decision)
+        table = self.query_one("#matches", HitsTable)
+        if table.cursor_row != self.hit_index and table.row_count > self.hit_index:
+            table.move_cursor(row=self.hit_index, animate=False)
+        self._paint_hits()
+
+    def action_next_hit(self) -> None:
+        """Move to the next hit (wraps)."""
+        if self.hits:
+            self.set_hit(self.hit_index + 1 if self.current in self.hits else self.hit_index)
+
+    def action_prev_hit(self) -> None:
+        """Move to the previous hit (wraps)."""
+        if self.hits:
+            self.set_hit(self.hit_index - 1 if self.current in self.hits else self.hit_index)
+
+    def on_hits_table_hit_highlighted(self, event: HitsTable.HitHighlighted) -> None:
+        if event.table.near:
+            self.current = event.hit
+            self._paint_hits()
+        elif not (self.current is not None and self.current.key == event.hit.key):
+            self.set_hit(event.index)
+
+    def reveal_entry(self, kind: str, entry_id: str) -> bool:
+        """Show a registry entry as the current one in all panes (from the
+        skill browser or the palette). Returns False for an unknown id."""
+        snap = self.snapshot
+        if snap is None:
+            return False
+        table = {"skills": snap.registry.skills, "compositions": snap.registry.compositions,
+                 "rules": snap.registry.rules}[kind]
+        e = table.get(entry_id)
+        if e is None:
+            return False
+        keys = [h.key for h in self.hits]
+        key = f"{kind}:{entry_id}"
+        if key in keys:
+            self.set_hit(keys.index(key))
+            return True
+        self.current = Hit(kind, entry_id, "browse", e.source_start, e.source_end)
+        self._paint_hits()
+        return True
+
+    # ------------------------------------------------------------------ actions
+    def action_focus_task(self) -> None:
+        self.query_one(TaskInput).focus()
+
+    def action_help(self) -> None:
+        from routelens.tui.screens.help import HelpScreen
+
+        self.push_screen(HelpScreen())
+
+    def action_skills(self) -> None:
+        """Open the skill browser."""
+        from routelens.tui.screens.skills import SkillBrowser
+
+        if self.snapshot is None:
+            self.notify("No valid registry loaded yet.", severity="warning")
+            return
+        self.push_screen(SkillBrowser(self.snapshot, self._task_text), callback=self._browser_closed)
+
+    def _browser_closed(self, result: str | None) -> None:
+        if result:
+            kind, _, eid = result.partition(":")
+            self.reveal_entry(kind, eid)
+            self.show_pane("registry")
+
+    def action_stats(self) -> None:
+        """Open the stats panel."""
+        from routelens.tui.screens.stats import StatsScreen
+
+        if self.snapshot is None:
+            self.notify("No valid registry loaded yet.", severity="warning")
+            return
+        self.push_screen(StatsScreen())
+
+    def action_zoom(self) -> None:
+        """Hide the decision panel so the panes get the whole screen (or back)."""
+        self.zoomed = not self.zoomed
+        self._relayout()
+
+    def action_copy_json(self) -> None:
+        """Copy the decision as JSON (OSC 52 clipboard) and show it."""
+        from routelens.tui.screens.json_view import JsonScreen
+
+        if self.decision is None:
+            self.notify("Type a task first: there is no decision to copy.", severity="warning")
+            return
+        text = self.decision_json()
+        self.copy_to_clipboard(text)
+        self.push_screen(JsonScreen(text, "Decision as JSON · copied to the clipboard"))
+
+    def decision_json(self) -> str:
+        """The current decision as pretty JSON ("" when none)."""
+        if self.decision is None:
+            return ""
+        return json.dumps(self.decision.to_dict(), ensure_ascii=False, indent=2)
+
+    def action_rebuild(self) -> None:
+        """Ask, then rebuild generated/ from the registry on disk."""
+        from routelens.tui.screens.confirm import ConfirmScreen
+
+        out = self.paths.show(self.paths.out_dir)
+        self.push_screen(
+            ConfirmScreen(
+                "Rebuild the index?",
+                f"Reads {self.paths.registry_name} from disk and writes {out}/routing.min.json and "
+                f"{out}/catalog.json atomically (the same build as `routelens build`). "
+                "Nothing is written if the registry has errors.",
+                confirm="Rebuild",
+            ),
+            callback=self._rebuild_answer,
+        )
+
+    def _rebuild_answer(self, ok: bool | None) -> None:
+        if ok:
+            self.rebuild_now()
+
+    @work(thread=True, exclusive=True, group="build", exit_on_error=False)
+    def rebuild_now(self) -> None:
+        """Rebuild without asking (the confirmed action; tests call it)."""
+        try:
+            reg = load_registry(self.paths.registry, self.paths.registry_name)
+        except RegistryError as exc:
+            n = len(exc.diagnostics)
+            self.call_from_thread(self.notify, f"The registry has {n} error{'s' if n != 1 else ''}: nothing was written.",
+                                  severity="error", title="Rebuild refused")
+            return
+        try:
+            _, written = write_generated(reg, self.paths.out_dir)
+        except BuildError as exc:
+            self.call_from_thread(self.notify, str(exc), severity="error", title="Rebuild failed")
+            return
+        msg = f"Wrote {', '.join(written)}." if written else "Already up to date: nothing to write."
+        self.call_from_thread(self._rebuilt, msg)
+
+    def _rebuilt(self, msg: str) -> None:
+        self.notify(msg, title="Index rebuilt")
+        self.reload()
+
+    # ------------------------------------------------------------------ stats
+    def request_analysis(self, callback) -> None:
+        """Compute (or reuse) the stats figures for the current snapshot and
+        call ``callback(analysis)`` on the UI thread."""
+        snap = self.snapshot
+        if snap is None:
+            return
+        if self.analysis is not None:
+            callback(self.analysis)
+            return
+        self._analysis_worker(snap, callback)
+
+    @work(thread=True, exclusive=True, group="analysis", exit_on_error=False)
+    def _analysis_worker(self, snap: Snapshot, callback) -> None:
+        result = analyze(snap)
+        self.call_from_thread(self._analysis_done, snap, result, callback)
+
+    def _analysis_done(self, snap: Snapshot, result: Analysis, callback) -> None:
+        if snap is self.snapshot:
+            self.analysis = result
+        callback(result)
+
+
+def run(registry: str | Path, index: str | Path | None = None, out_dir: str | Path | None = None) -> int:
+    """Open the app on ``registry`` (and its generated folder). Returns
+    the exit code (0)."""
+    app = RouteLensApp(Paths.make(registry, index, out_dir))
+    app.run()
+    return 0

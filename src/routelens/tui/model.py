@@ -1,0 +1,514 @@
+"""What the TUI shows, computed without Textual.
+
+One :func:`load` reads the registry, checks the index's freshness, formats
+the compact index one tuple per line and maps every catalog entry to its
+rows; it returns a :class:`Snapshot` or, when the registry cannot be used,
+a :class:`LoadFailure` with every diagnostic. :func:`analyze` computes the
+slower figures (size statistics, ``check``, git provenance) for the stats
+panel. Both run in thread workers; nothing here touches the screen.
+
+Row numbers in this module are 0-based (row ``n`` is canonical line
+``n + 1``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from routelens.index import (
+    CATALOG_NAME,
+    INDEX_NAME,
+    CheckResult,
+    Freshness,
+    check,
+    freshness,
+    index_bytes,
+)
+from routelens.registry import (
+    Diagnostic,
+    Registry,
+    RegistryError,
+    canonical_bytes,
+    parse_registry,
+)
+from routelens.stats import compute_stats
+
+__all__ = [
+    "DISPLAY_BREAKS",
+    "display_text",
+    "Paths",
+    "IndexDisplay",
+    "CatalogDisplay",
+    "Snapshot",
+    "LoadFailure",
+    "Analysis",
+    "signature",
+    "format_index",
+    "format_catalog",
+    "load",
+    "analyze",
+]
+
+#: Characters ``str.splitlines()`` (and so Textual's TextArea) treats as line
+#: ends although YAML 1.2 and editors do not, each shown as one visible
+#: character so that displayed row ``n`` stays canonical line ``n + 1``
+#: (spec section 2; tests/fixtures/cases/unicode-line-separator.yaml).
+DISPLAY_BREAKS = {
+    "\r": "␍",
+    "\x0b": "␋",
+    "\x0c": "␌",
+    "\x1c": "␜",
+    "\x1d": "␝",
+    "\x1e": "␞",
+    "\x85": "␤",
+    "\u2028": "↵",
+    "\u2029": "¶",
+}
+_BREAK_TABLE = {ord(k): v for k, v in DISPLAY_BREAKS.items()}
+_BREAK_RE = re.compile("[" + "".join(DISPLAY_BREAKS) + "]")
+
+
+def display_text(text: str) -> str:
+    """``text`` with every non-LF line-break character replaced one for one
+    by a visible symbol (:data:`DISPLAY_BREAKS`): the result has exactly
+    ``text.count("\\n") + 1`` lines for ``str.splitlines`` and the same
+    column of every other character."""
+    if not _BREAK_RE.search(text):
+        return text
+    return text.translate(_BREAK_TABLE)
+
+
+def break_columns(line: str) -> list[int]:
+    """Columns (0-based, in characters) of the substituted symbols of a
+    displayed line: lets a view style them as special characters."""
+    marks = set(DISPLAY_BREAKS.values())
+    return [i for i, c in enumerate(line) if c in marks]
+
+
+@dataclass(frozen=True)
+class Paths:
+    """Where the app reads from. ``registry`` is the canonical registry;
+    ``index`` the compact index (default ``<registry folder>/generated/
+    routing.min.json``); the catalog sits beside the index."""
+
+    registry: Path
+    index: Path
+
+    @classmethod
+    def make(cls, registry: str | Path, index: str | Path | None = None, out_dir: str | Path | None = None) -> "Paths":
+        """Paths from a registry and an optional index file or generated folder."""
+        reg = Path(registry)
+        if index is not None:
+            idx = Path(index)
+        elif out_dir is not None:
+            idx = Path(out_dir) / INDEX_NAME
+        else:
+            idx = reg.parent / "generated" / INDEX_NAME
+        return cls(reg, idx)
+
+    @property
+    def out_dir(self) -> Path:
+        """The generated folder (where a rebuild writes)."""
+        return self.index.parent
+
+    @property
+    def catalog(self) -> Path:
+        return self.out_dir / CATALOG_NAME
+
+    def show(self, path: Path) -> str:
+        """``path`` for people: relative to the registry's folder when it is
+        inside it (``generated/routing.min.json``), else relative to the
+        current folder, else the absolute path. Never a temp-dir path when
+        the file sits beside the registry, so screenshots are stable."""
+        base = self.registry.parent
+        for root in (base, Path.cwd()):
+            try:
+                return str(Path(os.path.abspath(path)).relative_to(os.path.abspath(root)))
+            except ValueError:
+                continue
+        return str(path)
+
+    @property
+    def registry_name(self) -> str:
+        return self.registry.name
+
+
+def _stat(path: Path) -> tuple[int, int, int] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return (st.st_mtime_ns, st.st_size, st.st_ino)
+
+
+def signature(paths: Paths) -> tuple:
+    """Cheap change detector: ``(mtime_ns, size, inode)`` of the registry,
+    the index and the catalog (None for a missing file). Two equal
+    signatures mean "nothing to reload"."""
+    return (_stat(paths.registry), _stat(paths.index), _stat(paths.catalog))
+
+
+# --------------------------------------------------------------------------- index
+
+
+@dataclass(frozen=True)
+class IndexDisplay:
+    """The compact index as shown: ``text`` holds one tuple per line (valid
+    JSON, same separators as the file); ``rows`` maps ``"skills:<id>"``,
+    ``"compositions:<id>"``, ``"rules:<id>"`` to the 0-based row of its
+    tuple. ``formatted`` is False when the file was not JSON and ``text``
+    is its raw content."""
+
+    text: str
+    rows: dict[str, int]
+    formatted: bool = True
+
+
+def _compact(obj: Any) -> str:
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+
+
+def format_index(raw: bytes) -> IndexDisplay:
+    """Lay out index bytes one tuple per line. A file that is not a JSON
+    object is shown as it is (``formatted=False``)."""
+    text = raw.decode("utf-8", "replace")
+    try:
+        obj = json.loads(text)
+    except ValueError:
+        return IndexDisplay(display_text(text), {}, False)
+    if not isinstance(obj, dict):
+        return IndexDisplay(display_text(text), {}, False)
+    out = ["{"]
+    rows: dict[str, int] = {}
+    keys = list(obj)
+    for n, key in enumerate(keys):
+        comma = "," if n < len(keys) - 1 else ""
+        value = obj[key]
+        if key in ("skills", "compositions", "rules") and isinstance(value, list):
+            out.append(f" {_compact(key)}:[")
+            for i, row in enumerate(value):
+                if isinstance(row, list) and row and isinstance(row[0], str):
+                    rows[f"{key}:{row[0]}"] = len(out)
+                out.append("  " + _compact(row) + ("," if i < len(value) - 1 else ""))
+            out.append(" ]" + comma)
+        else:
+            out.append(f" {_compact(key)}:{_compact(value)}{comma}")
+    out.append("}")
+    return IndexDisplay(display_text("\n".join(out)), rows)
+
+
+# --------------------------------------------------------------------------- catalog
+
+
+@dataclass(frozen=True)
+class CatalogDisplay:
+    """``catalog.json`` as shown: ``text`` is the file's text; ``entries``
+    maps ``"skills:<id>"`` (and compositions, rules) to its 0-based
+    inclusive rows; ``obj`` is the parsed file (None when it is not JSON);
+    ``error`` says why it cannot be used."""
+
+    text: str
+    entries: dict[str, tuple[int, int]]
+    obj: dict | None
+    error: str | None = None
+
+    def entry(self, key: str) -> dict | None:
+        """The catalog entry for ``"skills:<id>"`` and the like, or None."""
+        if not self.obj:
+            return None
+        kind, _, eid = key.partition(":")
+        section = self.obj.get(kind)
+        if isinstance(section, dict):
+            value = section.get(eid)
+            return value if isinstance(value, dict) else None
+        return None
+
+
+_SECTION_RE = re.compile(r'^  "([a-z_]+)": ')
+_ENTRY_RE = re.compile(r'^    "([^"\\]+)": \{$')
+
+
+def format_catalog(raw: bytes) -> CatalogDisplay:
+    """Parse catalog bytes and find each entry's rows (the file is written
+    with indent 2, so an entry opens at ``    "<id>": {`` and closes at the
+    next ``    }``)."""
+    text = canonical_bytes(raw).decode("utf-8", "replace")
+    try:
+        obj = json.loads(text)
+        if not isinstance(obj, dict):
+            raise ValueError("not a JSON object")
+        error = None
+    except ValueError as exc:
+        obj, error = None, f"not valid JSON: {exc}"
+    entries: dict[str, tuple[int, int]] = {}
+    section = None
+    open_key = None
+    open_row = 0
+    for row, line in enumerate(text.split("\n")):
+        m = _SECTION_RE.match(line)
+        if m:
+            section = m.group(1)
+            continue
+        if section in ("skills", "compositions", "rules"):
+            if open_key is None:
+                m = _ENTRY_RE.match(line)
+                if m:
+                    open_key, open_row = f"{section}:{m.group(1)}", row
+            elif line.startswith("    }"):
+                entries[open_key] = (open_row, row)
+                open_key = None
+    if text.endswith("\n"):
+        text = text[:-1]
+    return CatalogDisplay(display_text(text), entries, obj, error)
+
+
+# --------------------------------------------------------------------------- loading
+
+
+@dataclass
+class Snapshot:
+    """One consistent view of registry + generated files.
+
+    ``registry`` was parsed from the same bytes ``freshness`` was computed
+    from. ``fresh_index_chars`` is the size of the index a build would
+    write now (the header's reduction figure). ``display_text`` is the
+    registry text as shown (see :func:`display_text`).
+    """
+
+    paths: Paths
+    registry: Registry
+    router: Any
+    freshness: Freshness
+    index: IndexDisplay | None
+    index_error: str | None
+    catalog: CatalogDisplay | None
+    catalog_error: str | None
+    fresh_index_chars: int
+    signature: tuple
+    display_text: str = ""
+
+    @property
+    def reduction(self) -> float:
+        """1 - fresh index chars / registry chars (spec section 5)."""
+        return 1 - self.fresh_index_chars / max(len(self.registry.text), 1)
+
+    @property
+    def budget_ok(self) -> bool:
+        """Whether a fresh index stays below ``max_index_ratio`` of the registry."""
+        return self.fresh_index_chars < len(self.registry.text) * self.registry.routing.max_index_ratio
+
+
+@dataclass
+class LoadFailure:
+    """The registry cannot be used: ``diagnostics`` are every error (with
+    file, 1-based line and column); ``text`` is the file's canonical text
+    when it could be read (shown with the error lines marked)."""
+
+    paths: Paths
+    diagnostics: list[Diagnostic]
+    text: str | None
+    signature: tuple
+
+
+def make_router(reg: Registry, fresh: Freshness, paths: Paths) -> Any:
+    """The router for one load, built from the registry and freshness this
+    load already has (no second read of the file, so decision and panes
+    always agree, and messages name files relative to the registry)."""
+    import hashlib
+
+    from routelens.router import Router
+
+    idx = fresh.index
+    index_sha = hashlib.sha256(idx.raw).hexdigest() if idx is not None and idx.raw else None
+    try:
+        return Router(text=reg.text, display_name=reg.display_name, fresh=fresh, index=idx, registry=reg,
+                      index_sha256=index_sha)
+    except TypeError:  # a router without that constructor: use its public factory
+        return Router.from_paths(paths.registry, paths.index)
+
+
+def load(paths: Paths) -> Snapshot | LoadFailure:
+    """Read everything the main screen shows. Never raises for bad input:
+    an unreadable or invalid registry gives a :class:`LoadFailure`; a
+    missing, damaged or stale index is a state of the snapshot."""
+    sig = signature(paths)
+    name = paths.show(paths.registry)
+    try:
+        raw = paths.registry.read_bytes()
+    except OSError as exc:
+        diag = Diagnostic(name, 1, 1, "", f"cannot read the registry: {exc.strerror or exc}")
+        return LoadFailure(paths, [diag], None, sig)
+    try:
+        reg = parse_registry(raw, paths.registry, name)
+    except RegistryError as exc:
+        text = canonical_bytes(raw).decode("utf-8", "replace")
+        return LoadFailure(paths, list(exc.diagnostics), text, sig)
+    fresh = freshness(paths.registry, paths.index, registry_raw=raw)
+    fresh = _relative_messages(fresh, paths)
+    try:
+        router = make_router(reg, fresh, paths)
+    except RegistryError as exc:  # the file changed between the two reads
+        text = canonical_bytes(raw).decode("utf-8", "replace")
+        return LoadFailure(paths, list(exc.diagnostics), text, sig)
+    index_disp, index_err = None, None
+    try:
+        index_disp = format_index(paths.index.read_bytes())
+    except FileNotFoundError:
+        index_err = f"{paths.show(paths.index)} is missing"
+    except OSError as exc:
+        index_err = f"{paths.show(paths.index)} cannot be read: {exc.strerror or exc}"
+    catalog_disp, catalog_err = None, None
+    try:
+        catalog_disp = format_catalog(paths.catalog.read_bytes())
+        catalog_err = catalog_disp.error
+    except FileNotFoundError:
+        catalog_err = f"{paths.show(paths.catalog)} is missing"
+    except OSError as exc:
+        catalog_err = f"{paths.show(paths.catalog)} cannot be read: {exc.strerror or exc}"
+    return Snapshot(
+        paths=paths,
+        registry=reg,
+        router=router,
+        freshness=fresh,
+        index=index_disp,
+        index_error=index_err,
+        catalog=catalog_disp,
+        catalog_error=catalog_err,
+        fresh_index_chars=len(index_bytes(reg).decode("utf-8")),
+        signature=sig,
+        display_text=display_text(reg.text),
+    )
+
+
+def _relative_messages(fr: Freshness, paths: Paths) -> Freshness:
+    """The freshness message with the index path shown relative (screens
+    must not show temp-dir paths)."""
+    msg = fr.message.replace(str(paths.index), paths.show(paths.index))
+    if msg == fr.message:
+        return fr
+    return Freshness(fr.state, msg, fr.registry_sha256, fr.index_sha256, fr.index)
+
+
+# --------------------------------------------------------------------------- analysis
+
+
+@dataclass
+class Analysis:
+    """Figures of the stats panel: ``stats`` as :func:`routelens.stats.
+    compute_stats` (of a fresh in-memory build), ``check`` as
+    :func:`routelens.index.check` (added/removed/changed ids against the
+    index on disk), ``provenance`` the line of :func:`routelens.history.
+    index_commit_summary` ("index built from commit X; since then +a ~b
+    -c"; None outside a git work tree), ``layer1`` as :func:`routelens.
+    prompt.layer1_stats` (None when it failed); ``errors`` says what
+    could not be computed."""
+
+    stats: dict[str, Any]
+    check: CheckResult
+    provenance: str | None
+    layer1: dict[str, Any] | None = None
+    errors: list[str] = field(default_factory=list)
+
+
+def analyze(snap: Snapshot) -> Analysis:
+    """Compute the stats panel's figures for a snapshot (slow on large
+    registries: builds index and catalog in memory; run it in a worker)."""
+    reg = snap.registry
+    res = check(reg, snap.paths.out_dir)
+    stats = compute_stats(reg, res.output.index, res.output.catalog)
+    errors: list[str] = []
+    provenance = None
+    try:
+        from routelens.history import index_commit_summary
+
+        provenance = index_commit_summary(snap.paths.registry, snap.paths.index)
+        if provenance:
+            provenance = provenance.replace(str(snap.paths.index), snap.paths.show(snap.paths.index))
+    except Exception as exc:  # git is optional: never break the panel
+        errors.append(f"git history: {exc}")
+    layer1 = None
+    try:
+        from routelens.prompt import layer1_stats
+
+        layer1 = layer1_stats(reg)
+    except Exception as exc:
+        errors.append(f"layer-1 block: {exc}")
+    return Analysis(stats, res, provenance, layer1, errors)
+
+
+# --------------------------------------------------------------------------- hits
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One entry of a decision the panes can highlight.
+
+    ``kind``: ``skills`` | ``compositions`` | ``rules`` (the index section);
+    ``role``: ``composition`` (the chosen composition), ``match`` (a
+    candidate above the threshold), ``selected`` (chosen without a match,
+    e.g. named explicitly), ``rule`` (the forced rule that matched) or
+    ``near`` (a near miss); ``start``/``end``: canonical 1-based inclusive
+    lines (0 when the entry is not in the registry); ``score``/``trigger``/
+    ``span`` from the router's match (None for a composition or rule).
+    """
+
+    kind: str
+    id: str
+    role: str
+    start: int
+    end: int
+    score: float | None = None
+    trigger: str | None = None
+    span: tuple[int, int] | None = None
+
+    @property
+    def key(self) -> str:
+        """``"skills:<id>"`` and the like (index rows, catalog entries)."""
+        return f"{self.kind}:{self.id}"
+
+
+def _entry_range(reg: Registry, kind: str, eid: str) -> tuple[int, int]:
+    table = {"skills": reg.skills, "compositions": reg.compositions, "rules": reg.rules}[kind]
+    e = table.get(eid)
+    return (e.source_start, e.source_end) if e is not None else (0, 0)
+
+
+def hits_of(decision: Any, reg: Registry) -> list[Hit]:
+    """The navigable hits of a decision, in the order the matches table
+    lists them: the chosen composition, each match (router order), each
+    selected skill without a match, and the forced rule."""
+    hits: list[Hit] = []
+    seen: set[str] = set()
+
+    def add(h: Hit) -> None:
+        if h.key not in seen:
+            seen.add(h.key)
+            hits.append(h)
+
+    if getattr(decision, "composition", None):
+        s, e = _entry_range(reg, "compositions", decision.composition)
+        add(Hit("compositions", decision.composition, "composition", s, e))
+    for m in decision.matches:
+        s, e = _entry_range(reg, "skills", m.id)
+        add(Hit("skills", m.id, "match", s, e, m.score, m.trigger, tuple(m.span)))
+    for sid in decision.skills:
+        s, e = _entry_range(reg, "skills", sid)
+        add(Hit("skills", sid, "selected", s, e))
+    if getattr(decision, "rule", None):
+        s, e = _entry_range(reg, "rules", decision.rule)
+        add(Hit("rules", decision.rule, "rule", s, e))
+    return hits
+
+
+def near_hits_of(decision: Any, reg: Registry) -> list[Hit]:
+    """The near misses as hits (role ``near``), router order."""
+    out = []
+    for m in decision.near_misses:
+        s, e = _entry_range(reg, "skills", m.id)
+        out.append(Hit("skills", m.id, "near", s, e, m.score, m.trigger, tuple(m.span)))
+    return out

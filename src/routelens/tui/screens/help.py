@@ -1,0 +1,89 @@
+"""The help screen: keys, panes and what every decision reason means."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Markdown
+
+from routelens.tui.words import MODE_HELP, MODE_LABEL, REASON_HELP, REASON_LABEL
+
+__all__ = ["HelpScreen", "HELP_MARKDOWN"]
+
+KEYS = [
+    ("typing", "route the task (debounced, off the UI thread)"),
+    ("↓ / ↑ in the task", "next / previous hit: its lines light up in every pane"),
+    ("ctrl+n / ctrl+o", "next / previous hit from anywhere"),
+    ("Tab / shift+Tab", "move between the task, the tables and the panes"),
+    ("Esc in the task", "clear the task"),
+    ("F1 or ?", "this help"),
+    ("F2", "skill browser: filter by id, trigger or description"),
+    ("F3", "stats: sizes, budget, freshness, biggest contributors"),
+    ("F4", "zoom: hide the decision panel, panes take the screen"),
+    ("F5", "rebuild generated/ from the registry (asks first)"),
+    ("F6", "copy the decision as JSON and show it"),
+    ("ctrl+l", "back to the task input"),
+    ("ctrl+p", "command palette: jump to an entry, rebuild, toggle panes, theme"),
+    ("ctrl+q", "quit"),
+]
+
+
+def _markdown() -> str:
+    lines = ["# routelens", "", "## Keys", "", "| key | does |", "|---|---|"]
+    lines += [f"| `{k}` | {v} |" for k, v in KEYS]
+    lines += [
+        "",
+        "## Panes",
+        "",
+        "- **Registry**: the canonical `skills.yaml`, read-only, with its real line numbers. "
+        "Hits are banded; the current hit is the bright band.",
+        "- **Index**: `routing.min.json`, one tuple per line — all an agent reads first.",
+        "- **Catalog**: `catalog.json`, the debug view; the current hit's entry is banded.",
+        "",
+        "Below 120 columns the panes become tabs. The app watches the registry and `generated/`: "
+        "edit the file and it reloads, re-checks freshness and routes the task again.",
+        "",
+        "## Modes",
+        "",
+        "| mode | means |",
+        "|---|---|",
+    ]
+    lines += [f"| **{MODE_LABEL[m]}** | {MODE_HELP[m]} |" for m in MODE_LABEL]
+    lines += ["", "## Reasons", "", "| reason | means |", "|---|---|"]
+    lines += [f"| {REASON_LABEL[r]} | {REASON_HELP[r]} |" for r in REASON_LABEL]
+    return "\n".join(lines) + "\n"
+
+
+HELP_MARKDOWN = _markdown()
+
+
+class HelpScreen(ModalScreen[None]):
+    """Escape, q or F1 closes it."""
+
+    BINDINGS = [Binding("escape,q,f1,question_mark", "close", "Close")]
+
+    DEFAULT_CSS = """
+    HelpScreen { align: center middle; background: $background 60%; }
+    HelpScreen > #help-box {
+        width: 100;
+        max-width: 96%;
+        height: 90%;
+        border: thick $accent;
+        background: $surface;
+        padding: 0 1;
+        overflow-y: auto;
+    }
+    """
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="help-box"):
+            yield Markdown(HELP_MARKDOWN)
+
+    def on_mount(self) -> None:
+        self.query_one("#help-box").border_title = "Help · Esc closes"
+        self.query_one("#help-box").focus()
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,113 @@
+"""One titled pane of the main screen: registry, index or catalog.
+
+Holds a notice line (why the pane is empty, stale or damaged) and a code
+view — a :class:`SourceView` (TextArea, tree-sitter highlighting) up to
+:data:`MAX_TEXTAREA_LINES` lines, a :class:`LineView` above that — and
+forwards :meth:`show`, :meth:`set_bands` and :meth:`reveal` to it.
+"""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.widgets import Static
+
+from routelens.tui.highlight import Band
+from routelens.tui.widgets.line_view import LineView
+from routelens.tui.widgets.source_view import MAX_TEXTAREA_LINES, SourceView
+
+__all__ = ["CodePane"]
+
+
+class CodePane(Vertical):
+    """A bordered pane with a title, an optional notice and a code view.
+
+    ``max_textarea_lines`` chooses the view: documents with more lines go
+    to the line-API view (tests lower it to exercise both).
+    """
+
+    DEFAULT_CSS = """
+    CodePane {
+        border: round $panel-lighten-2;
+        border-title-color: $text;
+        border-title-style: bold;
+        border-subtitle-color: $text-muted;
+        background: $surface;
+        height: 1fr;
+        width: 1fr;
+        &:focus-within { border: round $accent; }
+        & > .pane-notice {
+            height: auto;
+            max-height: 4;
+            padding: 0 1;
+            display: none;
+        }
+        & > .pane-notice.-shown { display: block; }
+        & > .pane-notice.-warning { background: $warning 25%; color: $text; }
+        & > .pane-notice.-error { background: $error 30%; color: $text; }
+        & > .pane-notice.-info { background: $boost; color: $text-muted; }
+    }
+    """
+
+    def __init__(self, title: str, *, id: str | None = None, max_textarea_lines: int = MAX_TEXTAREA_LINES) -> None:
+        super().__init__(id=id)
+        self.border_title = title
+        self.max_textarea_lines = max_textarea_lines
+        self._language: str | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static("", classes="pane-notice", markup=False)
+        yield SourceView(classes="code")
+        yield LineView(classes="code")
+
+    def on_mount(self) -> None:
+        self.query_one(LineView).display = False
+
+    @property
+    def view(self) -> SourceView | LineView:
+        """The view in use now."""
+        sv = self.query_one(SourceView)
+        return sv if sv.display else self.query_one(LineView)
+
+    def show(self, text: str, language: str | None) -> None:
+        """Show ``text`` (display text: line breaks already made visible)."""
+        lines = text.count("\n") + 1
+        big = lines > self.max_textarea_lines
+        sv, lv = self.query_one(SourceView), self.query_one(LineView)
+        if big:
+            sv.show("", None)
+            lv.show(text, language)
+        else:
+            lv.show("", None)
+            sv.show(text, language)
+        sv.display, lv.display = not big, big
+
+    def set_notice(self, text: str | None, level: str = "info") -> None:
+        """A line above the code (``info``, ``warning`` or ``error``), or none."""
+        notice = self.query_one(".pane-notice", Static)
+        notice.set_classes(["pane-notice"] + ([f"-shown", f"-{level}"] if text else []))
+        notice.update(text or "")
+
+    @property
+    def notice(self) -> str:
+        """The notice shown now ("" when none)."""
+        notice = self.query_one(".pane-notice", Static)
+        return str(notice.content) if notice.has_class("-shown") else ""
+
+    def set_bands(self, bands: list[Band]) -> None:
+        self.view.set_bands(bands)
+
+    @property
+    def bands(self) -> tuple[Band, ...]:
+        return self.view.bands
+
+    def reveal(self, start: int, end: int) -> None:
+        self.view.reveal(start, end)
+
+    def highlighted_rows(self, kind: str | None = None) -> list[int]:
+        """0-based rows covered by bands (of ``kind`` when given), sorted."""
+        rows: set[int] = set()
+        for b in self.view.bands:
+            if kind is None or b.kind == kind:
+                rows.update(range(b.start, b.end + 1))
+        return sorted(rows)

@@ -1,0 +1,148 @@
+"""The decision panel: mode and reason in plain words, the task with its
+matched spans highlighted, what was selected, the matches table and the
+near misses ("why not")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.widgets import Static
+
+from routelens.tui.model import Hit
+from routelens.tui.widgets.hits_table import HitsTable
+from routelens.tui.words import MODE_LABEL, REASON_LABEL, num, pct
+
+__all__ = ["DecisionPanel", "task_content"]
+
+_MODE_STYLE = {
+    "fast": "bold $text on $primary",
+    "index": "bold $text on $success",
+    "full": "bold $text on $warning",
+}
+
+
+def task_content(task: str, spans: list[tuple[int, int]], current: tuple[int, int] | None) -> Content:
+    """The task text with ``spans`` ([start, end) character offsets)
+    underlined and ``current`` painted strongest. Line breaks and other
+    control characters are shown as visible symbols so the panel stays one
+    line per task line."""
+    shown = "".join(c if c.isprintable() or c == " " else "↵" if c in "\n\r\u2028\u2029\x85" else "·" for c in task)
+    content = Content(shown)
+    n = len(shown)
+    for s, e in sorted(set(spans)):
+        s, e = max(0, min(s, n)), max(0, min(e, n))
+        if e > s:
+            content = content.stylize("bold underline $text on $primary 40%", s, e)
+    if current is not None:
+        s, e = max(0, min(current[0], n)), max(0, min(current[1], n))
+        if e > s:
+            content = content.stylize("bold $text on $accent 70%", s, e)
+    return content
+
+
+class DecisionPanel(Vertical):
+    """Shows one decision. ``show_decision`` fills it; ``show_hint`` shows
+    what to do when no task is typed; ``set_current`` moves the focus hit."""
+
+    DEFAULT_CSS = """
+    DecisionPanel {
+        height: auto;
+        max-height: 20;
+        padding: 0 1;
+        background: $surface;
+        border: round $panel-lighten-2;
+        border-title-color: $text;
+        border-title-style: bold;
+        & > #decision-summary { height: auto; }
+        & > #decision-task { height: auto; max-height: 2; color: $text; }
+        & > #decision-selected { height: auto; color: $text-muted; }
+        & > #decision-tables { height: auto; margin-top: 1; }
+        & > #decision-tables > HitsTable { width: 1fr; }
+        & > #decision-tables > #near-misses { margin-left: 2; }
+        &.-empty > #decision-tables { display: none; }
+        &.-empty > #decision-task { display: none; }
+        &.-empty > #decision-selected { display: none; }
+    }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="decision-summary")
+        yield Static("", id="decision-task")
+        yield Static("", id="decision-selected")
+        with Horizontal(id="decision-tables"):
+            yield HitsTable(id="matches")
+            yield HitsTable(near=True, id="near-misses")
+
+    def on_mount(self) -> None:
+        self.border_title = "Decision"
+        self.show_hint()
+
+    # ------------------------------------------------------------------ states
+    def show_hint(self, text: str | None = None) -> None:
+        """No task yet: a one-line invitation."""
+        self.add_class("-empty")
+        self.border_subtitle = ""
+        self.query_one("#decision-summary", Static).update(
+            Content.assemble(
+                ("Type a task above", "bold"),
+                (" — routing runs as you type. Name a skill with ", "$text-muted"),
+                ("/id", "bold $accent"),
+                (" or ", "$text-muted"),
+                ("$id", "bold $accent"),
+                (" to route it directly; F1 explains every key.", "$text-muted"),
+            )
+            if text is None else Content(text)
+        )
+        self.query_one("#matches", HitsTable).set_hits([])
+        self.query_one("#near-misses", HitsTable).set_hits([])
+
+    def show_decision(self, decision: Any, hits: list[Hit], near: list[Hit], current: int,
+                      registry_chars: int, threshold: float) -> None:
+        """Fill the panel from a router ``Decision``."""
+        self.remove_class("-empty")
+        mode = decision.mode
+        badge = Content.styled(f" {MODE_LABEL.get(mode, mode.upper())} ", _MODE_STYLE.get(mode, "reverse"))
+        reason = Content.styled(f" {REASON_LABEL.get(decision.reason, decision.reason)} ", "bold $text on $panel")
+        summary = Content.assemble(badge, reason, " ", Content(decision.message or ""))
+        self.query_one("#decision-summary", Static).update(summary)
+
+        cur = hits[current] if 0 <= current < len(hits) else None
+        spans = [h.span for h in hits if h.span]
+        near_spans = [h.span for h in near if h.span]
+        task = task_content(decision.task, spans, cur.span if cur and cur.span else None)
+        if near_spans and not spans:
+            task = task_content(decision.task, near_spans, None)
+        self.query_one("#decision-task", Static).update(Content.assemble(("task  ", "$text-muted"), task))
+
+        parts: list[Content | str] = []
+        if decision.composition:
+            parts += [("composition ", "$text-muted"), (decision.composition, "bold $accent"), ("  ", "")]
+        if decision.skills:
+            parts += [("skills ", "$text-muted"), (", ".join(decision.skills), "bold"), ("  ", "")]
+        elif mode == "full":
+            parts += [("no skill chosen: the agent reads the whole registry  ", "$text-muted")]
+        if decision.rule:
+            parts += [("rule ", "$text-muted"), (decision.rule, "bold $warning"), ("  ", "")]
+        if decision.high_risk:
+            parts += [("high-risk ", "$text-muted"), (", ".join(decision.high_risk), "bold $error"), ("  ", "")]
+        for sid, why in decision.dropped:
+            parts += [("dropped ", "$text-muted"), (sid, "strike"), (f" ({why})  ", "$text-muted")]
+        share = decision.payload_chars / max(registry_chars, 1)
+        parts += [("payload ", "$text-muted"), (f"{num(decision.payload_chars)} chars", "bold"),
+                  (f" ({pct(share)} of the registry)", "$text-muted")]
+        self.query_one("#decision-selected", Static).update(Content.assemble(*parts))
+
+        self.query_one("#matches", HitsTable).set_hits(hits, current, threshold)
+        self.query_one("#near-misses", HitsTable).set_hits(near, None, threshold)
+        self.border_subtitle = f"hit {current + 1}/{len(hits)} · ↓↑ move" if hits else ""
+
+    def set_current(self, hits: list[Hit], near: list[Hit], current: int, decision: Any) -> None:
+        """Move the strongest span highlight to hit ``current``."""
+        cur = hits[current] if 0 <= current < len(hits) else None
+        spans = [h.span for h in hits if h.span]
+        task = task_content(decision.task, spans, cur.span if cur and cur.span else None)
+        self.query_one("#decision-task", Static).update(Content.assemble(("task  ", "$text-muted"), task))
+        self.border_subtitle = f"hit {current + 1}/{len(hits)} · ↓↑ move" if hits else ""

@@ -1,0 +1,108 @@
+"""The one-line header: app name, registry, counts, freshness badge and
+index size reduction. Drops the least important parts when narrow."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.content import Content
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from routelens.tui.words import FRESHNESS_LABEL, num, pct, short
+
+__all__ = ["HeaderBar", "HeaderState"]
+
+_BADGE = {
+    "fresh": ("✓", "bold $text on $success"),
+    "stale": ("▲", "bold $text on $warning"),
+    "missing": ("✗", "bold $text on $error"),
+    "invalid": ("✗", "bold $text on $error"),
+    "loading": ("…", "bold $text on $panel"),
+}
+
+
+@dataclass(frozen=True)
+class HeaderState:
+    """What the header shows. ``freshness`` is ``fresh``/``stale``/
+    ``missing``/``invalid``/``loading``; ``errors`` counts registry
+    diagnostics (0 when the registry is valid); ``reduction`` and
+    ``budget_ok`` describe a fresh build of the index (None: unknown)."""
+
+    registry: str = ""
+    skills: int = 0
+    compositions: int = 0
+    rules: int = 0
+    freshness: str = "loading"
+    index_sha: str | None = None
+    registry_sha: str | None = None
+    reduction: float | None = None
+    index_chars: int | None = None
+    budget_ok: bool | None = None
+    errors: int = 0
+
+
+class HeaderBar(Widget):
+    """Renders a :class:`HeaderState` on one line."""
+
+    DEFAULT_CSS = """
+    HeaderBar {
+        dock: top;
+        height: 1;
+        background: $panel;
+        color: $text;
+    }
+    """
+
+    state: reactive[HeaderState] = reactive(HeaderState, layout=False)
+
+    def render(self) -> Content:
+        s = self.state
+        width = self.size.width or 140
+        name = Content.assemble((" ◆ routelens ", "bold $text on $primary"))
+        reg = Content.assemble(" ", (s.registry or "…", "bold"), " ")
+        counts = Content.assemble(
+            ("· ", "$text-muted"),
+            (num(s.skills), "bold"), (" skills · ", "$text-muted"),
+            (num(s.compositions), "bold"), (" compositions · ", "$text-muted"),
+            (num(s.rules), "bold"), (" rules ", "$text-muted"),
+        )
+        counts_short = Content.assemble(("· ", "$text-muted"), (num(s.skills), "bold"), (" skills ", "$text-muted"))
+        glyph, style = _BADGE.get(s.freshness, _BADGE["loading"])
+        label = FRESHNESS_LABEL.get(s.freshness, "LOADING")
+        badge = Content.assemble((f" {glyph} {label} ", style))
+        hashes = Content.styled(
+            f" index {short(s.index_sha)} · registry {short(s.registry_sha)} "
+            if s.freshness == "stale" else f" {short(s.registry_sha)} ",
+            "$text-muted",
+        )
+        err = (
+            Content.assemble((f" ✗ {s.errors} ERROR{'S' if s.errors != 1 else ''} ", "bold $text on $error"), " ")
+            if s.errors else Content("")
+        )
+        if s.reduction is not None:
+            size = Content.assemble(
+                " index ", (f"−{pct(s.reduction)}", "bold $success" if (s.budget_ok is not False) else "bold $error"),
+                (f" ({num(s.index_chars or 0)} chars)", "$text-muted"), " ",
+            )
+            size_short = Content.assemble(" ", (f"−{pct(s.reduction)}", "bold $success" if s.budget_ok is not False else "bold $error"), " ")
+        else:
+            size = size_short = Content("")
+        budget = (
+            Content.styled(" budget ✓ ", "$success") if s.budget_ok
+            else Content.styled(" budget ✗ ", "bold $error") if s.budget_ok is False else Content("")
+        )
+        # widest first; drop parts until it fits
+        for parts in (
+            (name, reg, counts, err, badge, hashes, size, budget),
+            (name, reg, counts, err, badge, hashes, size),
+            (name, reg, counts, err, badge, size),
+            (name, reg, counts_short, err, badge, size),
+            (name, reg, counts_short, err, badge, size_short),
+            (name, reg, err, badge, size_short),
+            (name, err, badge),
+        ):
+            line = Content("").join(parts)
+            if line.cell_length <= width:
+                return line
+        return Content("").join((name, err, badge))

@@ -1,0 +1,190 @@
+"""A line-API code view for very large documents (the toolong pattern).
+
+A :class:`~textual.scroll_view.ScrollView` whose ``render_line(y)`` paints
+only the visible rows from a list of lines, with a per-line regex
+highlighter and an LRU cache of strips. Mounting and scrolling cost is
+independent of the document size (guide #8), which a TextArea is not
+above about 20,000 lines (guide #7). Same interface as
+:class:`~routelens.tui.widgets.source_view.SourceView`: :meth:`show`,
+:meth:`set_bands`, :attr:`bands`, :meth:`reveal`, :attr:`line_count`.
+"""
+
+from __future__ import annotations
+
+from rich.segment import Segment
+from rich.style import Style
+from textual.binding import Binding
+from textual.cache import LRUCache
+from textual.geometry import Size
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from routelens.tui.highlight import Band, band_at, highlight_line
+from routelens.tui.model import DISPLAY_BREAKS
+
+__all__ = ["LineView"]
+
+_MARKS = frozenset(DISPLAY_BREAKS.values())
+
+
+class LineView(ScrollView, can_focus=True):
+    """Read-only view of many lines with line numbers and bands."""
+
+    COMPONENT_CLASSES = {
+        "line-view--gutter",
+        "line-view--key",
+        "line-view--string",
+        "line-view--comment",
+        "line-view--number",
+        "line-view--punct",
+        "line-view--mark",
+        "line-view--hit",
+        "line-view--current",
+        "line-view--error",
+        "line-view--hit-gutter",
+        "line-view--current-gutter",
+        "line-view--error-gutter",
+    }
+
+    BINDINGS = [
+        Binding("up", "scroll_up", "Up", show=False),
+        Binding("down", "scroll_down", "Down", show=False),
+        Binding("pageup", "page_up", "Page up", show=False),
+        Binding("pagedown", "page_down", "Page down", show=False),
+        Binding("home", "scroll_home", "Top", show=False),
+        Binding("end", "scroll_end", "Bottom", show=False),
+        Binding("left", "scroll_left", "Left", show=False),
+        Binding("right", "scroll_right", "Right", show=False),
+    ]
+
+    DEFAULT_CSS = """
+    LineView {
+        height: 1fr;
+        background: $surface;
+        scrollbar-size-vertical: 1;
+        scrollbar-size-horizontal: 0;
+        & > .line-view--gutter { color: $text-muted; }
+        & > .line-view--key { color: $accent; }
+        & > .line-view--string { color: $success; }
+        & > .line-view--comment { color: $text-muted; text-style: italic; }
+        & > .line-view--number { color: $warning; }
+        & > .line-view--punct { color: $secondary; }
+        & > .line-view--mark { color: $warning; text-style: bold reverse; }
+        & > .line-view--hit { background: $primary 22%; }
+        & > .line-view--current { background: $accent 28%; }
+        & > .line-view--error { background: $error 40%; }
+        & > .line-view--hit-gutter { color: $text; background: $primary 45%; }
+        & > .line-view--current-gutter { color: $text; background: $accent 80%; text-style: bold; }
+        & > .line-view--error-gutter { color: $text; background: $error 80%; text-style: bold; }
+    }
+    """
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self._lines: list[str] = [""]
+        self._language: str | None = None
+        self._bands: tuple[Band, ...] = ()
+        self._cache: LRUCache[tuple, Strip] = LRUCache(1024)
+        self._max_width = 0
+        self._gutter = 3
+        self.cursor_row = 0
+
+    # ------------------------------------------------------------------ content
+    def show(self, text: str, language: str | None) -> None:
+        """Replace the document (``text`` split on LF only)."""
+        self._lines = text.split("\n")
+        self._language = language
+        self._bands = ()
+        self._cache.clear()
+        self._gutter = len(str(len(self._lines))) + 2
+        # widest line: sampling keeps this O(n) with a tiny constant
+        self._max_width = max((len(line) for line in self._lines), default=0)
+        self.virtual_size = Size(self._gutter + self._max_width + 1, len(self._lines))
+        self.scroll_to(0, 0, animate=False, immediate=True)
+        self.refresh()
+
+    @property
+    def line_count(self) -> int:
+        return len(self._lines)
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self._lines)
+
+    @property
+    def gutter_width(self) -> int:
+        return self._gutter
+
+    def get_line_text(self, row: int) -> str:
+        """The displayed text of a 0-based row."""
+        return self._lines[row]
+
+    # ------------------------------------------------------------------ bands
+    @property
+    def bands(self) -> tuple[Band, ...]:
+        return self._bands
+
+    def set_bands(self, bands: list[Band] | tuple[Band, ...]) -> None:
+        bands = tuple(bands)
+        if bands == self._bands:
+            return
+        self._bands = bands
+        self._cache.clear()
+        self.refresh()
+
+    def reveal(self, start: int, end: int) -> None:
+        """Scroll rows ``start..end`` into view (centred when they fit)."""
+        start = max(0, min(start, self.line_count - 1))
+        end = max(start, min(end, self.line_count - 1))
+        self.cursor_row = start
+        height = max(self.scrollable_content_region.height, 1)
+        span = end - start + 1
+        top = start - (height - span) // 2 if span < height else start
+        self.scroll_to(x=0, y=max(0, top), animate=False, immediate=True)
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._cache.clear()
+
+    # ------------------------------------------------------------------ painting
+    def _styles(self) -> dict[str, Style]:
+        get = self.get_component_rich_style
+        return {
+            name: get(f"line-view--{name}", partial=True)
+            for name in ("key", "string", "comment", "number", "punct", "mark", "gutter")
+        }
+
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = self.scroll_offset
+        row = scroll_y + y
+        width = self.scrollable_content_region.width
+        key = (row, scroll_x, width, self._bands)
+        cached = self._cache.get(key)
+        if cached is not None:
+            return cached
+        base = self.rich_style
+        if row >= len(self._lines):
+            strip = Strip.blank(width, base)
+        else:
+            styles = self._styles()
+            line = self._lines[row]
+            text = highlight_line(line, self._language, styles)
+            if any(c in _MARKS for c in line):
+                for i, c in enumerate(line):
+                    if c in _MARKS:
+                        text.stylize(styles["mark"], i, i + 1)
+            text.expand_tabs(4)
+            body = Strip(text.render(self.app.console), text.cell_len)
+            body = body.crop(scroll_x, scroll_x + max(width - self._gutter, 0))
+            body = body.extend_cell_length(max(width - self._gutter, 0))
+            gutter_style = styles["gutter"]
+            band = band_at(self._bands, row)
+            if band is not None:
+                bg = self.get_component_rich_style(f"line-view--{band.kind}", partial=False)
+                gutter_style = self.get_component_rich_style(f"line-view--{band.kind}-gutter", partial=False)
+                body = Strip(Segment.apply_style(list(body), post_style=Style(bgcolor=bg.bgcolor)), body.cell_length)
+            number = f"{row + 1:>{self._gutter - 2}}  "
+            gutter = Strip([Segment(number, gutter_style)], self._gutter)
+            strip = Strip.join([gutter, body]).apply_style(base)
+        self._cache[key] = strip
+        return strip

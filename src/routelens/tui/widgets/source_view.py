@@ -1,0 +1,172 @@
+"""Read-only, syntax-highlighted text with line numbers and row bands.
+
+A :class:`~textual.widgets.TextArea` subclass for documents up to
+:data:`MAX_TEXTAREA_LINES` lines (above that the app uses
+:class:`~routelens.tui.widgets.line_view.LineView`). Bands (hits, the
+current hit, error lines) are painted over the whole row — text and line
+number — in :meth:`render_line`, so syntax colours stay on top; the
+substituted line-break symbols (see :func:`routelens.tui.model.
+display_text`) are styled in :meth:`get_line`.
+
+The text given to :meth:`show` must already be display text: TextArea
+splits lines with ``str.splitlines()``, which breaks on U+2028 and the
+like, so the caller replaces those first and row ``n`` stays canonical
+line ``n + 1``.
+"""
+
+from __future__ import annotations
+
+from rich.segment import Segment
+from rich.style import Style
+from rich.text import Text
+from textual.strip import Strip
+from textual.widgets import TextArea
+
+from routelens.tui.highlight import Band, band_at
+from routelens.tui.model import DISPLAY_BREAKS
+
+__all__ = ["SourceView", "MAX_TEXTAREA_LINES"]
+
+#: Above this many lines a TextArea gets slow (guide #7); use LineView.
+MAX_TEXTAREA_LINES = 20_000
+#: Above this many lines TextArea is kept but syntax highlighting is off.
+MAX_HIGHLIGHT_LINES = 8_000
+
+_MARKS = frozenset(DISPLAY_BREAKS.values())
+
+
+class SourceView(TextArea):
+    """Read-only code view with bands. ``language`` is ``"yaml"``,
+    ``"json"`` or None; bands are 0-based inclusive rows."""
+
+    COMPONENT_CLASSES = {
+        "source-view--hit",
+        "source-view--current",
+        "source-view--error",
+        "source-view--hit-gutter",
+        "source-view--current-gutter",
+        "source-view--error-gutter",
+        "source-view--mark",
+    }
+
+    DEFAULT_CSS = """
+    SourceView {
+        border: none;
+        padding: 0;
+        height: 1fr;
+        background: $surface;
+        scrollbar-size-vertical: 1;
+        scrollbar-size-horizontal: 0;
+        &:focus { border: none; }
+        & > .source-view--hit { background: $primary 22%; }
+        & > .source-view--current { background: $accent 28%; }
+        & > .source-view--error { background: $error 40%; }
+        & > .source-view--hit-gutter { color: $text; background: $primary 45%; }
+        & > .source-view--current-gutter { color: $text; background: $accent 80%; text-style: bold; }
+        & > .source-view--error-gutter { color: $text; background: $error 80%; text-style: bold; }
+        & > .source-view--mark { color: $warning; text-style: bold reverse; }
+    }
+    """
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(
+            "",
+            read_only=True,
+            show_line_numbers=True,
+            highlight_cursor_line=False,
+            soft_wrap=False,
+            show_cursor=True,
+            id=id,
+            classes=classes,
+        )
+        self.cursor_blink = False
+        self.match_cursor_bracket = False
+        self._bands: tuple[Band, ...] = ()
+        self._band_styles: dict[str, tuple[Style, Style]] = {}
+
+    # ------------------------------------------------------------------ content
+    def show(self, text: str, language: str | None) -> None:
+        """Replace the document. ``language`` is dropped above
+        :data:`MAX_HIGHLIGHT_LINES` lines (tree-sitter cost)."""
+        lines = text.count("\n") + 1
+        lang = language if lines <= MAX_HIGHLIGHT_LINES else None
+        if self.language != lang:
+            self.language = None  # loading with the old grammar is wasted work
+        self.load_text(text)
+        self.language = lang
+        self._bands = ()
+        self._line_cache.clear()
+
+    @property
+    def line_count(self) -> int:
+        """Rows of the document."""
+        return self.document.line_count
+
+    # ------------------------------------------------------------------ bands
+    @property
+    def bands(self) -> tuple[Band, ...]:
+        """The bands painted now."""
+        return self._bands
+
+    def set_bands(self, bands: list[Band] | tuple[Band, ...]) -> None:
+        """Paint ``bands`` (replacing the previous ones)."""
+        bands = tuple(bands)
+        if bands == self._bands:
+            return
+        self._bands = bands
+        self._line_cache.clear()
+        self.refresh()
+
+    def reveal(self, start: int, end: int) -> None:
+        """Put the cursor on row ``start`` and scroll rows ``start..end``
+        into view (centred when they fit, else from ``start``)."""
+        start = max(0, min(start, self.line_count - 1))
+        end = max(start, min(end, self.line_count - 1))
+        self.move_cursor((start, 0))
+        height = max(self.scrollable_content_region.height, 1)
+        span = end - start + 1
+        top = start - (height - span) // 2 if span < height else start
+        self.scroll_to(x=0, y=max(0, top), animate=False, immediate=True)
+
+    def on_resize(self) -> None:
+        self._band_styles.clear()
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._band_styles = {}
+        self._line_cache.clear()
+
+    def _styles_for(self, kind: str) -> tuple[Style, Style]:
+        got = self._band_styles.get(kind)
+        if got is None:
+            body = self.get_component_rich_style(f"source-view--{kind}", partial=False)
+            gutter = self.get_component_rich_style(f"source-view--{kind}-gutter", partial=False)
+            got = self._band_styles[kind] = (Style(bgcolor=body.bgcolor), gutter)
+        return got
+
+    # ------------------------------------------------------------------ painting
+    def get_line(self, line_index: int) -> Text:
+        text = super().get_line(line_index)
+        plain = text.plain
+        if any(c in _MARKS for c in plain):
+            mark = self.get_component_rich_style("source-view--mark", partial=True)
+            for i, c in enumerate(plain):
+                if c in _MARKS:
+                    text.stylize(mark, i, i + 1)
+        return text
+
+    def render_line(self, y: int) -> Strip:
+        strip = super().render_line(y)
+        if not self._bands:
+            return strip
+        row = self.scroll_offset.y + y
+        band = band_at(self._bands, row)
+        if band is None or row >= self.document.line_count:
+            return strip
+        body, gutter_style = self._styles_for(band.kind)
+        g = self.gutter_width if self.show_line_numbers else 0
+        left = strip.crop(0, g)
+        right = strip.crop(g, strip.cell_length)
+        left = Strip(Segment.apply_style(list(left), post_style=gutter_style), left.cell_length) if g else left
+        right = Strip(Segment.apply_style(list(right), post_style=body), right.cell_length)
+        return Strip.join([left, right]) if g else right

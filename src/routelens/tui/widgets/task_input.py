@@ -1,0 +1,31 @@
+"""The task input at the top of the main screen."""
+
+from __future__ import annotations
+
+from textual.binding import Binding
+from textual.widgets import Input
+
+__all__ = ["TaskInput"]
+
+
+class TaskInput(Input):
+    """Single-line task entry. ``↓``/``↑`` move between the decision's hits
+    (the app's ``next_hit``/``prev_hit`` actions); Escape clears the task."""
+
+    BINDINGS = [
+        Binding("down", "app.next_hit", "Next hit", id="next-hit"),
+        Binding("up", "app.prev_hit", "Prev hit", id="prev-hit"),
+        Binding("escape", "clear_task", "Clear", show=False, id="clear-task"),
+    ]
+
+    DEFAULT_CSS = """
+    TaskInput {
+        border: tall $accent;
+        background: $surface;
+        height: 3;
+        &:focus { border: tall $accent; }
+    }
+    """
+
+    def action_clear_task(self) -> None:
+        self.value = ""
