@@ -57,7 +57,7 @@ import os
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any, Mapping
 
 from routelens.registry import Registry
 
@@ -149,18 +149,59 @@ def _contains(hay: str, needle: str) -> bool:
         start = i + 1
 
 
-def _router_matcher(reg: Registry) -> Callable[[str, str], bool] | None:
-    """``(task, trigger) -> matches`` from the router's matcher, at the
-    registry's threshold; None when ``routelens.matching`` is not available."""
+def _matching():
+    """The router's matching module, or None while it is not available."""
     try:
         from routelens import matching
     except ImportError:
         return None
-    fn = getattr(matching, "trigger_matches", None)
-    if fn is None:
-        return None
-    threshold = reg.routing.threshold
-    return lambda task, trig: bool(fn(task, trig, threshold))
+    if all(hasattr(matching, n) for n in ("TriggerMatcher", "prepare", "normalize_text", "tokenize")):
+        return matching
+    return None
+
+
+class _Matcher:
+    """Trigger matching as the router does it (``routelens.matching``), with
+    a plain word-bounded substring matcher as a stand-in when the router's
+    module is not importable. ``name`` says which one ran."""
+
+    def __init__(self, reg: Registry):
+        self.m = _matching()
+        self.name = "router" if self.m is not None else "substring"
+        self.threshold = reg.routing.threshold
+        self.skills = {s.id: s.triggers for s in reg.skills.values()}
+        self.tm = self.m.TriggerMatcher(sorted(self.skills.items())) if self.m is not None else None
+
+    def key(self, trigger: str) -> Any:
+        """Two triggers with the same key match exactly the same tasks."""
+        if self.m is not None:
+            units = tuple(t[1] for t in self.m.tokenize(self.m.normalize_text(trigger)))
+            if units:
+                return units
+        return _norm(trigger)
+
+    def inside(self, text: str) -> list[tuple[str, str]]:
+        """``(skill id, trigger)`` of skills with a trigger occurring exactly
+        in ``text`` (score 100), best trigger per skill, sorted by id."""
+        if self.tm is not None:
+            res = self.tm.match(self.m.prepare(text), 100.0)
+            return [(sid, m.trigger) for sid, m in res.items() if m.score >= 100.0]
+        n = _norm(text)
+        out = []
+        for sid, trigs in sorted(self.skills.items()):
+            hits = [t for t in trigs if _contains(n, _norm(t))]
+            if hits:
+                out.append((sid, max(hits, key=lambda t: len(_norm(t)))))
+        return out
+
+    def routes(self, task: str, sid: str) -> bool:
+        """True when one of ``sid``'s triggers scores at least the registry's
+        threshold on ``task``."""
+        if self.tm is not None:
+            m = self.tm.score_owner(self.m.prepare(task), sid)
+            return m is not None and m.score >= self.threshold
+        n = _norm(task)
+        return any(_contains(n, _norm(t)) for t in self.skills.get(sid, ()))
 
 
 @dataclass(frozen=True)
@@ -320,15 +361,14 @@ def lint(reg: Registry, budget_chars: int | None = None, context_window: int = D
     for w in reg.warnings:
         findings.append(Finding("warning", "registry-warning", w.file, w.line, w.column, w.key_path, w.message))
 
-    router_match = _router_matcher(reg)
-    matcher_name = "router" if router_match is not None else "substring"
+    matcher = _Matcher(reg)
 
     # --- triggers: shared, duplicate, short, stop words
-    occ: dict[str, list[tuple[str, int, str]]] = {}
+    occ: dict[Any, list[tuple[str, int, str]]] = {}
     for s in reg.skills.values():
-        seen: dict[str, int] = {}
+        seen: dict[Any, int] = {}
         for i, t in enumerate(s.triggers):
-            n = _norm(t)
+            n = matcher.key(t)
             if n in seen:
                 add("warning", "duplicate-trigger", f"skills.{s.id}.triggers[{i}]",
                     f"trigger {t!r} repeats triggers[{seen[n]}] of the same skill")
@@ -359,28 +399,19 @@ def lint(reg: Registry, budget_chars: int | None = None, context_window: int = D
                 add("warning", "stop-word-trigger", where,
                     f"trigger {t!r} is only common stop words: it matches almost any task")
 
-    # --- shadowing: a trigger of one skill inside a longer trigger of another
-    by_len: dict[int, dict[str, list[tuple[str, int, str]]]] = {}
-    for n, rows in occ.items():
-        by_len.setdefault(len(n), {})[n] = rows
-    reported: set[tuple[str, int, str]] = set()
-    for long_n, long_rows in sorted(occ.items()):
-        for ln in sorted(by_len):
-            if ln >= len(long_n):
-                break
-            bucket = by_len[ln]
-            for k in range(len(long_n) - ln + 1):
-                short_n = long_n[k : k + ln]
-                if short_n not in bucket or not _contains(long_n, short_n):
+    # --- shadowing: a trigger of one skill occurs inside a trigger of another
+    reported: set[tuple[str, str, str]] = set()
+    for s in reg.skills.values():
+        for t in s.triggers:
+            tkey = matcher.key(t)
+            for other, inner in matcher.inside(t):
+                if other == s.id or matcher.key(inner) == tkey or (other, inner, s.id) in reported:
                     continue
-                for ssid, si, st in bucket[short_n]:
-                    for lsid, li, lt in long_rows:
-                        if lsid == ssid or (ssid, si, lsid) in reported:
-                            continue
-                        reported.add((ssid, si, lsid))
-                        add("warning", "shadowed-trigger", f"skills.{ssid}.triggers[{si}]",
-                            f"trigger {st!r} occurs inside {lt!r}, a trigger of {lsid}: every task that says "
-                            f"{lt!r} also matches {ssid}")
+                reported.add((other, inner, s.id))
+                i = reg.skills[other].triggers.index(inner)
+                add("warning", "shadowed-trigger", f"skills.{other}.triggers[{i}]",
+                    f"trigger {inner!r} occurs inside {t!r}, a trigger of {s.id}: every task that says "
+                    f"{t!r} also matches {other}")
 
     # --- descriptions
     for s in reg.skills.values():
@@ -388,12 +419,7 @@ def lint(reg: Registry, budget_chars: int | None = None, context_window: int = D
             add("warning", "missing-description", f"skills.{s.id}",
                 "no description: the Layer-1 listing shows only the id (Agent Skills requires 1-1,024 characters)")
             continue
-        if router_match is not None:
-            hit = any(router_match(s.description, t) for t in s.triggers)
-        else:
-            d = _norm(s.description)
-            hit = any(_contains(d, _norm(t)) for t in s.triggers)
-        if not hit:
+        if not matcher.routes(s.description, s.id):
             add("warning", "unreachable-description", f"skills.{s.id}.description",
                 "none of the skill's triggers matches its own description: a task worded like the "
                 "description would not route to it")
@@ -440,4 +466,4 @@ def lint(reg: Registry, budget_chars: int | None = None, context_window: int = D
             f"the Layer-1 block is {listing['block_chars']} chars, over --budget {b} by {listing['block_chars'] - b}")
 
     findings.sort(key=lambda f: (f.line, f.column, f.code, f.message))
-    return LintReport(reg.display_name, findings, listing, matcher_name)
+    return LintReport(reg.display_name, findings, listing, matcher.name)

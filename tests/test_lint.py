@@ -1,0 +1,212 @@
+"""`routelens lint`: every check on one registry, outputs asserted exactly."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from routelens.cli import main
+from routelens.lint import listing_budget, lint
+from routelens.registry import load_registry
+
+ROOT = Path(__file__).resolve().parents[1]
+
+LONG = "long description " + "x" * 1100  # 1,117 characters
+REGISTRY = f"""\
+schema_version: 1
+extra: 1
+skills:
+  code-review:
+    path: skills/code-review.md
+    priority: P0
+    triggers: [code review, review]
+    description: Do a code review of a diff
+  pr-review:
+    path: skills/pr-review.md
+    priority: P1
+    triggers: [review, pull request review]
+    description: Review a pull request
+  ci:
+    path: skills/ci.md
+    priority: P1
+    triggers: [ci, the, CI]
+    description: Fix a broken build pipeline
+  old-tool:
+    path: skills/missing.md
+    priority: P2
+    triggers: [old tool]
+    status: deprecated
+    description: Use the old tool
+  gone-tool:
+    path: skills/gone.md
+    priority: P2
+    triggers: [gone tool]
+    status: disabled
+    description: Use the gone tool
+  bad--name:
+    path: skills/bad.md
+    priority: P2
+    triggers: [bad name example]
+  long-desc:
+    path: skills/long.md
+    priority: P2
+    triggers: [long description]
+    description: {LONG}
+    when_to_use: {"y" * 500}
+  ja:
+    path: skills/ja.md
+    priority: P2
+    triggers: [調査, 書, して]
+    description: 調査する
+composition:
+  bundle:
+    - code-review
+    - old-tool
+    - gone-tool
+rules:
+  r1:
+    forced: true
+    triggers: [pr]
+"""
+
+F = "skills.yaml"
+EXPECTED = [
+    f"{F}:2:1: warning: extra: unknown top-level key (known: schema_version, skills, composition, rules, routing); ignored [registry-warning]",
+    f"{F}:7:29: warning: skills.code-review.triggers[1]: trigger 'review' occurs inside 'pull request review', a trigger of pr-review: every task that says 'pull request review' also matches code-review [shadowed-trigger]",
+    f"{F}:7:29: warning: skills.code-review.triggers[1]: trigger 'review' is also a trigger of pr-review: a task saying it matches them all (ambiguous) [shared-trigger]",
+    f"{F}:12:16: warning: skills.pr-review.triggers[0]: trigger 'review' occurs inside 'code review', a trigger of code-review: every task that says 'code review' also matches pr-review [shadowed-trigger]",
+    f"{F}:12:16: warning: skills.pr-review.triggers[0]: trigger 'review' is also a trigger of code-review: a task saying it matches them all (ambiguous) [shared-trigger]",
+    f"{F}:17:16: warning: skills.ci.triggers[0]: trigger 'ci' is 2 characters (3 or fewer): short triggers match tasks by accident [short-trigger]",
+    f"{F}:17:20: warning: skills.ci.triggers[1]: trigger 'the' is 3 characters (3 or fewer): short triggers match tasks by accident [short-trigger]",
+    f"{F}:17:20: warning: skills.ci.triggers[1]: trigger 'the' is only common stop words: it matches almost any task [stop-word-trigger]",
+    f"{F}:17:25: warning: skills.ci.triggers[2]: trigger 'CI' repeats triggers[0] of the same skill [duplicate-trigger]",
+    f"{F}:17:25: warning: skills.ci.triggers[2]: trigger 'CI' is 2 characters (3 or fewer): short triggers match tasks by accident [short-trigger]",
+    f"{F}:18:5: warning: skills.ci.description: none of the skill's triggers matches its own description: a task worded like the description would not route to it [unreachable-description]",
+    f"{F}:20:5: error: skills.old-tool.path: body 'skills/missing.md': missing [missing-body]",
+    f"{F}:31:3: warning: skills.bad--name: id 'bad--name' must not contain '--' (Agent Skills format) [agentskills-name]",
+    f"{F}:31:3: warning: skills.bad--name: no description: the Layer-1 listing shows only the id (Agent Skills requires 1-1,024 characters) [missing-description]",
+    f"{F}:39:5: warning: skills.long-desc.description: description is 1117 characters; the Agent Skills limit is 1,024 [agentskills-description]",
+    f"{F}:39:5: warning: skills.long-desc.description: description + when_to_use is 1618 characters: Claude Code cuts each listing entry at 1,536 [listing-entry-cap]",
+    f"{F}:44:20: warning: skills.ja.triggers[1]: trigger '書' is 1 character (1 or fewer): short triggers match tasks by accident [short-trigger]",
+    f"{F}:44:23: warning: skills.ja.triggers[2]: trigger 'して' is only common stop words: it matches almost any task [stop-word-trigger]",
+    f"{F}:49:7: warning: composition.bundle[1]: old-tool is deprecated: replace it in bundle [deprecated-in-composition]",
+    f"{F}:50:7: error: composition.bundle[2]: gone-tool is disabled: the router drops it, so bundle is never served whole [disabled-in-composition]",
+    f"{F}:54:16: warning: rules.r1.triggers[0]: trigger 'pr' is 2 characters (3 or fewer): short triggers match tasks by accident [short-trigger]",
+]
+
+
+@pytest.fixture
+def reg_dir(tmp_path, monkeypatch):
+    (tmp_path / "skills.yaml").write_text(REGISTRY, encoding="utf-8")
+    (tmp_path / "skills").mkdir()
+    for name in ("code-review", "pr-review", "ci", "gone", "bad", "long", "ja"):
+        (tmp_path / "skills" / f"{name}.md").write_text(f"# {name}\n")
+    monkeypatch.chdir(tmp_path)  # findings name the registry as given: skills.yaml
+    monkeypatch.delenv("SLASH_COMMAND_TOOL_CHAR_BUDGET", raising=False)
+    return tmp_path
+
+
+def test_fixture_lengths():
+    assert len(LONG) == 1117 and len(LONG) + 1 + 500 == 1618
+
+
+def test_every_check_exact_output(reg_dir):
+    report = lint(load_registry("skills.yaml"), env={})
+    assert report.matcher == "router"
+    assert [str(f) for f in report.findings] == EXPECTED
+    assert (report.errors, report.warnings, report.exit_code) == (2, 19, 1)
+
+
+def test_cli_text_output_and_exit_code(reg_dir, capsys):
+    assert main(["lint", "--registry", "skills.yaml"]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[-2:] == [
+        "listing: Layer-1 block 1360 chars (7 skills); Claude Code budget ~8000 chars (estimate: 1% of a "
+        "200,000-token context window = 2,000 tokens at ~4 chars/token): 17.0% used",
+        "lint: 2 errors, 19 warnings",
+    ]
+    assert out[:-2] == EXPECTED
+
+
+def test_output_is_deterministic(reg_dir, capsys):
+    main(["lint", "--json", "--registry", "skills.yaml"])
+    first = capsys.readouterr().out
+    main(["lint", "--json", "--registry", "skills.yaml"])
+    assert capsys.readouterr().out == first
+
+
+def test_budget_flag_is_an_error(reg_dir, capsys):
+    assert main(["lint", "--registry", "skills.yaml", "--budget", "1000"]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert f"{F}:3:1: error: skills: the Layer-1 block is 1360 chars, over --budget 1000 by 360 [listing-over-budget]" in out
+    assert out[-2].endswith("; --budget 1000 chars: EXCEEDED")
+    assert out[-1] == "lint: 3 errors, 19 warnings"
+
+
+def test_pinned_claude_code_budget_is_exact(reg_dir):
+    report = lint(load_registry("skills.yaml"), env={"SLASH_COMMAND_TOOL_CHAR_BUDGET": "1400"})
+    assert report.listing["claude_code"] == {"budget_chars": 1400, "exact": True,
+                                             "source": "SLASH_COMMAND_TOOL_CHAR_BUDGET=1400",
+                                             "used": 0.9714, "ok": True}
+    assert not [f for f in report.findings if f.code == "listing-budget"]
+    report = lint(load_registry("skills.yaml"), env={"SLASH_COMMAND_TOOL_CHAR_BUDGET": "1000"})
+    over = [str(f) for f in report.findings if f.code == "listing-budget"]
+    assert over == [f"{F}:3:1: warning: skills: the Layer-1 listing is 1360 chars, over Claude Code's 1000 "
+                    "(SLASH_COMMAND_TOOL_CHAR_BUDGET=1000): Claude Code keeps every name but drops descriptions, "
+                    "least-used first [listing-budget]"]
+    assert report.exit_code == 1  # the two errors of the registry; the budget itself is a warning
+
+
+def test_listing_budget_estimate_and_cap(tmp_path):
+    body = "d" * 2000
+    p = tmp_path / "skills.yaml"
+    p.write_text(f"schema_version: 1\nskills:\n  big:\n    path: b.md\n    priority: P0\n    triggers: [big task]\n"
+                 f"    description: {body}\n")
+    lb = listing_budget(load_registry(p), budget_chars=2100, context_window=100_000, env={})
+    header = len("Available skills (id: when to use it), sorted by id:\n")
+    block = header + len("- big: ") + 2000 + 1
+    assert lb == {
+        "skills": 1,
+        "block_chars": block,
+        "capped_chars": block - (2000 - 1536),
+        "claude_code": {"budget_chars": 4000, "exact": False,
+                        "source": "estimate: 1% of a 100,000-token context window = 1,000 tokens at ~4 chars/token",
+                        "used": round((block - 464) / 4000, 4), "ok": True},
+        "user": {"budget_chars": 2100, "used": round(block / 2100, 4), "ok": True},
+    }
+    assert block == 2061
+
+
+def test_json_report(reg_dir, capsys):
+    assert main(["lint", "--json", "--registry", "skills.yaml", "--context-window", "1000000"]) == 1
+    obj = json.loads(capsys.readouterr().out)
+    assert (obj["errors"], obj["warnings"], obj["matcher"]) == (2, 19, "router")
+    assert obj["findings"][0] == {
+        "severity": "warning", "code": "registry-warning", "file": "skills.yaml", "line": 2, "column": 1,
+        "key_path": "extra",
+        "message": "unknown top-level key (known: schema_version, skills, composition, rules, routing); ignored"}
+    assert obj["listing"]["claude_code"]["budget_chars"] == 40000
+
+
+def test_invalid_registry_exits_2(tmp_path, capsys):
+    p = tmp_path / "skills.yaml"
+    p.write_text("schema_version: 1\nskills:\n  a:\n    path: a.md\n    priority: P9\n    triggers: [x]\n")
+    assert main(["lint", "--registry", str(p)]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"{p}:5:15: skills.a.priority: unknown priority 'P9' (one of P0, P1, P2)\n"
+                   f"{p}: 1 error; not linted\n")
+
+
+def test_bad_budget_argument(tmp_path, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["lint", "--budget", "-5"])
+    assert exc.value.code == 2
+    assert "argument --budget: must be positive: '-5'" in capsys.readouterr().err
+
+
+def test_bundled_registry_has_no_lint_errors(capsys, monkeypatch):
+    monkeypatch.delenv("SLASH_COMMAND_TOOL_CHAR_BUDGET", raising=False)
+    assert main(["lint", "--registry", str(ROOT / "skills.yaml")]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].startswith("lint: 0 errors, ")
