@@ -1,0 +1,226 @@
+"""``routelens mcp``: a stdio MCP server with two tools, on the official
+``mcp`` Python SDK (the optional extra ``routelens[mcp]``).
+
+Tools (their names, descriptions and input schemas are constants of this
+module: they never contain registry content, so adding, removing or editing
+a skill never changes the tool list an agent has cached):
+
+``route_task(task)``
+    Routes a task and returns the decision as *pointers*, JSON text:
+    the selected ids, their line ranges in the registry and the exact YAML
+    of those ranges (mode ``fast``/``index``); or, when the router falls back
+    (mode ``full``), the reason and the registry file to read in full. Every
+    answer carries ``source_sha256``, ``index_sha256`` and
+    ``matcher_version`` so it can be replayed.
+
+``load_skill(id)``
+    Returns a skill's Layer-2 body (the Markdown file its ``path`` names).
+    The path goes through :func:`routelens.index.resolve_body_path`: an
+    absolute path, a ``..`` escape or a symlink leading outside the
+    registry's folder is refused; an unknown id or a disabled skill is
+    refused too. Bodies larger than :data:`MAX_BODY_BYTES` are refused.
+
+The registry and index are read on every call (the router caches by file
+stats), so edits are picked up without restarting the server; a stale index
+makes the router fall back to the full registry, as everywhere in routelens.
+
+The pure functions :func:`route_task_payload` and :func:`load_skill_text`
+hold the logic and do not need the SDK. Nothing in this module imports
+Textual.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from routelens.index import INDEX_NAME, resolve_body_path
+from routelens.registry import ID_RE, RegistryError, canonical_bytes, load_registry
+
+__all__ = [
+    "SERVER_NAME",
+    "INSTRUCTIONS",
+    "ROUTE_TASK_DESCRIPTION",
+    "LOAD_SKILL_DESCRIPTION",
+    "MAX_BODY_BYTES",
+    "ToolFailure",
+    "route_task_payload",
+    "load_skill_text",
+    "build_server",
+    "serve",
+]
+
+SERVER_NAME = "routelens"
+#: Largest Layer-2 body returned by ``load_skill``, in bytes.
+MAX_BODY_BYTES = 1024 * 1024
+
+INSTRUCTIONS = (
+    "routelens routes a task to the skills of a canonical YAML skill registry. Call route_task with the "
+    "user's task first. If its mode is 'fast' or 'index', call load_skill for each id in 'skills' and follow "
+    "those bodies. If its mode is 'full', the router could not decide safely (see 'reason'): read the whole "
+    "registry file named in 'registry' and choose yourself."
+)
+ROUTE_TASK_DESCRIPTION = (
+    "Route a task to skills of the routelens registry. Returns JSON: mode ('fast' | 'index' | 'full'), "
+    "reason, message, skills (selected ids), composition, expansions (per selected entry: id, line range "
+    "[start, end] in the registry, the exact YAML of that range, path, priority, status), candidates "
+    "(scores and matched triggers), and, when mode is 'full', the registry file to read in full. Also "
+    "source_sha256, index_sha256 and matcher_version, to replay the decision."
+)
+LOAD_SKILL_DESCRIPTION = (
+    "Return the Layer-2 body (Markdown) of one skill of the routelens registry, by id. Refuses unknown ids, "
+    "disabled skills, and bodies whose path leaves the registry's folder."
+)
+
+
+class ToolFailure(Exception):
+    """A tool call cannot be answered; the message is returned to the agent
+    as a tool error (never a traceback)."""
+
+
+def _index_path(registry_path: Path, index_path: Path | None) -> Path:
+    return index_path if index_path is not None else registry_path.parent / "generated" / INDEX_NAME
+
+
+def _registry_errors(exc: RegistryError) -> str:
+    lines = [str(d) for d in exc.diagnostics[:20]]
+    more = len(exc.diagnostics) - len(lines)
+    if more > 0:
+        lines.append(f"... and {more} more")
+    return "the registry has errors; fix them, then run `routelens build`:\n" + "\n".join(lines)
+
+
+def route_task_payload(registry_path: str | Path, task: str, index_path: str | Path | None = None) -> dict[str, Any]:
+    """The ``route_task`` answer as a dict (see the module docstring)::
+
+        {"mode", "reason", "message", "skills": [ids], "composition": id | None,
+         "expansions": [{"id", "kind", "lines": [start, end], "yaml", "path", "priority",
+                         "status", "resolved_from"}],
+         "candidates": [{"id", "score", "trigger", "span": [s, e], "selected": bool}],
+         "dropped": [[id, why]], "rule": id | None, "high_risk": [terms],
+         "registry": absolute path, "next": what to do with this answer (a sentence),
+         "payload_chars", "freshness", "source_sha256", "index_sha256", "matcher_version"}
+
+    ``candidates`` are the matches then the near misses, best first.
+    Raises :class:`ToolFailure` when the registry cannot be read or is
+    broken, or ``task`` is not a string.
+    """
+    from routelens.router import route
+
+    if not isinstance(task, str):
+        raise ToolFailure("task must be a string")
+    registry_path = Path(registry_path)
+    try:
+        d = route(task, registry_path, _index_path(registry_path, Path(index_path) if index_path else None))
+    except RegistryError as exc:
+        raise ToolFailure(_registry_errors(exc)) from None
+    reg_abs = str(registry_path.resolve())
+    if d.mode == "full":
+        nxt = (f"the router fell back ({d.reason}): read the whole registry at {reg_abs} "
+               f"({d.payload_chars} characters) and choose the skills yourself")
+    else:
+        nxt = "call load_skill with each id in skills and follow those bodies"
+    selected = set(d.skills)
+    return {
+        "mode": d.mode,
+        "reason": d.reason,
+        "message": d.message,
+        "skills": list(d.skills),
+        "composition": d.composition,
+        "expansions": [
+            {"id": e.id, "kind": e.kind, "lines": [e.source_start, e.source_end], "yaml": e.text,
+             "path": e.path, "priority": e.priority, "status": e.status, "resolved_from": e.resolved_from}
+            for e in d.expansions
+        ],
+        "candidates": [
+            {**m.to_dict(), "selected": m.id in selected} for m in (*d.matches, *d.near_misses)
+        ],
+        "dropped": [[a, b] for a, b in d.dropped],
+        "rule": d.rule,
+        "high_risk": list(d.high_risk),
+        "registry": reg_abs,
+        "next": nxt,
+        "payload_chars": d.payload_chars,
+        "freshness": d.freshness,
+        "source_sha256": d.source_sha256,
+        "index_sha256": d.index_sha256,
+        "matcher_version": d.matcher_version,
+    }
+
+
+def load_skill_text(registry_path: str | Path, skill_id: str) -> str:
+    """The Layer-2 body of ``skill_id`` as text (canonical: BOM removed, LF
+    line ends). Raises :class:`ToolFailure` for a broken registry, an
+    unknown id, a disabled skill, a body path that is absolute, uses ``..``
+    or leads outside the registry's folder through a symlink, a missing or
+    unreadable body, a body over :data:`MAX_BODY_BYTES` bytes, or one that
+    is not UTF-8."""
+    if not isinstance(skill_id, str) or not ID_RE.match(skill_id):
+        raise ToolFailure(f"unknown skill id {skill_id!r}: ids are lowercase kebab-case")
+    try:
+        reg = load_registry(Path(registry_path))
+    except RegistryError as exc:
+        raise ToolFailure(_registry_errors(exc)) from None
+    skill = reg.skills.get(skill_id)
+    if skill is None:
+        raise ToolFailure(f"unknown skill id {skill_id!r}")
+    if skill.status == "disabled":
+        raise ToolFailure(f"skill {skill_id!r} is disabled")
+    try:
+        target = resolve_body_path(reg, skill.path)
+    except ValueError as exc:
+        raise ToolFailure(f"skill {skill_id!r}: {exc}") from None
+    try:
+        if target.stat().st_size > MAX_BODY_BYTES:
+            raise ToolFailure(f"skill {skill_id!r}: the body is larger than {MAX_BODY_BYTES} bytes; refused")
+        data = target.read_bytes()
+    except FileNotFoundError:
+        raise ToolFailure(f"skill {skill_id!r}: the body {skill.path} is missing") from None
+    except IsADirectoryError:
+        raise ToolFailure(f"skill {skill_id!r}: the body {skill.path} is a directory") from None
+    except OSError as exc:
+        raise ToolFailure(f"skill {skill_id!r}: the body {skill.path} cannot be read: {exc.strerror or exc}") from None
+    try:
+        return canonical_bytes(data).decode("utf-8")
+    except UnicodeDecodeError:
+        raise ToolFailure(f"skill {skill_id!r}: the body {skill.path} is not UTF-8") from None
+
+
+def build_server(registry_path: str | Path, index_path: str | Path | None = None) -> Any:
+    """The MCP server object (``mcp.server.mcpserver.MCPServer`` of mcp 2.x,
+    or ``FastMCP`` of mcp 1.x) with the two tools registered. Raises
+    ``ImportError`` when the ``mcp`` package is not installed."""
+    try:  # mcp 2.x
+        from mcp.server.mcpserver import MCPServer as _Server
+        from mcp.server.mcpserver.exceptions import ToolError
+        server = _Server(SERVER_NAME, instructions=INSTRUCTIONS, log_level="WARNING")
+    except ImportError:  # mcp 1.x
+        from mcp.server.fastmcp import FastMCP as _Server  # type: ignore[no-redef]
+        from mcp.server.fastmcp.exceptions import ToolError  # type: ignore[no-redef]
+        server = _Server(SERVER_NAME, instructions=INSTRUCTIONS, log_level="WARNING")
+
+    reg_path = Path(registry_path)
+    idx_path = Path(index_path) if index_path is not None else None
+
+    def route_task(task: str) -> str:
+        try:
+            payload = route_task_payload(reg_path, task, idx_path)
+        except ToolFailure as exc:
+            raise ToolError(str(exc)) from None
+        return json.dumps(payload, ensure_ascii=False, indent=1)
+
+    def load_skill(id: str) -> str:  # noqa: A002 - the tool's parameter is named "id"
+        try:
+            return load_skill_text(reg_path, id)
+        except ToolFailure as exc:
+            raise ToolError(str(exc)) from None
+
+    server.add_tool(route_task, name="route_task", description=ROUTE_TASK_DESCRIPTION, structured_output=False)
+    server.add_tool(load_skill, name="load_skill", description=LOAD_SKILL_DESCRIPTION, structured_output=False)
+    return server
+
+
+def serve(registry_path: str | Path, index_path: str | Path | None = None) -> None:
+    """Run the server on standard input/output until the client closes it."""
+    build_server(registry_path, index_path).run("stdio")

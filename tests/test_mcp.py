@@ -1,0 +1,226 @@
+"""`routelens mcp`: the stdio server driven by the official SDK's client
+(list tools, route a task, load a skill, refuse an escaping path), and the
+tool list staying identical when the registry changes."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from routelens.cli import main
+from routelens.index import INDEX_NAME, write_generated
+from routelens.mcp_server import ToolFailure, load_skill_text, route_task_payload
+from routelens.registry import load_registry
+
+REGISTRY = """\
+schema_version: 1
+skills:
+  code-review:
+    path: skills/code-review.md
+    priority: P0
+    triggers: [code review, review my diff]
+    description: Review a diff
+  escape:
+    path: skills/escape.md
+    priority: P2
+    triggers: [escape hatch]
+    description: Its body is a symlink that leads outside the registry folder
+  old-docs:
+    path: skills/old-docs.md
+    priority: P2
+    triggers: [old docs]
+    status: disabled
+"""
+ADDED = """\
+  release-notes:
+    path: skills/release-notes.md
+    priority: P1
+    triggers: [release notes]
+    description: Write release notes
+"""
+BODY = "---\nname: code-review\ndescription: Review a diff\n---\n\n# Code review\n\nRead the diff twice.\n"
+
+
+@pytest.fixture
+def registry(tmp_path) -> Path:
+    reg_dir = tmp_path / "reg"
+    (reg_dir / "skills").mkdir(parents=True)
+    (tmp_path / "outside").mkdir()
+    (tmp_path / "outside" / "secret.md").write_text("SECRET outside the registry folder\n")
+    (reg_dir / "skills" / "code-review.md").write_bytes(BODY.replace("\n", "\r\n").encode())  # CRLF on disk
+    (reg_dir / "skills" / "old-docs.md").write_text("# old\n")
+    (reg_dir / "skills" / "release-notes.md").write_text("# Release notes\n")
+    os.symlink(tmp_path / "outside" / "secret.md", reg_dir / "skills" / "escape.md")
+    path = reg_dir / "skills.yaml"
+    path.write_text(REGISTRY)
+    write_generated(load_registry(path), reg_dir / "generated")
+    return path
+
+
+# --------------------------------------------------------------------------- without the SDK
+
+
+def test_route_task_payload_index_mode(registry):
+    p = route_task_payload(registry, "please review my diff")
+    idx = (registry.parent / "generated" / INDEX_NAME).read_bytes()
+    from routelens.matching import MATCHER_VERSION
+
+    assert p["mode"] == "index" and p["reason"] == "clear_candidate"
+    assert p["skills"] == ["code-review"] and p["composition"] is None
+    assert p["expansions"] == [{
+        "id": "code-review", "kind": "skill", "lines": [3, 7],
+        "yaml": "  code-review:\n    path: skills/code-review.md\n    priority: P0\n"
+                "    triggers: [code review, review my diff]\n    description: Review a diff\n",
+        "path": "skills/code-review.md", "priority": "P0", "status": "active", "resolved_from": "range"}]
+    assert p["candidates"][0] == {"id": "code-review", "score": 100.0, "trigger": "review my diff",
+                                  "span": [7, 21], "selected": True}
+    assert p["registry"] == str(registry.resolve())
+    assert p["next"] == "call load_skill with each id in skills and follow those bodies"
+    assert p["payload_chars"] == len(p["expansions"][0]["yaml"])
+    assert p["source_sha256"] == load_registry(registry).source_sha256
+    assert p["index_sha256"] == hashlib.sha256(idx).hexdigest()
+    assert p["matcher_version"] == MATCHER_VERSION
+
+
+def test_route_task_payload_fallback_points_at_the_registry(registry):
+    p = route_task_payload(registry, "bake a cake")
+    assert (p["mode"], p["reason"], p["skills"], p["expansions"]) == ("full", "no_match", [], [])
+    assert p["payload_chars"] == len(REGISTRY)
+    assert p["next"] == (f"the router fell back (no_match): read the whole registry at {registry.resolve()} "
+                         f"({len(REGISTRY)} characters) and choose the skills yourself")
+
+
+def test_load_skill_text(registry):
+    assert load_skill_text(registry, "code-review") == BODY  # canonical: CRLF -> LF
+    cases = {
+        "escape": "skill 'escape': body path 'skills/escape.md' leads outside the registry folder "
+                  "(through a symlink): refused",
+        "old-docs": "skill 'old-docs' is disabled",
+        "../outside/secret": "unknown skill id '../outside/secret': ids are lowercase kebab-case",
+        "/etc/passwd": "unknown skill id '/etc/passwd': ids are lowercase kebab-case",
+        "nope": "unknown skill id 'nope'",
+    }
+    for sid, message in cases.items():
+        with pytest.raises(ToolFailure) as exc:
+            load_skill_text(registry, sid)
+        assert str(exc.value) == message
+
+
+def test_broken_registry_is_a_tool_error(registry):
+    registry.write_text(REGISTRY.replace("priority: P0", "priority: P7"))
+    with pytest.raises(ToolFailure) as exc:
+        route_task_payload(registry, "please review my diff")
+    assert str(exc.value) == (
+        "the registry has errors; fix them, then run `routelens build`:\n"
+        f"{registry}:5:15: skills.code-review.priority: unknown priority 'P7' (one of P0, P1, P2)")
+
+
+# --------------------------------------------------------------------------- CLI without the SDK / broken registry
+
+
+def test_cli_without_mcp_says_how_to_install(monkeypatch, registry, capsys):
+    monkeypatch.setitem(sys.modules, "mcp", None)  # `import mcp` raises ImportError
+    assert main(["mcp", "--registry", str(registry)]) == 2
+    assert capsys.readouterr().err == "routelens mcp needs the MCP Python SDK: pip install 'routelens[mcp]'\n"
+
+
+def test_cli_refuses_a_broken_registry(registry, capsys):
+    pytest.importorskip("mcp")
+    registry.write_text("schema_version: 1\nskills:\n  a:\n    path: a.md\n")
+    assert main(["mcp", "--registry", str(registry)]) == 2
+    err = capsys.readouterr().err
+    assert err.splitlines()[0] == f"{registry}:3:3: skills.a.priority: missing required key `priority`"
+
+
+# --------------------------------------------------------------------------- over stdio with the SDK client
+
+
+def _session_run(registry: Path, script):
+    """Start `routelens mcp` as a subprocess and run ``script(session)``."""
+    mcp = pytest.importorskip("mcp")
+    import anyio
+    from mcp.client.stdio import stdio_client
+
+    params = mcp.StdioServerParameters(
+        command=sys.executable, args=["-m", "routelens", "mcp", "--registry", str(registry)],
+        env={**os.environ, "PYTHONUNBUFFERED": "1"})
+
+    errlog = registry.parent.parent / "server-stderr.txt"
+
+    async def go():
+        with open(errlog, "w") as err:  # pytest's captured stderr has no file descriptor
+            async with stdio_client(params, errlog=err) as (r, w):
+                async with mcp.ClientSession(r, w) as session:
+                    await session.initialize()
+                    return await script(session)
+
+    try:
+        return anyio.run(go)
+    finally:
+        sys.stderr.write(errlog.read_text())  # shown by pytest when a test fails
+
+
+def _tools_dump(result) -> list[dict]:
+    return [t.model_dump(mode="json") for t in result.tools]
+
+
+def test_stdio_server_end_to_end(registry):
+    async def script(s):
+        out = {}
+        out["tools_before"] = _tools_dump(await s.list_tools())
+        r = await s.call_tool("route_task", {"task": "please review my diff"})
+        out["route"] = (r.is_error, json.loads(r.content[0].text))
+        r = await s.call_tool("load_skill", {"id": "code-review"})
+        out["load"] = (r.is_error, r.content[0].text)
+        r = await s.call_tool("load_skill", {"id": "escape"})
+        out["escape"] = (r.is_error, r.content[0].text)
+        r = await s.call_tool("load_skill", {"id": "../outside/secret"})
+        out["dotdot"] = (r.is_error, r.content[0].text)
+        # a skill is added and the index rebuilt while the server runs
+        registry.write_text(REGISTRY + ADDED)
+        write_generated(load_registry(registry), registry.parent / "generated")
+        out["tools_after"] = _tools_dump(await s.list_tools())
+        r = await s.call_tool("route_task", {"task": "write the release notes"})
+        out["route_added"] = json.loads(r.content[0].text)
+        return out
+
+    out = _session_run(registry, script)
+    before = out["tools_before"]
+    assert [t["name"] for t in before] == ["route_task", "load_skill"]
+    assert [t["input_schema"]["required"] for t in before] == [["task"], ["id"]]
+    # the definitions carry no registry content ...
+    text = json.dumps(before)
+    for word in ("code-review", "escape", "old-docs", "review my diff", "skills.yaml", str(registry.parent)):
+        assert word not in text
+    # ... so adding a skill leaves the tool list identical
+    assert out["tools_after"] == before
+
+    is_error, decision = out["route"]
+    assert is_error is False
+    assert (decision["mode"], decision["skills"], decision["expansions"][0]["lines"]) == ("index", ["code-review"], [3, 7])
+    assert out["load"] == (False, BODY)
+    assert out["escape"][0] is True
+    assert out["escape"][1].endswith("skill 'escape': body path 'skills/escape.md' leads outside the registry "
+                                     "folder (through a symlink): refused")
+    assert "SECRET" not in out["escape"][1]
+    assert out["dotdot"][0] is True and out["dotdot"][1].endswith("unknown skill id '../outside/secret': ids are "
+                                                                  "lowercase kebab-case")
+    added = out["route_added"]
+    assert (added["mode"], added["skills"], added["expansions"][0]["lines"]) == ("index", ["release-notes"], [18, 22])
+
+
+def test_tool_list_identical_for_another_registry(registry, tmp_path):
+    """A server started on a different registry lists exactly the same tools."""
+    async def script(s):
+        return _tools_dump(await s.list_tools())
+
+    first = _session_run(registry, script)
+    other = tmp_path / "other" / "skills.yaml"
+    other.parent.mkdir()
+    other.write_text(REGISTRY.replace("code-review", "pull-request-review") + ADDED)
+    assert _session_run(other, script) == first
