@@ -128,7 +128,7 @@ def validate(raw: bytes, display: str = "skills.yaml") -> list[str]:
         path = ""
         for part in e.absolute_path:
             path += f"[{part}]" if isinstance(part, int) else (f".{part}" if path else str(part))
-        errors.append(f"{path}: {e.message}")
+        errors.append(f"{path}: {e.message}" if path else e.message)
     return sorted(errors)
 
 
