@@ -49,7 +49,6 @@ from pathlib import Path
 from typing import Any
 
 from routelens.registry import (
-    ID_RE,
     LIMITS,
     Diagnostic,
     Registry,
@@ -69,13 +68,14 @@ __all__ = [
     "SkillFileError",
     "Proposal",
     "ImportPlan",
-    "ImportError_",
+    "ImportFailure",
     "read_skill_md",
     "discover",
     "propose_triggers",
     "plan_import",
     "entries_yaml",
     "apply_import",
+    "write_registry",
     "agentskills_name_problem",
 ]
 
@@ -473,11 +473,6 @@ def discover(paths: list[str | Path]) -> tuple[list[Path], list[Diagnostic]]:
 
 # --------------------------------------------------------------------------- proposing
 
-#: Words that make a poor trigger on their own (lint uses the same list).
-STOP_WORDS = frozenset(
-    "a an and any are as at be by can do does for from help how i in is it me my of on or our please "
-    "skill skills task that the this to use used using we what when with you your".split()
-)
 _QUOTED = re.compile(r"\"([^\"\n]{3,60})\"|“([^”\n]{3,60})”|「([^」\n]{2,60})」|`([^`\n]{3,60})`|(?<![\w])'([^'\n]{3,60})'(?![\w])")
 _USE_WHEN = re.compile(r"\b(?:use (?:this skill )?(?:when|for|to)|when (?:the user )?(?:asks|wants) (?:to|for|about))\s+([^.;:,()\n]+)", re.I)
 
@@ -489,6 +484,8 @@ def propose_triggers(name: str, description: str) -> list[str]:
     "Use when"/"Use for"/"when the user asks to" (at most 6 words). Phrases of
     3 characters or fewer and stop words are left out, duplicates (case
     folded) removed; at most 5, in that order. Deterministic."""
+    from routelens.lint import STOP_WORDS  # the list lint warns about
+
     cands = [name.replace("-", " ")]
     for m in _QUOTED.finditer(description):
         cands.append(next(g for g in m.groups() if g))
@@ -593,7 +590,7 @@ def plan_import(paths: list[str | Path], registry_path: str | Path, reg: Registr
             plan.skipped.append((sk.name, f, "a skill of this name was already proposed from another folder"))
             continue
         rel = _rel_posix(f, registry_path.parent)
-        if rel is None or not ID_RE.match(sk.name):
+        if rel is None:
             plan.errors.append(Diagnostic(
                 str(f), 1, 1, "",
                 f"outside the registry's folder {registry_path.parent.resolve()}: a skill's path must be relative "
@@ -620,7 +617,7 @@ def plan_import(paths: list[str | Path], registry_path: str | Path, reg: Registr
 # --------------------------------------------------------------------------- writing
 
 
-class ImportError_(Exception):
+class ImportFailure(Exception):
     """The entries cannot be appended (a message for people); the registry
     was not written."""
 
@@ -722,7 +719,7 @@ def apply_import(plan: ImportPlan, reg: Registry | None) -> tuple[bytes, bytes, 
     The result is checked before anything is written: it must load with
     ruamel.yaml's round-trip loader and with routelens's reader, keep every
     existing entry's value, and hold each proposal as proposed. Raises
-    :class:`ImportError_` otherwise. Writes nothing.
+    :class:`ImportFailure` otherwise. Writes nothing.
     """
     path = plan.registry_path
     if reg is None:
@@ -733,9 +730,9 @@ def apply_import(plan: ImportPlan, reg: Registry | None) -> tuple[bytes, bytes, 
     else:
         old = path.read_bytes()
         if canonical_bytes(old).decode("utf-8") != reg.text:
-            raise ImportError_(f"{path} changed while importing; run the import again")
+            raise ImportFailure(f"{path} changed while importing; run the import again")
         if not reg.skills:
-            raise ImportError_(f"{path}: `skills` has no entries written in block style to append after "
+            raise ImportFailure(f"{path}: `skills` has no entries written in block style to append after "
                                "(e.g. `skills: {}`); write `skills:` with one entry by hand first")
         last = max(reg.skills.values(), key=lambda s: s.source_end)
         offset, eol = _line_end_offset(old, last.source_end)
@@ -754,39 +751,39 @@ def apply_import(plan: ImportPlan, reg: Registry | None) -> tuple[bytes, bytes, 
     try:
         YAML().load(canonical_bytes(new).decode("utf-8"))
     except Exception as exc:  # pragma: no cover - entries are dumped by ruamel itself
-        raise ImportError_(f"the appended registry would not load with ruamel.yaml: {exc}") from None
+        raise ImportFailure(f"the appended registry would not load with ruamel.yaml: {exc}") from None
     # check 2: routelens reads it, old entries unchanged, new ones as proposed
     try:
         new_reg = parse_registry(new, path)
     except RegistryError as exc:
-        raise ImportError_("the appended registry would be invalid:\n" + "\n".join(map(str, exc.diagnostics))) from None
+        raise ImportFailure("the appended registry would be invalid:\n" + "\n".join(map(str, exc.diagnostics))) from None
     if reg is not None:
         for sid, s in reg.skills.items():
             n = new_reg.skills.get(sid)
             if n is None or (n.path, n.priority, n.triggers, n.description, n.status, n.metadata) != (
                     s.path, s.priority, s.triggers, s.description, s.status, s.metadata):
-                raise ImportError_(f"appending would change the existing skill {sid!r}; nothing was written")
+                raise ImportFailure(f"appending would change the existing skill {sid!r}; nothing was written")
         for cid, c in reg.compositions.items():
             if cid not in new_reg.compositions or new_reg.compositions[cid].members != c.members:
-                raise ImportError_(f"appending would change the composition {cid!r}; nothing was written")
+                raise ImportFailure(f"appending would change the composition {cid!r}; nothing was written")
     for p in plan.proposals:
         n = new_reg.skills.get(p.id)
         if n is None or (n.path, n.priority, list(n.triggers), n.description) != (
                 p.path, p.priority, list(p.triggers), p.description):
-            raise ImportError_(f"the appended entry {p.id!r} would not read back as proposed; nothing was written")
+            raise ImportFailure(f"the appended entry {p.id!r} would not read back as proposed; nothing was written")
     return old, new, offset, new_reg
 
 
 def write_registry(path: Path, old: bytes, new: bytes) -> None:
     """Replace ``path``'s bytes ``old`` by ``new`` atomically (temporary file
     in the same folder + rename, keeping the file mode). Raises
-    :class:`ImportError_` when the file changed since it was read."""
+    :class:`ImportFailure` when the file changed since it was read."""
     try:
         current = path.read_bytes()
     except FileNotFoundError:
         current = b""
     if current != old:
-        raise ImportError_(f"{path} changed while importing; nothing was written, run the import again")
+        raise ImportFailure(f"{path} changed while importing; nothing was written, run the import again")
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as fh:

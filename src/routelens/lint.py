@@ -89,8 +89,8 @@ BUDGET_ENV = "SLASH_COMMAND_TOOL_CHAR_BUDGET"
 #: English words that make a poor trigger on their own.
 STOP_WORDS = frozenset(
     "a about all an and any are as at be by can could do does for from get help how i if in into is it its "
-    "let make me my need no not of on or our please should so some that the then this to up use want we "
-    "what when where which will with would you your".split()
+    "let make me my need no not of on or our please should skill skills so some task that the then this to "
+    "up use used using want we what when where which will with would you your".split()
 )
 #: Japanese function words and politeness forms that make a poor trigger.
 JA_STOP_WORDS = frozenset(["して", "する", "します", "ください", "お願い", "お願いします", "です", "ます",

@@ -27,9 +27,9 @@ from importlib import resources
 from typing import Any
 
 from routelens import registry as _registry
-from routelens.registry import Diagnostic, RegistryError
+from routelens.registry import RegistryError
 
-__all__ = ["SCHEMA_RESOURCE", "schema_text", "schema_object", "text_tree", "node_positions"]
+__all__ = ["SCHEMA_RESOURCE", "schema_text", "schema_object", "text_tree", "node_positions", "validate"]
 
 #: Package resource of the schema.
 SCHEMA_RESOURCE = "data/skills.schema.json"
@@ -131,5 +131,3 @@ def validate(raw: bytes, display: str = "skills.yaml") -> list[str]:
         errors.append(f"{path}: {e.message}" if path else e.message)
     return sorted(errors)
 
-
-_ = Diagnostic  # re-exported type of the errors raised above

@@ -28,7 +28,7 @@ def register(sub, common) -> None:
 
 
 def run(args) -> int:
-    from routelens.agentskills import ImportError_, apply_import, entries_yaml, plan_import, write_registry
+    from routelens.agentskills import ImportFailure, apply_import, entries_yaml, plan_import, write_registry
     from routelens.cli import resolve_paths
     from routelens.index import BuildError, write_generated
 
@@ -54,7 +54,7 @@ def run(args) -> int:
             write_registry(reg_path, old, new)
             written = True
             write_generated(new_reg, out)
-        except (ImportError_, BuildError, OSError) as exc:
+        except (ImportFailure, BuildError, OSError) as exc:
             problem = str(exc)
             print(f"routelens import: {problem}", file=sys.stderr)
     if args.json:

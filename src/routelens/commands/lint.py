@@ -23,7 +23,7 @@ def register(sub, common) -> None:
         "lint", parents=[common], help="registry hygiene: triggers, bodies, compositions, listing budgets",
         description="Check the registry for shared, shadowed, short and stop-word triggers, skills their own "
         "description would not route to, deprecated/disabled skills in compositions, missing bodies, Agent "
-        "Skills name/description limits, and the Layer-1 listing against Claude Code's budget (1%% of the "
+        "Skills name/description limits, and the Layer-1 listing against Claude Code's budget (1% of the "
         "context window; each entry's description capped at 1,536 characters) and against --budget. "
         "Exit 1 on errors, 0 with warnings only, 2 when the registry is invalid.")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
