@@ -260,7 +260,7 @@ class RouteLensApp(App[None]):
         self._update_header()
         if self.snapshot is None:
             reg = self.pane("registry")
-            text = display_text(failure.text) if failure.text is not None else ""
+            text = display_text(failure.text.removesuffix("\n")) if failure.text is not None else ""
             self._show("registry", text, "yaml")
             reg.set_notice("The registry cannot be used: see the errors above. Nothing is routed until it is fixed.", "error")
             bands = [Band(d.line - 1, d.line - 1, "error", f"line {d.line}") for d in failure.diagnostics]
@@ -431,10 +431,13 @@ class RouteLensApp(App[None]):
             self.last_decision_at = time.perf_counter()
             return
         reg = snap.registry
+        old_keys = [h.key for h in self.hits]
         self.hits = hits_of(decision, reg)
         self.near = near_hits_of(decision, reg)
         keys = [h.key for h in self.hits]
-        self.hit_index = keys.index(previous.key) if previous is not None and previous.key in keys else 0
+        # same hits (a reload, a re-route): stay on the current one; new hits: start at the first
+        same = keys == old_keys and previous is not None and previous.key in keys
+        self.hit_index = keys.index(previous.key) if same else 0
         self.current = self.hits[self.hit_index] if self.hits else None
         panel.show_decision(decision, self.hits, self.near, self.hit_index, len(reg.text), reg.routing.threshold)
         self._paint_hits()

@@ -381,7 +381,7 @@ def load(paths: Paths) -> Snapshot | LoadFailure:
         catalog_error=catalog_err,
         fresh_index_chars=len(index_bytes(reg).decode("utf-8")),
         signature=sig,
-        display_text=display_text(reg.text),
+        display_text=display_text(reg.text[:-1] if reg.text.endswith("\n") else reg.text),
     )
 
 

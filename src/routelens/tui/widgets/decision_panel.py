@@ -24,20 +24,28 @@ _MODE_STYLE = {
 }
 
 
-def task_content(task: str, spans: list[tuple[int, int]], current: tuple[int, int] | None) -> Content:
-    """The task text with ``spans`` ([start, end) character offsets)
-    underlined and ``current`` painted strongest. Line breaks and other
-    control characters are shown as visible symbols so the panel stays one
-    line per task line."""
+def task_content(task: str, spans: list[tuple[int, int]], current: tuple[int, int] | None,
+                 risk: list[tuple[int, int]] | None = None) -> Content:
+    """The task text with matched ``spans`` ([start, end) character
+    offsets) underlined, ``current`` painted strongest and ``risk`` spans
+    (forced rules, high-risk terms) in the error colour. Line breaks and
+    other control characters are shown as visible symbols so the panel
+    keeps one line per task line."""
     shown = "".join(c if c.isprintable() or c == " " else "↵" if c in "\n\r\u2028\u2029\x85" else "·" for c in task)
     content = Content(shown)
     n = len(shown)
-    for s, e in sorted(set(spans)):
-        s, e = max(0, min(s, n)), max(0, min(e, n))
+
+    def clip(span: tuple[int, int]) -> tuple[int, int]:
+        return max(0, min(span[0], n)), max(0, min(span[1], n))
+
+    for s, e in sorted({clip(sp) for sp in spans}):
         if e > s:
             content = content.stylize("bold underline $text on $primary 40%", s, e)
+    for s, e in sorted({clip(sp) for sp in risk or []}):
+        if e > s:
+            content = content.stylize("bold $text on $error 70%", s, e)
     if current is not None:
-        s, e = max(0, min(current[0], n)), max(0, min(current[1], n))
+        s, e = clip(current)
         if e > s:
             content = content.stylize("bold $text on $accent 70%", s, e)
     return content
@@ -109,13 +117,7 @@ class DecisionPanel(Vertical):
         summary = Content.assemble(badge, reason, " ", Content(decision.message or ""))
         self.query_one("#decision-summary", Static).update(summary)
 
-        cur = hits[current] if 0 <= current < len(hits) else None
-        spans = [h.span for h in hits if h.span]
-        near_spans = [h.span for h in near if h.span]
-        task = task_content(decision.task, spans, cur.span if cur and cur.span else None)
-        if near_spans and not spans:
-            task = task_content(decision.task, near_spans, None)
-        self.query_one("#decision-task", Static).update(Content.assemble(("task  ", "$text-muted"), task))
+        self._paint_task(decision, hits, near, current)
 
         parts: list[Content | str] = []
         if decision.composition:
@@ -141,8 +143,12 @@ class DecisionPanel(Vertical):
 
     def set_current(self, hits: list[Hit], near: list[Hit], current: int, decision: Any) -> None:
         """Move the strongest span highlight to hit ``current``."""
-        cur = hits[current] if 0 <= current < len(hits) else None
-        spans = [h.span for h in hits if h.span]
-        task = task_content(decision.task, spans, cur.span if cur and cur.span else None)
-        self.query_one("#decision-task", Static).update(Content.assemble(("task  ", "$text-muted"), task))
+        self._paint_task(decision, hits, near, current)
         self.border_subtitle = f"hit {current + 1}/{len(hits)} · ↓↑ move" if hits else ""
+
+    def _paint_task(self, decision: Any, hits: list[Hit], near: list[Hit], current: int) -> None:
+        cur = hits[current] if 0 <= current < len(hits) else None
+        spans = [h.span for h in hits if h.span] or [h.span for h in near if h.span]
+        risk = [tuple(m.span) for m in getattr(decision, "rule_matches", ()) or ()]
+        task = task_content(decision.task, spans, cur.span if cur and cur.span else None, risk)
+        self.query_one("#decision-task", Static).update(Content.assemble(("task  ", "$text-muted"), task))

@@ -104,6 +104,11 @@ class HitsTable(DataTable):
         lines = Content.styled(f"{h.start}–{h.end}" if h.start else "?", "$text-muted")
         return name, score, trigger, lines
 
+    def on_focus(self) -> None:
+        """Focusing the table makes its cursor row the current hit."""
+        if self.hits and 0 <= self.cursor_row < len(self.hits):
+            self.post_message(self.HitHighlighted(self, self.hits[self.cursor_row], self.cursor_row))
+
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         event.stop()
         if self._quiet or not self.hits or not self.has_focus:

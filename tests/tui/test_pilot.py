@@ -1,0 +1,375 @@
+"""Pilot tests: drive the app like a user and assert its state."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+
+from routelens.index import CATALOG_NAME, INDEX_NAME
+from routelens.tui.screens.skills import SkillBrowser
+from routelens.tui.screens.stats import StatsScreen
+from routelens.tui.widgets.code_pane import CodePane
+from routelens.tui.widgets.error_panel import ErrorPanel
+from routelens.tui.widgets.hits_table import HitsTable
+from routelens.tui.widgets.line_view import LineView
+from routelens.tui.widgets.source_view import SourceView
+
+from .conftest import CASES, make_app, make_registry, settle
+
+
+async def type_task(app, pilot, text: str) -> None:
+    """Put ``text`` in the task input (one change event, like a paste)."""
+    app.query_one("#task").value = text
+    await settle(app, pilot)
+
+
+def rows(app, pane: str, kind: str | None = None) -> list[int]:
+    """Highlighted 1-based line numbers of a pane."""
+    return [r + 1 for r in app.pane(pane).highlighted_rows(kind)]
+
+
+async def test_first_screen_loads_registry_index_and_catalog(registry):
+    app = make_app(registry)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(app, pilot)
+        snap = app.snapshot
+        assert snap is not None and snap.freshness.state == "fresh"
+        assert app.pane("registry").view.text.split("\n")[0] == "# A small registry for the TUI tests: every decision reason has a task."
+        assert app.pane("registry").view.line_count == snap.registry.line_count == 97
+        index_lines = app.pane("index").view.text.split("\n")
+        assert index_lines[snap.index.rows["skills:blog-post"]].startswith('  ["blog-post",5,13,')
+        assert app.pane("catalog").view.text.startswith("{\n")
+        assert app.decision is None and app.hits == []
+
+
+async def test_typing_routes_and_highlights_the_hit_everywhere(registry):
+    app = make_app(registry, route_debounce=0.05)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.click("#task")
+        await pilot.press(*"a blog post")  # real key presses, debounced routing
+        await settle(app, pilot)
+        assert app.task_text == "a blog post" and app.decision.task == "a blog post"
+        await type_task(app, pilot, "write a blog post about the launch")
+        d = app.decision
+        assert (d.mode, d.reason, d.skills) == ("index", "clear_candidate", ("blog-post",))
+        assert [(h.id, h.role, h.start, h.end) for h in app.hits] == [("blog-post", "match", 5, 13)]
+        assert rows(app, "registry", "current") == list(range(5, 14))
+        assert app.pane("registry").view.text.split("\n")[4] == "  blog-post:"
+        idx_row = app.snapshot.index.rows["skills:blog-post"]
+        assert app.pane("index").highlighted_rows("current") == [idx_row]
+        s, e = app.snapshot.catalog.entries["skills:blog-post"]
+        assert app.pane("catalog").highlighted_rows("current") == list(range(s, e + 1))
+        assert app.pane("catalog").view.text.split("\n")[s].strip() == '"blog-post": {'
+        table = app.query_one("#matches", HitsTable)
+        assert table.row_count == 1 and table.hits[0].trigger == "blog post"
+        assert app.hits[0].span == (8, 17)  # "blog post" in the task
+
+
+async def test_moving_between_hits_moves_the_bands(registry):
+    app = make_app(registry)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(app, pilot)
+        await type_task(app, pilot, "write a blog post and cite sources")
+        assert app.decision.composition == "article-writing"
+        assert [h.id for h in app.hits] == ["article-writing", "blog-post", "research"]
+        comp = app.snapshot.registry.compositions["article-writing"]
+        assert rows(app, "registry", "current") == list(range(comp.source_start, comp.source_end + 1))
+        await pilot.press("down")  # the task input binds ↓ to the next hit
+        await settle(app, pilot)
+        assert app.current.id == "blog-post" and app.hit_index == 1
+        assert rows(app, "registry", "current") == list(range(5, 14))
+        await pilot.press("down")
+        await settle(app, pilot)
+        assert app.current.id == "research"
+        research = app.snapshot.registry.skills["research"]
+        assert rows(app, "registry", "current") == list(range(research.source_start, research.source_end + 1))
+        # the other hits stay banded as "hit"
+        assert set(range(5, 14)) <= set(rows(app, "registry", "hit"))
+        await pilot.press("down")  # wraps
+        await settle(app, pilot)
+        assert app.current.id == "article-writing"
+        await pilot.press("up")
+        await settle(app, pilot)
+        assert app.current.id == "research"
+        assert app.query_one("#matches", HitsTable).cursor_row == 2
+        await pilot.press("ctrl+n")
+        await settle(app, pilot)
+        assert app.current.id == "article-writing"
+
+
+async def test_near_miss_rows_reveal_why_not(registry):
+    app = make_app(registry)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(app, pilot)
+        await type_task(app, pilot, "blogging about release")
+        assert app.decision.reason == "no_match" and app.hits == []
+        near = app.query_one("#near-misses", HitsTable)
+        assert [(h.id, h.score, h.trigger) for h in near.hits] == [
+            (m.id, m.score, m.trigger) for m in app.decision.near_misses]
+        assert (near.hits[0].id, near.hits[0].score, near.hits[0].trigger) == ("release", 68.0, "cut a release")
+        near.focus()
+        await settle(app, pilot)
+        rel = app.snapshot.registry.skills["release"]
+        assert app.current.id == "release" and app.current.role == "near"
+        assert rows(app, "registry", "current") == list(range(rel.source_start, rel.source_end + 1))
+
+
+async def test_skill_browser_filter_select_and_show(registry):
+    app = make_app(registry)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(app, pilot)
+        await type_task(app, pilot, "write a blog post about the launch")
+        await pilot.press("f2")
+        await settle(app, pilot)
+        browser = app.screen
+        assert isinstance(browser, SkillBrowser)
+        assert len(browser.shown) == 11
+        await pilot.press(*"翻訳")
+        await settle(app, pilot)
+        assert [s.id for s in browser.shown] == ["translation"]
+        filt = browser.query_one("#filter")
+        filt.value = "ＳＴＡＧＩＮＧ"  # full-width: NFKC + casefold
+        await settle(app, pilot)
+        assert [s.id for s in browser.shown] == ["deploy-staging"]
+        filt.value = "primary sources"  # description words
+        await settle(app, pilot)
+        assert [s.id for s in browser.shown] == ["research"]
+        filt.value = "article"
+        await settle(app, pilot)
+        assert [s.id for s in browser.shown] == ["blog-post"]
+        assert browser.selected.id == "blog-post"
+        assert browser.body_problem is None
+        range_pane = browser.query_one("#range-pane", CodePane)
+        assert range_pane.view.text.split("\n")[0] == "  blog-post:"
+        assert range_pane.view.line_number_start == 5
+        entry = json.loads(browser.query_one("#entry-pane", CodePane).view.text)
+        assert entry["id"] == "blog-post" and entry["body"]["exists"] is True
+        assert "It was selected" in browser.explanation
+        await pilot.press("enter")  # filter -> list
+        await pilot.press("enter")  # choose
+        await settle(app, pilot)
+        assert app.screen is app.screen_stack[0]
+        assert app.current.id == "blog-post"
+
+
+async def test_skill_browser_refuses_a_body_outside_the_registry(tmp_path):
+    reg = make_registry(tmp_path)
+    outside = tmp_path / "secret.md"
+    outside.write_text("# secret\n", encoding="utf-8")
+    body = reg.parent / "skills" / "ci-fix.md"
+    body.unlink()
+    os.symlink(outside, body)
+    (reg.parent / "skills" / "deploy-docs.md").unlink()
+    app = make_app(reg)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f2")
+        await settle(app, pilot)
+        browser = app.screen
+        browser.select(app.snapshot.registry.skills["ci-fix"])
+        await settle(app, pilot)
+        assert browser.body_problem == "body path 'skills/ci-fix.md' leads outside the registry folder (through a symlink): refused"
+        browser.select(app.snapshot.registry.skills["deploy-docs"])
+        await settle(app, pilot)
+        assert browser.body_problem == "the body file skills/deploy-docs.md is missing"
+
+
+async def test_file_change_reloads_and_reroutes(registry):
+    app = make_app(registry, poll_interval=0.05)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(app, pilot)
+        await type_task(app, pilot, "translate the readme")
+        assert app.decision.skills == ("translation",)
+        loads = app.loads
+        text = registry.read_text(encoding="utf-8")
+        registry.write_text(text.replace("triggers: [translate, 翻訳]", "triggers: [translate the readme, 翻訳]"),
+                            encoding="utf-8")
+        for _ in range(100):
+            await pilot.pause(0.05)
+            if app.loads > loads and not app.routing_pending:
+                break
+        await settle(app, pilot)
+        assert app.snapshot.freshness.state == "stale"
+        assert app.decision.reason == "index_stale"
+        assert app.decision.matches[0].trigger == "translate the readme"
+        assert "STALE" in app.pane("index").notice
+
+
+async def test_broken_registry_shows_errors_keeps_last_good_and_recovers(registry):
+    app = make_app(registry, poll_interval=0.05)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(app, pilot)
+        good_text = registry.read_text(encoding="utf-8")
+        shown_before = app.pane("registry").view.text
+
+        async def wait_loads(n):
+            for _ in range(200):
+                await pilot.pause(0.05)
+                if app.loads >= n:
+                    break
+            await settle(app, pilot)
+
+        # a partially written file
+        registry.write_text(good_text[: good_text.index("  release-notes:") + 30], encoding="utf-8")
+        await wait_loads(app.loads + 1)
+        panel = app.query_one(ErrorPanel)
+        assert panel.has_class("-shown") and app.failure is not None
+        assert [(d.line, d.column) for d in app.failure.diagnostics][:1] == [(28, 1)] or app.failure.diagnostics
+        assert app.pane("registry").view.text == shown_before  # the last good view stays
+        assert app.snapshot.registry.line_count == 97
+        # deleted, then recreated
+        registry.unlink()
+        await wait_loads(app.loads + 1)
+        assert app.failure.diagnostics[0].message.startswith("cannot read the registry")
+        registry.write_text(good_text, encoding="utf-8")
+        await wait_loads(app.loads + 1)
+        assert app.failure is None and not panel.has_class("-shown")
+        assert app.snapshot.freshness.state == "fresh"
+
+
+async def test_error_view_of_a_registry_that_never_loaded(tmp_path):
+    reg = make_registry(tmp_path, CASES / "implicit-types-ids.yaml", build=False)
+    app = make_app(reg)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(app, pilot)
+        assert app.snapshot is None
+        diags = [(d.file, d.line) for d in app.failure.diagnostics]
+        assert diags == [("skills.yaml", 3), ("skills.yaml", 11)]
+        assert rows(app, "registry", "error") == [3, 11]
+
+
+async def test_rebuild_after_confirmation_makes_the_index_fresh(registry):
+    (registry.parent / "generated" / INDEX_NAME).unlink()
+    app = make_app(registry)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(app, pilot)
+        assert app.snapshot.freshness.state == "missing"
+        await type_task(app, pilot, "write a blog post about the launch")
+        assert app.decision.reason == "index_missing"
+        await pilot.press("f5")
+        await pilot.pause()
+        assert type(app.screen).__name__ == "ConfirmScreen"
+        await pilot.press("n")
+        await settle(app, pilot)
+        assert not (registry.parent / "generated" / INDEX_NAME).exists()
+        await pilot.press("f5")
+        await pilot.pause()
+        await pilot.press("y")
+        await settle(app, pilot)
+        for _ in range(50):
+            if app.snapshot.freshness.state == "fresh" and not app.routing_pending:
+                break
+            await pilot.pause(0.02)
+            await settle(app, pilot)
+        assert (registry.parent / "generated" / INDEX_NAME).exists()
+        assert (registry.parent / "generated" / CATALOG_NAME).exists()
+        assert app.snapshot.freshness.state == "fresh"
+        assert (app.decision.mode, app.decision.reason) == ("index", "clear_candidate")
+
+
+async def test_copy_decision_json(registry):
+    app = make_app(registry)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(app, pilot)
+        await type_task(app, pilot, "/code-review please")
+        await pilot.press("f6")
+        await settle(app, pilot)
+        data = json.loads(app.clipboard)
+        assert (data["mode"], data["reason"], data["skills"]) == ("fast", "explicit", ["code-review"])
+        shown = app.screen.query_one(CodePane).view.text
+        assert json.loads(shown) == data
+        await pilot.press("escape")
+
+
+async def test_unicode_line_separator_rows_match_canonical_lines(tmp_path):
+    reg = make_registry(tmp_path, CASES / "unicode-line-separator.yaml")
+    app = make_app(reg)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(app, pilot)
+        view = app.pane("registry").view
+        assert isinstance(view, SourceView)
+        # TextArea splits on U+2028 (str.splitlines); the app shows it as one visible mark instead
+        assert view.document.line_count == app.snapshot.registry.line_count == 13
+        assert view.document.get_line(6) == '      - "paste↵from word"'
+        await type_task(app, pilot, "beta task")
+        assert app.decision.skills == ("beta",)
+        assert rows(app, "registry", "current") == [9, 10, 11, 12, 13]
+        assert view.document.get_line(8) == "  beta:"
+        assert view.document.get_line(12) == "      - beta task"
+        # the catalog and index panes keep one row per line as well
+        assert app.pane("index").view.text.count("\n") == app.snapshot.index.text.count("\n")
+
+
+async def test_narrow_terminal_uses_tabs(registry):
+    app = make_app(registry)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        assert app.narrow and app.screen.has_class("-narrow")
+        assert [app.pane(n).display for n in ("registry", "index", "catalog")] == [True, False, False]
+        await pilot.click("#tab-index")
+        await settle(app, pilot)
+        assert [app.pane(n).display for n in ("registry", "index", "catalog")] == [False, True, False]
+        await pilot.press("f4")
+        await settle(app, pilot)
+        assert not app.query_one("#decision").display or app.screen.has_class("-zoomed")
+
+
+async def test_palette_jump_and_toggle_pane(registry):
+    app = make_app(registry)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"Jump to skill deploy-docs")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        dd = app.snapshot.registry.skills["deploy-docs"]
+        assert app.current.id == "deploy-docs"
+        assert rows(app, "registry", "current") == list(range(dd.source_start, dd.source_end + 1))
+        app.toggle_pane("catalog")
+        await settle(app, pilot)
+        assert not app.pane("catalog").display and app.pane("index").display
+
+
+async def test_stats_panel_figures(registry):
+    app = make_app(registry)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f3")
+        await settle(app, pilot)
+        screen = app.screen
+        assert isinstance(screen, StatsScreen)
+        a = screen.analysis
+        assert a is not None and a.check.ok
+        assert a.stats["registry"]["chars"] == len(app.snapshot.registry.text)
+        assert a.stats["budget"]["ok"] is True
+        assert a.provenance is None  # a tmp dir is not a git work tree
+        assert a.layer1["skills"] == 10  # the disabled skill is not listed
+
+
+async def test_big_documents_use_the_line_view(registry):
+    app = make_app(registry, max_textarea_lines=50)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(app, pilot)
+        assert isinstance(app.pane("registry").view, LineView)
+        await type_task(app, pilot, "ship the release with release notes")
+        comp = app.snapshot.registry.compositions["release-train"]
+        assert rows(app, "registry", "current") == list(range(comp.source_start, comp.source_end + 1))
+        view = app.pane("registry").view
+        assert view.scroll_offset.y <= comp.source_start - 1 <= view.scroll_offset.y + view.size.height
+
+
+async def test_stale_index_and_damaged_index_fall_back(registry):
+    gen = registry.parent / "generated" / INDEX_NAME
+    gen.write_text('{"v":1,"skills":[', encoding="utf-8")
+    app = make_app(registry)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(app, pilot)
+        assert app.snapshot.freshness.state == "invalid"
+        assert "INVALID" in app.pane("index").notice
+        await type_task(app, pilot, "write a blog post about the launch")
+        assert (app.decision.mode, app.decision.reason) == ("full", "index_invalid")
+        assert app.hits[0].id == "blog-post"  # candidates are still shown
