@@ -49,11 +49,12 @@ Nothing in this module imports Textual.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from rapidfuzz.distance import OSA, Indel
+from rapidfuzz.distance import OSA, Levenshtein
 
 __all__ = [
     "MATCHER_VERSION",
@@ -90,8 +91,9 @@ SHORT_TRIGGER_CHARS = 3
 #: The highest score a non-exact (fuzzy) match can get; 100 means exact.
 FUZZY_CAP = 99.0
 
-#: Scores below this are not reported as near misses (0-100 scale).
-NEAR_MISS_FLOOR = 50.0
+#: Scores below this are not reported as near misses (0-100 scale); it is
+#: also the floor the skill matcher's inverted index is cut to.
+NEAR_MISS_FLOOR = 60.0
 
 #: Word units that do not generate candidates and that may be missing from
 #: the task at a small cost (:data:`_MISSING_STOPWORD_COST`).
@@ -115,6 +117,7 @@ _MAX_INSERTS = 4  # window slack around an anchor, in tokens
 _WORD_SIM_FLOOR = 60.0  # below this a word pair counts as "not aligned"
 
 _WORD, _SPACELESS = 1, 2
+_ASCII_WORD = re.compile(r"[A-Za-z0-9]+")
 
 
 # --------------------------------------------------------------------------- evidence
@@ -233,15 +236,15 @@ def normalize(s: str) -> tuple[str, list[int] | None, list[int] | None]:
     nfkc = unicodedata.normalize
     while i < n:
         j = i + 1
+        while j < n and s[j] >= "\x80" and _joins_previous(s[j]):
+            j += 1
         c = s[i]
-        if c < "\x80":
+        if j == i + 1 and c < "\x80":
             out.append(c.lower())
             starts.append(i)
             ends.append(j)
             i = j
             continue
-        while j < n and s[j] >= "\x80" and _joins_previous(s[j]):
-            j += 1
         piece = nfkc("NFKC", nfkc("NFKC", s[i:j]).casefold())
         for ch in piece:
             out.append(ch)
@@ -257,17 +260,7 @@ def tokenize(norm: str) -> list[tuple[int, str, int, int]]:
     and ``[start, end)`` offsets into ``norm``. Separators are dropped."""
     toks: list[tuple[int, str, int, int]] = []
     if norm.isascii():
-        i, n = 0, len(norm)
-        while i < n:
-            if norm[i].isalnum():
-                j = i + 1
-                while j < n and norm[j].isalnum():
-                    j += 1
-                toks.append((_WORD, norm[i:j], i, j))
-                i = j
-            else:
-                i += 1
-        return toks
+        return [(_WORD, m.group(), m.start(), m.end()) for m in _ASCII_WORD.finditer(norm)]
     cur_start = -1
     cur_kind = 0
     for i, c in enumerate(norm):
@@ -314,7 +307,7 @@ def stem(word: str) -> str:
     if r is not None:
         return r
     w = word
-    if len(w) >= 3 and w.isalpha():
+    if 3 <= len(w) <= 64 and w.isalpha():
         if w.endswith("ies") and len(w) > 4:
             w = w[:-3] + "y"
         elif w.endswith("sses"):
@@ -360,9 +353,9 @@ def _typo_score(u: str, t: str) -> float:
     if d > 2:
         return 0.0
     if d == 1:
-        if len(u) != len(t) or Indel.distance(u, t) == 2:  # insertion/deletion, or a swap
+        if len(u) != len(t) or Levenshtein.distance(u, t, score_cutoff=1) > 1:  # insertion/deletion, or a swap
             return 100.0 - 60.0 / L
-        return 100.0 - 100.0 / L
+        return 100.0 - 100.0 / L  # one wrong letter
     return 100.0 * (1.0 - d / L)
 
 
@@ -420,7 +413,7 @@ class PreparedTask:
     nstarts: list[int] | None = None
     nends: list[int] | None = None
     _positions: dict[str, list[int]] | None = None
-    _sim_cache: dict | None = None
+    _ins: list[float] | None = None
 
     @property
     def positions(self) -> dict[str, list[int]]:
@@ -438,23 +431,21 @@ class PreparedTask:
             return nstart, nend
         return self.nstarts[nstart], self.nends[nend - 1]
 
-    def sim(self, kind: int, u: str, j: int) -> float:
-        """Similarity of unit ``u`` (of ``kind``) with task token ``j``."""
-        if self.kinds[j] != kind:
-            return 0.0
-        t = self.texts[j]
-        if t == u:
-            return 100.0
-        if kind == _SPACELESS:
-            return 0.0
-        cache = self._sim_cache
-        if cache is None:
-            cache = self._sim_cache = {}
-        key = (u, t)
-        s = cache.get(key)
-        if s is None:
-            s = cache[key] = word_similarity(u, t)
-        return s
+    @property
+    def ins_prefix(self) -> list[float]:
+        """Prefix sums of the cost of inserting each token inside a matched
+        span: ``ins_prefix[j]`` is the cost of tokens ``0..j-1``."""
+        if self._ins is None:
+            acc = [0.0]
+            total = 0.0
+            for k, t in zip(self.kinds, self.texts):
+                if k == _WORD:
+                    total += _INSERT_COST_STOP if t in STOPWORDS else _INSERT_COST_WORD
+                else:
+                    total += _INSERT_COST_STOP if t in PARTICLES else _INSERT_COST_CHAR
+                acc.append(total)
+            self._ins = acc
+        return self._ins
 
 
 def prepare(task: str) -> PreparedTask:
@@ -510,18 +501,25 @@ class TriggerMatcher:
     """Scores tasks against the triggers of many owners, through an inverted
     index built once (so a task never touches every trigger).
 
-    ``entries``: ``(owner id, triggers as written)`` pairs. Owners keep
-    their order for tie-breaks only through their id (ties on score are
-    broken by id, then by trigger order — deterministic).
+    ``entries``: ``(owner id, triggers as written)`` pairs. ``floor``: the
+    lowest score (0-100) :meth:`match` must be able to report; the index is
+    cut to it (prefix filtering: a trigger is indexed under its rarest words
+    only, as many as needed for the others to stay below ``floor``
+    together). Results are deterministic: ties on score are broken by
+    earlier span, longer span, then trigger order; owners come sorted by id.
     """
 
-    def __init__(self, entries: Iterable[tuple[str, Sequence[str]]]):
+    #: bound of the per-matcher cache of task word -> similar vocabulary words
+    WORD_CACHE_SIZE = 100_000
+
+    def __init__(self, entries: Iterable[tuple[str, Sequence[str]]], floor: float = NEAR_MISS_FLOOR):
+        self.floor = float(floor)
         self.triggers: list[_Trigger] = []
         self.by_owner: dict[str, list[int]] = {}
-        word_post: dict[str, list[tuple[int, int]]] = {}
-        bigram_post: dict[str, list[tuple[int, int]]] = {}
+        bigram_post: dict[str, list[int]] = {}
         single_post: dict[str, list[int]] = {}
         concat_post: dict[str, list[int]] = {}
+        df: dict[str, int] = {}
         self.symbol_only: list[int] = []
         for owner, trigs in entries:
             ids = self.by_owner.setdefault(owner, [])
@@ -535,114 +533,156 @@ class TriggerMatcher:
                         self.symbol_only.append(tid)
                     continue
                 n = len(tr.units)
+                for w in {u for k, u, o in zip(tr.kinds, tr.units, tr.optional) if k == _WORD and not o}:
+                    df[w] = df.get(w, 0) + 1
                 for i, (k, u) in enumerate(zip(tr.kinds, tr.units)):
-                    if k == _WORD:
-                        if not tr.optional[i]:
-                            word_post.setdefault(u, []).append((tid, i))
-                    elif i + 1 < n and tr.kinds[i + 1] == _SPACELESS:
-                        bigram_post.setdefault(u + tr.units[i + 1], []).append((tid, i))
-                    elif n == 1 or ((i == 0 or tr.kinds[i - 1] != _SPACELESS) and (i + 1 == n or tr.kinds[i + 1] != _SPACELESS)):
+                    if k != _SPACELESS:
+                        continue
+                    if i + 1 < n and tr.kinds[i + 1] == _SPACELESS:
+                        bigram_post.setdefault(u + tr.units[i + 1], []).append(tid)
+                    elif i == 0 or tr.kinds[i - 1] != _SPACELESS:
                         single_post.setdefault(u, []).append(tid)
                 words = [u for k, u in zip(tr.kinds, tr.units) if k == _WORD]
                 if len(words) >= 2 and len(words) == n and not tr.short:
                     concat_post.setdefault("".join(words), []).append(tid)
+        # prefix filtering: index each trigger under its rarest words only
+        word_post: dict[str, list[int]] = {}
+        floor_ = self.floor
+        for tid, tr in enumerate(self.triggers):
+            wu = sorted({(df[u], u) for k, u, o in zip(tr.kinds, tr.units, tr.optional) if k == _WORD and not o})
+            if not wu:
+                continue
+            if tr.short:
+                word_post.setdefault(wu[0][1], []).append(tid)
+                continue
+            value = {}
+            for u, v in zip(tr.units, tr.values):
+                value[u] = value.get(u, 0.0) + v
+            rem = sum(tr.values)
+            for _, u in wu:
+                if rem < floor_:
+                    break
+                word_post.setdefault(u, []).append(tid)
+                rem -= value.get(u, 0.0)
         self._word_post = word_post
         self._bigram_post = bigram_post
         self._single_post = single_post
         self._concat_post = concat_post
-        # fuzzy look-ups over the word vocabulary
+        # fuzzy look-ups over the whole word vocabulary
+        vocab = set(df)
+        self._vocab = vocab
         stems: dict[str, list[str]] = {}
         dels: dict[str, list[str]] = {}
-        for u in word_post:
-            su = stem(u)
-            stems.setdefault(su, []).append(u)
+        for u in sorted(vocab):
+            stems.setdefault(stem(u), []).append(u)
             if len(u) >= 4:
                 for d in _deletes(u):
                     dels.setdefault(d, []).append(u)
         self._stems = stems
         self._dels = dels
+        self._max_unit = max((len(u) for u in vocab), default=0)
+        self._word_cache: dict[str, list[tuple[str, float]]] = {}
 
     # ------------------------------------------------------------------ candidates
     def _word_candidates(self, t: str) -> set[str]:
-        """Vocabulary words that may be similar to task word ``t``."""
+        """Vocabulary words that may be similar to task word ``t``: equal,
+        same stem, stem extended by up to 4 letters, or one edit away
+        (SymSpell: deletions of both sides meet)."""
         out: set[str] = set()
-        wp = self._word_post
-        if t in wp:
+        vocab = self._vocab
+        if t in vocab:
             out.add(t)
+        if len(t) > self._max_unit + 5:
+            return out
         st = stem(t)
         out.update(self._stems.get(st, ()))
-        if len(st) >= 5:
+        if len(st) >= 6:
             for L in range(max(5, len(st) - 4), len(st)):
                 out.update(self._stems.get(st[:L], ()))
-        if len(t) >= 4:
+        if 4 <= len(t) <= self._max_unit + 1:
             dels = self._dels
             out.update(dels.get(t, ()))
             for d in _deletes(t):
-                if d in wp and len(d) >= 4:
+                if len(d) >= 4 and d in vocab:
                     out.add(d)
                 out.update(dels.get(d, ()))
         return out
 
-    def _candidates(self, task: PreparedTask) -> tuple[dict[int, dict[int, float]], dict[int, list[int]], dict[int, tuple[int, int]]]:
-        """Per trigger: best similarity per unit index, anchor token indices;
-        plus concatenation hits ``tid -> (first token, last token)``."""
-        best: dict[int, dict[int, float]] = {}
-        anchors: dict[int, list[int]] = {}
+    def _word_hits(self, t: str) -> list[tuple[str, float]]:
+        """``(vocabulary word, similarity > 0)`` for task word ``t`` (cached)."""
+        hits = self._word_cache.get(t)
+        if hits is None:
+            hits = []
+            for u in sorted(self._word_candidates(t)):
+                s = 100.0 if u == t else word_similarity(u, t)
+                if s > 0:
+                    hits.append((u, s))
+            if len(self._word_cache) >= self.WORD_CACHE_SIZE:
+                self._word_cache.clear()
+            self._word_cache[t] = hits
+        return hits
+
+    def _task_words(self, task: PreparedTask) -> dict[str, list[tuple[int, float]]]:
+        """Vocabulary word -> ``(task token, similarity)`` for one task."""
+        word_pos: dict[str, list[tuple[int, float]]] = {}
+        for j, (k, t) in enumerate(zip(task.kinds, task.texts)):
+            if k == _WORD:
+                for u, s in self._word_hits(t):
+                    lst = word_pos.get(u)
+                    if lst is None:
+                        word_pos[u] = [(j, s)]
+                    else:
+                        lst.append((j, s))
+        return word_pos
+
+    def _candidates(self, task: PreparedTask, word_pos: dict[str, list[tuple[int, float]]]
+                    ) -> tuple[set[int], dict[int, tuple[int, int]]]:
+        """Triggers reached through the inverted index, and concatenation
+        hits ``tid -> (first token, last token)`` ("post mortem" for
+        "postmortem")."""
+        cands: set[int] = set()
+        wp = self._word_post
+        for u in word_pos:
+            post = wp.get(u)
+            if post:
+                cands.update(post)
         concat: dict[int, tuple[int, int]] = {}
         kinds, texts = task.kinds, task.texts
-        wp = self._word_post
-        seen_word: dict[str, list[tuple[str, float]]] = {}
         n = len(texts)
         for j in range(n):
             t = texts[j]
             if kinds[j] == _WORD:
-                hits = seen_word.get(t)
-                if hits is None:
-                    hits = []
-                    for u in self._word_candidates(t):
-                        s = task.sim(_WORD, u, j)
-                        if s > 0:
-                            hits.append((u, s))
-                    seen_word[t] = hits
-                for u, s in hits:
-                    for tid, i in wp[u]:
-                        b = best.get(tid)
-                        if b is None:
-                            best[tid] = b = {}
-                            anchors[tid] = []
-                        if s > b.get(i, 0.0):
-                            b[i] = s
-                        anchors[tid].append(j)
-                c = self._concat_post.get(t)
-                if c:
-                    for tid in c:
-                        concat.setdefault(tid, (j, j))
+                for tid in self._concat_post.get(t, ()):
+                    concat.setdefault(tid, (j, j))
                 if j + 1 < n and kinds[j + 1] == _WORD:
                     joined = t + texts[j + 1]
-                    for tid, i in wp.get(joined, ()):
-                        if len(self.triggers[tid].units) == 1:
-                            concat.setdefault(tid, (j, j + 1))
+                    if joined in wp:
+                        for tid in wp[joined]:
+                            if len(self.triggers[tid].units) == 1:
+                                concat.setdefault(tid, (j, j + 1))
             else:
-                for tid in self._single_post.get(t, ()):
-                    b = best.get(tid)
-                    if b is None:
-                        best[tid] = b = {}
-                        anchors[tid] = []
-                    tr = self.triggers[tid]
-                    for i, u in enumerate(tr.units):
-                        if u == t:
-                            b[i] = 100.0
-                    anchors[tid].append(j)
+                post = self._single_post.get(t)
+                if post:
+                    cands.update(post)
                 if j + 1 < n and kinds[j + 1] == _SPACELESS:
-                    for tid, i in self._bigram_post.get(t + texts[j + 1], ()):
-                        b = best.get(tid)
-                        if b is None:
-                            best[tid] = b = {}
-                            anchors[tid] = []
-                        b[i] = 100.0
-                        b[i + 1] = 100.0
-                        anchors[tid].append(j)
-        return best, anchors, concat
+                    post = self._bigram_post.get(t + texts[j + 1])
+                    if post:
+                        cands.update(post)
+        return cands, concat
+
+    def _evidence(self, tr: _Trigger, task: PreparedTask, word_pos: dict[str, list[tuple[int, float]]]
+                  ) -> list[tuple[int, int, float]]:
+        """``(task token j, unit i, similarity)`` for every unit of a trigger."""
+        ev: list[tuple[int, int, float]] = []
+        positions = task.positions
+        for i, (k, u) in enumerate(zip(tr.kinds, tr.units)):
+            if k == _WORD and not tr.optional[i]:
+                for j, s in word_pos.get(u, ()):
+                    ev.append((j, i, s))
+            else:
+                for j in positions.get(u, ()):
+                    ev.append((j, i, 100.0))
+        return ev
 
     # ------------------------------------------------------------------ scoring
     def _exact(self, tr: _Trigger, task: PreparedTask) -> tuple[int, int] | None:
@@ -650,156 +690,100 @@ class TriggerMatcher:
         units = tr.units
         n = len(units)
         texts = task.texts
-        kinds = task.kinds
+        m = len(texts)
         for j in task.positions.get(units[0], ()):
-            if j + n > len(texts):
+            if j + n > m:
                 break
-            ok = True
             for i in range(1, n):
-                if texts[j + i] != units[i] or kinds[j + i] != tr.kinds[i]:
-                    ok = False
+                if texts[j + i] != units[i]:
                     break
-            if ok and kinds[j] == tr.kinds[0]:
+            else:
                 return j, j + n - 1
         return None
 
-    def _align(self, tr: _Trigger, task: PreparedTask, lo: int, hi: int) -> tuple[float, int, int]:
-        """Best in-order alignment of the trigger's units with task tokens
-        ``lo..hi-1``: returns ``(score, first token, last token)``; score
-        -1 when nothing aligns."""
-        units, kinds_u, values, optional = tr.units, tr.kinds, tr.values, tr.optional
-        n = len(units)
-        NEG = -1e9
+    def _align(self, tr: _Trigger, task: PreparedTask, evidence: list[tuple[int, int, float]]) -> tuple[float, int, int]:
+        """Best in-order alignment of the trigger's units with task tokens,
+        over the evidence pairs (sparse dynamic programming). Returns
+        ``(score, first token, last token)``; first token -1 when nothing
+        aligns.
+
+        Score = sum of aligned units' value x similarity / 100, minus the cost
+        of task tokens inserted inside the span and of the trigger's stop
+        words missing from it."""
+        values, optional = tr.values, tr.optional
+        n = len(tr.units)
+        ordered = sorted(set(evidence))
         skip = [(_MISSING_STOPWORD_COST if o else 0.0) for o in optional]
         pre = [0.0] * (n + 1)
         for i in range(n):
             pre[i + 1] = pre[i] + skip[i]
-        suf = [0.0] * (n + 1)
-        for i in range(n - 1, -1, -1):
-            suf[i] = suf[i + 1] + skip[i]
-        texts, tkinds = task.texts, task.kinds
-        ins = []
-        for j in range(lo, hi):
-            t = texts[j]
-            if tkinds[j] == _WORD:
-                ins.append(_INSERT_COST_STOP if t in STOPWORDS else _INSERT_COST_WORD)
-            else:
-                ins.append(_INSERT_COST_STOP if t in PARTICLES else _INSERT_COST_CHAR)
-        w = hi - lo
-        # gains[i][jj]
-        gains = []
-        for i in range(n):
-            row = []
-            u, k, v, o = units[i], kinds_u[i], values[i], optional[i]
-            for jj in range(w):
-                s = task.sim(k, u, lo + jj)
-                if s <= 0 or (o and s < 100.0):
-                    row.append(None)
-                else:
-                    row.append(v * s / 100.0)
-            gains.append(row)
-        # S[i][jj]: in span, units[:i] handled, tokens[:jj] handled (value, start)
-        S = [[NEG] * (w + 1) for _ in range(n + 1)]
-        Sst = [[-1] * (w + 1) for _ in range(n + 1)]
-        M = [[NEG] * (w + 1) for _ in range(n + 1)]
-        Mst = [[-1] * (w + 1) for _ in range(n + 1)]
-        best, bstart, bend = NEG, -1, -1
-        for i in range(n + 1):
-            for jj in range(w + 1):
-                cur, cst = S[i][jj], Sst[i][jj]
-                m = M[i][jj]
-                if m > cur:
-                    cur, cst = m, Mst[i][jj]
-                if m > NEG / 2:
-                    total = m - suf[i]
-                    if total > best:
-                        best, bstart, bend = total, Mst[i][jj], jj - 1
-                if i < n:
-                    # skip unit i (only once the span has started)
-                    if cur > NEG / 2:
-                        val = cur - skip[i]
-                        if val > S[i + 1][jj]:
-                            S[i + 1][jj], Sst[i + 1][jj] = val, cst
-                if jj < w:
-                    if cur > NEG / 2 and i < n:
-                        val = cur - ins[jj]
-                        if val > S[i][jj + 1]:
-                            S[i][jj + 1], Sst[i][jj + 1] = val, cst
-                    if i < n:
-                        g = gains[i][jj]
-                        if g is not None:
-                            # continue the span, or start it here
-                            start_val = g - pre[i]
-                            if cur > NEG / 2 and cur + g >= start_val:
-                                val, st = cur + g, cst
-                            else:
-                                val, st = start_val, jj
-                            if val > M[i + 1][jj + 1]:
-                                M[i + 1][jj + 1], Mst[i + 1][jj + 1] = val, st
-        if best <= NEG / 2:
-            return -1.0, -1, -1
-        return best, lo + bstart, lo + bend
+        total_skip = pre[n]
+        ins = task.ins_prefix
+        max_gap = n + _MAX_INSERTS + 1
+        best_vals: list[float] = []
+        starts: list[int] = []
+        res, rs, re_ = -1e9, -1, -1
+        for k, (j, i, s) in enumerate(ordered):
+            g = 0.0 if optional[i] else values[i] * s / 100.0
+            val, st = g - pre[i], j
+            for k2 in range(k - 1, -1, -1):
+                j2, i2, _ = ordered[k2]
+                if j - j2 > max_gap:
+                    break
+                if j2 >= j or i2 >= i:
+                    continue
+                cand = best_vals[k2] - (pre[i] - pre[i2 + 1]) - (ins[j] - ins[j2 + 1]) + g
+                if cand > val:
+                    val, st = cand, starts[k2]
+            best_vals.append(val)
+            starts.append(st)
+            total = val - (total_skip - pre[i + 1])
+            if total > res:
+                res, rs, re_ = total, st, j
+        return res, rs, re_
 
-    def _score_trigger(self, tid: int, task: PreparedTask, anchors: Sequence[int] | None) -> tuple[float, int, int]:
-        """``(score, first token, last token)`` of one trigger; ``anchors``
-        limits the alignment to windows around those token indices (None:
-        the whole task)."""
+    def _score_trigger(self, tid: int, task: PreparedTask, evidence: list[tuple[int, int, float]]) -> tuple[float, int, int]:
+        """``(score, first token, last token)`` of one trigger; first token
+        -1 when it does not align."""
         tr = self.triggers[tid]
         ex = self._exact(tr, task)
         if ex is not None:
             return 100.0, ex[0], ex[1]
-        if tr.short:
+        if tr.short or not evidence:
             return -1.0, -1, -1
-        n = len(tr.units)
-        ntok = len(task.texts)
-        if anchors is None:
-            windows = [(0, ntok)] if ntok else []
-        else:
-            slack = n + _MAX_INSERTS
-            windows = []
-            for a in sorted(set(anchors)):
-                lo, hi = max(0, a - slack), min(ntok, a + slack + 1)
-                if windows and lo <= windows[-1][1]:
-                    windows[-1] = (windows[-1][0], max(windows[-1][1], hi))
-                else:
-                    windows.append((lo, hi))
-        best = (-1.0, -1, -1)
-        for lo, hi in windows:
-            r = self._align(tr, task, lo, hi)
-            if r[0] > best[0]:
-                best = r
-        if best[0] < 0:
-            return best
-        return min(FUZZY_CAP, best[0]), best[1], best[2]
+        score, a, b = self._align(tr, task, evidence)
+        if a < 0:
+            return -1.0, -1, -1
+        return min(FUZZY_CAP, score), a, b
 
     def _to_match(self, tid: int, task: PreparedTask, score: float, a: int, b: int) -> Match:
         tr = self.triggers[tid]
         return Match(tr.owner, round(max(0.0, min(100.0, score)), 1), tr.text, (task.ostart[a], task.oend[b]))
 
     def _symbol_matches(self, task: PreparedTask) -> list[tuple[int, Match]]:
+        """Triggers without letters or digits (e.g. ``!!``): plain substring of
+        the normalised task (rare, so scanned)."""
         out = []
-        if not self.symbol_only:
-            return out
         for tid in self.symbol_only:
             tr = self.triggers[tid]
             key = tr.norm.strip()
-            if not key:
-                continue
-            pos = task.norm.find(key)
-            if pos < 0:
-                continue
-            span = task.original_span(pos, pos + len(key))
-            out.append((tid, Match(tr.owner, 100.0, tr.text, span)))
+            pos = task.norm.find(key) if key else -1
+            if pos >= 0:
+                out.append((tid, Match(tr.owner, 100.0, tr.text, task.original_span(pos, pos + len(key)))))
         return out
 
-    def match(self, task: PreparedTask, floor: float = NEAR_MISS_FLOOR) -> dict[str, Match]:
-        """Best :class:`Match` per owner scoring at least ``floor``.
+    def match(self, task: PreparedTask, threshold: float | None = None, keep_below: int = 5) -> dict[str, Match]:
+        """Best :class:`Match` per owner scoring at least :attr:`floor`.
 
-        Only triggers reached through the inverted index are scored; a
-        trigger whose upper bound (the sum of its units' best similarities)
-        is below ``floor`` is not aligned at all. Ties between triggers of one
-        owner: higher score, then earlier span, then longer span, then registry order."""
-        best_units, anchors, concat = self._candidates(task)
+        Every trigger that can reach ``threshold`` (default: the floor) is
+        scored; below it, triggers are scored best upper bound first, only
+        until ``keep_below`` owners below the threshold are known and no
+        other trigger can beat them (the near misses)."""
+        floor = self.floor
+        if threshold is None:
+            threshold = floor
+        word_pos = self._task_words(task)
+        cands, concat = self._candidates(task, word_pos)
         results: dict[str, tuple[tuple, Match]] = {}
 
         def offer(tid: int, m: Match) -> None:
@@ -808,42 +792,72 @@ class TriggerMatcher:
             if old is None or key < old[0]:
                 results[m.id] = (key, m)
 
-        for tid, units in best_units.items():
-            tr = self.triggers[tid]
-            bound = sum(tr.values[i] * s / 100.0 for i, s in units.items())
-            if not tr.short and bound < floor:
-                continue
-            score, a, b = self._score_trigger(tid, task, anchors[tid])
-            if score >= floor and a >= 0:
-                offer(tid, self._to_match(tid, task, score, a, b))
-        for tid, (a, b) in concat.items():
+        for tid, (a, b) in sorted(concat.items()):
             if _CONCAT_SCORE >= floor:
                 offer(tid, self._to_match(tid, task, _CONCAT_SCORE, a, b))
         for tid, m in self._symbol_matches(task):
             offer(tid, m)
+        queue = []
+        triggers = self.triggers
+        word_best = {u: max(s for _, s in lst) for u, lst in word_pos.items()}
+        positions = task.positions
+        for tid in cands:
+            tr = triggers[tid]
+            if tr.short:
+                b = 100.0 if all(u in positions for u in tr.units) else 0.0
+            else:
+                b = 0.0
+                for i, (k, u, v) in enumerate(zip(tr.kinds, tr.units, tr.values)):
+                    if k == _WORD and not tr.optional[i]:
+                        b += v * word_best.get(u, 0.0)
+                    elif u in positions:
+                        b += v * 100.0
+                b /= 100.0
+            if b >= floor:
+                queue.append((-b, tid))
+        queue.sort()
+        for negb, tid in queue:
+            b = -negb
+            if b < threshold:
+                below = sorted((-k[0] for k, _ in results.values() if -k[0] < threshold), reverse=True)
+                if len(below) >= keep_below and (keep_below == 0 or b < below[keep_below - 1]):
+                    break
+            score, a, bb = self._score_trigger(tid, task, self._evidence(triggers[tid], task, word_pos))
+            if score >= floor and a >= 0:
+                offer(tid, self._to_match(tid, task, score, a, bb))
         return {owner: m for owner, (_, m) in sorted(results.items())}
 
     def score_owner(self, task: PreparedTask, owner: str) -> Match | None:
-        """Best match of every trigger of ``owner`` against the whole task,
-        without candidate generation (for "why not X"); None when the owner
-        is unknown or nothing aligns at all."""
+        """Best match among the triggers of ``owner``, whatever its score (for
+        "why not X"), from the same evidence as :meth:`match`; None when
+        the owner is unknown or no trigger shares anything with the task."""
+        tids = self.by_owner.get(owner, ())
+        if not tids:
+            return None
+        word_pos = self._task_words(task)
+        _, concat = self._candidates(task, word_pos)
         best: tuple | None = None
-        for tid in self.by_owner.get(owner, ()):
+
+        def offer(tid: int, m: Match) -> None:
+            nonlocal best
+            key = (-m.score, m.span[0], m.span[0] - m.span[1], self.triggers[tid].order)
+            if best is None or key < best[0]:
+                best = (key, m)
+
+        for tid in tids:
+            if tid in concat:
+                a, b = concat[tid]
+                offer(tid, self._to_match(tid, task, _CONCAT_SCORE, a, b))
+        for tid, m in self._symbol_matches(task):
+            if m.id == owner:
+                offer(tid, m)
+        for tid in tids:
             tr = self.triggers[tid]
             if not tr.units:
                 continue
-            score, a, b = self._score_trigger(tid, task, None)
-            if a < 0:
-                continue
-            m = self._to_match(tid, task, score, a, b)
-            key = (-m.score, m.span[0], m.span[0] - m.span[1], tr.order)
-            if best is None or key < best[0]:
-                best = (key, m)
-        for tid, m in self._symbol_matches(task):
-            if m.id == owner:
-                key = (-m.score, m.span[0], m.span[0] - m.span[1], self.triggers[tid].order)
-                if best is None or key < best[0]:
-                    best = (key, m)
+            score, a, b = self._score_trigger(tid, task, self._evidence(tr, task, word_pos))
+            if a >= 0:
+                offer(tid, self._to_match(tid, task, score, a, b))
         return best[1] if best else None
 
     def first_trigger(self, owner: str) -> str | None:

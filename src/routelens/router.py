@@ -148,7 +148,7 @@ class Decision:
     selected skill ids (``()`` when mode is full); ``composition``: the
     selected composition id or None; ``matches``: skills scoring at or above
     the threshold, best first (ties by id); ``near_misses``: the best skills
-    below it (at most :data:`MAX_NEAR_MISSES`, score >= 50); ``expansions``:
+    below it (at most :data:`MAX_NEAR_MISSES`, score >= 60); ``expansions``:
     the selected entries read from their canonical ranges; ``dropped``:
     ``(skill id, why)`` pairs, e.g. ``("legacy-deploy", "disabled")``;
     ``rule``: the forced rule that fired; ``high_risk``: high-risk terms
@@ -325,9 +325,9 @@ class Router:
             skill_entries = [(s.id, s.triggers) for s in registry.skills.values()]
             rule_entries = [(r.id, r.triggers) for r in registry.rules.values()]
             self._members = {c.id: c.members for c in registry.compositions.values()}
-        self._skills = TriggerMatcher(skill_entries)
-        self._rules = TriggerMatcher(rule_entries)
-        self._risk = TriggerMatcher([(t, [t]) for t in self.high_risk_terms])
+        self._skills = TriggerMatcher(skill_entries, floor=min(NEAR_MISS_FLOOR, self.threshold))
+        self._rules = TriggerMatcher(rule_entries, floor=self.threshold)
+        self._risk = TriggerMatcher([(t, [t]) for t in self.high_risk_terms], floor=self.threshold)
 
     # ------------------------------------------------------------------ construction
     @classmethod
@@ -452,7 +452,7 @@ class Router:
         rows = {"skill": self._skill_rows, "composition": self._comp_rows, "rule": self._rule_rows}[kind]
         start, end = rows[entry_id]
         lines = self._get_lines()
-        where = f"{self._display} lines {start}-{end}"
+        where = f"{self._display} {_lines(start, end)}"
         if end > len(lines):
             raise _IndexBroken(f"the index puts {kind} {_q(entry_id)} at {where}, beyond the end of the registry "
                                f"({len(lines)} lines)")
@@ -478,7 +478,7 @@ class Router:
                 value = {"forced": "true" if entry.forced else "false"}
             return start, end, text, value, "registry"
         if not isinstance(value, dict) or list(value) != [entry_id]:
-            raise _IndexBroken(f"{where} do not hold {kind} {_q(entry_id)} alone")
+            raise _IndexBroken(f"{where} of the registry do not hold {kind} {_q(entry_id)} alone")
         return start, end, text, value[entry_id], "range"
 
     def _expand(self, kind: str, entry_id: str) -> Expansion:
@@ -579,14 +579,13 @@ class Router:
         )
 
     def _evidence(self, p: PreparedTask):
-        floor = min(NEAR_MISS_FLOOR, self.threshold)
-        found = self._skills.match(p, floor)
+        found = self._skills.match(p, self.threshold, MAX_NEAR_MISSES)
         order = sorted(found.values(), key=lambda m: (-m.score, m.id))
         matches = tuple(m for m in order if m.score >= self.threshold)
         near = tuple(m for m in order if m.score < self.threshold)[:MAX_NEAR_MISSES]
-        rule_hits = sorted((m for m in self._rules.match(p, self.threshold).values() if m.score >= self.threshold),
+        rule_hits = sorted((m for m in self._rules.match(p, self.threshold, 0).values() if m.score >= self.threshold),
                            key=lambda m: (-m.score, m.id))
-        risk_hits = sorted((m for m in self._risk.match(p, self.threshold).values() if m.score >= self.threshold),
+        risk_hits = sorted((m for m in self._risk.match(p, self.threshold, 0).values() if m.score >= self.threshold),
                            key=lambda m: (m.span[0], m.id))
         return matches, near, rule_hits, risk_hits
 
@@ -688,7 +687,8 @@ class Router:
             for i, a in enumerate(touched):
                 for b in touched[i + 1:]:
                     sa, sb = set(members[a]), set(members[b])
-                    if not (sa <= sb or sb <= sa):
+                    # spread: each holds a candidate the other lacks, and neither contains the other
+                    if not (sa <= sb or sb <= sa) and (cand & sa) - sb and (cand & sb) - sa:
                         msg = (f"Fell back to the full registry: the candidates are spread over compositions "
                                f"{_q(a)} and {_q(b)}, which do not contain each other")
                         return self._decision(p, task, "full", "composition_conflict",
@@ -705,7 +705,7 @@ class Router:
         # 9. clear candidate
         exp = expansions[top.id]
         msg = (f"Routed to {_q(top.id)}: trigger {_q(top.trigger)} scored {_fmt(top.score)} "
-               f"(threshold {_fmt(self.threshold)}); expanded from {self._display} lines {exp.source_start}-{exp.source_end}")
+               f"(threshold {_fmt(self.threshold)}); expanded from {self._display} {_lines(exp.source_start, exp.source_end)}")
         if exp.resolved_from == "registry":
             msg += " (its range is not self-contained, so it was resolved from the whole registry)"
         if exp.status == "deprecated":
@@ -730,7 +730,7 @@ class Router:
             skills.append(sid)
         names = " and ".join(_q(m.id) for m in live)
         msg = (f"Routed to composition {_q(cid)}: the candidates {names} are all members of it; "
-               f"expanded from {self._display} lines {comp_exp.source_start}-{comp_exp.source_end} and its members' ranges")
+               f"expanded from {self._display} {_lines(comp_exp.source_start, comp_exp.source_end)} and its members' ranges")
         if any(e.resolved_from == "registry" for e in exps):
             msg += " (a range is not self-contained, so it was resolved from the whole registry)"
         return self._decision(p, task, "index", "clear_candidate", msg + note, skills=tuple(skills),
@@ -852,6 +852,10 @@ class Router:
                 return (f"It was not selected because {_q(top.id)} scored higher ({_fmt(top.score)} vs "
                         f"{_fmt(best.score if best else 0)}), beyond the ambiguity margin {_fmt(self.margin)}.")
         return f"It was not selected (reason {r})."
+
+
+def _lines(start: int, end: int) -> str:
+    return f"line {start}" if start == end else f"lines {start}-{end}"
 
 
 def _index_words(state: str) -> str:
