@@ -1,0 +1,146 @@
+"""``routelens route`` / ``explain`` / ``eval`` through the CLI entry point."""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from routelens.cli import main
+from routelens.index import write_generated
+from routelens.registry import load_registry
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = Path(__file__).parent / "fixtures" / "cases"
+
+REGISTRY = """\
+schema_version: 1
+skills:
+  ci-fix:
+    path: skills/ci-fix.md
+    priority: P0
+    triggers: [ci, ci failure]
+  refactoring:
+    path: skills/refactoring.md
+    priority: P1
+    triggers: [refactor, リファクタ]
+  terraform:
+    path: skills/terraform.md
+    priority: P1
+    triggers: [terraform]
+routing:
+  high_risk: [rm -rf]
+"""
+
+
+@pytest.fixture()
+def reg_path(tmp_path: Path) -> Path:
+    p = tmp_path / "skills.yaml"
+    p.write_text(REGISTRY, encoding="utf-8")
+    write_generated(load_registry(p), tmp_path / "generated")
+    return p
+
+
+def test_route_json(reg_path, capsys):
+    assert main(["route", "fix the CI pipeline", "--json", "--registry", str(reg_path)]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert (d["mode"], d["reason"], d["skills"], d["freshness"]) == ("index", "clear_candidate", ["ci-fix"], "fresh")
+    assert d["matches"] == [{"id": "ci-fix", "score": 100.0, "trigger": "ci", "span": [8, 10]}]
+    assert d["expansions"][0]["source_start"] == 3 and d["expansions"][0]["source_end"] == 6
+
+
+def test_route_human_output(reg_path, capsys):
+    assert main(["route", "refactor the terrafrom", "--registry", str(reg_path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[:4] == [
+        "mode:     index",
+        "reason:   clear_candidate",
+        f'          Routed to "refactoring": trigger "refactor" scored 100 (threshold 85); expanded from {reg_path} lines 7-10',
+        "selected: refactoring",
+    ]
+    assert '     100  refactoring              0-8         7-10      "refactor" ~ "refactor"' in out
+    assert '    93.3  terraform                13-22       11-14     "terraform" ~ "terrafrom"' in out
+
+
+def test_route_batch_from_stdin_keeps_order(reg_path, capsys, monkeypatch):
+    tasks = ["fix the CI pipeline", "", "rm -rf build", "リファクタして", "refactor the terraform"]
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join(tasks) + "\n"))
+    assert main(["route", "--json", "-", "--registry", str(reg_path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    decisions = [json.loads(line) for line in lines]
+    assert [d["task"] for d in decisions] == tasks
+    assert [(d["mode"], d["reason"]) for d in decisions] == [
+        ("index", "clear_candidate"), ("full", "no_match"), ("full", "high_risk"),
+        ("index", "clear_candidate"), ("full", "ambiguous")]
+
+
+def test_route_batch_in_a_real_process(reg_path):
+    proc = subprocess.run(
+        [sys.executable, "-m", "routelens", "route", "--json", "-", "--registry", str(reg_path)],
+        input="リファクタして\r\nfix the CI\n", capture_output=True, text=True, encoding="utf-8", timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert [json.loads(x)["skills"] for x in proc.stdout.splitlines()] == [["refactoring"], ["ci-fix"]]
+
+
+def test_explain(reg_path, capsys):
+    assert main(["explain", "refactor the terraform", "--skill", "terraform", "--registry", str(reg_path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == 'Its best trigger "terraform" scored 100 on "terraform" (characters 13-22), at or above the threshold 85.'
+    assert out[1].startswith("It was not selected because the choice was ambiguous")
+    assert main(["explain", "x", "--skill", "nope", "--json", "--registry", str(reg_path)]) == 0
+    assert json.loads(capsys.readouterr().out)["known"] is False
+
+
+def test_broken_registry_exits_2_with_positions(tmp_path, capsys):
+    p = tmp_path / "skills.yaml"
+    shutil.copy(FIXTURES / "python-tag.yaml", p)
+    assert main(["route", "anything", "--registry", str(p)]) == 2
+    err = capsys.readouterr().err
+    assert f"{p}:6:" in err and "Traceback" not in err
+
+
+def test_missing_registry_exits_2(tmp_path, capsys):
+    assert main(["route", "anything", "--registry", str(tmp_path / "none.yaml")]) == 2
+    assert "cannot read the registry" in capsys.readouterr().err
+
+
+def test_eval_shipped_cases_pass(tmp_path, capsys):
+    write_generated(load_registry(ROOT / "skills.yaml"), tmp_path)
+    code = main(["eval", str(ROOT / "tests" / "cases" / "routing.yaml"),
+                 "--registry", str(ROOT / "skills.yaml"), "--index", str(tmp_path / "routing.min.json")])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert out.rstrip().endswith("PASS: meets the quality bar")
+
+
+def test_eval_without_an_index_exits_1(capsys):
+    code = main(["eval", str(ROOT / "tests" / "cases" / "routing.yaml"), "--json",
+                 "--registry", str(ROOT / "skills.yaml"), "--index", "/nonexistent/routing.min.json"])
+    rep = json.loads(capsys.readouterr().out)
+    # without an index every case falls back: precision is vacuous, coverage 0 -> exit 1
+    assert code == 1
+    assert rep["metrics"]["coverage"] == 0.0 and rep["metrics"]["must_fallback_recall"] == 1.0
+
+
+def test_eval_below_the_bar_exits_1_and_lists_wrong_cases(reg_path, tmp_path, capsys):
+    cases = tmp_path / "cases.yaml"
+    cases.write_text('cases:\n  - {task: "refactor it", expect: [terraform], mode: index, category: english}\n'
+                     '  - {task: "fix the ci failure", expect: [ci-fix], mode: index, category: english}\n',
+                     encoding="utf-8")
+    assert main(["eval", str(cases), "--registry", str(reg_path)]) == 1
+    out = capsys.readouterr().out
+    assert "confident precision      50.0%  (bar >= 97.0%)  FAIL  1/2 routed decisions right" in out
+    assert f"{cases}:2: [english] \"refactor it\"" in out
+    assert out.rstrip().endswith("FAIL: below the quality bar: precision 0.500 is not >= 0.97")
+
+
+def test_eval_bad_cases_file_exits_2(reg_path, tmp_path, capsys):
+    cases = tmp_path / "cases.yaml"
+    cases.write_text("cases:\n  - task: 3.10\n", encoding="utf-8")
+    assert main(["eval", str(cases), "--registry", str(reg_path)]) == 2
+    assert f"{cases}:2:11: cases[0].task: task must be a string (quote it)" in capsys.readouterr().err

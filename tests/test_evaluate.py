@@ -1,0 +1,103 @@
+"""Labelled routing cases -> metrics, and the quality bar of issue 3 on the
+shipped cases (``tests/cases/routing.yaml`` on the bundled ``skills.yaml``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from routelens.evaluate import QUALITY_BAR, Case, CasesError, evaluate, load_cases, parse_cases
+from routelens.registry import load_registry, parse_registry
+from routelens.router import Router
+
+ROOT = Path(__file__).resolve().parents[1]
+
+REGISTRY = b"""\
+schema_version: 1
+skills:
+  ci-fix:
+    path: skills/ci-fix.md
+    priority: P0
+    triggers: [ci failure]
+  refactoring:
+    path: skills/refactoring.md
+    priority: P1
+    triggers: [refactor]
+  terraform:
+    path: skills/terraform.md
+    priority: P1
+    triggers: [terraform]
+routing:
+  high_risk: [rm -rf]
+"""
+
+CASES = """\
+cases:
+  - {task: "the ci failure again", expect: [ci-fix], mode: index, category: english}
+  - {task: "refactor the parser", expect: [terraform], mode: index, category: english}
+  - {task: "refactor the terraform", expect: [refactoring, terraform], mode: full, must_fallback: true, category: ambiguous}
+  - {task: "rm -rf it", mode: full, must_fallback: true, category: high_risk}
+  - {task: "tell me a joke", mode: full, must_fallback: true, category: offtopic}
+  - {task: "refactor a joke", mode: full, must_fallback: true, category: offtopic}
+  - {task: "please migrate the database", expect: [ci-fix], mode: index, category: english}
+"""
+
+
+@pytest.fixture(scope="module")
+def router() -> Router:
+    return Router.from_registry(parse_registry(REGISTRY, "skills.yaml"))
+
+
+def test_metrics_have_exact_values(router):
+    rep = evaluate(router, parse_cases(CASES, "cases.yaml"))
+    assert [r.outcome for r in rep.results] == [
+        "correct", "wrong_route", "fallback_ok", "fallback_ok", "fallback_ok", "false_route", "missed"]
+    assert rep.precision == pytest.approx(1 / 3)  # 3 routed, 1 right
+    assert rep.coverage == pytest.approx(2 / 3)  # 3 routable, 2 routed
+    assert rep.must_fallback_recall == pytest.approx(3 / 4)
+    assert rep.offtopic_false_route_rate == pytest.approx(1 / 2)
+    assert rep.categories["english"] == {"cases": 3, "routed": 2, "correct": 1, "fallback": 1, "wrong": 1, "missed": 1}
+    assert rep.categories["offtopic"] == {"cases": 2, "routed": 1, "correct": 1, "fallback": 1, "wrong": 1, "missed": 0}
+    assert [r.case.task for r in rep.wrong] == ["refactor the parser", "refactor a joke"]
+    assert not rep.passed
+    assert rep.failures == [
+        "precision 0.333 is not >= 0.97", "coverage 0.667 is not >= 0.8",
+        "must_fallback_recall 0.750 is not >= 1.0", "offtopic_false_route_rate 0.500 is not <= 0.02"]
+
+
+def test_cases_keep_line_numbers_and_defaults():
+    cases = parse_cases(CASES, "cases.yaml")
+    assert cases[0] == Case("the ci failure again", ("ci-fix",), None, "index", False, "english", 2)
+    assert cases[3].expects_fallback and not cases[3].routable
+
+
+def test_bad_cases_are_reported_together_with_lines():
+    text = 'cases:\n  - task: 1.10\n    expect: [a]\n  - task: "ok"\n    mode: quick\n  - task: "x"\n    must_fallback: maybe\n'
+    with pytest.raises(CasesError) as exc:
+        parse_cases(text, "bad.yaml")
+    got = [(d.line, d.column, d.key_path) for d in exc.value.diagnostics]
+    assert got == [(2, 11, "cases[0].task"), (5, 11, "cases[1].mode"), (7, 20, "cases[2].must_fallback")]
+    assert str(exc.value.diagnostics[0]) == "bad.yaml:2:11: cases[0].task: task must be a string (quote it)"
+
+
+def test_yaml_syntax_error_names_the_line(tmp_path):
+    p = tmp_path / "c.yaml"
+    p.write_text("cases:\n  - task: [unclosed\n", encoding="utf-8")
+    with pytest.raises(CasesError) as exc:
+        load_cases(p)
+    assert exc.value.diagnostics[0].file == str(p) and exc.value.diagnostics[0].line == 3
+
+
+def test_quality_bar_on_the_shipped_cases():
+    """The bar of issue 3, measured on tests/cases/routing.yaml with the bundled
+    registry (index built in memory, so this does not depend on generated/)."""
+    cases = load_cases(ROOT / "tests" / "cases" / "routing.yaml")
+    assert len(cases) >= 150
+    rep = evaluate(Router.from_registry(load_registry(ROOT / "skills.yaml")), cases)
+    wrong = [(r.case.line, r.case.task[:60], r.decision.reason, r.decision.skills) for r in rep.wrong]
+    assert rep.precision >= QUALITY_BAR["precision"][1], wrong
+    assert rep.coverage >= QUALITY_BAR["coverage"][1], [r.case.task for r in rep.missed]
+    assert rep.must_fallback_recall == 1.0, wrong
+    assert rep.offtopic_false_route_rate <= QUALITY_BAR["offtopic_false_route_rate"][1], wrong
+    assert rep.passed

@@ -1,0 +1,467 @@
+"""The router's decisions (spec ``formats.md`` section 6; issue 3): every
+reason, spans, expansions read from canonical ranges, freshness, and
+arbitrary input."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from routelens import router as router_mod
+from routelens.index import INDEX_NAME, write_generated
+from routelens.matching import MAX_TASK_CHARS
+from routelens.registry import RegistryError, load_registry, parse_registry
+from routelens.router import REASONS, Decision, Router, route
+
+FIXTURES = Path(__file__).parent / "fixtures" / "cases"
+
+REGISTRY = """\
+schema_version: 1
+skills:
+  ci-fix:
+    path: skills/ci-fix.md
+    priority: P0
+    triggers: [ci, ci failure, flaky test]
+  pr-create:
+    path: skills/pr-create.md
+    priority: P1
+    triggers: [pr, PR作成]
+  release:
+    path: skills/release.md
+    priority: P0
+    triggers: [cut a release]
+  release-notes:
+    path: skills/release-notes.md
+    priority: P1
+    triggers: [release notes]
+  changelog:
+    path: skills/changelog.md
+    priority: P2
+    triggers: [changelog]
+  translation:
+    path: skills/translation.md
+    priority: P1
+    triggers: [translate, 翻訳]
+  docs-update:
+    path: skills/docs-update.md
+    priority: P2
+    triggers: [readme]
+  legacy-deploy:
+    path: skills/legacy-deploy.md
+    priority: P2
+    status: disabled
+    triggers: [capistrano]
+  old-jobs:
+    path: skills/old-jobs.md
+    priority: P2
+    status: deprecated
+    triggers: [jenkinsfile]
+  refactoring:
+    path: skills/refactoring.md
+    priority: P1
+    triggers: [refactor, リファクタ]
+    meta: &team {team: core}
+  terraform:
+    path: skills/terraform.md
+    priority: P1
+    triggers: [terraform]
+    meta: *team
+composition:
+  release-train: [release, release-notes, changelog]
+  release-pair: [release, release-notes]
+  bilingual-docs: [docs-update, translation]
+  notes-i18n: [release-notes, translation]
+rules:
+  production-change:
+    forced: true
+    triggers: [本番, production deploy]
+  style-guide:
+    forced: false
+    triggers: [house style]
+routing:
+  threshold: 85
+  ambiguity_margin: 5
+  high_risk: [rm -rf, force push]
+"""
+
+
+@pytest.fixture(scope="module")
+def reg():
+    return parse_registry(REGISTRY.encode(), "skills.yaml")
+
+
+@pytest.fixture(scope="module")
+def r(reg) -> Router:
+    return Router.from_registry(reg)
+
+
+@pytest.fixture()
+def on_disk(tmp_path: Path) -> tuple[Path, Path]:
+    """A registry + freshly built index in tmp_path: (registry, index)."""
+    reg_path = tmp_path / "skills.yaml"
+    reg_path.write_text(REGISTRY, encoding="utf-8")
+    write_generated(load_registry(reg_path), tmp_path / "generated")
+    return reg_path, tmp_path / "generated" / INDEX_NAME
+
+
+def summary(d: Decision) -> tuple:
+    return d.mode, d.reason, d.skills, d.composition
+
+
+# --------------------------------------------------------------------------- reported failing inputs
+
+
+def test_short_triggers_case():
+    r = Router.from_registry(load_registry(FIXTURES / "short-triggers.yaml"))
+    d = r.route("write the specification for the login page")
+    assert summary(d) == ("full", "no_match", (), None) and d.matches == ()
+    d = r.route("improve the prompt wording")
+    assert summary(d) == ("full", "no_match", (), None)
+    assert "pr-create" not in [m.id for m in d.matches + d.near_misses]
+    d = r.route("fix the CI pipeline")
+    assert summary(d) == ("index", "clear_candidate", ("ci-fix",), None)
+    assert [(m.id, m.score, m.trigger, m.span) for m in d.matches] == [("ci-fix", 100.0, "ci", (8, 10))]
+    assert summary(r.route("e")) == ("full", "no_match", (), None)
+
+
+@pytest.mark.parametrize("task, skill, span", [
+    ("ＰＲ作成してください", "pr-create", (0, 4)),
+    ("ﾃｽﾄ追加", "test-add", (0, 5)),
+    ("デプロイして", "deploy", (0, 4)),
+    ("ログイン画面の実装修正をお願いします", "impl-fix", (7, 11)),
+])
+def test_width_forms_case(task, skill, span):
+    r = Router.from_registry(load_registry(FIXTURES / "width-forms.yaml"))
+    d = r.route(task)
+    assert summary(d) == ("index", "clear_candidate", (skill,), None)
+    assert [(m.id, m.score, m.span) for m in d.matches] == [(skill, 100.0, span)]
+
+
+# --------------------------------------------------------------------------- each reason
+
+
+def test_explicit_skill_is_a_fast_route(r, reg):
+    d = r.route("/refactoring the parser")
+    assert summary(d) == ("fast", "explicit", ("refactoring",), None)
+    assert d.message == "Fast route: the task names /refactoring explicitly"
+    assert [(m.id, m.score, m.trigger, m.span) for m in d.matches] == [("refactoring", 100.0, "/refactoring", (0, 12))]
+    s = reg.skills["refactoring"]
+    (e,) = d.expansions
+    assert (e.id, e.kind, e.source_start, e.source_end) == ("refactoring", "skill", s.source_start, s.source_end)
+    assert e.text == reg.range_text(s.source_start, s.source_end)
+    assert (e.path, e.priority, e.status, e.resolved_from) == ("skills/refactoring.md", "P1", "active", "range")
+    assert d.payload_chars == len(e.text) == 125
+
+
+def test_explicit_composition_expands_composition_and_members(r):
+    d = r.route("$release-train for 4.2")
+    assert summary(d) == ("fast", "explicit", ("release", "release-notes", "changelog"), "release-train")
+    assert [(e.id, e.kind) for e in d.expansions] == [
+        ("release-train", "composition"), ("release", "skill"), ("release-notes", "skill"), ("changelog", "skill")]
+    assert d.payload_chars == sum(len(e.text) for e in d.expansions)
+
+
+def test_explicit_id_needs_a_word_start_and_a_known_id(r):
+    # a path is not an explicit id; an unknown id is ignored
+    assert r.route("see src/refactoring/x.py").mode == "index"  # a word match, not a fast route
+    assert r.route("/nope refactor it").skills == ("refactoring",)
+    assert r.route("use ／ｒｅｆａｃｔｏｒｉｎｇ").reason == "explicit"  # full-width slash and letters
+
+
+def test_explicit_disabled_skill_is_dropped(r):
+    d = r.route("/legacy-deploy now")
+    assert summary(d) == ("full", "disabled_skill", (), None)
+    assert d.dropped == (("legacy-deploy", "disabled"),)
+
+
+def test_forced_rule(r):
+    d = r.route("change the timeout in 本番")
+    assert summary(d) == ("full", "forced_rule", (), None)
+    assert d.rule == "production-change"
+    assert [(m.id, m.trigger, m.span) for m in d.rule_matches] == [("production-change", "本番", (22, 24))]
+    assert d.message == 'Fell back to the full registry: forced rule "production-change" matched "本番" in the task (score 100)'
+
+
+def test_a_non_forced_rule_is_reported_but_does_not_force(r):
+    d = r.route("apply the house style and refactor")
+    assert summary(d) == ("index", "clear_candidate", ("refactoring",), None)
+    assert d.rule is None and [m.id for m in d.rule_matches] == ["style-guide"]
+    assert d.message.endswith('; rule "style-guide" applies')
+
+
+def test_high_risk_term_keeps_candidates(r):
+    d = r.route("rm -rf the cache then refactor")
+    assert summary(d) == ("full", "high_risk", (), None)
+    assert d.high_risk == ("rm -rf",)
+    assert [(m.id, m.span) for m in d.matches] == [("refactoring", (22, 30))]
+    assert d.payload_chars == len(REGISTRY)
+
+
+def test_no_match(r):
+    d = r.route("what's the weather tomorrow")
+    assert summary(d) == ("full", "no_match", (), None)
+    assert d.message == "Fell back to the full registry: no skill trigger matches the task"
+
+
+def test_candidates_forming_one_composition(r):
+    d = r.route("cut a release with release notes")
+    # {release, release-notes} is exactly release-pair (also inside release-train: the smallest wins)
+    assert summary(d) == ("index", "clear_candidate", ("release", "release-notes"), "release-pair")
+    assert [e.id for e in d.expansions] == ["release-pair", "release", "release-notes"]
+
+
+def test_candidates_inside_one_larger_composition(r):
+    d = r.route("cut a release and update the changelog")
+    assert summary(d) == ("index", "clear_candidate", ("release", "release-notes", "changelog"), "release-train")
+
+
+def test_composition_conflict(r):
+    d = r.route("translate the changelog")
+    assert summary(d) == ("full", "composition_conflict", (), None)
+    assert d.message == ('Fell back to the full registry: the candidates are spread over compositions '
+                         '"bilingual-docs" and "release-train", which do not contain each other')
+
+
+def test_ambiguous(r):
+    d = r.route("refactor the terraform")
+    assert summary(d) == ("full", "ambiguous", (), None)
+    assert d.message == ('Fell back to the full registry: "refactoring" and "terraform" scored 100 and 100, '
+                         'closer than the margin 5')
+
+
+def test_a_second_candidate_beyond_the_margin_does_not_block(r):
+    d = r.route("refactor the terrafrom")
+    assert summary(d) == ("index", "clear_candidate", ("refactoring",), None)
+    assert [(m.id, m.score) for m in d.matches] == [("refactoring", 100.0), ("terraform", 93.3)]
+
+
+def test_disabled_only_candidate(r):
+    d = r.route("run capistrano")
+    assert summary(d) == ("full", "disabled_skill", (), None)
+    assert d.dropped == (("legacy-deploy", "disabled"),)
+    assert [m.id for m in d.matches] == ["legacy-deploy"]
+
+
+def test_disabled_candidate_dropped_beside_a_clear_one(r):
+    d = r.route("capistrano then refactor")
+    assert summary(d) == ("index", "clear_candidate", ("refactoring",), None)
+    assert d.dropped == (("legacy-deploy", "disabled"),)
+
+
+def test_deprecated_skill_is_selected_and_said_so(r):
+    d = r.route("fix the jenkinsfile")
+    assert summary(d) == ("index", "clear_candidate", ("old-jobs",), None)
+    assert d.expansions[0].status == "deprecated"
+    assert d.message.endswith("note: this skill is deprecated")
+
+
+def test_not_self_contained_range_is_resolved_from_the_registry(r):
+    d = r.route("terraform plan")
+    assert summary(d) == ("index", "clear_candidate", ("terraform",), None)
+    (e,) = d.expansions
+    assert (e.resolved_from, e.path, e.priority, e.status) == ("registry", "skills/terraform.md", "P1", "active")
+    assert "resolved from the whole registry" in d.message
+
+
+# --------------------------------------------------------------------------- freshness
+
+
+def test_fresh_index_routes_without_parsing_the_registry(on_disk, monkeypatch):
+    reg_path, idx = on_disk
+
+    def boom(*a, **k):
+        raise AssertionError("the registry was parsed")
+
+    monkeypatch.setattr(router_mod, "parse_registry", boom)
+    rt = Router.from_paths(reg_path, idx)
+    assert rt.freshness.state == "fresh"
+    d = rt.route("fix the CI pipeline")
+    assert summary(d) == ("index", "clear_candidate", ("ci-fix",), None)
+    assert d.freshness == "fresh" and d.index_sha256 is not None and len(d.index_sha256) == 64
+    import hashlib
+
+    assert d.index_sha256 == hashlib.sha256(idx.read_bytes()).hexdigest()
+    assert d.source_sha256 == load_registry(reg_path).source_sha256
+
+
+def test_missing_index(on_disk):
+    reg_path, idx = on_disk
+    idx.unlink()
+    d = Router.from_paths(reg_path, idx).route("fix the CI pipeline")
+    assert summary(d) == ("full", "index_missing", (), None)
+    assert [m.id for m in d.matches] == ["ci-fix"] and d.index_sha256 is None
+    assert d.message.startswith("Fell back to the full registry: the compact index is missing")
+
+
+def test_stale_index_after_an_edit_still_shows_candidates(on_disk):
+    reg_path, idx = on_disk
+    reg_path.write_text(REGISTRY.replace("[refactor, リファクタ]", "[refactor, restructure]"), encoding="utf-8")
+    rt = Router.from_paths(reg_path, idx)
+    assert rt.freshness.state == "stale"
+    d = rt.route("restructure the parser")
+    assert summary(d) == ("full", "index_stale", (), None)
+    assert [(m.id, m.score, m.trigger) for m in d.matches] == [("refactoring", 100.0, "restructure")]
+    assert d.freshness == "stale"
+
+
+def test_invalid_index(on_disk):
+    reg_path, idx = on_disk
+    idx.write_bytes(idx.read_bytes()[:40])
+    d = Router.from_paths(reg_path, idx).route("fix the CI pipeline")
+    assert summary(d) == ("full", "index_invalid", (), None)
+    assert [m.id for m in d.matches] == ["ci-fix"]
+
+
+def _edit_index_row(idx: Path, skill: str, start: int, end: int) -> None:
+    obj = json.loads(idx.read_text(encoding="utf-8"))
+    for row in obj["skills"]:
+        if row[0] == skill:
+            row[1], row[2] = start, end
+    idx.write_text(json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
+
+
+def test_range_that_no_longer_holds_the_key_is_index_invalid(on_disk):
+    reg_path, idx = on_disk
+    reg = load_registry(reg_path)
+    s = reg.skills["ci-fix"]
+    _edit_index_row(idx, "ci-fix", s.source_start + 1, s.source_end)  # hash still matches: "fresh"
+    rt = Router.from_paths(reg_path, idx)
+    assert rt.freshness.state == "fresh"
+    d = rt.route("fix the CI pipeline")
+    assert summary(d) == ("full", "index_invalid", (), None)
+    assert d.freshness == "invalid" and d.expansions == ()
+    assert "line 4 of" in d.message and "should hold the key `ci-fix:`" in d.message
+    # other skills still route
+    assert rt.route("refactor it").skills == ("refactoring",)
+
+
+def test_range_beyond_the_end_of_the_registry_is_index_invalid(on_disk):
+    reg_path, idx = on_disk
+    _edit_index_row(idx, "refactoring", 900, 905)
+    d = Router.from_paths(reg_path, idx).route("refactor it")
+    assert summary(d) == ("full", "index_invalid", (), None)
+    assert "beyond the end of the registry" in d.message
+
+
+def test_broken_registry_raises_when_it_must_be_parsed(tmp_path):
+    reg_path = tmp_path / "skills.yaml"
+    shutil.copy(FIXTURES / "double-merge.yaml", reg_path)
+    with pytest.raises(RegistryError) as exc:
+        Router.from_paths(reg_path, tmp_path / "generated" / INDEX_NAME)
+    assert exc.value.diagnostics[0].line == 10
+    with pytest.raises(RegistryError):
+        Router.from_paths(tmp_path / "absent.yaml")
+
+
+def test_crlf_checkout_keeps_the_index_fresh(tmp_path):
+    reg_path = tmp_path / "skills.yaml"
+    reg_path.write_bytes(REGISTRY.encode())
+    write_generated(load_registry(reg_path), tmp_path / "generated")
+    reg_path.write_bytes(REGISTRY.replace("\n", "\r\n").encode())
+    rt = Router.from_paths(reg_path)
+    assert rt.freshness.state == "fresh"
+    d = rt.route("fix the CI pipeline")
+    assert d.expansions[0].text == "  ci-fix:\n    path: skills/ci-fix.md\n    priority: P0\n    triggers: [ci, ci failure, flaky test]\n"
+
+
+def test_route_convenience_function(on_disk):
+    reg_path, idx = on_disk
+    assert summary(route("fix the CI pipeline", reg_path, idx)) == ("index", "clear_candidate", ("ci-fix",), None)
+    assert route("fix the CI pipeline", reg_path).freshness == "fresh"
+
+
+# --------------------------------------------------------------------------- properties of decisions
+
+
+def test_determinism(r, reg):
+    tasks = ["cut a release with release notes", "refactor the terraform", "ＰＲ作成", "rm -rf /", "", "x" * 20000]
+    first = [r.route(t).to_dict() for t in tasks]
+    again = [Router.from_registry(reg).route(t).to_dict() for t in tasks]
+    assert first == again
+    assert json.dumps(first, ensure_ascii=False) == json.dumps([r.route(t).to_dict() for t in tasks], ensure_ascii=False)
+
+
+def test_to_dict_key_order_and_spans_as_lists(r):
+    d = r.route("fix the CI pipeline").to_dict()
+    assert list(d) == ["task", "mode", "reason", "message", "skills", "composition", "matches", "near_misses",
+                       "expansions", "dropped", "rule", "high_risk", "rule_matches", "payload_chars", "freshness",
+                       "source_sha256", "index_sha256", "matcher_version", "truncated"]
+    assert d["matches"] == [{"id": "ci-fix", "score": 100.0, "trigger": "ci", "span": [8, 10]}]
+
+
+def test_long_task_is_truncated_and_the_decision_says_so(r):
+    task = "refactor " + "z" * (MAX_TASK_CHARS + 5) + " translate"
+    d = r.route(task)
+    assert d.truncated is True
+    assert summary(d) == ("index", "clear_candidate", ("refactoring",), None)  # "translate" lies beyond the limit
+    assert d.message.endswith(f"(only the first 10,000 of {len(task):,} characters of the task were matched)")
+    assert r.route("refactor").truncated is False
+
+
+def test_reasons_are_the_spec_list():
+    assert set(REASONS) == {"explicit", "clear_candidate", "index_missing", "index_stale", "index_invalid", "no_match",
+                            "ambiguous", "high_risk", "forced_rule", "composition_conflict", "disabled_skill"}
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.one_of(
+    st.text(),
+    st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=0x10FFFF, exclude_categories=("Cs",))),
+    st.text(alphabet=st.sampled_from(list("\x00\u202e\u200f\u2028\u0301ﾞﾟ😀👩‍👩‍👧 /$-本番rmrf-cilease")), max_size=300),
+    st.builds(lambda a, n: a * n, st.text(max_size=3), st.integers(min_value=0, max_value=40000)),
+))
+def test_any_task_returns_a_decision(r, task):
+    d = r.route(task)
+    assert d.mode in ("fast", "index", "full") and d.reason in REASONS
+    assert d.task == task
+    for m in d.matches + d.near_misses + d.rule_matches:
+        assert 0 <= m.span[0] < m.span[1] <= len(task)
+        assert 0 <= m.score <= 100
+    assert (d.mode == "full") == (d.skills == ())
+    json.dumps(d.to_dict(), ensure_ascii=False)
+
+
+# --------------------------------------------------------------------------- explain
+
+
+def test_explain_selected(r):
+    ex = r.explain("fix the CI pipeline", "ci-fix")
+    assert ex.known and ex.selected and ex.best is not None and ex.best.score == 100.0
+    assert ex.reasons[0] == 'Its best trigger "ci" scored 100 on "CI" (characters 8-10), at or above the threshold 85.'
+    assert ex.reasons[1] == "It was selected (mode index, reason clear_candidate)."
+
+
+def test_explain_ambiguity(r):
+    ex = r.explain("refactor the terraform", "terraform")
+    assert not ex.selected
+    assert ex.reasons[1] == ('It was not selected because the choice was ambiguous: "refactoring" and "terraform" '
+                             'scored 100 and 100, closer than the margin 5.')
+
+
+def test_explain_below_threshold_and_status(r):
+    ex = r.explain("the ci failure again", "pr-create")
+    assert ex.reasons[0] == 'None of the triggers of "pr-create" appears in the task, even approximately (the threshold is 85).'
+    ex = r.explain("run capistrano", "legacy-deploy")
+    assert ex.status == "disabled"
+    assert "Its status is disabled: a disabled skill is never selected." in ex.reasons
+
+
+def test_explain_unknown_id(r):
+    ex = r.explain("refactor", "refactorin")
+    assert not ex.known
+    assert ex.reasons[0] == 'There is no skill "refactorin" in skills.yaml (11 skills). Did you mean "refactoring"?'
+
+
+def test_explain_high_risk_and_staleness(r, on_disk):
+    assert r.explain("rm -rf then refactor", "refactoring").reasons[1] == (
+        'It was not selected because the task holds the high-risk term "rm -rf": it goes to the full registry.')
+    reg_path, idx = on_disk
+    idx.unlink()
+    ex = Router.from_paths(reg_path, idx).explain("refactor it", "refactoring")
+    assert ex.reasons[1] == ("It was not selected because the compact index is missing, so the router fell back "
+                             "to the full registry whatever the scores.")
