@@ -95,7 +95,11 @@ def test_stem(word, expected):
     ("ci", "cd", 0.0),  # 3 letters or fewer: equal or same stem only
     ("pr", "prs", 90.0),
     ("changelog", "changes", 0.0),
-    ("test", "text", 75.0),  # one wrong letter in 4: 100 - 100/4, far below 85
+    ("test", "text", 75.0),
+    ("outage", "outrage", 100 - 120 / 7),  # an extra letter that doubles nothing: not a slip
+    ("outage", "outtage", 100 - 60 / 7),  # a doubled letter is
+    ("pandas", "panda", 80.0),  # a plural trigger word does not match its singular
+    ("outage", "outages", 95.0),  # one wrong letter in 4: 100 - 100/4, far below 85
 ])
 def test_word_similarity(trigger_word, task_word, score):
     assert word_similarity(trigger_word, task_word) == pytest.approx(score)

@@ -344,27 +344,38 @@ def stem(word: str) -> str:
 
 
 def _typo_score(u: str, t: str) -> float:
-    """Similarity of two different words of 4+ letters, by edits (rapidfuzz
-    OSA): one missing, extra or swapped letter costs ``60 / L`` points, one
-    wrong letter ``100 / L`` (an accidental neighbour such as rebase/rebate is
-    usually a substitution); two or more edits ``100 * d / L``."""
+    """Similarity of a trigger word ``u`` and a different task word ``t`` (4+
+    letters), by the kind of edit (rapidfuzz OSA / Levenshtein distances),
+    with ``L`` the longer length: a letter missing from the task word, two
+    swapped letters or a doubled letter cost ``60 / L`` points (the common
+    typing slips); one wrong letter costs ``100 / L``; one extra letter that
+    doubles nothing costs ``120 / L`` (so "outrage" stays below 85 for
+    "outage"); two edits cost ``100 * 2 / L``; more give 0."""
     L = max(len(u), len(t))
     d = OSA.distance(u, t, score_cutoff=3)
     if d > 2:
         return 0.0
-    if d == 1:
-        if len(u) != len(t) or Levenshtein.distance(u, t, score_cutoff=1) > 1:  # insertion/deletion, or a swap
-            return 100.0 - 60.0 / L
-        return 100.0 - 100.0 / L  # one wrong letter
-    return 100.0 * (1.0 - d / L)
+    if d == 2:
+        return 100.0 * (1.0 - 2 / L)
+    if len(t) < len(u):  # a letter missing from the task word
+        return 100.0 - 60.0 / L
+    if len(t) > len(u):  # an extra letter in the task word
+        i = next((k for k in range(len(u)) if u[k] != t[k]), len(u))
+        doubled = (i > 0 and t[i] == t[i - 1]) or (i + 1 < len(t) and t[i] == t[i + 1])
+        return 100.0 - (60.0 if doubled else 120.0) / L
+    if Levenshtein.distance(u, t, score_cutoff=1) > 1:  # two letters swapped
+        return 100.0 - 60.0 / L
+    return 100.0 - 100.0 / L  # one wrong letter
 
 
 def word_similarity(u: str, t: str) -> float:
     """Similarity 0-100 of a trigger word ``u`` and a task word ``t`` (both
-    normalised): 100 equal; 95 same stem (inflection); 90 the task word's stem
-    extends the trigger word's stem by at most 4 letters (stems of 5+
-    letters: "debugger" for "debug"; not the other way round, so "changes"
-    does not match "changelog"); else a typo score
+    normalised): 100 equal; 95 same stem (inflection: "refactoring" for
+    "refactor"), except 80 when the task word is the trigger word without its
+    plural ``s``/``es`` (so "panda" stays below 85 for the library "pandas");
+    90 the task word's stem extends the trigger word's stem by at most 4
+    letters (stems of 5+ letters: "debugger" for "debug"; not the other way
+    round, so "changes" does not match "changelog"); else a typo score
     (:func:`_typo_score`) for words of 4+ letters. A word of 3 letters or
     fewer only matches equal or with the same stem (then 90). Scores below
     60 are returned as 0 (not aligned)."""
@@ -374,11 +385,12 @@ def word_similarity(u: str, t: str) -> float:
     if len(u) <= 3 or len(t) <= 3:
         return 90.0 if su == st and len(su) >= 2 else 0.0
     if su == st:
+        if u.endswith("s") and (t == u[:-1] or (u.endswith("es") and t == u[:-2])):
+            return 80.0
         return 95.0
     best = 0.0
-    if len(su) >= 5 and len(st) >= 5:
-        if st.startswith(su) and len(st) - len(su) <= 4:
-            best = 90.0
+    if len(su) >= 5 and len(st) >= 5 and st.startswith(su) and len(st) - len(su) <= 4:
+        best = 90.0
     if best < 90.0 and abs(len(u) - len(t)) <= 2:
         best = max(best, _typo_score(u, t))
     if best < 90.0 and abs(len(su) - len(st)) <= 2 and (su != u or st != t):
