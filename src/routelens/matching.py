@@ -49,6 +49,7 @@ Nothing in this module imports Textual.
 
 from __future__ import annotations
 
+import gc
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -492,19 +493,24 @@ class _Trigger:
         self.owner = owner
         self.text = text
         self.order = order
-        norm = normalize_text(text)
+        if text.isascii():
+            norm = text.lower()
+            units = tuple(_ASCII_WORD.findall(norm))
+            kinds: tuple[int, ...] = (_WORD,) * len(units)
+        else:
+            norm = normalize_text(text)
+            toks = tokenize(norm)
+            kinds = tuple(t[0] for t in toks)
+            units = tuple(t[1] for t in toks)
         self.norm = norm
-        toks = tokenize(norm)
-        self.kinds = tuple(t[0] for t in toks)
-        self.units = tuple(t[1] for t in toks)
-        n_chars = len("".join(norm.split()))
-        self.short = n_chars <= SHORT_TRIGGER_CHARS
-        opt = [k == _WORD and u in STOPWORDS for k, u in zip(self.kinds, self.units)]
-        if all(opt):
-            opt = [False] * len(opt)
-        self.optional = tuple(opt)
-        weights = [0 if o else (len(u) if k == _WORD else _SPACELESS_WEIGHT)
-                   for k, u, o in zip(self.kinds, self.units, opt)]
+        self.kinds = kinds
+        self.units = units
+        self.short = len(norm) - sum(1 for c in norm if c.isspace()) <= SHORT_TRIGGER_CHARS
+        opt = tuple(k == _WORD and u in STOPWORDS for k, u in zip(kinds, units))
+        if opt and all(opt):
+            opt = (False,) * len(opt)
+        self.optional = opt
+        weights = [0 if o else (len(u) if k == _WORD else _SPACELESS_WEIGHT) for k, u, o in zip(kinds, units, opt)]
         total = sum(weights) or 1
         self.values = tuple(100.0 * w / total for w in weights)
 
@@ -525,6 +531,15 @@ class TriggerMatcher:
     WORD_CACHE_SIZE = 100_000
 
     def __init__(self, entries: Iterable[tuple[str, Sequence[str]]], floor: float = NEAR_MISS_FLOOR):
+        gc_was_enabled = gc.isenabled()
+        gc.disable()  # hundreds of thousands of small acyclic objects: the cyclic GC only costs time here
+        try:
+            self._build(entries, floor)
+        finally:
+            if gc_was_enabled:
+                gc.enable()
+
+    def _build(self, entries: Iterable[tuple[str, Sequence[str]]], floor: float) -> None:
         self.floor = float(floor)
         self.triggers: list[_Trigger] = []
         self.by_owner: dict[str, list[int]] = {}

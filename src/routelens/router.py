@@ -288,6 +288,17 @@ class Router:
         registry_loader: Any = None,
         index_sha256: str | None = None,
     ):
+        """Low-level constructor (the TUI uses it to reuse what it has read);
+        prefer :meth:`from_paths` / :meth:`from_registry`.
+
+        ``text``: the registry's canonical text (BOM removed, LF line ends);
+        ``display_name``: the file name used in messages; ``fresh``: the
+        index's :class:`Freshness`; ``index``: the compact index (matching
+        uses it when ``fresh.state == "fresh"``); ``registry``: the parsed
+        registry, required when the index is not fresh; ``registry_loader``:
+        a callable returning the registry, called only to resolve a range
+        that is not self-contained; ``index_sha256``: sha256 hex of the index
+        file's bytes, copied into every decision."""
         self.freshness = fresh
         self._text = text
         self._lines: list[str] | None = None
