@@ -86,16 +86,34 @@ def format_decision(d, router=None) -> str:
     return "\n".join(lines)
 
 
+def _robust_stdout() -> None:
+    """Never fail on a character the terminal cannot show (a lone surrogate from argv)."""
+    try:
+        sys.stdout.reconfigure(errors="backslashreplace")
+    except (AttributeError, ValueError):  # pragma: no cover - replaced stdout (tests)
+        pass
+
+
+def _stdin_lines():
+    """Tasks from standard input, one per line (LF or CRLF), decoded as UTF-8
+    with undecodable bytes replaced by U+FFFD, so bad input never stops a batch."""
+    buf = getattr(sys.stdin, "buffer", None)
+    if buf is None:  # a text stream (tests)
+        for line in sys.stdin:
+            yield line.rstrip("\n").removesuffix("\r")
+        return
+    for raw in buf:
+        yield raw.decode("utf-8", "replace").rstrip("\n").removesuffix("\r")
+
+
 def run(args) -> int:
     router, code = open_router(args)
     if router is None:
         return code
+    _robust_stdout()
     if args.task == "-":
         out = sys.stdout
-        for line in sys.stdin:
-            task = line[:-1] if line.endswith("\n") else line
-            if task.endswith("\r"):
-                task = task[:-1]
+        for task in _stdin_lines():
             d = router.route(task)
             if args.json:
                 out.write(json.dumps(d.to_dict(), ensure_ascii=False) + "\n")
