@@ -32,12 +32,15 @@ from routelens.tui.model import (
     Hit,
     LoadFailure,
     Paths,
+    Preview,
     Snapshot,
     analyze,
     display_text,
     hits_of,
-    load,
+    complete,
+    make_router,
     near_hits_of,
+    preview,
     signature,
 )
 from routelens.tui.widgets.code_pane import CodePane
@@ -116,8 +119,10 @@ class RouteLensApp(App[None]):
         self.zoomed = False
         self.loads = 0  # completed loads (tests and benchmark read this)
         self.decisions = 0  # decisions shown
-        self.last_decision_at = 0.0  # perf_counter() when the last decision was painted
+        self.last_decision_at = 0.0  # perf_counter() when the last decision was applied
+        self.last_decision_painted_at = 0.0  # perf_counter() after the frame showing it
         self.first_paint_at = 0.0
+        self.load_applied_at = 0.0
         self._task_text = task
         self._route_seq = 0
         self._route_timer: Timer | None = None
@@ -220,7 +225,12 @@ class RouteLensApp(App[None]):
     @work(thread=True, exclusive=True, group="load", exit_on_error=False)
     def _load_worker(self, paths: Paths) -> None:
         try:
-            result = load(paths)
+            pre = preview(paths)
+            first = self.snapshot is None and self.failure is None
+            if first and pre.freshness is not None and pre.freshness.state == "fresh":
+                # paint now; parsing a big registry takes a while (the index vouches for it)
+                self.call_from_thread(self._apply_preview, pre)
+            result = complete(pre, with_router=False)
         except Exception as exc:  # never crash the UI on a loader bug
             from routelens.registry import Diagnostic
 
@@ -237,6 +247,8 @@ class RouteLensApp(App[None]):
     def _apply_load(self, result: Snapshot | LoadFailure) -> None:
         self._loading = False
         self._sig = result.signature
+        if not self.first_paint_at:
+            self.call_after_refresh(self._mark_first_paint)
         for name in PANES:
             self.pane(name).loading = False
         if isinstance(result, LoadFailure):
@@ -244,11 +256,37 @@ class RouteLensApp(App[None]):
         else:
             self._apply_snapshot(result)
         self.loads += 1
-        if not self.first_paint_at:
-            self.call_after_refresh(self._mark_first_paint)
+        self.load_applied_at = time.perf_counter()
         if self._load_again:
             self._load_again = False
             self.reload()
+
+    def _apply_preview(self, pre: Preview) -> None:
+        """First paint of a registry whose index is fresh, before it is
+        parsed: the three panes and the header (counts from the index)."""
+        if self.snapshot is not None or self.failure is not None:
+            return
+        if not self.first_paint_at:
+            self.call_after_refresh(self._mark_first_paint)
+        for name in PANES:
+            self.pane(name).loading = False
+        self._show("registry", pre.display_text, "yaml")
+        self.pane("registry").border_subtitle = f"{num(pre.display_text.count(chr(10)) + 1)} lines · canonical"
+        if pre.index is not None:
+            self._show("index", pre.index.text, "json" if pre.index.formatted else None)
+        if pre.catalog is not None:
+            self._show("catalog", pre.catalog.text, "json")
+        counts = pre.counts or (0, 0, 0)
+        fr = pre.freshness
+        reg_chars = max(len(pre.text), 1)
+        idx_chars = pre.index_chars
+        self.query_one(HeaderBar).state = HeaderState(
+            registry=self.paths.registry_name, skills=counts[0], compositions=counts[1], rules=counts[2],
+            freshness=fr.state if fr else "loading", index_sha=fr.index_sha256 if fr else None,
+            registry_sha=fr.registry_sha256 if fr else None,
+            reduction=1 - idx_chars / reg_chars if idx_chars is not None else None, index_chars=idx_chars,
+        )
+        self.query_one(DecisionPanel).show_hint(f"Validating {self.paths.registry_name} ({num(counts[0])} skills)…")
 
     def _mark_first_paint(self) -> None:
         self.first_paint_at = time.perf_counter()
@@ -325,8 +363,26 @@ class RouteLensApp(App[None]):
             self.notify("The registry is valid again and was reloaded.", title="Recovered")
         elif had is not None:
             self.notify(f"Reloaded: index {fr.state}.", timeout=2)
-        # keep the current entry and re-route the current task
+        # keep the current entry; route again once the router is built
         self._paint_hits()
+        if not self._task_text.strip():
+            self.query_one(DecisionPanel).show_hint()
+        # after the frame: building the router holds the GIL for a while on big registries
+        self.call_after_refresh(self._router_worker, snap)
+
+    @work(thread=True, exclusive=True, group="router", exit_on_error=False)
+    def _router_worker(self, snap: Snapshot) -> None:
+        try:
+            router = make_router(snap.registry, snap.freshness, snap.paths)
+        except Exception as exc:  # never crash the UI on a router bug
+            self.call_from_thread(self.notify, f"The router could not be built: {exc}", severity="error")
+            return
+        self.call_from_thread(self._router_ready, snap, router)
+
+    def _router_ready(self, snap: Snapshot, router: Any) -> None:
+        if snap is not self.snapshot:
+            return  # a newer load is on its way
+        snap.router = router
         self._schedule_route(immediate=True)
 
     def _show(self, name: str, text: str, language: str | None) -> None:
@@ -405,6 +461,10 @@ class RouteLensApp(App[None]):
         if not self._task_text.strip():
             self._apply_decision(self._route_seq, None)
             return
+        if snap.router is None:  # still being built: _router_ready routes again
+            self.query_one(DecisionPanel).show_hint(
+                f"Preparing the router for {num(len(snap.registry.skills))} skills…")
+            return
         self._route_worker(snap.router, self._task_text, self._route_seq)
 
     @work(thread=True, exclusive=True, group="route", exit_on_error=False)
@@ -443,6 +503,10 @@ class RouteLensApp(App[None]):
         self._paint_hits()
         self.decisions += 1
         self.last_decision_at = time.perf_counter()
+        self.call_after_refresh(self._mark_decision_painted)
+
+    def _mark_decision_painted(self) -> None:
+        self.last_decision_painted_at = time.perf_counter()
 
     # ------------------------------------------------------------------ hits
     def _paint_hits(self) -> None:

@@ -44,8 +44,11 @@ __all__ = [
     "Paths",
     "IndexDisplay",
     "CatalogDisplay",
+    "Preview",
     "Snapshot",
     "LoadFailure",
+    "preview",
+    "complete",
     "Analysis",
     "signature",
     "format_index",
@@ -205,17 +208,42 @@ def format_index(raw: bytes) -> IndexDisplay:
 # --------------------------------------------------------------------------- catalog
 
 
-@dataclass(frozen=True)
 class CatalogDisplay:
     """``catalog.json`` as shown: ``text`` is the file's text; ``entries``
     maps ``"skills:<id>"`` (and compositions, rules) to its 0-based
-    inclusive rows; ``obj`` is the parsed file (None when it is not JSON);
-    ``error`` says why it cannot be used."""
+    inclusive rows; :attr:`obj` is the parsed file (None when it is not
+    JSON; parsed on first use); :attr:`error` says why it cannot be used."""
 
-    text: str
-    entries: dict[str, tuple[int, int]]
-    obj: dict | None
-    error: str | None = None
+    def __init__(self, text: str, entries: dict[str, tuple[int, int]], source: str) -> None:
+        self.text = text
+        self.entries = entries
+        self._source = source
+        self._obj: dict | None = None
+        self._error: str | None = None
+        self._parsed = False
+
+    def _parse(self) -> None:
+        if self._parsed:
+            return
+        self._parsed = True
+        try:
+            obj = json.loads(self._source)
+            if not isinstance(obj, dict):
+                raise ValueError("not a JSON object")
+            self._obj = obj
+        except ValueError as exc:
+            self._error = f"not valid JSON: {exc}"
+        self._source = ""
+
+    @property
+    def obj(self) -> dict | None:
+        self._parse()
+        return self._obj
+
+    @property
+    def error(self) -> str | None:
+        self._parse()
+        return self._error
 
     def entry(self, key: str) -> dict | None:
         """The catalog entry for ``"skills:<id>"`` and the like, or None."""
@@ -229,42 +257,38 @@ class CatalogDisplay:
         return None
 
 
-_SECTION_RE = re.compile(r'^  "([a-z_]+)": ')
-_ENTRY_RE = re.compile(r'^    "([^"\\]+)": \{$')
+_SECTION_RE = re.compile(r'^  "([a-z_]+)": ', re.M)
+_ENTRY_RE = re.compile(r'^    "([^"\\\n]+)": \{$|^    \},?$', re.M)
 
 
 def format_catalog(raw: bytes) -> CatalogDisplay:
-    """Parse catalog bytes and find each entry's rows (the file is written
-    with indent 2, so an entry opens at ``    "<id>": {`` and closes at the
-    next ``    }``)."""
+    """Find each entry's rows in catalog bytes (the file is written with
+    indent 2, so an entry opens at ``    "<id>": {`` and closes at the next
+    ``    }``). One regex pass over the text; the JSON itself is parsed only
+    when an entry is asked for."""
     text = canonical_bytes(raw).decode("utf-8", "replace")
-    try:
-        obj = json.loads(text)
-        if not isinstance(obj, dict):
-            raise ValueError("not a JSON object")
-        error = None
-    except ValueError as exc:
-        obj, error = None, f"not valid JSON: {exc}"
     entries: dict[str, tuple[int, int]] = {}
+    sections = [(m.start(), m.group(1)) for m in _SECTION_RE.finditer(text)]
+    si = 0
     section = None
-    open_key = None
-    open_row = 0
-    for row, line in enumerate(text.split("\n")):
-        m = _SECTION_RE.match(line)
-        if m:
-            section = m.group(1)
+    row, pos = 0, 0
+    open_key, open_row = None, 0
+    for m in _ENTRY_RE.finditer(text):
+        start = m.start()
+        while si < len(sections) and sections[si][0] < start:
+            section = sections[si][1]
+            si += 1
+        row += text.count("\n", pos, start)
+        pos = start
+        if section not in ("skills", "compositions", "rules"):
             continue
-        if section in ("skills", "compositions", "rules"):
-            if open_key is None:
-                m = _ENTRY_RE.match(line)
-                if m:
-                    open_key, open_row = f"{section}:{m.group(1)}", row
-            elif line.startswith("    }"):
-                entries[open_key] = (open_row, row)
-                open_key = None
-    if text.endswith("\n"):
-        text = text[:-1]
-    return CatalogDisplay(display_text(text), entries, obj, error)
+        if m.group(1) is not None:
+            open_key, open_row = f"{section}:{m.group(1)}", row
+        elif open_key is not None:
+            entries[open_key] = (open_row, row)
+            open_key = None
+    shown = text[:-1] if text.endswith("\n") else text
+    return CatalogDisplay(display_text(shown), entries, text)
 
 
 # --------------------------------------------------------------------------- loading
@@ -332,29 +356,53 @@ def make_router(reg: Registry, fresh: Freshness, paths: Paths) -> Any:
         return Router.from_paths(paths.registry, paths.index)
 
 
-def load(paths: Paths) -> Snapshot | LoadFailure:
-    """Read everything the main screen shows. Never raises for bad input:
-    an unreadable or invalid registry gives a :class:`LoadFailure`; a
-    missing, damaged or stale index is a state of the snapshot."""
+@dataclass
+class Preview:
+    """What can be shown before the registry is parsed: its text, the
+    index's freshness (a hash comparison, spec section 3) and the two
+    generated files. With a fresh index the app paints this first — the
+    index was built from these very bytes, so the registry was valid — and
+    validates in the background (the router does the same: it parses the
+    registry only when the index is not fresh)."""
+
+    paths: Paths
+    signature: tuple
+    raw: bytes | None
+    read_error: str | None
+    text: str
+    display_text: str
+    freshness: Freshness | None
+    index: IndexDisplay | None
+    index_error: str | None
+    catalog: CatalogDisplay | None
+    catalog_error: str | None
+
+    @property
+    def counts(self) -> tuple[int, int, int] | None:
+        """(skills, compositions, rules) according to the index, or None."""
+        idx = self.freshness.index if self.freshness is not None else None
+        if idx is None:
+            return None
+        return len(idx.skills), len(idx.compositions), len(idx.rules)
+
+    @property
+    def index_chars(self) -> int | None:
+        """Characters of the index file (None without a readable index)."""
+        idx = self.freshness.index if self.freshness is not None else None
+        return len(idx.raw.decode("utf-8", "replace")) if idx is not None and idx.raw else None
+
+
+def preview(paths: Paths) -> Preview:
+    """Read the registry's bytes and the generated files, without parsing
+    the registry (see :class:`Preview`). Never raises for bad input."""
     sig = signature(paths)
-    name = paths.show(paths.registry)
     try:
         raw = paths.registry.read_bytes()
     except OSError as exc:
-        diag = Diagnostic(name, 1, 1, "", f"cannot read the registry: {exc.strerror or exc}")
-        return LoadFailure(paths, [diag], None, sig)
-    try:
-        reg = parse_registry(raw, paths.registry, name)
-    except RegistryError as exc:
-        text = canonical_bytes(raw).decode("utf-8", "replace")
-        return LoadFailure(paths, list(exc.diagnostics), text, sig)
-    fresh = freshness(paths.registry, paths.index, registry_raw=raw)
-    fresh = _relative_messages(fresh, paths)
-    try:
-        router = make_router(reg, fresh, paths)
-    except RegistryError as exc:  # the file changed between the two reads
-        text = canonical_bytes(raw).decode("utf-8", "replace")
-        return LoadFailure(paths, list(exc.diagnostics), text, sig)
+        return Preview(paths, sig, None, f"cannot read the registry: {exc.strerror or exc}", "", "",
+                       None, None, None, None, None)
+    text = canonical_bytes(raw).decode("utf-8", "replace")
+    fresh = _relative_messages(freshness(paths.registry, paths.index, registry_raw=raw), paths)
     index_disp, index_err = None, None
     try:
         index_disp = format_index(paths.index.read_bytes())
@@ -365,24 +413,58 @@ def load(paths: Paths) -> Snapshot | LoadFailure:
     catalog_disp, catalog_err = None, None
     try:
         catalog_disp = format_catalog(paths.catalog.read_bytes())
-        catalog_err = catalog_disp.error
     except FileNotFoundError:
         catalog_err = f"{paths.show(paths.catalog)} is missing"
     except OSError as exc:
         catalog_err = f"{paths.show(paths.catalog)} cannot be read: {exc.strerror or exc}"
+    shown = display_text(text[:-1] if text.endswith("\n") else text)
+    return Preview(paths, sig, raw, None, text, shown, fresh, index_disp, index_err, catalog_disp, catalog_err)
+
+
+def complete(pre: Preview, with_router: bool = True) -> Snapshot | LoadFailure:
+    """Parse and validate the previewed registry: a :class:`Snapshot`, or
+    a :class:`LoadFailure` with every diagnostic. ``with_router=False``
+    leaves ``Snapshot.router`` None (see :func:`load`)."""
+    paths = pre.paths
+    name = paths.show(paths.registry)
+    if pre.raw is None:
+        return LoadFailure(paths, [Diagnostic(name, 1, 1, "", pre.read_error or "cannot read the registry")],
+                           None, pre.signature)
+    try:
+        reg = parse_registry(pre.raw, paths.registry, name)
+    except RegistryError as exc:
+        return LoadFailure(paths, list(exc.diagnostics), pre.text, pre.signature)
+    fresh = pre.freshness
+    assert fresh is not None
+    router = make_router(reg, fresh, paths) if with_router else None
+    catalog_err = pre.catalog_error
+    if pre.catalog is not None and catalog_err is None:
+        catalog_err = pre.catalog.error
     return Snapshot(
         paths=paths,
         registry=reg,
         router=router,
         freshness=fresh,
-        index=index_disp,
-        index_error=index_err,
-        catalog=catalog_disp,
+        index=pre.index,
+        index_error=pre.index_error,
+        catalog=pre.catalog,
         catalog_error=catalog_err,
         fresh_index_chars=len(index_bytes(reg).decode("utf-8")),
-        signature=sig,
-        display_text=display_text(reg.text[:-1] if reg.text.endswith("\n") else reg.text),
+        signature=pre.signature,
+        display_text=pre.display_text,
     )
+
+
+def load(paths: Paths, with_router: bool = True) -> Snapshot | LoadFailure:
+    """Read everything the main screen shows: :func:`complete` of
+    :func:`preview`. Never raises for bad input: an unreadable or invalid
+    registry gives a :class:`LoadFailure`; a missing, damaged or stale
+    index is a state of the snapshot.
+
+    ``with_router=False`` leaves ``Snapshot.router`` None: the app paints
+    first and builds the router (about 1 s for 10,000 skills) in a second
+    worker with :func:`make_router`."""
+    return complete(preview(paths), with_router)
 
 
 def _relative_messages(fr: Freshness, paths: Paths) -> Freshness:

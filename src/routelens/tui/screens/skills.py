@@ -244,6 +244,8 @@ class SkillBrowser(Screen[str | None]):
         task = self.task_text
         if not task.strip():
             text = "Type a task on the main screen to see why this skill would or would not be chosen for it."
+        elif self.snap.router is None:
+            text = "The router is still being prepared: open the browser again in a moment."
         else:
             try:
                 text = self.snap.router.explain(task, skill_id).text

@@ -1,0 +1,202 @@
+"""TUI benchmark (headless ``run_test``): time to first full paint,
+keystroke-to-decision delay and memory, on the bundled registry and on
+synthetic registries of 10,000 and 100,000 skills.
+
+    python benchmarks/bench_tui.py [--sizes 10000,100000] [--keys 12]
+
+Every figure is printed with its ratio against a baseline measured in the
+same run: times against the bundled registry, memory against the index
+builder (``load_registry`` + ``write_generated``) for the same registry,
+each in a fresh subprocess (peak RSS from /proc/self/status VmHWM, and the
+tracemalloc peak of Python allocations). Targets
+(issue 4): first paint <= 1.5 s at 10k skills; keystroke-to-decision
+<= 100 ms at 10k; memory within 3x of the builder's.
+
+"First full paint": from creating the app to the first frame after the
+registry, index and catalog panes and the header were filled (the load
+runs in a worker; the router is built after it, in a second worker).
+"Keystroke-to-decision": from sending one key press to the end of the
+frame showing the decision for the new text, with the app's default
+debounce (50 ms) and with none; median and worst over ``--keys`` presses.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+WORDS = ("deploy build review migrate audit profile render index cache parse export import sync backup restore "
+         "schedule notify translate summarise label train evaluate publish archive rotate scan patch monitor").split()
+TOPICS = ("api queue shard report invoice ledger cluster bucket pipeline schema dashboard tenant token widget "
+          "gateway replica sensor catalog ticket release").split()
+
+
+def synth_registry(path: Path, n: int) -> Path:
+    """Write a registry of ``n`` skills (about 8 lines each), n/50
+    compositions, two forced rules and a routing section; bodies are not
+    written (the catalog reports them missing, as a big registry might)."""
+    out = ["# synthetic registry for bench_tui.py", "schema_version: 1", "", "skills:"]
+    for i in range(n):
+        w, t = WORDS[i % len(WORDS)], TOPICS[(i // len(WORDS)) % len(TOPICS)]
+        out += [
+            f"  skill-{i:06d}:",
+            f"    path: skills/skill-{i:06d}.md",
+            f"    priority: P{i % 3}",
+            "    triggers:",
+            f"      - {w} the {t} {i}",
+            f"      - {t} {w} job {i}",
+            f"      - 作業{i}",
+            f"    description: {w.capitalize()} the {t} number {i} and report what changed",
+            "",
+        ]
+    out.append("composition:")
+    for c in range(max(1, n // 50)):
+        out += [f"  bundle-{c:05d}:", f"    - skill-{2 * c:06d}", f"    - skill-{2 * c + 1:06d}"]
+    out += ["", "rules:", "  production-change:", "    forced: true", "    triggers: [production deploy, 本番]",
+            "  secrets:", "    forced: true", "    triggers: [api key, secret rotation]",
+            "", "routing:", "  threshold: 85", "  ambiguity_margin: 5", "  high_risk: [rm -rf, drop table]",
+            "  max_index_ratio: 0.70", ""]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join(out), encoding="utf-8")
+    return path
+
+
+def build(reg_path: Path) -> None:
+    from routelens.index import write_generated
+    from routelens.registry import load_registry
+
+    write_generated(load_registry(reg_path), reg_path.parent / "generated")
+
+
+async def _measure(reg_path: Path, keys: int, debounce: float) -> dict:
+    from routelens.tui.app import RouteLensApp
+    from routelens.tui.model import Paths
+
+    t0 = time.perf_counter()
+    app = RouteLensApp(Paths.make(reg_path), poll_interval=None, route_debounce=debounce)
+    async with app.run_test(size=(140, 40)) as pilot:
+        while not app.first_paint_at:
+            await asyncio.sleep(0.002)
+        first_paint = app.first_paint_at - t0
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        delays = []
+        task = "deploy the api 17 and report"
+        await pilot.click("#task")
+        while app.snapshot is None or app.snapshot.router is None:
+            await asyncio.sleep(0.002)
+        for ch in task[:keys]:
+            before = app.last_decision_painted_at
+            t = time.perf_counter()
+            await pilot.press(ch if ch != " " else "space")
+            while app.last_decision_painted_at == before or app.routing_pending:
+                await asyncio.sleep(0.001)
+            delays.append(app.last_decision_painted_at - t)
+        decision = app.decision
+    return {
+        "first_paint_s": first_paint,
+        "key_median_ms": statistics.median(delays) * 1000,
+        "key_max_ms": max(delays) * 1000,
+        "mode": getattr(decision, "mode", None),
+        "reason": getattr(decision, "reason", None),
+    }
+
+
+def measure(reg_path: Path, keys: int, debounce: float) -> dict:
+    return asyncio.run(_measure(reg_path, keys, debounce))
+
+
+# ---------------------------------------------------------------------------- memory (subprocess)
+
+_MEM_CHILD = r"""
+import asyncio, json, resource, sys, tracemalloc
+from pathlib import Path
+what, reg = sys.argv[1], Path(sys.argv[2])
+tracemalloc.start()
+if what == "builder":
+    from routelens.index import write_generated
+    from routelens.registry import load_registry
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        write_generated(load_registry(reg), d)
+else:
+    from routelens.tui.app import RouteLensApp
+    from routelens.tui.model import Paths
+    async def run():
+        app = RouteLensApp(Paths.make(reg), poll_interval=None, route_debounce=0)
+        async with app.run_test(size=(140, 40)) as pilot:
+            while not app.first_paint_at:
+                await asyncio.sleep(0.005)
+            app.query_one("#task").value = "deploy the api 17"
+            while app.decision is None or app.routing_pending:
+                await asyncio.sleep(0.005)
+            await pilot.pause()
+    asyncio.run(run())
+peak = tracemalloc.get_traced_memory()[1]
+# VmHWM (peak RSS of this process image); ru_maxrss would keep the parent's peak across exec
+hwm = next(int(l.split()[1]) for l in open("/proc/self/status") if l.startswith("VmHWM:"))
+print(json.dumps({"maxrss_kb": hwm, "traced_peak": peak}))
+"""
+
+
+def memory(what: str, reg_path: Path) -> dict:
+    out = subprocess.run([sys.executable, "-c", _MEM_CHILD, what, str(reg_path)], capture_output=True, text=True,
+                         check=True, env={**os.environ, "TEXTUAL": ""})
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--sizes", default="10000,100000", help="synthetic registry sizes (skills), comma-separated")
+    p.add_argument("--keys", type=int, default=12, help="key presses per measurement")
+    p.add_argument("--no-memory", action="store_true")
+    args = p.parse_args(argv)
+    sizes = [int(s) for s in args.sizes.split(",") if s]
+    with tempfile.TemporaryDirectory() as tmp:
+        regs: list[tuple[str, Path]] = [("bundled", ROOT / "skills.yaml")]
+        for n in sizes:
+            t = time.perf_counter()
+            path = synth_registry(Path(tmp) / f"r{n}" / "skills.yaml", n)
+            build(path)
+            lines = path.read_text(encoding="utf-8").count("\n")
+            print(f"generated {n:,} skills: {lines:,} lines, {path.stat().st_size / 1e6:.1f} MB, built in "
+                  f"{time.perf_counter() - t:.1f} s", flush=True)
+            regs.append((f"{n:,} skills", path))
+        base = None
+        print()
+        print(f"{'registry':<16}{'first paint':>13}{'x base':>8}{'key→decision':>15}{'(max)':>9}{'x base':>8}"
+              f"{'no debounce':>13}{'x base':>8}   decision")
+        for name, path in regs:
+            m = measure(path, args.keys, 0.05)
+            m0 = measure(path, args.keys, 0.0)
+            if base is None:
+                base = (m, m0)
+            print(f"{name:<16}{m['first_paint_s']:>11.3f} s{m['first_paint_s'] / base[0]['first_paint_s']:>8.2f}"
+                  f"{m['key_median_ms']:>12.1f} ms{m['key_max_ms']:>6.0f} ms{m['key_median_ms'] / base[0]['key_median_ms']:>8.2f}"
+                  f"{m0['key_median_ms']:>10.1f} ms{m0['key_median_ms'] / base[1]['key_median_ms']:>8.2f}"
+                  f"   {m['mode']}/{m['reason']}", flush=True)
+        if not args.no_memory:
+            print()
+            print(f"{'registry':<16}{'builder rss':>13}{'tui rss':>11}{'ratio':>7}{'builder peak':>15}{'tui peak':>11}{'ratio':>7}")
+            for name, path in regs:
+                b = memory("builder", path)
+                u = memory("tui", path)
+                print(f"{name:<16}{b['maxrss_kb'] / 1024:>10.0f} MB{u['maxrss_kb'] / 1024:>8.0f} MB"
+                      f"{u['maxrss_kb'] / b['maxrss_kb']:>7.2f}{b['traced_peak'] / 2**20:>12.0f} MB"
+                      f"{u['traced_peak'] / 2**20:>8.0f} MB{u['traced_peak'] / b['traced_peak']:>7.2f}", flush=True)
+        print()
+        print("targets: first paint <= 1.5 s at 10,000 skills; key->decision <= 100 ms at 10,000; memory <= 3x builder")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
