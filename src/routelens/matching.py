@@ -32,17 +32,28 @@ How a trigger scores (0-100)
       tokens; each aligned word unit earns its weight x the word similarity
       (:func:`word_similarity`: inflections via a light English stemmer,
       typos via rapidfuzz's OSA distance); unaligned units earn nothing;
-      task tokens inserted inside the matched span cost points. Fuzzy scores
-      are capped at :data:`FUZZY_CAP` so only an exact occurrence scores 100.
+      task tokens inserted inside the matched span cost points. A word unit
+      weighs its length in characters, a spaceless character weighs 2, and a
+      stop word ("a", "the", "this", ...) weighs nothing but costs 2 points
+      when missing. An inserted stop word or Japanese particle costs 3
+      points, another word 12, another spaceless character 5. The same
+      letters spaced differently ("post mortem" for "postmortem") score 95.
+      Fuzzy scores are capped at :data:`FUZZY_CAP` so only an exact
+      occurrence scores 100.
 
 Candidate generation
-    A :class:`TriggerMatcher` builds, once, an inverted index from unit
-    texts, stems, one-character deletions (SymSpell style)
-    and Han/Kana bigrams to the triggers holding them. A task only looks up
-    its own tokens, so the work per task grows with the task and with the
-    triggers that share a word with it — never with the size of the
-    registry. Frequent units (stop words such as "a", "the") are not used to
-    generate candidates.
+    A :class:`TriggerMatcher` builds, once, an inverted index from words and
+    Han/Kana bigrams to the triggers holding them, plus look-ups from stems
+    and one-character deletions (SymSpell style) to the vocabulary, so a
+    typo or an inflection finds its trigger word without a scan. Each
+    trigger is indexed under its rarest words only — as many as needed for
+    the rest to stay below the matcher's floor together (prefix filtering)
+    — and stop words never generate candidates. A task looks up its own
+    tokens, computes an upper bound per reached trigger, and aligns only the
+    triggers whose bound can still matter (every one that can reach the
+    threshold; below it, best bound first until the near misses are known).
+    The work per task grows with the task and with the triggers that share
+    a rare word with it, never with the size of the registry.
 
 Nothing in this module imports Textual.
 """
