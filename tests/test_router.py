@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from routelens import router as router_mod
-from routelens.index import INDEX_NAME, write_generated
+from routelens.index import INDEX_NAME, parse_index, write_generated
 from routelens.matching import MAX_TASK_CHARS
 from routelens.registry import RegistryError, load_registry, parse_registry
 from routelens.router import REASONS, Decision, Router, route
@@ -318,6 +318,7 @@ def test_invalid_index(on_disk):
 
 
 def _edit_index_row(idx: Path, skill: str, start: int, end: int) -> None:
+    """Hand-edit one skill's range in the index file; its source_sha256 still matches."""
     obj = json.loads(idx.read_text(encoding="utf-8"))
     for row in obj["skills"]:
         if row[0] == skill:
@@ -329,23 +330,30 @@ def test_range_that_no_longer_holds_the_key_is_index_invalid(on_disk):
     reg_path, idx = on_disk
     reg = load_registry(reg_path)
     s = reg.skills["ci-fix"]
-    _edit_index_row(idx, "ci-fix", s.source_start + 1, s.source_end)  # hash still matches: "fresh"
-    rt = Router.from_paths(reg_path, idx)
+    _edit_index_row(idx, "ci-fix", s.source_start + 1, s.source_end)
+    # the router's own check when it expands the range (the hash still matches)
+    rt = Router.from_registry(reg, parse_index(idx.read_bytes()))
     assert rt.freshness.state == "fresh"
     d = rt.route("fix the CI pipeline")
     assert summary(d) == ("full", "index_invalid", (), None)
     assert d.freshness == "invalid" and d.expansions == ()
-    assert "line 4 of" in d.message and "should hold the key `ci-fix:`" in d.message
-    # other skills still route
-    assert rt.route("refactor it").skills == ("refactoring",)
+    assert f"line 4 of {reg_path} should hold the key `ci-fix:`" in d.message
+    assert [m.id for m in d.matches] == ["ci-fix"]  # the candidate is still shown
+    # through the files, whichever layer notices first, the outcome is the same
+    d = Router.from_paths(reg_path, idx).route("fix the CI pipeline")
+    assert summary(d) == ("full", "index_invalid", (), None) and d.freshness == "invalid"
 
 
 def test_range_beyond_the_end_of_the_registry_is_index_invalid(on_disk):
     reg_path, idx = on_disk
     _edit_index_row(idx, "refactoring", 900, 905)
-    d = Router.from_paths(reg_path, idx).route("refactor it")
+    rt = Router.from_registry(load_registry(reg_path), parse_index(idx.read_bytes()))
+    d = rt.route("refactor it")
     assert summary(d) == ("full", "index_invalid", (), None)
     assert "beyond the end of the registry" in d.message
+    assert summary(rt.route("fix the CI pipeline")) == ("index", "clear_candidate", ("ci-fix",), None)
+    d = Router.from_paths(reg_path, idx).route("refactor it")
+    assert summary(d) == ("full", "index_invalid", (), None)
 
 
 def test_broken_registry_raises_when_it_must_be_parsed(tmp_path):
