@@ -50,7 +50,7 @@ from routelens.tui.widgets.header_bar import HeaderBar, HeaderState
 from routelens.tui.widgets.hits_table import HitsTable
 from routelens.tui.widgets.source_view import MAX_TEXTAREA_LINES
 from routelens.tui.widgets.task_input import TaskInput
-from routelens.tui.words import num
+from routelens.tui.words import num, short
 
 __all__ = ["RouteLensApp", "run", "PANES"]
 
@@ -76,6 +76,8 @@ class RouteLensApp(App[None]):
     NARROW_WIDTH = 120
     #: Below this height the decision panel gets compact.
     SHORT_HEIGHT = 30
+    #: Actions that only make sense on the main screen.
+    MAIN_ONLY = frozenset({"zoom", "copy_json", "next_hit", "prev_hit", "focus_task"})
 
     BINDINGS = [
         Binding("f1", "help", "Help", id="help"),
@@ -161,6 +163,14 @@ class RouteLensApp(App[None]):
 
     def on_resize(self) -> None:
         self._relayout()
+        self.call_after_refresh(self.reveal_current)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Actions about the decision and the panes only apply on the main
+        screen (they are hidden from the footer elsewhere)."""
+        if action in self.MAIN_ONLY and self.screen_stack and self.screen is not self.screen_stack[0]:
+            return False
+        return True
 
     def pane(self, name: str) -> CodePane:
         """The ``registry``, ``index`` or ``catalog`` pane."""
@@ -341,11 +351,16 @@ class RouteLensApp(App[None]):
         if fr.state == "fresh":
             ip.set_notice(None)
         elif fr.state == "stale":
-            ip.set_notice(f"▲ STALE: {fr.message}. The router falls back to the full registry. F5 rebuilds.", "warning")
+            ip.set_notice(f"▲ STALE: built from registry {short(fr.index_sha256)}, the registry is now "
+                          f"{short(fr.registry_sha256)}. Routing falls back to the full registry. F5 rebuilds.",
+                          "warning")
         elif fr.state == "missing":
-            ip.set_notice(f"✗ NO INDEX: {fr.message.replace('run `routelens build`', 'press F5 to build it')}.", "error")
+            ip.set_notice(f"✗ NO INDEX: {self.paths.show(self.paths.index)} does not exist. "
+                          "Routing falls back to the full registry. F5 builds it.", "error")
         else:
-            ip.set_notice(f"✗ INVALID: {fr.message}. The router falls back to the full registry. F5 rebuilds.", "error")
+            detail = fr.message.split(": ", 1)[-1] if ": " in fr.message else fr.message
+            ip.set_notice(f"✗ INVALID INDEX: {detail}. Routing falls back to the full registry. F5 rebuilds.",
+                          "error")
         # catalog pane
         cp = self.pane("catalog")
         if snap.catalog is not None:
@@ -398,7 +413,7 @@ class RouteLensApp(App[None]):
         errors = len(self.failure.diagnostics) if self.failure else 0
         if snap is None:
             self.query_one(HeaderBar).state = HeaderState(
-                registry=self.paths.registry_name, freshness="invalid" if errors else "loading", errors=errors)
+                registry=self.paths.registry_name, freshness="loading", errors=errors, loaded=False)
             return
         reg = snap.registry
         fr = snap.freshness
@@ -498,7 +513,8 @@ class RouteLensApp(App[None]):
         # same hits (a reload, a re-route): stay on the current one; new hits: start at the first
         same = keys == old_keys and previous is not None and previous.key in keys
         self.hit_index = keys.index(previous.key) if same else 0
-        self.current = self.hits[self.hit_index] if self.hits else None
+        # no candidate: show the best near miss, so "why not" has a place in the registry
+        self.current = self.hits[self.hit_index] if self.hits else (self.near[0] if self.near else None)
         panel.show_decision(decision, self.hits, self.near, self.hit_index, len(reg.text), reg.routing.threshold)
         self._paint_hits()
         self.decisions += 1
@@ -536,20 +552,28 @@ class RouteLensApp(App[None]):
             cb.append(Band(s, e, "current", cur.id))
         cp.set_bands(cb)
         if cur is not None:
-            if cur.start:
-                rp.reveal(cur.start - 1, cur.end - 1)
-                rp.border_subtitle = f"{cur.id} · lines {cur.start}–{cur.end}"
-            if snap.index is not None and cur.key in snap.index.rows:
-                row = snap.index.rows[cur.key]
-                ip.reveal(row, row)
-            if cb:
-                cp.reveal(cb[0].start, cb[0].end)
-                cp.border_subtitle = f"{cur.kind}.{cur.id}"
-            else:
-                cp.border_subtitle = ""
+            rp.border_subtitle = f"{cur.id} · lines {cur.start}–{cur.end}" if cur.start else cur.id
+            cp.border_subtitle = f"{cur.kind}.{cur.id}" if cb else ""
         else:
             rp.border_subtitle = f"{num(snap.registry.line_count)} lines · canonical"
             cp.border_subtitle = ""
+        self.reveal_current()
+        # the decision panel may change height in this frame: reveal again once laid out
+        self.call_after_refresh(self.reveal_current)
+
+    def reveal_current(self) -> None:
+        """Scroll the current hit into view in the three panes."""
+        snap, cur = self.snapshot, self.current
+        if snap is None or cur is None:
+            return
+        if cur.start:
+            self.pane("registry").reveal(cur.start - 1, cur.end - 1)
+        if snap.index is not None and cur.key in snap.index.rows:
+            row = snap.index.rows[cur.key]
+            self.pane("index").reveal(row, row)
+        if snap.catalog is not None and cur.key in snap.catalog.entries:
+            s, e = snap.catalog.entries[cur.key]
+            self.pane("catalog").reveal(s, e)
 
     def set_hit(self, index: int) -> None:
         """Make hit ``index`` (of the matches table) the current one."""

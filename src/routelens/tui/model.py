@@ -495,6 +495,10 @@ class Analysis:
     provenance: str | None
     layer1: dict[str, Any] | None = None
     errors: list[str] = field(default_factory=list)
+    #: ids of ``check.changed`` whose triggers changed (what routing sees)
+    changed: list[str] = field(default_factory=list)
+    #: ids of ``check.changed`` whose line range only moved
+    moved: list[str] = field(default_factory=list)
 
 
 def analyze(snap: Snapshot) -> Analysis:
@@ -520,7 +524,23 @@ def analyze(snap: Snapshot) -> Analysis:
         layer1 = layer1_stats(reg)
     except Exception as exc:
         errors.append(f"layer-1 block: {exc}")
-    return Analysis(stats, res, provenance, layer1, errors)
+    changed, moved = split_changes(snap.freshness.index, res.output.index, res.changed)
+    return Analysis(stats, res, provenance, layer1, errors, changed, moved)
+
+
+def split_changes(old: Any, new_index: bytes, changed_ids: list[str]) -> tuple[list[str], list[str]]:
+    """Split the ids ``check`` reports as changed into those whose index
+    tuple changed beyond its line range (triggers) and those whose range
+    only moved (an edit above them). ``old`` is the CompactIndex on disk."""
+    if old is None or not changed_ids:
+        return list(changed_ids), []
+    new = json.loads(new_index.decode("utf-8"))
+    old_rows = {r[0]: tuple(r[3:]) for key in ("skills", "compositions", "rules") for r in getattr(old, key)}
+    new_rows = {r[0]: tuple(tuple(x) if isinstance(x, list) else x for x in r[3:])
+                for key in ("skills", "compositions", "rules") for r in new.get(key, [])}
+    changed = [i for i in changed_ids if old_rows.get(i) != new_rows.get(i)]
+    moved = [i for i in changed_ids if old_rows.get(i) == new_rows.get(i)]
+    return changed, moved
 
 
 # --------------------------------------------------------------------------- hits
@@ -583,7 +603,9 @@ def hits_of(decision: Any, reg: Registry) -> list[Hit]:
         add(Hit("skills", sid, "selected", s, e))
     if getattr(decision, "rule", None):
         s, e = _entry_range(reg, "rules", decision.rule)
-        add(Hit("rules", decision.rule, "rule", s, e))
+        m = next((m for m in getattr(decision, "rule_matches", ()) or () if m.id == decision.rule), None)
+        add(Hit("rules", decision.rule, "rule", s, e, m.score if m else None, m.trigger if m else None,
+                tuple(m.span) if m else None))
     return hits
 
 

@@ -60,19 +60,21 @@ def freshness_lines(snap: Snapshot, analysis: Analysis | None) -> Content:
     if analysis is None:
         return out + Content.styled("\ncomputing what changed…", "$text-muted")
     chk = analysis.check
-    a, c, r = len(chk.added), len(chk.changed), len(chk.removed)
+    a, c, r = len(chk.added), len(analysis.changed), len(chk.removed)
     if analysis.provenance:
         where = Content.styled(analysis.provenance, "bold")
     else:
         where = Content.styled("not in a git work tree: no commit to trace", "$text-muted")
     delta_style = "bold $success" if a + c + r == 0 else "bold $warning"
     out = out + Content.assemble("\n", where, ("\nagainst the index on disk ", "$text-muted"),
-                                 (f"+{a} ~{c} -{r}", delta_style))
+                                 (f"+{a} ~{c} -{r}", delta_style),
+                                 (f"  ({len(analysis.moved)} more only moved)" if analysis.moved else "", "$text-muted"))
     details = []
-    for label, ids in (("added", chk.added), ("changed", chk.changed), ("removed", chk.removed)):
+    for label, ids in (("added", chk.added), ("changed", analysis.changed), ("removed", chk.removed),
+                       ("moved", analysis.moved)):
         if ids:
-            shown = ", ".join(ids[:8]) + (f" … (+{len(ids) - 8})" if len(ids) > 8 else "")
-            details.append(Content.assemble((f"{label}: ", "$text-muted"), (shown, "bold")))
+            shown = ", ".join(ids[:6]) + (f" … (+{len(ids) - 6})" if len(ids) > 6 else "")
+            details.append(Content.assemble((f"{label}: ", "$text-muted"), (shown, "bold" if label != "moved" else "")))
     if details:
         out = out + Content("\n") + Content("   ").join(details)
     if state == "fresh" and not chk.ok:
@@ -111,7 +113,7 @@ class StatsScreen(Screen[None]):
         background: $surface;
         padding: 0 1;
     }
-    StatsScreen DataTable { height: auto; max-height: 16; background: $surface; }
+    StatsScreen DataTable { height: auto; max-height: 16; background: $surface; scrollbar-size-horizontal: 0; }
     StatsScreen #contrib-box { height: 1fr; }
     StatsScreen #contrib { max-height: 100%; height: 1fr; }
     """
@@ -132,7 +134,7 @@ class StatsScreen(Screen[None]):
                 with Vertical(classes="box", id="layer1-box"):
                     yield Static("", id="layer1")
             with Vertical(classes="box", id="contrib-box"):
-                yield DataTable(id="contrib", cursor_type="row", zebra_stripes=False)
+                yield DataTable(id="contrib", cursor_type="none", zebra_stripes=False)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -149,7 +151,7 @@ class StatsScreen(Screen[None]):
         ))
         sizes = self.query_one("#sizes", DataTable)
         for label, key in (("file", "file"), ("chars", "chars"), ("bytes", "bytes"), ("lines", "lines"),
-                           ("vs registry", "red")):
+                           ("reduction", "red")):
             sizes.add_column(label, key=key)
         contrib = self.query_one("#contrib", DataTable)
         for label, key in (("entry", "id"), ("kind", "kind"), ("chars", "chars"), ("share", "share"), ("", "bar")):
@@ -184,11 +186,11 @@ class StatsScreen(Screen[None]):
         ]
         for name, m, red in rows:
             if red is None:
-                rel = Content.styled("100%", "$text-muted")
+                rel = Content.styled("—", "$text-muted")
+            elif red >= 0:
+                rel = Content.styled(f"−{pct(red)}", "bold $success")
             else:
-                rel = Content.assemble((f"{pct(1 - red)}", "bold"),
-                                       (f"  (−{pct(red)})" if red >= 0 else f"  (+{pct(-red)})",
-                                        "$success" if red > 0 else "$warning"))
+                rel = Content.styled(f"+{pct(-red)} (bigger)", "$warning")
             sizes.add_row(*(cell(sizes, c) for c in (Content.styled(name, "bold"), num(m["chars"]), num(m["bytes"]),
                                                      num(m["lines"]), rel)))
         b = st["budget"]
@@ -198,7 +200,7 @@ class StatsScreen(Screen[None]):
             verdict, "  ", ("index ", "$text-muted"), (f"{num(b['index_chars'])} chars", "bold"),
             (" = ", "$text-muted"), (pct(b["ratio"]), "bold"), (" of the registry; limit ", "$text-muted"),
             (f"max_index_ratio {b['max_index_ratio']}", "bold"), (f" = {num(b['limit_chars'])} chars", "$text-muted"),
-            "\n", budget_bar(b["ratio"], b["max_index_ratio"], 48),
+            "\n", budget_bar(b["ratio"], b["max_index_ratio"], 30),
             ("  room left " if ok else "  over by ", "$text-muted"),
             (f"{num(abs(b['limit_chars'] - b['index_chars']))} chars", "bold" if ok else "bold $error"),
         ))

@@ -65,9 +65,9 @@ class CodePane(Vertical):
 
     @property
     def view(self) -> SourceView | LineView:
-        """The view in use now."""
-        sv = self.query_one(SourceView)
-        return sv if sv.display else self.query_one(LineView)
+        """The view in use now (the TextArea one for an empty pane)."""
+        lv = self.query_one(LineView)
+        return lv if lv.display else self.query_one(SourceView)
 
     def show(self, text: str, language: str | None) -> None:
         """Show ``text`` (display text: line breaks already made visible)."""
@@ -80,7 +80,8 @@ class CodePane(Vertical):
         else:
             lv.show("", None)
             sv.show(text, language)
-        sv.display, lv.display = not big, big
+        empty = text == ""
+        sv.display, lv.display = not big and not empty, big and not empty
 
     def set_notice(self, text: str | None, level: str = "info") -> None:
         """A line above the code (``info``, ``warning`` or ``error``), or none."""

@@ -59,6 +59,8 @@ class DecisionPanel(Vertical):
     DecisionPanel {
         height: auto;
         max-height: 20;
+        overflow-y: auto;
+        scrollbar-size-vertical: 1;
         padding: 0 1;
         background: $surface;
         border: round $panel-lighten-2;
@@ -137,8 +139,11 @@ class DecisionPanel(Vertical):
                   (f" ({pct(share)} of the registry)", "$text-muted")]
         self.query_one("#decision-selected", Static).update(Content.assemble(*parts))
 
-        self.query_one("#matches", HitsTable).set_hits(hits, current, threshold)
-        self.query_one("#near-misses", HitsTable).set_hits(near, None, threshold)
+        thr = f"{threshold:g}"
+        self.query_one("#matches", HitsTable).set_hits(
+            hits, current, threshold, placeholder=f"no skill reached the threshold {thr}")
+        self.query_one("#near-misses", HitsTable).set_hits(
+            near, None, threshold, placeholder="no near miss" if hits else "no trigger came close")
         self.border_subtitle = f"hit {current + 1}/{len(hits)} · ↓↑ move" if hits else ""
 
     def set_current(self, hits: list[Hit], near: list[Hit], current: int, decision: Any) -> None:

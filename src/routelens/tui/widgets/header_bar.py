@@ -22,6 +22,10 @@ _BADGE = {
 }
 
 
+def _plural(n: int, word: str) -> str:
+    return word if n == 1 else word + "s"
+
+
 @dataclass(frozen=True)
 class HeaderState:
     """What the header shows. ``freshness`` is ``fresh``/``stale``/
@@ -40,6 +44,7 @@ class HeaderState:
     index_chars: int | None = None
     budget_ok: bool | None = None
     errors: int = 0
+    loaded: bool = True
 
 
 class HeaderBar(Widget):
@@ -54,7 +59,7 @@ class HeaderBar(Widget):
     }
     """
 
-    state: reactive[HeaderState] = reactive(HeaderState, layout=False)
+    state: reactive[HeaderState] = reactive(lambda: HeaderState(loaded=False), layout=False)
 
     def render(self) -> Content:
         s = self.state
@@ -63,11 +68,12 @@ class HeaderBar(Widget):
         reg = Content.assemble(" ", (s.registry or "…", "bold"), " ")
         counts = Content.assemble(
             ("· ", "$text-muted"),
-            (num(s.skills), "bold"), (" skills · ", "$text-muted"),
-            (num(s.compositions), "bold"), (" compositions · ", "$text-muted"),
-            (num(s.rules), "bold"), (" rules ", "$text-muted"),
+            (num(s.skills), "bold"), (f" {_plural(s.skills, 'skill')} · ", "$text-muted"),
+            (num(s.compositions), "bold"), (f" {_plural(s.compositions, 'composition')} · ", "$text-muted"),
+            (num(s.rules), "bold"), (f" {_plural(s.rules, 'rule')} ", "$text-muted"),
         )
-        counts_short = Content.assemble(("· ", "$text-muted"), (num(s.skills), "bold"), (" skills ", "$text-muted"))
+        counts_short = Content.assemble(("· ", "$text-muted"), (num(s.skills), "bold"),
+                                        (f" {_plural(s.skills, 'skill')} ", "$text-muted"))
         glyph, style = _BADGE.get(s.freshness, _BADGE["loading"])
         label = FRESHNESS_LABEL.get(s.freshness, "LOADING")
         badge = Content.assemble((f" {glyph} {label} ", style))
@@ -92,6 +98,10 @@ class HeaderBar(Widget):
             Content.styled(" budget ✓ ", "$success") if s.budget_ok
             else Content.styled(" budget ✗ ", "bold $error") if s.budget_ok is False else Content("")
         )
+        if not s.loaded:
+            note = Content.styled(" nothing loaded: fix the registry and it reloads " if s.errors else " loading… ",
+                                  "$text-muted")
+            return Content("").join((name, reg, err, note))
         # widest first; drop parts until it fits
         for parts in (
             (name, reg, counts, err, badge, hashes, size, budget),

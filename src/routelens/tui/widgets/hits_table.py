@@ -59,6 +59,7 @@ class HitsTable(DataTable):
         self.near = near
         self.threshold = threshold
         self.hits: list[Hit] = []
+        self.placeholder = ""
         self._quiet = False
 
     def on_mount(self) -> None:
@@ -73,9 +74,12 @@ class HitsTable(DataTable):
             self.add_column("trigger", key="trigger")
             self.add_column("lines", key="lines")
 
-    def set_hits(self, hits: list[Hit], current: int | None = None, threshold: float | None = None) -> None:
+    def set_hits(self, hits: list[Hit], current: int | None = None, threshold: float | None = None,
+                 placeholder: str = "") -> None:
         """Replace the rows; put the cursor on row ``current`` without
-        posting a message."""
+        posting a message. ``placeholder`` is a dim row shown when there
+        are no hits."""
+        self.placeholder = placeholder
         if threshold is not None:
             self.threshold = threshold
         self._quiet = True
@@ -83,6 +87,8 @@ class HitsTable(DataTable):
         self.hits = list(hits)
         for h in self.hits:
             self.add_row(*(cell(self, c) for c in self._cells(h)), key=h.key)
+        if not self.hits and self.placeholder:
+            self.add_row(cell(self, Content.styled(self.placeholder, "italic $text-muted")), "", "", "", key="-none-")
         if current is not None and 0 <= current < len(self.hits):
             self.move_cursor(row=current, animate=False, scroll=True)
         self.call_after_refresh(self._unquiet)

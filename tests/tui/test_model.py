@@ -1,0 +1,138 @@
+"""The TUI's Textual-free helpers: display text, index and catalog layout,
+hits, skill filtering, body reading, change splitting."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from routelens.index import build, parse_index
+from routelens.registry import load_registry
+from routelens.tui.model import (
+    Paths,
+    display_text,
+    format_catalog,
+    format_index,
+    hits_of,
+    load,
+    split_changes,
+)
+from routelens.tui.screens.skills import filter_skills, read_body
+from routelens.tui.widgets.decision_panel import task_content
+
+from .conftest import CASES, make_registry
+
+
+def test_display_text_keeps_one_row_per_canonical_line():
+    text = 'a: "x\u2028y"\nb: "p\u2029q\x85r\x0bs\x0ct"\nc: 1'
+    shown = display_text(text)
+    assert shown.splitlines() == ['a: "x↵y"', 'b: "p¶q␤r␋s␌t"', "c: 1"]
+    assert len(shown) == len(text)
+    assert display_text("plain\ntext") == "plain\ntext"
+
+
+def test_format_index_one_tuple_per_line_and_rows(registry):
+    raw = (registry.parent / "generated" / "routing.min.json").read_bytes()
+    disp = format_index(raw)
+    lines = disp.text.split("\n")
+    assert lines[disp.rows["skills:blog-post"]] == '  ["blog-post",5,13,["blog post","write an article","記事"]],'
+    assert lines[disp.rows["compositions:article-writing"]] == '  ["article-writing",77,79],'
+    assert lines[disp.rows["rules:production-change"]] == '  ["production-change",88,91,["production deploy","本番"]]'
+    assert json.loads(disp.text) == json.loads(raw)  # still the same JSON
+    assert disp.formatted
+    bad = format_index(b'{"v":1,"skills":[')
+    assert (bad.formatted, bad.rows, bad.text) == (False, {}, '{"v":1,"skills":[')
+
+
+def test_format_catalog_entry_rows(registry):
+    raw = (registry.parent / "generated" / "catalog.json").read_bytes()
+    cat = format_catalog(raw)
+    lines = cat.text.split("\n")
+    s, e = cat.entries["skills:research"]
+    assert (lines[s], lines[e]) == ('    "research": {', "    },")
+    assert json.loads("{" + "\n".join(lines[s:e + 1]).rstrip(",") + "}")["research"]["source_start"] == 15
+    s, e = cat.entries["rules:production-change"]
+    assert lines[s] == '    "production-change": {' and lines[e] == "    }"
+    assert cat.entry("skills:research")["triggers"] == ["cite sources", "grounded research", "出典"]
+    assert len(cat.entries) == 11 + 3 + 1
+    assert format_catalog(b"{not json").error.startswith("not valid JSON")
+
+
+def test_hits_of_orders_composition_matches_rule(registry):
+    snap = load(Paths.make(registry))
+    d = snap.router.route("write a blog post and cite sources")
+    assert [(h.kind, h.id, h.role, h.start, h.end) for h in hits_of(d, snap.registry)] == [
+        ("compositions", "article-writing", "composition", 77, 79),
+        ("skills", "blog-post", "match", 5, 13),
+        ("skills", "research", "match", 15, 19),
+    ]
+    d = snap.router.route("production deploy of the api")
+    (rule,) = hits_of(d, snap.registry)
+    assert (rule.key, rule.role, rule.score, rule.trigger, rule.span) == (
+        "rules:production-change", "rule", 100.0, "production deploy", (0, 17))
+
+
+def test_filter_skills_by_id_trigger_description_width_forms():
+    reg = load_registry(CASES.parent.parent / "tui" / "fixtures" / "routing" / "skills.yaml")
+    skills = list(reg.skills.values())
+    assert [s.id for s in filter_skills(skills, "deploy")] == ["deploy-docs", "deploy-staging"]
+    assert [s.id for s in filter_skills(skills, "ｄｅｐｌｏｙ ＳＴＡＧＩＮＧ")] == ["deploy-staging"]
+    assert [s.id for s in filter_skills(skills, "翻訳")] == ["translation"]
+    assert [s.id for s in filter_skills(skills, "primary sources")] == ["research"]
+    assert len(filter_skills(skills, "  ")) == 11
+
+
+def test_read_body_frontmatter_missing_and_refused(tmp_path):
+    reg_path = make_registry(tmp_path)
+    snap = load(Paths.make(reg_path))
+    md, problem = read_body(snap, snap.registry.skills["blog-post"])
+    assert problem is None
+    assert md.startswith("```yaml\nname: blog-post\ndescription: Draft a blog post or technical article\n```\n\n# Blog post\n")
+    (reg_path.parent / "skills" / "ci-fix.md").unlink()
+    md, problem = read_body(snap, snap.registry.skills["ci-fix"])
+    assert problem == "the body file skills/ci-fix.md is missing"
+    outside = tmp_path / "outside.md"
+    outside.write_text("x", encoding="utf-8")
+    (reg_path.parent / "skills" / "release.md").unlink()
+    (reg_path.parent / "skills" / "release.md").symlink_to(outside)
+    md, problem = read_body(snap, snap.registry.skills["release"])
+    assert "refused" in problem and "outside the registry folder" in md
+
+
+def test_split_changes_moved_versus_changed(registry):
+    old = parse_index((registry.parent / "generated" / "routing.min.json").read_bytes())
+    text = registry.read_text(encoding="utf-8").replace("triggers: [translate, 翻訳]", "triggers: [translate, 翻訳, localise]")
+    text = text.replace("# A small registry", "# Edited.\n# A small registry")
+    registry.write_text(text, encoding="utf-8")
+    new = build(load_registry(registry)).index
+    changed_ids = ["blog-post", "research", "translation", "article-writing"]
+    assert split_changes(old, new, changed_ids) == (["translation"], ["blog-post", "research", "article-writing"])
+
+
+def test_task_content_marks_spans_current_and_risk():
+    c = task_content("rm -rf then ship it\u2028now", [(11, 15)], (11, 15), [(0, 5)])
+    assert c.plain == "rm -rf then ship it↵now"
+    styled = {(s.start, s.end): str(s.style) for s in c.spans}
+    assert (0, 5) in styled and (11, 15) in styled
+
+
+def test_textarea_yaml_and_json_grammars_do_not_crash():
+    """tree-sitter 0.26 segfaults on a JSON TextArea (guide #6): run it in a
+    subprocess so a crash fails this test instead of the whole run."""
+    code = (
+        "import asyncio\n"
+        "from textual.app import App\n"
+        "from textual.widgets import TextArea\n"
+        "class A(App):\n"
+        "    def compose(self):\n"
+        "        yield TextArea('a: [1, 2]\\n', language='yaml')\n"
+        "        yield TextArea('{\"a\": [1, 2]}', language='json')\n"
+        "async def main():\n"
+        "    async with A().run_test() as pilot:\n"
+        "        await pilot.pause()\n"
+        "asyncio.run(main())\n"
+        "print('ok')\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert (out.returncode, out.stdout.strip()) == (0, "ok"), out.stderr[-2000:]
