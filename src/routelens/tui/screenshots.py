@@ -53,22 +53,22 @@ async def _first(app, pilot) -> None:
 
 
 async def _route(app, pilot) -> None:
-    await _type(app, pilot, "write a blog post about the launch, with sources for every claim")
+    await _type(app, pilot, "write a blog post about the launch and cite sources")
 
 
 async def _fallback(app, pilot) -> None:
-    await _type(app, pilot, "ship the release with release notes and a changelog entry")
+    await _type(app, pilot, "update the docs and translate them")
 
 
 async def _ambiguous(app, pilot) -> None:
-    await _type(app, pilot, "review my diff and fix the failing CI")
+    await _type(app, pilot, "refactor the parser and add unit tests")
 
 
 async def _browser(app, pilot) -> None:
     await _type(app, pilot, "write a blog post about the launch")
     app.action_skills()
     await settle(app, pilot)
-    await pilot.press(*"article")
+    app.screen.query_one("#filter").value = "article"
     await settle(app, pilot)
 
 
@@ -78,7 +78,7 @@ async def _stats(app, pilot) -> None:
 
 
 async def _small(app, pilot) -> None:
-    await _type(app, pilot, "write a blog post about the launch")
+    await _type(app, pilot, "review this PR")
 
 
 #: name -> (terminal size, step, needs a stale copy)

@@ -66,9 +66,11 @@ def freshness_lines(snap: Snapshot, analysis: Analysis | None) -> Content:
     else:
         where = Content.styled("not in a git work tree: no commit to trace", "$text-muted")
     delta_style = "bold $success" if a + c + r == 0 else "bold $warning"
-    out = out + Content.assemble("\n", where, ("\nagainst the index on disk ", "$text-muted"),
-                                 (f"+{a} ~{c} -{r}", delta_style),
-                                 (f"  ({len(analysis.moved)} more only moved)" if analysis.moved else "", "$text-muted"))
+    out = out + Content.assemble("\n", where)
+    if a + c + r or analysis.moved or state != "fresh":
+        out = out + Content.assemble(
+            ("\nthe index on disk against the registry now ", "$text-muted"), (f"+{a} ~{c} -{r}", delta_style),
+            (f"  ({len(analysis.moved)} more only moved)" if analysis.moved else "", "$text-muted"))
     details = []
     for label, ids in (("added", chk.added), ("changed", analysis.changed), ("removed", chk.removed),
                        ("moved", analysis.moved)):
@@ -190,7 +192,7 @@ class StatsScreen(Screen[None]):
             elif red >= 0:
                 rel = Content.styled(f"−{pct(red)}", "bold $success")
             else:
-                rel = Content.styled(f"+{pct(-red)} (bigger)", "$warning")
+                rel = Content.styled(f"+{pct(-red)}", "$warning")
             sizes.add_row(*(cell(sizes, c) for c in (Content.styled(name, "bold"), num(m["chars"]), num(m["bytes"]),
                                                      num(m["lines"]), rel)))
         b = st["budget"]
