@@ -17,6 +17,8 @@ from typing import Any
 
 from routelens.registry import Registry
 
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
 __all__ = ["size_stats", "compute_stats", "measure", "top_contributors", "token_count"]
 
 
@@ -26,19 +28,67 @@ def measure(text: str) -> dict[str, int]:
     return {"chars": len(text), "bytes": len(text.encode("utf-8")), "lines": lines}
 
 
+#: the compact index's sections in file order, with the key that follows each
+_SECTIONS = (("skills", "skill"), ("compositions", "composition"), ("rules", "rule"))
+_NEXT_KEYS = ('],"composition_fields":', '],"rule_fields":', '],"routing":', '],"source_sha256":')
+
+
+def _rows_from_text(text: str) -> list[tuple[str, str, int]] | None:
+    """``(kind, id, chars)`` of every entry of a compact index that routelens
+    wrote (spec section 3 layout), cut out of the text without decoding it:
+    the rows of an array are separated by ``],["``, which no row holds
+    inside (quotes inside JSON strings are escaped, ids are kebab-case).
+    None when the text does not have that layout."""
+    out: list[tuple[str, str, int]] = []
+    for key, kind in _SECTIONS:
+        marker = f'"{key}":['
+        at = text.find(marker)
+        if at < 0:
+            if key == "rules":
+                continue
+            return None
+        start = at + len(marker) - 1  # the '['
+        ends = [e for e in (text.find(k, start) for k in _NEXT_KEYS) if e >= 0]
+        if not ends:
+            return None
+        body = text[start + 1 : min(ends)]  # between the array's brackets
+        if not body:
+            continue
+        if not body.startswith('["') or not body.endswith("]"):
+            return None
+        parts = body.split('],["')
+        last = len(parts) - 1
+        for i, part in enumerate(parts):
+            row = part if i == 0 else '["' + part
+            if i != last:
+                row += "]"
+            if not row.startswith('["'):
+                return None
+            q = row.find('"', 2)
+            if q < 0:
+                return None
+            out.append((kind, row[2:q], len(row)))
+    return out
+
+
 def top_contributors(index_data: bytes, limit: int = 10) -> list[dict[str, Any]]:
     """The index entries that take the most characters: ``[{"id", "kind",
-    "chars", "share"}]``, biggest first (ties by id); ``chars`` is the
-    length of the entry's JSON tuple, ``share`` its fraction of the index."""
+    "chars", "share"}]``, biggest first (ties by id, then skill before
+    composition before rule); ``chars`` is the length of the entry's compact
+    JSON tuple plus its separating comma, ``share`` its fraction of the
+    index's characters (4 decimals). Raises ``ValueError`` for bytes that
+    are not a JSON index."""
     text = index_data.decode("utf-8")
-    obj = json.loads(text)
-    rows = []
-    for key, kind in (("skills", "skill"), ("compositions", "composition"), ("rules", "rule")):
-        for row in obj.get(key, []):
-            n = len(json.dumps(row, ensure_ascii=False, separators=(",", ":"))) + 1  # + the comma
-            rows.append({"id": row[0], "kind": kind, "chars": n, "share": round(n / max(len(text), 1), 4)})
-    rows.sort(key=lambda r: (-r["chars"], r["id"]))
-    return rows[:limit]
+    total = max(len(text), 1)
+    found = _rows_from_text(text)
+    if found is None:
+        obj = json.loads(text)
+        found = [(kind, row[0], len(_COMPACT.encode(row)))
+                 for key, kind in _SECTIONS for row in obj.get(key, [])]
+    order = {"skill": 0, "composition": 1, "rule": 2}
+    rows = sorted((-(n + 1), rid, order[kind], kind) for kind, rid, n in found)  # + the comma
+    return [{"id": rid, "kind": kind, "chars": -neg, "share": round(-neg / total, 4)}
+            for neg, rid, _, kind in rows[:limit]]
 
 
 def size_stats(reg: Registry, index_data: bytes, catalog_measure: tuple[int, int, int]) -> dict[str, Any]:
