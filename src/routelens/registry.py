@@ -1132,7 +1132,8 @@ def _unmask(node: _Node | None, back: dict[str, str]) -> None:
             todo.extend(n.items)
 
 
-def parse_registry(raw: bytes, path: str | Path = "skills.yaml", display_name: str | None = None) -> Registry:
+def parse_registry(raw: bytes, path: str | Path = "skills.yaml", display_name: str | None = None,
+                   progress: Callable[[float], None] | None = None) -> Registry:
     """Validate registry bytes and return a :class:`Registry`.
 
     ``path`` is where the registry lives (skill paths are relative to its
@@ -1140,6 +1141,8 @@ def parse_registry(raw: bytes, path: str | Path = "skills.yaml", display_name: s
     to ``path``). Raises :class:`RegistryError` carrying *every* error found
     (spec section 1): syntax, duplicate keys, bad ids, missing keys, refused
     tags, alias bombs, non-UTF-8 bytes, an empty file, a second document.
+    ``progress(fraction)``, when given, is called while reading with the
+    fraction (0..1) of the text read so far, at most about a hundred times.
     """
     path = Path(path)
     display = display_name or str(path)
@@ -1157,8 +1160,14 @@ def parse_registry(raw: bytes, path: str | Path = "skills.yaml", display_name: s
     r.compose_paths = True
     v = _Validator(r)
 
+    total = max(len(text), 1)
+    step = [0.01]
+
     def on_skill(kn: _Node, vn: _Node) -> None:
         r.streamed[id(kn)] = _validate_skill(r, v, kn.value, kn, vn)
+        if progress is not None and vn.end / total >= step[0]:
+            step[0] = vn.end / total + 0.01
+            progress(min(vn.end / total, 1.0))
 
     try:
         with gc_paused():
@@ -1211,11 +1220,14 @@ def _sorted_unique(diags: list[Diagnostic]) -> list[Diagnostic]:
     return sorted(set(diags), key=lambda d: (d.line, d.column, d.key_path, d.message, d.severity))
 
 
-def load_registry(path: str | Path, display_name: str | None = None) -> Registry:
-    """Read and validate the registry at ``path``.
+def load_registry(path: str | Path, display_name: str | None = None,
+                  progress: Callable[[float], None] | None = None) -> Registry:
+    """Read and validate the registry at ``path`` (see :func:`parse_registry`;
+    ``progress`` is passed on).
 
     Raises :class:`RegistryError` (with a diagnostic naming the file) when the
-    file cannot be read or is invalid.
+    file cannot be read, is bigger than ``LIMITS["max_registry_bytes"]``, or
+    is invalid.
     """
     path = Path(path)
     display = display_name or str(path)
@@ -1227,7 +1239,7 @@ def load_registry(path: str | Path, display_name: str | None = None) -> Registry
         raw = path.read_bytes()
     except OSError as exc:
         raise RegistryError([Diagnostic(display, 1, 1, "", f"cannot read the registry: {exc.strerror or exc}")]) from None
-    return parse_registry(raw, path, display)
+    return parse_registry(raw, path, display, progress)
 
 
 def parse_fragment(text: str, first_line: int = 1, display: str = "<fragment>") -> dict[str, Any]:

@@ -10,11 +10,12 @@ from typing import Any
 from routelens.registry import Registry, RegistryError, load_registry
 
 
-def load_or_report(path: Path) -> Registry | None:
+def load_or_report(path: Path, progress=None) -> Registry | None:
     """Load the registry, or print every diagnostic to stderr and return
-    None (the caller exits 2). Warnings go to stderr as well."""
+    None (the caller exits 2). Warnings go to stderr as well. ``progress``
+    is passed to :func:`routelens.registry.load_registry`."""
     try:
-        reg = load_registry(path)
+        reg = load_registry(path, progress=progress)
     except RegistryError as exc:
         for d in exc.diagnostics:
             print(str(d), file=sys.stderr)

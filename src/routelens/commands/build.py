@@ -31,24 +31,44 @@ def size_summary(st: dict) -> list[str]:
     ]
 
 
+#: registries bigger than this (bytes) get progress lines on stderr
+BIG_REGISTRY_BYTES = 4 * 1024 * 1024
+
+
 def run(args) -> int:
     from routelens.cli import resolve_paths
 
     reg_path, out = resolve_paths(args)
     t0 = time.perf_counter()
-    big = reg_path.exists() and reg_path.stat().st_size > 4 * 1024 * 1024 and sys.stderr.isatty()
+    try:
+        size = reg_path.stat().st_size
+    except OSError:
+        size = 0
+    big = size > BIG_REGISTRY_BYTES
+    tty = big and sys.stderr.isatty()
+    progress = None
     if big:
-        print(f"reading {reg_path} ({reg_path.stat().st_size / 1e6:.1f} MB)...", file=sys.stderr, flush=True)
-    reg = load_or_report(reg_path)
+        # a terminal gets a live percentage; a log gets one line per phase
+        print(f"reading {reg_path} ({size / 1e6:.1f} MB)...", end="" if tty else "\n", file=sys.stderr, flush=True)
+    if tty:
+        def progress(fraction: float) -> None:
+            print(f"\rreading {reg_path} ({size / 1e6:.1f} MB): {fraction * 100:3.0f}%", end="",
+                  file=sys.stderr, flush=True)
+    reg = load_or_report(reg_path, progress)
+    if tty:
+        print(file=sys.stderr, flush=True)  # end the progress line
     if reg is None:
         return 2
     if big:
-        print(f"validated {len(reg.skills)} skills in {time.perf_counter() - t0:.1f}s; writing...", file=sys.stderr, flush=True)
+        print(f"validated {len(reg.skills)} skills in {time.perf_counter() - t0:.1f}s; writing {out}...",
+              file=sys.stderr, flush=True)
     try:
         output, written = write_generated(reg, out)
     except BuildError as exc:
         print(f"routelens build: {exc}", file=sys.stderr)
         return 2
+    if big:
+        print(f"done in {time.perf_counter() - t0:.1f}s", file=sys.stderr, flush=True)
     if not args.quiet:
         st = compute_stats(reg, output.index, output.catalog)
         state = ", ".join(written) if written else "unchanged"
