@@ -1,0 +1,33 @@
+"""Shared fixtures for the core tests (the TUI has its own in tests/tui/)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+FIXTURES = Path(__file__).parent / "fixtures"
+CASES = FIXTURES / "cases"
+EXAMPLE = FIXTURES / "example-skills.yaml"
+
+
+@pytest.fixture
+def example_dir(tmp_path: Path) -> Path:
+    """A folder holding a copy of the example registry as ``skills.yaml``."""
+    shutil.copyfile(EXAMPLE, tmp_path / "skills.yaml")
+    return tmp_path
+
+
+@pytest.fixture
+def cli(capsys):
+    """Run ``routelens`` in-process: ``cli("build", "--registry", ...)`` ->
+    ``(exit code, stdout, stderr)``."""
+    from routelens.cli import main
+
+    def run(*args: str) -> tuple[int, str, str]:
+        code = main([str(a) for a in args])
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return run

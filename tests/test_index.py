@@ -1,0 +1,565 @@
+"""Compact index and debug catalog (spec sections 3-5): exact bytes,
+freshness, check, atomic writes, body reading."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import shutil
+import stat
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from conftest import CASES, EXAMPLE, FIXTURES
+from routelens import index as ix
+from routelens.index import (
+    CATALOG_NAME,
+    INDEX_NAME,
+    BuildError,
+    IndexInvalid,
+    body_info,
+    catalog_bytes,
+    catalog_object,
+    check,
+    freshness,
+    index_bytes,
+    index_problem,
+    parse_index,
+    resolve_body_path,
+    write_generated,
+)
+from routelens.registry import LIMITS, load_registry, parse_registry
+from routelens.stats import compute_stats, top_contributors
+
+EXAMPLE_SHA = "6f7783228c009cce753335f1c8002c520d255cfc098176b1b1c442de7d0d28c3"
+EXAMPLE_INDEX = (
+    '{"v":1,"authority":"example-skills.yaml",'
+    '"skill_fields":["id","source_start","source_end","triggers"],'
+    '"skills":[["document-production",21,27,["記事","仕様書","文書作成"]],'
+    '["grounded-research",12,19,["調査","最新情報","出典","根拠"]],'
+    '["repository-change",4,10,["repository change","実装修正","設定変更"]]],'
+    '"composition_fields":["id","source_start","source_end"],'
+    '"compositions":[["article-writing",33,35],["software-change",30,31]],'
+    f'"source_sha256":"{EXAMPLE_SHA}"}}\n'
+).encode("utf-8")
+#: the example with a size budget it can meet (the example alone: index 487 chars >= 564 x 0.7)
+ROOMY = EXAMPLE.read_text(encoding="utf-8") + "\nrouting:\n  max_index_ratio: 0.95\n"
+
+
+def write_registry(folder: Path, text: str, name: str = "skills.yaml") -> Path:
+    p = folder / name
+    p.write_bytes(text.encode("utf-8"))
+    return p
+
+
+def listing(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+# --------------------------------------------------------------------------- index bytes
+
+
+def test_example_index_bytes_exactly():
+    reg = load_registry(EXAMPLE)
+    assert index_bytes(reg) == EXAMPLE_INDEX
+    assert index_bytes(load_registry(EXAMPLE)) == EXAMPLE_INDEX  # deterministic
+
+
+def test_index_with_rules_and_routing_keeps_key_order():
+    text = ROOMY + "rules:\n  prod:\n    forced: true\n    triggers: [本番]\n"
+    reg = parse_registry(text.encode(), "skills.yaml")
+    obj = json.loads(index_bytes(reg))
+    assert list(obj) == ["v", "authority", "skill_fields", "skills", "composition_fields", "compositions",
+                         "rule_fields", "rules", "routing", "source_sha256"]
+    assert obj["rules"] == [["prod", 40, 42, ["本番"]]]
+    assert obj["routing"] == {"threshold": 85, "ambiguity_margin": 5, "high_risk": []}
+    assert index_bytes(reg).endswith(b'"}\n') and b" " not in index_bytes(reg).replace(b"repository change", b"")
+
+
+# --------------------------------------------------------------------------- catalog
+
+
+def test_example_catalog_content():
+    cat = catalog_object(load_registry(EXAMPLE))
+    assert list(cat) == ["v", "authority", "source_sha256", "skills", "compositions", "rules", "routing",
+                         "warnings", "stats"]
+    assert cat["skills"]["document-production"] == {
+        "id": "document-production", "source_start": 21, "source_end": 27, "path": "skills/document-production.md",
+        "priority": "P1", "status": "active", "description": None, "triggers": ["記事", "仕様書", "文書作成"],
+        "metadata": {}, "compositions": ["article-writing"], "self_contained": True,
+        "body": {"exists": False, "error": "missing"}}
+    assert cat["compositions"]["article-writing"] == {
+        "id": "article-writing", "source_start": 33, "source_end": 35,
+        "members": ["grounded-research", "document-production"], "self_contained": True}
+    assert cat["routing"] == {"threshold": 85, "ambiguity_margin": 5, "high_risk": [], "max_index_ratio": 0.7}
+    assert (cat["rules"], cat["warnings"], cat["source_sha256"]) == ({}, [], EXAMPLE_SHA)
+    st = cat["stats"]
+    assert st["registry"] == {"chars": 564, "bytes": 618, "lines": 35}
+    assert st["index"] == {"chars": 487, "bytes": 541, "lines": 1, "reduction": 0.1365}
+    # the example sits on a rounding boundary: stating 4 decimals flip-flops between
+    # 3405 and 3406 characters forever, so the reduction is stated with 3
+    assert st["catalog"] == {"chars": 3405, "bytes": 3459, "lines": 164, "reduction": -5.037}
+    assert st["budget"] == {"max_index_ratio": 0.7, "index_chars": 487, "limit_chars": 394.8, "ratio": 0.8635,
+                            "ok": False}
+    assert st["top_contributors"] == [
+        {"id": "repository-change", "kind": "skill", "chars": 63, "share": 0.1294},
+        {"id": "grounded-research", "kind": "skill", "chars": 52, "share": 0.1068},
+        {"id": "document-production", "kind": "skill", "chars": 50, "share": 0.1027},
+        {"id": "article-writing", "kind": "composition", "chars": 26, "share": 0.0534},
+        {"id": "software-change", "kind": "composition", "chars": 26, "share": 0.0534},
+    ]
+
+
+def _valid_registries() -> list[Path]:
+    out = [EXAMPLE, FIXTURES.parent.parent / "skills.yaml"]
+    for p in sorted(CASES.glob("*.yaml")):
+        try:
+            load_registry(p)
+        except Exception:
+            continue
+        out.append(p)
+    return [p for p in out if p.exists()]
+
+
+@pytest.mark.parametrize("path", _valid_registries(), ids=lambda p: p.name)
+def test_catalog_is_pretty_json_stating_its_own_true_size(path):
+    reg = load_registry(path)
+    data = catalog_bytes(reg)
+    text = data.decode("utf-8")
+    obj = json.loads(text)
+    assert text == json.dumps(obj, ensure_ascii=False, indent=2) + "\n"
+    c = obj["stats"]["catalog"]
+    assert (c["chars"], c["bytes"], c["lines"]) == (len(text), len(data), text.count("\n"))
+    assert data == catalog_bytes(reg)  # deterministic
+
+
+def test_top_contributors_match_a_naive_count():
+    for path in _valid_registries():
+        idx = index_bytes(load_registry(path))
+        obj = json.loads(idx)
+        naive = []
+        for key, kind in (("skills", "skill"), ("compositions", "composition"), ("rules", "rule")):
+            for row in obj.get(key, []):
+                n = len(json.dumps(row, ensure_ascii=False, separators=(",", ":"))) + 1
+                naive.append({"id": row[0], "kind": kind, "chars": n, "share": round(n / len(idx.decode()), 4)})
+        naive.sort(key=lambda r: (-r["chars"], r["id"]))
+        assert top_contributors(idx, limit=10**6) == naive, path.name
+
+
+def test_compute_stats_measures_the_catalog_it_is_given():
+    reg = load_registry(EXAMPLE)
+    st = compute_stats(reg)
+    assert st["catalog"] == {"chars": 3405, "bytes": 3459, "lines": 164, "reduction": -5.0372}
+
+
+# --------------------------------------------------------------------------- parse_index
+
+
+def _mutated(**changes) -> bytes:
+    obj = json.loads(EXAMPLE_INDEX)
+    for k, v in changes.items():
+        if v is KeyError:
+            del obj[k]
+        else:
+            obj[k] = v
+    return json.dumps(obj, ensure_ascii=False).encode()
+
+
+@pytest.mark.parametrize("data, message", [
+    (EXAMPLE_INDEX[:200], "not valid JSON (truncated?): Expecting ',' delimiter at line 1 column 183"),
+    (b"", "not valid JSON (truncated?): Expecting value at line 1 column 1"),
+    (b"\xff\xfe", "not UTF-8"),
+    (b"[1, 2]", "not a JSON object"),
+    (_mutated(v=2), "unknown index version v=2 (this routelens reads v=1)"),
+    (_mutated(v=True), "unknown index version v=True (this routelens reads v=1)"),
+    (_mutated(v="1"), "unknown index version v='1' (this routelens reads v=1)"),
+    (_mutated(v=KeyError), "missing field 'v' (the index version)"),
+    (_mutated(skills=KeyError), "missing field 'skills'"),
+    (_mutated(source_sha256=KeyError), "missing field 'source_sha256'"),
+    (_mutated(source_sha256="abc"), "source_sha256 is not a sha256 hex digest"),
+    (_mutated(authority=7), "authority is not a file name"),
+    (_mutated(skill_fields=["id", "start", "end", "triggers"]),
+     "skill_fields is ['id', 'start', 'end', 'triggers'], expected ['id', 'source_start', 'source_end', 'triggers']"),
+    (_mutated(skills=[["a", 1, 2]]), 'skills[0]: expected a tuple of 4 fields, got ["a", 1, 2]'),
+    (_mutated(compositions=[["c", 1, 2, []]]), 'compositions[0]: expected a tuple of 3 fields, got ["c", 1, 2, []]'),
+    (_mutated(skills=[["a", 0, 2, ["x"]]]), "skills[0] (a): bad line range 0..2"),
+    (_mutated(skills=[["a", 3, 2, ["x"]]]), "skills[0] (a): bad line range 3..2"),
+    (_mutated(skills=[["a", 1, 2.0, ["x"]]]), "skills[0] (a): bad line range 1..2.0"),
+    (_mutated(skills=[["a", True, 2, ["x"]]]), "skills[0] (a): bad line range True..2"),
+    (_mutated(skills=[["A", 1, 2, ["x"]]]), "skills[0]: bad id 'A'"),
+    (_mutated(skills=[["a", 1, 2, []]]), "skills[0] (a): triggers must be a non-empty list of strings"),
+    (_mutated(skills=[["a", 1, 2, [""]]]), "skills[0] (a): triggers must be a non-empty list of strings"),
+    (_mutated(skills=[["b", 1, 2, ["x"]], ["a", 3, 4, ["y"]]]), "skills: ids are not sorted and unique"),
+    (_mutated(rules=[["r", 1, 2, ["x"]]]), "rule_fields is None, expected ['id', 'source_start', 'source_end', 'triggers']"),
+    (_mutated(routing=[]), "routing is not an object"),
+    (_mutated(routing={"threshold": "85"}), "routing.threshold is '85', not a number in [0, 100]"),
+    (_mutated(routing={"ambiguity_margin": 101}), "routing.ambiguity_margin is 101, not a number in [0, 100]"),
+    (_mutated(routing={"high_risk": "rm"}), "routing.high_risk is not a list of non-empty strings"),
+])
+def test_parse_index_says_what_is_wrong(data, message):
+    with pytest.raises(IndexInvalid) as info:
+        parse_index(data)
+    assert str(info.value) == message
+
+
+def test_parse_index_accepts_what_build_writes():
+    idx = parse_index(EXAMPLE_INDEX)
+    assert idx.skills[2] == ("repository-change", 4, 10, ("repository change", "実装修正", "設定変更"))
+    assert idx.compositions == (("article-writing", 33, 35), ("software-change", 30, 31))
+    assert (idx.rules, idx.routing, idx.authority, idx.source_sha256) == ((), {}, "example-skills.yaml", EXAMPLE_SHA)
+
+
+# --------------------------------------------------------------------------- freshness
+
+
+def test_freshness_states(example_dir):
+    reg_path = example_dir / "skills.yaml"
+    idx_path = example_dir / "generated" / INDEX_NAME
+    fr = freshness(reg_path, idx_path)
+    assert (fr.state, fr.index) == ("missing", None)
+    assert fr.message == f"no index at {idx_path}: run `routelens build`"
+    write_generated(load_registry(reg_path), example_dir / "generated")
+    fr = freshness(reg_path, idx_path)
+    assert (fr.state, fr.registry_sha256, fr.index_sha256) == ("fresh", EXAMPLE_SHA, EXAMPLE_SHA)
+    assert fr.message == "the index matches the registry (6f7783228c00)"
+    # a CRLF checkout of the same registry keeps it fresh
+    reg_path.write_bytes(EXAMPLE.read_bytes().replace(b"\n", b"\r\n"))
+    assert freshness(reg_path, idx_path).state == "fresh"
+    reg_path.write_bytes(EXAMPLE.read_bytes() + b"# edited\n")
+    fr = freshness(reg_path, idx_path)
+    assert fr.state == "stale"
+    assert fr.message == (f"the index was built from registry 6f7783228c00, the registry is now "
+                          f"{fr.registry_sha256[:12]}")
+    idx_path.write_bytes(EXAMPLE_INDEX[:100])
+    fr = freshness(reg_path, idx_path)
+    assert fr.state == "invalid" and fr.message.startswith(f"the index {idx_path} is invalid: not valid JSON (truncated?)")
+
+
+def _hand_edit(tmp_path: Path, old: bytes, new: bytes) -> tuple[Path, Path]:
+    reg_path = tmp_path / "skills.yaml"
+    shutil.copyfile(EXAMPLE, reg_path)
+    idx_path = tmp_path / INDEX_NAME
+    assert old in EXAMPLE_INDEX
+    idx_path.write_bytes(EXAMPLE_INDEX.replace(old, new))
+    return reg_path, idx_path
+
+
+@pytest.mark.parametrize("old, new, problem", [
+    (b'["article-writing",33,35]', b'["article-writing",33,36]',
+     "composition 'article-writing' has the line range [33, 36], beyond the end of the registry (35 lines)"),
+    (b'["grounded-research",12,19,', b'["grounded-research",13,19,',
+     "skill 'grounded-research' has the line range [13, 19] but line 13 does not hold the key `grounded-research:` "
+     "(it holds 'path: skills/grounded-research.md')"),
+    (b'["software-change",30,31]', b'["software-change",29,31]',
+     "composition 'software-change' has the line range [29, 31] but line 29 does not hold the key "
+     "`software-change:` (it holds 'composition:')"),
+])
+def test_hand_edited_index_with_matching_hash_is_invalid(tmp_path, old, new, problem):
+    reg_path, idx_path = _hand_edit(tmp_path, old, new)
+    fr = freshness(reg_path, idx_path)
+    assert fr.state == "invalid"
+    assert fr.message == (f"the index {idx_path} matches the registry's hash but is wrong (hand-edited?): "
+                          f"{problem}; run `routelens build`")
+    assert index_problem(parse_index(idx_path.read_bytes()), EXAMPLE.read_text(encoding="utf-8")) == problem
+
+
+def test_hand_edited_triggers_need_the_parsed_registry(tmp_path):
+    reg_path, idx_path = _hand_edit(tmp_path, "出典".encode(), "typo".encode())
+    assert freshness(reg_path, idx_path).state == "fresh"  # ranges still hold their keys
+    fr = freshness(reg_path, idx_path, registry=load_registry(reg_path))
+    assert fr.state == "invalid"
+    assert fr.message.endswith("(hand-edited?): it differs from a fresh build of the registry; run `routelens build`")
+
+
+def test_freshness_of_a_registry_that_is_not_utf8(tmp_path):
+    reg_path = tmp_path / "skills.yaml"
+    reg_path.write_bytes(b"\xff\xfe")
+    sha = ix.source_sha256(b"\xff\xfe")
+    idx_path = tmp_path / INDEX_NAME
+    idx_path.write_bytes(EXAMPLE_INDEX.replace(EXAMPLE_SHA.encode(), sha.encode()))
+    fr = freshness(reg_path, idx_path)
+    assert fr.state == "invalid" and "the registry is not UTF-8" in fr.message
+
+
+# --------------------------------------------------------------------------- check
+
+
+def test_check_fresh_then_edited(tmp_path):
+    reg_path = write_registry(tmp_path, ROOMY)
+    out = tmp_path / "generated"
+    write_generated(load_registry(reg_path), out)
+    res = check(load_registry(reg_path), out)
+    assert (res.ok, res.problems, res.added, res.removed, res.changed) == (True, [], [], [], [])
+    edited = (ROOMY.replace("      - 根拠\n", "")  # grounded-research changes
+              .replace("  software-change:\n    - repository-change\n\n", "")  # removed
+              + "rules:\n  prod:\n    triggers: [本番]\n")  # added
+    write_registry(tmp_path, edited)
+    before = listing(out)
+    res = check(load_registry(reg_path), out)
+    assert listing(out) == before  # never writes
+    assert res.ok is False
+    # removing a trigger line moves document-production up by one line: its range changes too
+    assert (res.added, res.removed, res.changed) == (["prod"], ["software-change"],
+                                                     ["article-writing", "document-production", "grounded-research"])
+    assert res.problems == [
+        f"{out / INDEX_NAME} is stale: the registry changed since the index was built; added: prod; "
+        "removed: software-change; changed: article-writing, document-production, grounded-research. "
+        "Run `routelens build`.",
+        f"{out / CATALOG_NAME} differs from a fresh build: run `routelens build`",
+        "size budget exceeded: index 603 chars >= registry 577 chars x 0.95 = 548.15 (over by 54.9 chars)",
+    ]
+
+
+def test_check_catches_a_hand_edited_index_whose_hash_matches(tmp_path):
+    reg_path = write_registry(tmp_path, ROOMY)
+    out = tmp_path / "generated"
+    write_generated(load_registry(reg_path), out)
+    p = out / INDEX_NAME
+    p.write_bytes(p.read_bytes().replace("出典".encode(), b"typo"))
+    res = check(load_registry(reg_path), out)
+    assert (res.ok, res.changed) == (False, ["grounded-research"])
+    assert res.problems == [
+        f"{p} is stale: the index differs from a fresh build although its hash matches (hand-edited?); "
+        "changed: grounded-research. Run `routelens build`."]
+
+
+def test_check_budget_exceeded_says_by_how_much(tmp_path):
+    out = tmp_path / "generated"
+    reg = load_registry(EXAMPLE)
+    write_generated(reg, out)
+    res = check(reg, out)
+    assert res.ok is False
+    assert res.problems == ["size budget exceeded: index 487 chars >= registry 564 chars x 0.7 = 394.8 "
+                            "(over by 92.2 chars)"]
+
+
+def test_check_missing_and_not_json(tmp_path):
+    reg = parse_registry(ROOMY.encode(), tmp_path / "skills.yaml")
+    out = tmp_path / "generated"
+    res = check(reg, out)
+    assert res.problems == [f"{out / INDEX_NAME} is missing: run `routelens build`",
+                            f"{out / CATALOG_NAME} is missing: run `routelens build`"]
+    assert not out.exists()  # check never creates anything
+    out.mkdir()
+    (out / INDEX_NAME).write_bytes(b"{not json")
+    (out / CATALOG_NAME).write_bytes(b"")
+    res = check(reg, out)
+    assert res.problems == [f"{out / INDEX_NAME} is not valid JSON: run `routelens build`",
+                            f"{out / CATALOG_NAME} differs from a fresh build: run `routelens build`"]
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def test_write_generated_writes_once_with_normal_permissions(tmp_path):
+    reg = load_registry(EXAMPLE)
+    out = tmp_path / "a" / "b"
+    old_umask = os.umask(0o022)
+    try:
+        output, written = write_generated(reg, out)
+    finally:
+        os.umask(old_umask)
+    assert written == [INDEX_NAME, CATALOG_NAME]
+    assert sorted(os.listdir(out)) == [CATALOG_NAME, INDEX_NAME]
+    assert (out / INDEX_NAME).read_bytes() == output.index == EXAMPLE_INDEX
+    assert (out / CATALOG_NAME).read_bytes() == output.catalog == catalog_bytes(reg)
+    assert stat.S_IMODE((out / INDEX_NAME).stat().st_mode) == 0o644
+    os.chmod(out / CATALOG_NAME, 0o600)
+    mtime = (out / INDEX_NAME).stat().st_mtime_ns
+    assert write_generated(reg, out)[1] == []  # unchanged: nothing written
+    assert (out / INDEX_NAME).stat().st_mtime_ns == mtime
+    (out / CATALOG_NAME).write_bytes(b"old")
+    assert write_generated(reg, out)[1] == [CATALOG_NAME]
+    assert stat.S_IMODE((out / CATALOG_NAME).stat().st_mode) == 0o600  # the old file's mode is kept
+
+
+def _old_pair(out: Path) -> dict[str, bytes]:
+    out.mkdir(parents=True, exist_ok=True)
+    (out / INDEX_NAME).write_bytes(b"old index\n")
+    (out / CATALOG_NAME).write_bytes(b"old catalog\n")
+    return listing(out)
+
+
+@pytest.mark.parametrize("err, reason", [
+    (errno.ENOSPC, "the disk is full"),
+    (errno.EROFS, "read-only file system"),
+    (errno.EACCES, "permission denied"),
+    (errno.EIO, "Input/output error"),
+])
+def test_write_failure_keeps_the_old_pair_and_leaves_no_temp_file(tmp_path, monkeypatch, err, reason):
+    out = tmp_path / "generated"
+    before = _old_pair(out)
+    real_write = os.write
+    calls = {"n": 0}
+
+    def failing_fdopen(fd, *a, **k):  # the second temporary file cannot be written
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise OSError(err, os.strerror(err))
+        return real_fdopen(fd, *a, **k)
+
+    real_fdopen = os.fdopen
+    monkeypatch.setattr(ix.os, "fdopen", failing_fdopen)
+    with pytest.raises(BuildError) as info:
+        write_generated(load_registry(EXAMPLE), out)
+    assert str(info.value) == f"cannot write to {out}: {reason}; the previous generated files are unchanged"
+    assert listing(out) == before
+    del real_write
+
+
+def test_failed_rename_is_rolled_back(tmp_path, monkeypatch):
+    out = tmp_path / "generated"
+    before = _old_pair(out)
+    real_replace = os.replace
+
+    def replace(src, dst):
+        if str(dst).endswith(INDEX_NAME) and str(src).endswith(".tmp"):  # after the catalog went in
+            raise OSError(errno.EXDEV, "Invalid cross-device link")
+        return real_replace(src, dst)
+
+    monkeypatch.setattr(ix.os, "replace", replace)
+    with pytest.raises(BuildError, match="Invalid cross-device link; the previous generated files are unchanged"):
+        write_generated(load_registry(EXAMPLE), out)
+    assert listing(out) == before
+
+
+def test_failed_rename_into_an_empty_folder_leaves_it_empty(tmp_path, monkeypatch):
+    out = tmp_path / "generated"
+    real_replace = os.replace
+
+    def replace(src, dst):
+        if str(dst).endswith(INDEX_NAME):
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real_replace(src, dst)
+
+    monkeypatch.setattr(ix.os, "replace", replace)
+    with pytest.raises(BuildError, match="the disk is full"):
+        write_generated(load_registry(EXAMPLE), out)
+    assert listing(out) == {}
+
+
+def test_read_only_folder(tmp_path, monkeypatch):
+    out = tmp_path / "generated"
+    before = _old_pair(out)
+    if os.geteuid() == 0:
+        # root writes through chmod 0555: make the file system say no instead
+        def mkstemp(*a, **k):
+            raise OSError(errno.EROFS, "Read-only file system")
+
+        monkeypatch.setattr(ix.tempfile, "mkstemp", mkstemp)
+    else:  # pragma: no cover - the tests run as root here
+        out.chmod(0o555)
+    try:
+        with pytest.raises(BuildError) as info:
+            write_generated(load_registry(EXAMPLE), out)
+    finally:
+        out.chmod(0o755)
+    assert str(info.value).startswith(f"cannot write to {out}: ")
+    assert str(info.value).endswith("; the previous generated files are unchanged")
+    assert listing(out) == before
+
+
+def test_out_is_a_file(tmp_path):
+    out = tmp_path / "generated"
+    out.write_bytes(b"x")
+    with pytest.raises(BuildError, match=f"cannot write to {out}: "):
+        write_generated(load_registry(EXAMPLE), out)
+    assert out.read_bytes() == b"x"
+
+
+# --------------------------------------------------------------------------- bodies
+
+
+@pytest.fixture
+def body_tree(tmp_path):
+    root = tmp_path / "reg"
+    (root / "skills").mkdir(parents=True)
+    (root / "skills" / "lf.md").write_bytes("---\nname: x\n---\n本文\n".encode())
+    (root / "skills" / "crlf.md").write_bytes(b"\xef\xbb\xbf" + "---\r\nname: x\r\n---\r\n本文\r\n".encode())
+    (root / "skills" / "folder.md").mkdir()
+    (root / "skills" / "bad.md").write_bytes(b"caf\xe9\n")
+    (tmp_path / "secret.md").write_bytes(b"secret\n")
+    os.symlink(tmp_path / "secret.md", root / "skills" / "escape.md")
+    os.symlink(root / "skills" / "lf.md", root / "skills" / "inside.md")
+    os.symlink(tmp_path, root / "outdir")
+    os.mkfifo(root / "skills" / "pipe.md")
+    reg = parse_registry((
+        "schema_version: 1\nskills:\n" + "".join(
+            f"  s{i}:\n    path: {p}\n    priority: P0\n    triggers: [t{i}]\n"
+            for i, p in enumerate(["skills/lf.md", "skills/crlf.md", "skills/folder.md", "skills/bad.md",
+                                   "skills/escape.md", "skills/inside.md", "outdir/secret.md", "skills/pipe.md",
+                                   "skills/missing.md", "skills/lf.md/x"]))).encode(), root / "skills.yaml")
+    return tmp_path, reg
+
+
+def test_body_info_in_the_catalog(body_tree):
+    tmp_path, reg = body_tree
+    bodies = {sid: s["body"] for sid, s in catalog_object(reg)["skills"].items()}
+    assert bodies == {
+        "s0": {"exists": True, "chars": 19},
+        "s1": {"exists": True, "chars": 19},  # BOM and CRLF do not count
+        "s2": {"exists": False, "error": "is a directory"},
+        "s3": {"exists": True, "chars": 5},
+        "s4": {"exists": False, "error": "body path 'skills/escape.md' leads outside the registry folder "
+                                         "(through a symlink): refused"},
+        "s5": {"exists": True, "chars": 19},
+        "s6": {"exists": False, "error": "body path 'outdir/secret.md' leads outside the registry folder "
+                                         "(through a symlink): refused"},
+        "s7": {"exists": False, "error": "not a regular file"},
+        "s8": {"exists": False, "error": "missing"},
+        "s9": {"exists": False, "error": "missing (a path component is a file)"},
+    }
+    # the same answers one by one (without the catalog's folder cache)
+    for s in reg.skills.values():
+        assert body_info(reg, s.path) == bodies[s.id], s.id
+
+
+@pytest.mark.parametrize("rel, message", [
+    ("../secret.md", "body path '../secret.md' is absolute or uses '..': refused"),
+    ("skills/../../secret.md", "body path 'skills/../../secret.md' is absolute or uses '..': refused"),
+    ("/etc/passwd", "body path '/etc/passwd' is absolute or uses '..': refused"),
+    ("C:\\x.md", "body path 'C:\\\\x.md' is absolute or uses '..': refused"),
+    ("", "body path '' is empty or holds a NUL character: refused"),
+    ("skills/escape.md", "body path 'skills/escape.md' leads outside the registry folder (through a symlink): refused"),
+    ("outdir/secret.md", "body path 'outdir/secret.md' leads outside the registry folder (through a symlink): refused"),
+])
+def test_resolve_body_path_refuses(body_tree, rel, message):
+    _, reg = body_tree
+    with pytest.raises(ValueError) as info:
+        resolve_body_path(reg, rel)
+    assert str(info.value) == message
+    assert body_info(reg, rel) == {"exists": False, "error": message}
+
+
+def test_resolve_body_path_inside(body_tree):
+    tmp_path, reg = body_tree
+    assert resolve_body_path(reg, "skills/inside.md") == (tmp_path / "reg" / "skills" / "lf.md").resolve()
+    assert resolve_body_path(reg, "skills/missing.md") == (tmp_path / "reg" / "skills" / "missing.md").resolve()
+
+
+def test_body_too_big_and_unreadable(body_tree, monkeypatch):
+    _, reg = body_tree
+    monkeypatch.setitem(LIMITS, "max_body_bytes", 10)
+    assert body_info(reg, "skills/lf.md") == {"exists": False, "error": "too big: 23 bytes, more than the limit 10"}
+    monkeypatch.setitem(LIMITS, "max_body_bytes", 16 * 1024 * 1024)
+    real_open = os.open
+
+    def deny(path, flags, *a):
+        if str(path).endswith("lf.md"):
+            raise PermissionError(errno.EACCES, "Permission denied")
+        return real_open(path, flags, *a)
+
+    monkeypatch.setattr(ix.os, "open", deny)
+    assert body_info(reg, "skills/lf.md") == {"exists": False, "error": "unreadable: Permission denied"}
+
+
+def test_no_temporary_files_after_many_builds(tmp_path):
+    out = tmp_path / "g"
+    for i in range(5):
+        reg = parse_registry((ROOMY + f"# build {i}\n").encode(), tmp_path / "skills.yaml")
+        write_generated(reg, out)
+    assert sorted(os.listdir(out)) == [CATALOG_NAME, INDEX_NAME]
+    assert not any(n.endswith(".tmp") for n in os.listdir(tempfile.gettempdir()) if n.startswith(".routing"))
