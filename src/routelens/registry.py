@@ -329,6 +329,8 @@ class _Reader:
         self.streamed: dict[int, Any] = {}
         #: give refused tags, alias bombs and too-deep nesting their key path
         self.compose_paths = False
+        #: set when reading stopped at LIMITS["max_errors"] (reported last)
+        self.limit_note: Diagnostic | None = None
 
     # positions ---------------------------------------------------------
     @property
@@ -357,8 +359,8 @@ class _Reader:
         line, col = self.pos(index)
         self.errors.append(Diagnostic(self.display, line, col, key_path, message))
         if len(self.errors) >= LIMITS["max_errors"]:
-            self.errors.append(Diagnostic(self.display, line, col, "",
-                                          f"too many errors: stopped after {LIMITS['max_errors']}"))
+            self.limit_note = Diagnostic(self.display, line, col, "",
+                                         f"too many errors: stopped after {LIMITS['max_errors']}")
             raise _Fatal()
 
     def warn(self, index: int, key_path: str, message: str) -> None:
@@ -1181,7 +1183,12 @@ def parse_registry(raw: bytes, path: str | Path = "skills.yaml", display_name: s
         r.errors.append(Diagnostic(display, 1, 1, "", "the registry nests too deeply"))
         reg = None
     if reg is None:
-        raise RegistryError(_sorted_unique(r.errors), _sorted_unique(r.warnings))
+        errors = _sorted_unique(r.errors)
+        if r.limit_note is not None:
+            errors.append(r.limit_note)
+        raise RegistryError(errors, _sorted_unique(r.warnings))
+    if progress is not None:
+        progress(1.0)
     reg.warnings = _sorted_unique(reg.warnings)
     reg.source_sha256 = hashlib.sha256(text.encode("utf-8")).hexdigest()
     return reg
@@ -1265,7 +1272,7 @@ def parse_fragment(text: str, first_line: int = 1, display: str = "<fragment>") 
             raise _Fatal()
         value = r.to_python(root, "")
     except _Fatal:
-        raise RegistryError(_sorted_unique(r.errors)) from None
+        raise RegistryError(_sorted_unique(r.errors) + ([r.limit_note] if r.limit_note else [])) from None
     except RecursionError:
         raise RegistryError([Diagnostic(display, first_line, 1, "", "the range nests too deeply")]) from None
     if r.errors:
