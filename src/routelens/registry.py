@@ -410,6 +410,7 @@ class _Reader:
         #: the next node starts: a syntax error right after an entry may have cut it short,
         #: and then what its validation said is noise
         just_streamed: tuple[int, int] | None = None
+        skills_key: _Node | None = None  # the top-level `skills` key whose entries are streamed
         try:
             while True:
                 try:
@@ -452,7 +453,9 @@ class _Reader:
                             name = top.items[-1] if len(top.items) % 2 else None
                             if (key is not None and name is not None and sect.kind == MAP and not sect.flow
                                     and name.kind == SCALAR and name.plain and name.value == "skills"
+                                    and (skills_key is None or skills_key is name)  # not a duplicate `skills:`
                                     and key.kind == SCALAR and not (key.plain and key.value in ("<<", *null_words))):
+                                skills_key = name
                                 just_streamed = (len(self.errors), len(self.warnings))
                                 on_skill(key, node)
                                 if node.anchor is None:

@@ -1,0 +1,308 @@
+"""``routelens build`` / ``check`` / ``stats`` through the CLI: every bad input
+of issue 2 exits 2 with ``FILE:LINE:COL: key.path: message``, no traceback,
+and the generated files already there stay byte for byte the same."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import EXAMPLE
+from routelens.commands import build as build_cmd
+from routelens.index import CATALOG_NAME, INDEX_NAME
+
+H = "schema_version: 1\nskills:\n"
+S = "  a:\n    path: a.md\n    priority: P0\n    triggers: [x]\n"
+OLD = {INDEX_NAME: b'{"old": "index"}\n', CATALOG_NAME: b'{"old": "catalog"}\n'}
+
+#: (name, registry bytes, the diagnostics after "FILE:"), one per bad input of issue 2
+BAD = [
+    ("yaml-syntax-flow", H + S + "  b: [unclosed\n",
+     ["8:1: YAML syntax error: did not find expected ',' or ']' (while parsing a flow sequence)"]),
+    ("yaml-syntax-indent", H + "  a:\n    path: a.md\n   priority: P0\n",
+     ["5:4: YAML syntax error: did not find expected key (while parsing a block mapping)"]),
+    ("duplicate-top-level-key", H + S + "skills:\n  c:\n    path: c.md\n",
+     ["7:1: skills: duplicate key (first defined on line 2)"]),
+    ("duplicate-skill-id", H + S + S,
+     ["7:3: skills.a: duplicate key (first defined on line 3)"]),
+    ("duplicate-key-inside-a-skill", H + S + "    priority: P1\n",
+     ["7:5: skills.a.priority: duplicate key (first defined on line 5)"]),
+    ("missing-schema-version", "skills:\n" + S,
+     ["1:1: schema_version: missing required key (schema_version: 1)"]),
+    ("wrong-schema-version", "schema_version: 2\nskills:\n" + S,
+     ["1:17: schema_version: must be the integer 1, got '2'"]),
+    ("quoted-schema-version", "schema_version: '1'\nskills:\n" + S,
+     ["1:17: schema_version: must be the integer 1, got the quoted string '1' (write 1 without quotes)"]),
+    ("skills-is-a-list", "schema_version: 1\nskills:\n  - a\n",
+     ["3:3: skills: `skills` must be a mapping, not a list"]),
+    ("skills-is-a-scalar", "schema_version: 1\nskills: hello\n",
+     ["2:9: skills: `skills` must be a mapping, not the scalar 'hello'"]),
+    ("missing-path", H + "  a:\n    priority: P0\n    triggers: [x]\n",
+     ["3:3: skills.a.path: missing required key `path`"]),
+    ("missing-priority", H + "  a:\n    path: a.md\n    triggers: [x]\n",
+     ["3:3: skills.a.priority: missing required key `priority`"]),
+    ("missing-triggers", H + "  a:\n    path: a.md\n    priority: P0\n",
+     ["3:3: skills.a.triggers: missing required key `triggers`"]),
+    ("empty-trigger-list", H + "  a:\n    path: a.md\n    priority: P0\n    triggers: []\n",
+     ["6:15: skills.a.triggers: triggers is empty: give at least one trigger"]),
+    ("null-trigger", H + "  a:\n    path: a.md\n    priority: P0\n    triggers:\n      - x\n      -\n      - ~\n",
+     ["8:8: skills.a.triggers[1]: a trigger is null or empty (quote it if you mean the word)",
+      "9:9: skills.a.triggers[2]: a trigger is null or empty (quote it if you mean the word)"]),
+    ("non-string-trigger", H + "  a:\n    path: a.md\n    priority: P0\n    triggers:\n      - [x, y]\n      - {k: v}\n",
+     ["7:9: skills.a.triggers[0]: a trigger must be a string, not a list",
+      "8:9: skills.a.triggers[1]: a trigger must be a string, not a mapping"]),
+    ("bad-id", H + "  Bad_Id:\n    path: a.md\n    priority: P0\n    triggers: [x]\n",
+     ["3:3: skills.Bad_Id: bad id 'Bad_Id': ids are lowercase kebab-case (^[a-z0-9][a-z0-9-]*$)"]),
+    ("unknown-priority", H + "  a:\n    path: a.md\n    priority: P9\n    triggers: [x]\n",
+     ["5:15: skills.a.priority: unknown priority 'P9' (one of P0, P1, P2)"]),
+    ("unknown-status", H + S + "    status: retired\n",
+     ["7:13: skills.a.status: unknown status 'retired' (one of active, deprecated, disabled)"]),
+    ("composition-names-an-unknown-skill", H + S + "composition:\n  c:\n    - a\n    - nope\n",
+     ["10:7: composition.c[1]: unknown skill 'nope'"]),
+    ("absolute-path", H + "  a:\n    path: /etc/passwd\n    priority: P0\n    triggers: [x]\n",
+     ["4:11: skills.a.path: path '/etc/passwd' must be relative to the registry's folder and stay inside it "
+      "(no absolute path, no '..')"]),
+    ("dotdot-path", H + "  a:\n    path: skills/../../x.md\n    priority: P0\n    triggers: [x]\n",
+     ["4:11: skills.a.path: path 'skills/../../x.md' must be relative to the registry's folder and stay inside it "
+      "(no absolute path, no '..')"]),
+    ("second-document", H + S + "---\nschema_version: 1\n",
+     ["7:1: a second YAML document: the registry must be a single document"]),
+    ("object-building-tag", H + "  a:\n    path: a.md\n    priority: P0\n    triggers: !!python/object/apply:os.system [id]\n",
+     ["6:15: skills.a.triggers: tag !!python/object/apply:os.system is not allowed: routelens never builds "
+      "objects from the registry"]),
+    ("local-tag", H + "  a: !thing\n    path: a.md\n    priority: P0\n    triggers: [x]\n",
+     ["3:6: skills.a: tag !thing is not allowed: routelens never builds objects from the registry"]),
+    ("alias-bomb", "schema_version: 1\nx: &a [1,2,3,4,5,6,7,8,9,10]\ny: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a]\n"
+                   "z: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b]\nw: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c]\n"
+                   "v: [*d,*d,*d,*d,*d,*d,*d,*d,*d,*d]\nskills:\n" + S,
+     ["6:5: v[0]: alias *d expands to 11111 nodes, more than the limit 10000 (alias bomb?)"]),
+    # 5,001 nodes per alias: the 20th brings the total over 100,000
+    ("alias-bomb-in-total", "schema_version: 1\nx: &a [" + ",".join(["1"] * 5000) + "]\n"
+                            "y: [" + ",".join(["*a"] * 21) + "]\nskills:\n" + S,
+     ["3:62: y[19]: aliases expand to more than 100000 nodes in all (alias bomb?)"]),
+    ("undefined-alias", H + "  a:\n    path: a.md\n    priority: P0\n    triggers: *nothing\n",
+     ["6:15: skills.a.triggers: alias *nothing has no anchor defined before it"]),
+    ("not-utf8", (H + "  a:\n    path: a.md\n    priority: P0\n    triggers: [caf").encode() + b"\xe9]\n",
+     ["6:19: not UTF-8: byte 0xe9 cannot be decoded"]),
+    ("utf16", "schema_version: 1\n".encode("utf-16"), ["1:1: not UTF-8: byte 0xff cannot be decoded"]),
+    ("nul-character", H + "  a:\n    path: a\x00.md\n", ["4:12: a NUL character: this is not a text file"]),
+    ("empty-file", "", ["1:1: the registry is empty: expected a mapping with schema_version and skills"]),
+    ("only-comments", "# nothing here\n\n", ["1:1: the registry is empty: expected a mapping with schema_version and skills"]),
+    ("top-level-list", "- a\n- b\n", ["1:1: the registry's top level must be a mapping, not a list"]),
+    ("double-merge", "schema_version: 1\nx: &p {priority: P1}\ny: &t {triggers: [d]}\nskills:\n"
+                     "  a:\n    <<: *p\n    <<: *t\n    path: a.md\n",
+     ["7:5: skills.a.<<: a second merge key '<<' in the same mapping (the first is on line 6; only one is allowed)"]),
+]
+
+
+def _registry(tmp_path: Path, content: str | bytes) -> tuple[Path, Path]:
+    reg = tmp_path / "skills.yaml"
+    reg.write_bytes(content.encode("utf-8") if isinstance(content, str) else content)
+    out = tmp_path / "generated"
+    out.mkdir()
+    for name, data in OLD.items():
+        (out / name).write_bytes(data)
+    return reg, out
+
+
+@pytest.mark.parametrize("name, content, diagnostics", BAD, ids=[b[0] for b in BAD])
+def test_bad_input_exits_2_naming_file_line_column_and_key_path(tmp_path, cli, name, content, diagnostics):
+    reg, out = _registry(tmp_path, content)
+    code, stdout, stderr = cli("build", "--registry", reg, "--out", out)
+    assert code == 2
+    assert stdout == ""
+    n = len(diagnostics)
+    assert stderr.splitlines() == [f"{reg}:{d}" for d in diagnostics] + [
+        f"{reg}: {n} error{'s' if n != 1 else ''}; nothing was written"]
+    assert "Traceback" not in stderr
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == OLD  # untouched, nothing added
+
+
+@pytest.mark.parametrize("name", ["object-building-tag", "alias-bomb"])
+def test_bad_input_in_a_subprocess(tmp_path, name):
+    content, diagnostics = next((c, d) for n, c, d in BAD if n == name)
+    reg, out = _registry(tmp_path, content)
+    marker = tmp_path / "pwned"
+    proc = subprocess.run([sys.executable, "-m", "routelens", "build", "--registry", str(reg), "--out", str(out)],
+                          capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert proc.returncode == 2
+    assert proc.stderr.splitlines()[0] == f"{reg}:{diagnostics[0]}"
+    assert "Traceback" not in proc.stderr
+    assert not marker.exists()
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == OLD
+
+
+def test_missing_registry_file(tmp_path, cli):
+    code, _, err = cli("build", "--registry", tmp_path / "none.yaml", "--out", tmp_path / "g")
+    assert code == 2
+    assert err.splitlines() == [f"{tmp_path / 'none.yaml'}:1:1: cannot read the registry: No such file or directory",
+                                f"{tmp_path / 'none.yaml'}: 1 error; nothing was written"]
+    assert not (tmp_path / "g").exists()
+
+
+def test_build_success_prints_the_size_summary(example_dir, cli):
+    reg, out = example_dir / "skills.yaml", example_dir / "generated"
+    code, stdout, stderr = cli("build", "--registry", reg, "--out", out)
+    assert (code, stderr) == (0, "")
+    assert stdout.splitlines() == [
+        f"built {out / INDEX_NAME} and {out / CATALOG_NAME} from {reg} (3 skills, 2 compositions, 0 rules; "
+        f"{INDEX_NAME}, {CATALOG_NAME})",
+        "              chars     bytes   lines  reduction",
+        "registry        564       618      35",
+        "catalog        3398      3452     164  -502.5%",
+        "index           479       533       1  15.1%",
+        "budget: index/registry = 0.849 >= 0.7 (EXCEEDED)",
+    ]
+    code, stdout, _ = cli("build", "--registry", reg, "--out", out)
+    assert code == 0 and stdout.splitlines()[0].endswith("0 rules; unchanged)")
+    assert cli("build", "--registry", reg, "--out", out, "--quiet")[:2] == (0, "")
+
+
+def test_build_error_when_out_cannot_be_written(example_dir, cli):
+    out = example_dir / "generated"
+    out.write_bytes(b"a file")
+    code, stdout, stderr = cli("build", "--registry", example_dir / "skills.yaml", "--out", out)
+    assert (code, stdout) == (2, "")
+    assert stderr.startswith(f"routelens build: cannot write to {out}: ")
+    assert stderr.endswith("; the previous generated files are unchanged\n")
+    assert out.read_bytes() == b"a file"
+
+
+def test_warnings_go_to_stderr_and_build_succeeds(tmp_path, cli):
+    reg, out = _registry(tmp_path, H + S + "extras: 1\n")
+    code, _, err = cli("build", "--registry", reg, "--out", out)
+    assert code == 0
+    assert err == (f"{reg}:7:1: warning: extras: unknown top-level key (known: schema_version, skills, "
+                   "composition, rules, routing); ignored\n")
+
+
+# --------------------------------------------------------------------------- check
+
+
+ROOMY = EXAMPLE.read_text(encoding="utf-8") + "\nrouting:\n  max_index_ratio: 0.95\n"
+
+
+def test_check_exit_codes(tmp_path, cli):
+    reg = tmp_path / "skills.yaml"
+    reg.write_text(ROOMY, encoding="utf-8")
+    out = tmp_path / "generated"
+    code, stdout, stderr = cli("check", "--registry", reg, "--out", out)
+    assert code == 1
+    assert stderr.splitlines() == [f"routelens check: {out / INDEX_NAME} is missing: run `routelens build`",
+                                   f"routelens check: {out / CATALOG_NAME} is missing: run `routelens build`"]
+    assert not out.exists()
+    assert cli("build", "--registry", reg, "--out", out)[0] == 0
+    code, stdout, stderr = cli("check", "--registry", reg, "--out", out)
+    assert (code, stderr) == (0, "")
+    assert stdout == f"ok: {out} is fresh for {reg} (d5695ac656ec) and within the size budget\n"
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    reg.write_text(ROOMY.replace("  article-writing:", "  article-drafting:"), encoding="utf-8")
+    code, stdout, stderr = cli("check", "--registry", reg, "--out", out)
+    assert (code, stdout) == (1, "")
+    assert stderr.splitlines() == [
+        f"routelens check: {out / INDEX_NAME} is stale: the registry changed since the index was built; "
+        "added: article-drafting; removed: article-writing. Run `routelens build`.",
+        f"routelens check: {out / CATALOG_NAME} differs from a fresh build: run `routelens build`",
+    ]
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before  # never writes
+
+
+def test_check_hand_edited_index_and_budget(tmp_path, cli):
+    reg = tmp_path / "skills.yaml"
+    reg.write_text(ROOMY, encoding="utf-8")
+    out = tmp_path / "generated"
+    cli("build", "--registry", reg, "--out", out)
+    idx = out / INDEX_NAME
+    idx.write_bytes(idx.read_bytes().replace(b'"repository change"', b'"repo change"'))
+    code, _, stderr = cli("check", "--registry", reg, "--out", out)
+    assert code == 1
+    assert stderr == (f"routelens check: {idx} is stale: the index differs from a fresh build although its hash "
+                      "matches (hand-edited?); changed: repository-change. Run `routelens build`.\n")
+    shutil_example = tmp_path / "tight"
+    shutil_example.mkdir()
+    (shutil_example / "skills.yaml").write_bytes(EXAMPLE.read_bytes())
+    cli("build", "--registry", shutil_example / "skills.yaml")
+    code, _, stderr = cli("check", "--registry", shutil_example / "skills.yaml")
+    assert code == 1
+    assert stderr == ("routelens check: size budget exceeded: index 479 chars >= registry 564 chars x 0.7 = 394.8 "
+                      "(over by 84.2 chars)\n")
+
+
+def test_check_bad_registry_exits_2(tmp_path, cli):
+    reg, out = _registry(tmp_path, "")
+    code, _, err = cli("check", "--registry", reg, "--out", out)
+    assert code == 2 and err.startswith(f"{reg}:1:1: the registry is empty")
+
+
+# --------------------------------------------------------------------------- stats
+
+
+def test_stats_json_on_the_example(example_dir, cli):
+    code, stdout, stderr = cli("stats", "--registry", example_dir / "skills.yaml", "--json", "--top", "2")
+    assert (code, stderr) == (0, "")
+    st = json.loads(stdout)
+    assert list(st) == ["registry", "catalog", "index", "budget", "top_contributors"]
+    assert st["registry"] == {"chars": 564, "bytes": 618, "lines": 35}
+    # authority is "skills.yaml" here (8 characters fewer than "example-skills.yaml")
+    assert st["index"] == {"chars": 479, "bytes": 533, "lines": 1, "reduction": 0.1507}
+    assert st["catalog"] == {"chars": 3398, "bytes": 3452, "lines": 164, "reduction": -5.0248}
+    assert st["budget"] == {"max_index_ratio": 0.7, "index_chars": 479, "limit_chars": 394.8, "ratio": 0.8493,
+                            "ok": False}
+    assert st["top_contributors"] == [
+        {"id": "repository-change", "kind": "skill", "chars": 63, "share": 0.1315},
+        {"id": "grounded-research", "kind": "skill", "chars": 52, "share": 0.1086},
+    ]
+
+
+def test_stats_text(example_dir, cli):
+    code, stdout, _ = cli("stats", "--registry", example_dir / "skills.yaml", "--top", "1")
+    assert code == 0
+    assert stdout.splitlines() == [
+        f"{example_dir / 'skills.yaml'}: 3 skills, 2 compositions, 0 rules",
+        "              chars     bytes   lines  reduction",
+        "registry        564       618      35",
+        "catalog        3398      3452     164  -502.5%",
+        "index           479       533       1  15.1%",
+        "budget: index/registry = 0.849 >= 0.7 (EXCEEDED)",
+        "biggest contributors to the index:",
+        "      63 chars   13.2%  skill       repository-change",
+    ]
+
+
+# --------------------------------------------------------------------------- progress for big registries
+
+
+def test_progress_lines_when_not_a_terminal(example_dir, cli, monkeypatch):
+    monkeypatch.setattr(build_cmd, "BIG_REGISTRY_BYTES", 100)
+    reg = example_dir / "skills.yaml"
+    code, _, err = cli("build", "--registry", reg, "--out", example_dir / "g", "-q")
+    assert code == 0
+    lines = err.splitlines()
+    assert lines[0] == f"reading {reg} (0.0 MB)..."
+    assert lines[1].startswith("validated 3 skills in ") and lines[1].endswith(f"s; writing {example_dir / 'g'}...")
+    assert lines[2].startswith("done in ") and len(lines) == 3
+
+
+def test_progress_percentage_on_a_terminal(example_dir, capsys, monkeypatch):
+    from routelens.cli import main
+
+    monkeypatch.setattr(build_cmd, "BIG_REGISTRY_BYTES", 100)
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
+    reg = example_dir / "skills.yaml"
+    assert main(["build", "--registry", str(reg), "--out", str(example_dir / "g"), "-q"]) == 0
+    err = capsys.readouterr().err
+    first = err.split("\n")[0]
+    assert first.startswith(f"reading {reg} (0.0 MB)...\rreading {reg} (0.0 MB): ")
+    assert first.endswith(f"\rreading {reg} (0.0 MB): 100%")
+    assert err.split("\n")[1].startswith("validated 3 skills in ")
+
+
+def test_no_progress_for_small_registries(example_dir, cli):
+    code, _, err = cli("build", "--registry", example_dir / "skills.yaml", "-q")
+    assert (code, err) == (0, "")
+    assert sorted(os.listdir(example_dir / "generated")) == [CATALOG_NAME, INDEX_NAME]
