@@ -90,7 +90,7 @@ async def _measure(reg_path: Path, keys: int, debounce: float) -> dict:
         await pilot.pause()
         await app.workers.wait_for_complete()
         delays = []
-        task = "deploy the api 17 and report"
+        task = "deploy the api 0 and report what changed"
         await pilot.click("#task")
         while app.snapshot is None or app.snapshot.router is None:
             await asyncio.sleep(0.002)
@@ -118,10 +118,11 @@ def measure(reg_path: Path, keys: int, debounce: float) -> dict:
 # ---------------------------------------------------------------------------- memory (subprocess)
 
 _MEM_CHILD = r"""
-import asyncio, json, resource, sys, tracemalloc
+import asyncio, json, sys, tracemalloc
 from pathlib import Path
-what, reg = sys.argv[1], Path(sys.argv[2])
-tracemalloc.start()
+what, reg, traced = sys.argv[1], Path(sys.argv[2]), sys.argv[3] == "1"
+if traced:  # tracemalloc itself roughly doubles RSS: peak RSS is measured in a run without it
+    tracemalloc.start()
 if what == "builder":
     from routelens.index import write_generated
     from routelens.registry import load_registry
@@ -149,16 +150,22 @@ print(json.dumps({"maxrss_kb": hwm, "traced_peak": peak}))
 
 
 def memory(what: str, reg_path: Path) -> dict:
-    out = subprocess.run([sys.executable, "-c", _MEM_CHILD, what, str(reg_path)], capture_output=True, text=True,
-                         check=True, env={**os.environ, "TEXTUAL": ""})
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    """Peak RSS (a run without tracemalloc) and tracemalloc peak (a second run)."""
+    res = {}
+    for traced in ("0", "1"):
+        out = subprocess.run([sys.executable, "-c", _MEM_CHILD, what, str(reg_path), traced], capture_output=True,
+                             text=True, check=True, env={**os.environ, "TEXTUAL": ""})
+        got = json.loads(out.stdout.strip().splitlines()[-1])
+        res["maxrss_kb" if traced == "0" else "traced_peak"] = got["maxrss_kb" if traced == "0" else "traced_peak"]
+    return res
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--sizes", default="10000,100000", help="synthetic registry sizes (skills), comma-separated")
-    p.add_argument("--keys", type=int, default=12, help="key presses per measurement")
+    p.add_argument("--keys", type=int, default=16, help="key presses per measurement (typing 'deploy the api 0 ...')")
     p.add_argument("--no-memory", action="store_true")
+    p.add_argument("--no-timing", action="store_true")
     args = p.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",") if s]
     with tempfile.TemporaryDirectory() as tmp:
@@ -173,9 +180,13 @@ def main(argv: list[str] | None = None) -> int:
             regs.append((f"{n:,} skills", path))
         base = None
         print()
-        print(f"{'registry':<16}{'first paint':>13}{'x base':>8}{'key→decision':>15}{'(max)':>9}{'x base':>8}"
-              f"{'no debounce':>13}{'x base':>8}   decision")
-        for name, path in regs:
+        if args.no_timing:
+            regs_timed: list[tuple[str, Path]] = []
+        else:
+            regs_timed = regs
+            print(f"{'registry':<16}{'first paint':>13}{'x base':>8}{'key→decision':>15}{'(max)':>9}{'x base':>8}"
+                  f"{'no debounce':>13}{'x base':>8}   decision")
+        for name, path in regs_timed:
             m = measure(path, args.keys, 0.05)
             m0 = measure(path, args.keys, 0.0)
             if base is None:

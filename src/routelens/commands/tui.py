@@ -34,6 +34,10 @@ def run(args) -> int:
     from routelens.tui.model import Paths
 
     paths = Paths.make(reg_path, args.index, out_dir)
-    app = RouteLensApp(paths, theme=args.theme, task=args.task)
+    app = RouteLensApp(paths, task=args.task)
+    if args.theme not in app.available_themes:
+        print(f"unknown theme {args.theme!r}; one of: {', '.join(sorted(app.available_themes))}", file=sys.stderr)
+        return 2
+    app.theme = args.theme
     app.run()
     return 0

@@ -132,7 +132,7 @@ class RouteLensApp(App[None]):
         self._loading = False
         self._load_again = False
         self._sig: tuple | None = None
-        self._shown: dict[str, str] = {}
+        self._shown: dict[str, tuple] = {}
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -364,13 +364,14 @@ class RouteLensApp(App[None]):
         # catalog pane
         cp = self.pane("catalog")
         if snap.catalog is not None:
-            self._show("catalog", snap.catalog.text, "json" if snap.catalog.obj is not None else None)
+            self._show("catalog", snap.catalog.text, "json")
         else:
             self._show("catalog", "", None)
         if snap.catalog_error:
             cp.set_notice(f"✗ {snap.catalog_error}. F5 builds it.", "error")
-        elif fr.state == "stale":
-            cp.set_notice("▲ built from an older registry (stale).", "warning")
+        elif snap.catalog is not None and snap.catalog.source_sha256 != reg.source_sha256:
+            cp.set_notice(f"▲ STALE: built from registry {short(snap.catalog.source_sha256)}, "
+                          f"the registry is now {short(reg.source_sha256)}.", "warning")
         else:
             cp.set_notice(None)
         self._update_header()
@@ -402,7 +403,7 @@ class RouteLensApp(App[None]):
 
     def _show(self, name: str, text: str, language: str | None) -> None:
         """Load ``text`` into a pane unless it already shows exactly that."""
-        key = f"{language}:{text}"
+        key = (language, len(text), hash(text))  # not the text itself: no extra copy of big files
         if self._shown.get(name) == key:
             return
         self._shown[name] = key

@@ -214,26 +214,33 @@ class CatalogDisplay:
     inclusive rows; :attr:`obj` is the parsed file (None when it is not
     JSON; parsed on first use); :attr:`error` says why it cannot be used."""
 
-    def __init__(self, text: str, entries: dict[str, tuple[int, int]], source: str) -> None:
+    def __init__(self, text: str, entries: dict[str, tuple[int, int]], source: str | None = None) -> None:
         self.text = text
         self.entries = entries
-        self._source = source
+        self._source = source  # the file's text when ``text`` had line breaks substituted
         self._obj: dict | None = None
         self._error: str | None = None
         self._parsed = False
+
+    @property
+    def source_sha256(self) -> str | None:
+        """The catalog's ``source_sha256`` (read from its first lines,
+        without parsing the file), or None."""
+        m = re.search(r'"source_sha256": "([0-9a-f]{64})"', self.text[:2000])
+        return m.group(1) if m else None
 
     def _parse(self) -> None:
         if self._parsed:
             return
         self._parsed = True
         try:
-            obj = json.loads(self._source)
+            obj = json.loads(self._source if self._source is not None else self.text)
             if not isinstance(obj, dict):
                 raise ValueError("not a JSON object")
             self._obj = obj
         except ValueError as exc:
             self._error = f"not valid JSON: {exc}"
-        self._source = ""
+        self._source = None
 
     @property
     def obj(self) -> dict | None:
@@ -287,8 +294,10 @@ def format_catalog(raw: bytes) -> CatalogDisplay:
         elif open_key is not None:
             entries[open_key] = (open_row, row)
             open_key = None
-    shown = text[:-1] if text.endswith("\n") else text
-    return CatalogDisplay(display_text(shown), entries, text)
+    base = text[:-1] if text.endswith("\n") else text
+    shown = display_text(base)
+    # keep the file's own text only when the display substituted line breaks (rare)
+    return CatalogDisplay(shown, entries, text if shown is not base else None)
 
 
 # --------------------------------------------------------------------------- loading
@@ -438,8 +447,8 @@ def complete(pre: Preview, with_router: bool = True) -> Snapshot | LoadFailure:
     assert fresh is not None
     router = make_router(reg, fresh, paths) if with_router else None
     catalog_err = pre.catalog_error
-    if pre.catalog is not None and catalog_err is None:
-        catalog_err = pre.catalog.error
+    if pre.catalog is not None and catalog_err is None and not pre.catalog.entries and reg.skills:
+        catalog_err = pre.catalog.error or f"{paths.show(paths.catalog)} lists no skills"
     return Snapshot(
         paths=paths,
         registry=reg,

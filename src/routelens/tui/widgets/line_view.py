@@ -1,15 +1,19 @@
 """A line-API code view for very large documents (the toolong pattern).
 
 A :class:`~textual.scroll_view.ScrollView` whose ``render_line(y)`` paints
-only the visible rows from a list of lines, with a per-line regex
-highlighter and an LRU cache of strips. Mounting and scrolling cost is
-independent of the document size (guide #8), which a TextArea is not
-above about 20,000 lines (guide #7). Same interface as
-:class:`~routelens.tui.widgets.source_view.SourceView`: :meth:`show`,
-:meth:`set_bands`, :attr:`bands`, :meth:`reveal`, :attr:`line_count`.
+only the visible rows, with a per-line regex highlighter and an LRU cache
+of strips. The document is kept as one string plus an array of line start
+offsets (8 bytes a line, no string per line), so a 300,000-line catalog
+costs its own text and 2.4 MB. Mounting and scrolling cost is independent
+of the document size (guide #8), which a TextArea is not (guide #7). Same
+interface as :class:`~routelens.tui.widgets.source_view.SourceView`:
+:meth:`show`, :meth:`set_bands`, :attr:`bands`, :meth:`reveal`,
+:attr:`line_count`.
 """
 
 from __future__ import annotations
+
+from array import array
 
 from rich.segment import Segment
 from rich.style import Style
@@ -22,9 +26,21 @@ from textual.strip import Strip
 from routelens.tui.highlight import Band, band_at, highlight_line
 from routelens.tui.model import DISPLAY_BREAKS
 
-__all__ = ["LineView"]
+__all__ = ["LineView", "line_starts"]
 
 _MARKS = frozenset(DISPLAY_BREAKS.values())
+
+
+def line_starts(text: str) -> array:
+    """Offsets where each LF-separated line of ``text`` starts (the first
+    is 0); ``len`` of the result is the number of lines."""
+    starts = array("q", [0])
+    find = text.find
+    pos = find("\n")
+    while pos != -1:
+        starts.append(pos + 1)
+        pos = find("\n", pos + 1)
+    return starts
 
 
 class LineView(ScrollView, can_focus=True):
@@ -81,35 +97,42 @@ class LineView(ScrollView, can_focus=True):
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
-        self._lines: list[str] = [""]
+        self._text = ""
+        self._starts = array("q", [0])
         self._language: str | None = None
         self._bands: tuple[Band, ...] = ()
         self._cache: LRUCache[tuple, Strip] = LRUCache(1024)
-        self._max_width = 0
         self._gutter = 3
         self.cursor_row = 0
 
     # ------------------------------------------------------------------ content
     def show(self, text: str, language: str | None) -> None:
-        """Replace the document (``text`` split on LF only)."""
-        self._lines = text.split("\n")
+        """Replace the document (``text`` split on LF only; not copied)."""
+        self._text = text
+        self._starts = line_starts(text)
         self._language = language
         self._bands = ()
         self._cache.clear()
-        self._gutter = len(str(len(self._lines))) + 2
-        # widest line: sampling keeps this O(n) with a tiny constant
-        self._max_width = max((len(line) for line in self._lines), default=0)
-        self.virtual_size = Size(self._gutter + self._max_width + 1, len(self._lines))
+        n = len(self._starts)
+        self._gutter = len(str(n)) + 2
+        widest = 0
+        starts = self._starts
+        for i in range(1, n):
+            w = starts[i] - starts[i - 1]
+            if w > widest:
+                widest = w
+        widest = max(widest, len(text) - starts[-1] + 1)
+        self.virtual_size = Size(self._gutter + widest, n)
         self.scroll_to(0, 0, animate=False, immediate=True)
         self.refresh()
 
     @property
     def line_count(self) -> int:
-        return len(self._lines)
+        return len(self._starts)
 
     @property
     def text(self) -> str:
-        return "\n".join(self._lines)
+        return self._text
 
     @property
     def gutter_width(self) -> int:
@@ -117,7 +140,9 @@ class LineView(ScrollView, can_focus=True):
 
     def get_line_text(self, row: int) -> str:
         """The displayed text of a 0-based row."""
-        return self._lines[row]
+        start = self._starts[row]
+        end = self._starts[row + 1] - 1 if row + 1 < len(self._starts) else len(self._text)
+        return self._text[start:end]
 
     # ------------------------------------------------------------------ bands
     @property
@@ -163,11 +188,11 @@ class LineView(ScrollView, can_focus=True):
         if cached is not None:
             return cached
         base = self.rich_style
-        if row >= len(self._lines):
+        if row >= self.line_count:
             strip = Strip.blank(width, base)
         else:
             styles = self._styles()
-            line = self._lines[row]
+            line = self.get_line_text(row)
             text = highlight_line(line, self._language, styles)
             if any(c in _MARKS for c in line):
                 for i, c in enumerate(line):

@@ -27,9 +27,11 @@ from routelens.tui.model import DISPLAY_BREAKS
 
 __all__ = ["SourceView", "MAX_TEXTAREA_LINES"]
 
-#: Above this many lines a TextArea gets slow (guide #7); use LineView.
-MAX_TEXTAREA_LINES = 20_000
-#: Above this many lines TextArea is kept but syntax highlighting is off.
+#: Above this many lines the app uses LineView: a TextArea gets slow
+#: above ~20,000 lines (guide #7) and keeps ~0.7 KB a line in its document
+#: and wrap tables, where LineView keeps 8 bytes a line.
+MAX_TEXTAREA_LINES = 5_000
+#: Above this many lines a TextArea shows no syntax highlighting (tree-sitter cost).
 MAX_HIGHLIGHT_LINES = 8_000
 
 _MARKS = frozenset(DISPLAY_BREAKS.values())
