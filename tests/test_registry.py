@@ -141,6 +141,14 @@ def test_line_separators_inside_values_do_not_count_as_lines():
     assert reg.line_count == 12
 
 
+def test_line_separators_inside_comments_do_not_count_as_lines():
+    text = (HEAD + "  a:\n    path: a.md\n    # note \u2028 not a line break\x85 either\n    priority: P0\n"
+            "    triggers: [x]\n  # about b \u2029\n  b:\n    path: b.md\n    priority: P1\n    triggers: [z]\n")
+    reg = parse_registry(text.encode(), "s.yaml")
+    assert ranges(reg) == {"a": (3, 7), "b": (9, 12)}
+    assert parse_fragment(reg.range_text(3, 7), 3) == {"a": {"path": "a.md", "priority": "P0", "triggers": ["x"]}}
+
+
 def test_unknown_top_level_key_is_a_warning():
     reg = parse_registry((HEAD + SKILL_A + "extras:\n  x: 1\n").encode(), "s.yaml")
     assert [str(w) for w in reg.warnings] == [
