@@ -225,6 +225,7 @@ class Registry:
 
     @property
     def line_count(self) -> int:
+        """Number of lines as an editor counts them (a final newline adds none)."""
         return len(self.lines)
 
     def range_text(self, start: int, end: int) -> str:
@@ -240,6 +241,7 @@ class Registry:
         return self.path.parent
 
     def entry(self, entry_id: str) -> Skill | Composition | Rule | None:
+        """The skill, composition or rule with this id, or None."""
         return self.skills.get(entry_id) or self.compositions.get(entry_id) or self.rules.get(entry_id)
 
     def compositions_of(self, skill_id: str) -> list[str]:
