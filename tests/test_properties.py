@@ -89,7 +89,8 @@ ids = st.from_regex(r"[a-z0-9][a-z0-9-]{0,10}", fullmatch=True)
 meta_keys = st.from_regex(r"[a-z][a-z_]{0,8}", fullmatch=True).filter(
     lambda k: k not in ("path", "priority", "triggers", "description", "status"))
 block_lines = st.lists(st.from_regex(r"[A-Za-z0-9#:\-'\"\[\]{}&*! ]{0,20}[A-Za-z0-9#]", fullmatch=True) | st.just(""),
-                       min_size=1, max_size=4).filter(lambda ls: ls[0] != "" and ls[-1] != "")
+                       min_size=1, max_size=4).filter(
+    lambda ls: ls[0] != "" and ls[-1] != "" and not ls[0].startswith(" "))  # the first line sets the indentation
 
 
 @st.composite
@@ -100,6 +101,8 @@ def scalar_field(draw, indent: str, key: str):
         chomp = draw(st.sampled_from(["", "-", "+"]))
         blanks = draw(st.integers(0, 2))
         body = [f"{indent}{key}: |{chomp}"] + [f"{indent}  {l}" if l else "" for l in lines] + [""] * blanks
+        if chomp == "+":  # keep: every blank line up to the next content is the value's, so end it here
+            body.append(f"{indent}# end of the kept lines")
         value = "\n".join(lines)
         value += {"": "\n", "-": "", "+": "\n" + "\n" * blanks}[chomp]
         return body, value
