@@ -73,6 +73,7 @@ async def _browser(app, pilot) -> None:
 
 
 async def _stats(app, pilot) -> None:
+    await settle(app, pilot)
     app.action_stats()
     await settle(app, pilot)
 

@@ -30,7 +30,7 @@ _GLYPH = {"fresh": "✓", "stale": "▲", "missing": "✗", "invalid": "✗"}
 
 def budget_bar(ratio: float, limit: float, width: int = 40) -> Content:
     """A bar of ``width`` cells: filled up to ``ratio`` (index chars /
-    registry chars), with ``│`` at ``limit`` (max_index_ratio); green
+    registry chars), with ``┃`` at ``limit`` (max_index_ratio); green
     below the limit, red at or above it."""
     filled = max(0, min(width, round(ratio * width)))
     mark = max(0, min(width - 1, round(limit * width)))
@@ -38,11 +38,11 @@ def budget_bar(ratio: float, limit: float, width: int = 40) -> Content:
     cells = []
     for i in range(width):
         if i == mark:
-            cells.append(("│", "bold $text"))
+            cells.append(("┃", "bold $text"))
         elif i < filled:
-            cells.append(("█", "$success" if ok else "$error"))
+            cells.append(("━", "bold $success" if ok else "bold $error"))
         else:
-            cells.append(("░", "$text-muted"))
+            cells.append(("━", "$panel-lighten-2"))
     return Content.assemble(*cells)
 
 
