@@ -54,6 +54,7 @@ from routelens.registry import (
     Registry,
     RegistryError,
     canonical_bytes,
+    decode_canonical,
     parse_fragment,
     parse_registry,
 )
@@ -274,18 +275,6 @@ def _key_positions(lines: list[str], first_line: int) -> dict[str, tuple[int, in
     return pos
 
 
-def _decode(raw: bytes, display: str) -> str:
-    data = canonical_bytes(raw)
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        head = data[: exc.start]
-        line = head.count(b"\n") + 1
-        col = len(head[head.rfind(b"\n") + 1 :].decode("utf-8", "replace")) + 1
-        raise SkillFileError([Diagnostic(display, line, col, "",
-                                         f"not UTF-8: byte 0x{data[exc.start]:02x} cannot be decoded")]) from None
-
-
 def read_skill_md(path: str | Path, display: str | None = None, folder_name: str | None = None) -> AgentSkill:
     """Read and validate one SKILL.md.
 
@@ -306,7 +295,10 @@ def read_skill_md(path: str | Path, display: str | None = None, folder_name: str
         raw = path.read_bytes()
     except OSError as exc:
         raise SkillFileError([Diagnostic(display, 1, 1, "", f"cannot read: {exc.strerror or exc}")]) from None
-    text = _decode(raw, display)
+    try:
+        text = decode_canonical(raw, display)
+    except RegistryError as exc:
+        raise SkillFileError(exc.diagnostics) from None
     lines = text.split("\n")
     if text.endswith("\n"):
         lines.pop()

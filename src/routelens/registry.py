@@ -50,6 +50,7 @@ __all__ = [
     "load_registry",
     "parse_registry",
     "canonical_bytes",
+    "decode_canonical",
     "source_sha256",
     "parse_fragment",
     "ID_RE",
@@ -1087,9 +1088,10 @@ def _declared_skill(top: dict, r: _Reader, sid: str) -> bool:
 # --------------------------------------------------------------------------- entry points
 
 
-def _decode(raw: bytes, display: str) -> str:
-    """Canonical text of registry bytes; raises RegistryError naming the
-    line and column of the first byte that is not UTF-8."""
+def decode_canonical(raw: bytes, display: str) -> str:
+    """Canonical text of YAML bytes (BOM removed, LF line ends; spec section
+    3). Raises :class:`RegistryError` naming the 1-based line and column (in
+    characters) of the first byte that is not UTF-8."""
     data = canonical_bytes(raw)
     try:
         return data.decode("utf-8")
@@ -1156,7 +1158,7 @@ def parse_registry(raw: bytes, path: str | Path = "skills.yaml", display_name: s
     if len(raw) > LIMITS["max_registry_bytes"]:
         raise RegistryError([Diagnostic(display, 1, 1, "",
                                         f"the registry is {len(raw)} bytes, more than the limit {LIMITS['max_registry_bytes']}")])
-    text = _decode(raw, display)
+    text = decode_canonical(raw, display)
     if "\x00" in text:
         i = text.index("\x00")
         line = text.count("\n", 0, i) + 1

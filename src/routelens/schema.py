@@ -53,7 +53,7 @@ def schema_object() -> dict[str, Any]:
 def _compose(raw: bytes, display: str) -> tuple[Any, Any]:
     """(reader, root node) of registry bytes through routelens's own
     event reader; raises :class:`RegistryError` on a YAML-level error."""
-    text = _registry._decode(raw, display)
+    text = _registry.decode_canonical(raw, display)
     parse_text, back = _registry._mask_separators(text)
     r = _registry._Reader(text, display)
     try:
