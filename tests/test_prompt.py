@@ -77,6 +77,7 @@ def no_tokens(monkeypatch, tmp_path):
     cache = tmp_path / "tiktoken-cache"
     cache.mkdir()
     monkeypatch.setenv("TIKTOKEN_CACHE_DIR", str(cache))
+    monkeypatch.setattr(stats, "_tiktoken_installed", lambda: True)  # the optional extra may be absent
     monkeypatch.setattr(stats, "_ENCODER", None)
     monkeypatch.setattr(stats, "_ENCODER_ERROR", None)
     return cache
@@ -147,6 +148,7 @@ def test_tokens_counted_when_encoding_loads(reg, monkeypatch):
 
 def test_corrupt_cache_is_not_used(monkeypatch, tmp_path):
     """A cached file with the wrong sha256 would make tiktoken download again: refused."""
+    monkeypatch.setattr(stats, "_tiktoken_installed", lambda: True)
     monkeypatch.setenv("TIKTOKEN_CACHE_DIR", str(tmp_path))
     url = stats._TIKTOKEN_FILES["cl100k_base"][0]
     (tmp_path / hashlib.sha1(url.encode()).hexdigest()).write_bytes(b"not the encoding")
@@ -155,6 +157,16 @@ def test_corrupt_cache_is_not_used(monkeypatch, tmp_path):
     monkeypatch.setenv("TIKTOKEN_CACHE_DIR", "")
     assert stats._tiktoken_offline_problem("cl100k_base") == (
         "TIKTOKEN_CACHE_DIR is empty (cache disabled) and routelens never downloads the encoding")
+
+
+def test_tiktoken_not_installed_is_said(monkeypatch):
+    """Without the optional extra, the figure says so (found on a fresh CI virtualenv)."""
+    monkeypatch.setattr(stats, "_tiktoken_installed", lambda: False)
+    monkeypatch.setattr(stats, "_ENCODER", None)
+    monkeypatch.setattr(stats, "_ENCODER_ERROR", None)
+    assert stats.token_count("abc") == {
+        "encoding": "cl100k_base", "tokens": None,
+        "unavailable": "tiktoken is not installed (pip install 'routelens[tokens]')"}
 
 
 def test_cli_prompt(reg, no_tokens, capsys):

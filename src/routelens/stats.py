@@ -150,16 +150,22 @@ _TIKTOKEN_FILES = {
 }
 
 
+def _tiktoken_installed() -> bool:
+    """Whether the optional tiktoken package can be imported."""
+    import importlib.util
+
+    return importlib.util.find_spec("tiktoken") is not None
+
+
 def _tiktoken_offline_problem(encoding: str) -> str | None:
     """None when tiktoken can load ``encoding`` from its local cache (so no
     network is touched: tiktoken re-downloads a missing or corrupt cache
     file, which could hang offline); otherwise the reason, for people."""
     import hashlib
-    import importlib.util
     import os
     import tempfile
 
-    if importlib.util.find_spec("tiktoken") is None:
+    if not _tiktoken_installed():
         return "tiktoken is not installed (pip install 'routelens[tokens]')"
     if encoding not in _TIKTOKEN_FILES:
         return f"routelens only counts with {', '.join(_TIKTOKEN_FILES)}"
