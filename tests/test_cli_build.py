@@ -141,7 +141,39 @@ def test_missing_registry_file(tmp_path, cli):
     code, _, err = cli("build", "--registry", tmp_path / "none.yaml", "--out", tmp_path / "g")
     assert code == 2
     assert err.splitlines() == [f"{tmp_path / 'none.yaml'}:1:1: cannot read the registry: No such file or directory",
-                                f"{tmp_path / 'none.yaml'}: 1 error; nothing was written"]
+                                f"{tmp_path / 'none.yaml'}: 1 error; nothing was written",
+                                "routelens: no registry there: pass --registry PATH, set ROUTELENS_REGISTRY, "
+                                "or run routelens in a folder that holds skills.yaml"]
+    assert not (tmp_path / "g").exists()
+
+
+@pytest.mark.parametrize("command", ["check", "stats", "prompt"])
+def test_read_only_commands_do_not_claim_nothing_was_written(tmp_path, cli, command):
+    reg = tmp_path / "skills.yaml"
+    reg.write_text("schema_version: 2\nskills: {}\n", encoding="utf-8")
+    code, _, err = cli(command, "--registry", reg)
+    assert code == 2
+    assert err.splitlines()[-1] == f"{reg}: 1 error"
+
+
+@pytest.mark.parametrize("special", ["/dev/zero", "fifo", "dir"])
+def test_registry_that_is_not_a_regular_file_is_refused_without_blocking(tmp_path, cli, special):
+    """Found by a user trial: /dev/zero grew to 12 GB, a FIFO hung forever."""
+    import os
+
+    if special == "fifo":
+        path = tmp_path / "fifo.yaml"
+        os.mkfifo(path)
+        why = "not a regular file (a pipe or a device?)"
+    elif special == "dir":
+        path = tmp_path
+        why = "it is a directory, not a file"
+    else:
+        path = special
+        why = "not a regular file (a pipe or a device?)"
+    code, _, err = cli("build", "--registry", path, "--out", tmp_path / "g")
+    assert code == 2
+    assert err.splitlines()[0] == f"{path}:1:1: cannot read the registry: {why}"
     assert not (tmp_path / "g").exists()
 
 

@@ -21,7 +21,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
-from routelens.registry import ID_RE, LIMITS, Registry, canonical_bytes, gc_paused, source_sha256
+from routelens.registry import (
+    ID_RE,
+    LIMITS,
+    Registry,
+    RegistryError,
+    canonical_bytes,
+    gc_paused,
+    read_registry_bytes,
+    source_sha256,
+)
 
 __all__ = [
     "INDEX_NAME",
@@ -774,7 +783,13 @@ def freshness(registry_path: str | Path, index_path: str | Path, registry_raw: b
     other registry bytes), ``missing``, ``invalid`` (unreadable, not an
     index, or not what the registry gives), each with a message for people.
     Raises ``OSError`` only when the registry itself cannot be read."""
-    raw = registry_raw if registry_raw is not None else Path(registry_path).read_bytes()
+    if registry_raw is not None:
+        raw = registry_raw
+    else:
+        try:
+            raw = read_registry_bytes(registry_path)
+        except RegistryError as exc:
+            raise OSError(exc.diagnostics[0].message) from None
     current = source_sha256(raw)
     try:
         idx = load_index(index_path)

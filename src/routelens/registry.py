@@ -51,6 +51,7 @@ __all__ = [
     "parse_registry",
     "canonical_bytes",
     "decode_canonical",
+    "read_registry_bytes",
     "source_sha256",
     "parse_fragment",
     "ID_RE",
@@ -1234,6 +1235,50 @@ def _sorted_unique(diags: list[Diagnostic]) -> list[Diagnostic]:
     return sorted(set(diags), key=lambda d: (d.line, d.column, d.key_path, d.message, d.severity))
 
 
+def read_registry_bytes(path: str | Path, display: str | None = None) -> bytes:
+    """The registry file's bytes, read safely: only a regular file (a FIFO,
+    a device such as ``/dev/zero`` or a directory is refused without
+    blocking), at most ``LIMITS["max_registry_bytes"]`` bytes (checked while
+    reading, not only from the reported size). Raises :class:`RegistryError`
+    with a diagnostic naming the file."""
+    import os
+    import stat as _stat
+
+    path = Path(path)
+    display = display or str(path)
+    limit = LIMITS["max_registry_bytes"]
+
+    def fail(message: str) -> RegistryError:
+        return RegistryError([Diagnostic(display, 1, 1, "", message)])
+
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        raise fail(f"cannot read the registry: {exc.strerror or exc}") from None
+    try:
+        st = os.fstat(fd)
+        if _stat.S_ISDIR(st.st_mode):
+            raise fail("cannot read the registry: it is a directory, not a file")
+        if not _stat.S_ISREG(st.st_mode):
+            raise fail("cannot read the registry: not a regular file (a pipe or a device?)")
+        if st.st_size > limit:
+            raise fail(f"the registry is {st.st_size} bytes, more than the limit {limit}")
+        chunks, total = [], 0
+        while True:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                break
+            total += len(chunk)
+            if total > limit:
+                raise fail(f"the registry is more than the limit of {limit} bytes")
+            chunks.append(chunk)
+        return b"".join(chunks)
+    except OSError as exc:
+        raise fail(f"cannot read the registry: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+
+
 def load_registry(path: str | Path, display_name: str | None = None,
                   progress: Callable[[float], None] | None = None) -> Registry:
     """Read and validate the registry at ``path`` (see :func:`parse_registry`;
@@ -1245,14 +1290,7 @@ def load_registry(path: str | Path, display_name: str | None = None,
     """
     path = Path(path)
     display = display_name or str(path)
-    try:
-        size = path.stat().st_size
-        if size > LIMITS["max_registry_bytes"]:
-            raise RegistryError([Diagnostic(display, 1, 1, "",
-                                            f"the registry is {size} bytes, more than the limit {LIMITS['max_registry_bytes']}")])
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise RegistryError([Diagnostic(display, 1, 1, "", f"cannot read the registry: {exc.strerror or exc}")]) from None
+    raw = read_registry_bytes(path, display)
     return parse_registry(raw, path, display, progress)
 
 

@@ -61,6 +61,7 @@ from routelens.registry import (
     canonical_bytes,
     parse_fragment,
     parse_registry,
+    read_registry_bytes,
     source_sha256,
 )
 
@@ -354,10 +355,7 @@ class Router:
         registry_path = Path(registry_path)
         index_path = Path(index_path) if index_path is not None else registry_path.parent / "generated" / INDEX_NAME
         display = str(registry_path)
-        try:
-            raw = registry_path.read_bytes()
-        except OSError as exc:
-            raise RegistryError([Diagnostic(display, 1, 1, "", f"cannot read the registry: {exc.strerror or exc}")]) from None
+        raw = read_registry_bytes(registry_path, display)
         fr = freshness(registry_path, index_path, raw)
         file_sha = hashlib.sha256(fr.index.raw).hexdigest() if fr.index is not None and fr.index.raw else None
 

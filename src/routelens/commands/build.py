@@ -54,7 +54,7 @@ def run(args) -> int:
         def progress(fraction: float) -> None:
             print(f"\rreading {reg_path} ({size / 1e6:.1f} MB): {fraction * 100:3.0f}%", end="",
                   file=sys.stderr, flush=True)
-    reg = load_or_report(reg_path, progress)
+    reg = load_or_report(reg_path, progress, writes=True)
     if tty:
         print(file=sys.stderr, flush=True)  # end the progress line
     if reg is None:

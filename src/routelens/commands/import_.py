@@ -35,7 +35,7 @@ def run(args) -> int:
     reg_path, out = resolve_paths(args)
     reg = None
     if reg_path.exists():
-        reg = load_or_report(reg_path)
+        reg = load_or_report(reg_path, writes=True)
         if reg is None:
             return 2
     plan = plan_import(args.paths, reg_path, reg, args.priority)

@@ -34,6 +34,7 @@ from routelens.registry import (
     Registry,
     RegistryError,
     canonical_bytes,
+    read_registry_bytes,
     parse_registry,
 )
 from routelens.stats import compute_stats
@@ -406,9 +407,9 @@ def preview(paths: Paths) -> Preview:
     the registry (see :class:`Preview`). Never raises for bad input."""
     sig = signature(paths)
     try:
-        raw = paths.registry.read_bytes()
-    except OSError as exc:
-        return Preview(paths, sig, None, f"cannot read the registry: {exc.strerror or exc}", "", "",
+        raw = read_registry_bytes(paths.registry)
+    except RegistryError as exc:
+        return Preview(paths, sig, None, exc.diagnostics[0].message, "", "",
                        None, None, None, None, None)
     text = canonical_bytes(raw).decode("utf-8", "replace")
     fresh = _relative_messages(freshness(paths.registry, paths.index, registry_raw=raw), paths)
