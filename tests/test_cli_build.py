@@ -236,12 +236,31 @@ def test_check_exit_codes(tmp_path, cli):
     reg.write_text(ROOMY.replace("  article-writing:", "  article-drafting:"), encoding="utf-8")
     code, stdout, stderr = cli("check", "--registry", reg, "--out", out)
     assert (code, stdout) == (1, "")
+    # the renamed composition's members changed too: their catalog entries list their compositions
     assert stderr.splitlines() == [
-        f"routelens check: {out / INDEX_NAME} is stale: the registry changed since the index was built; "
-        "added: article-drafting; removed: article-writing. Run `routelens build`.",
-        f"routelens check: {out / CATALOG_NAME} differs from a fresh build: run `routelens build`",
+        f"routelens check: {out / INDEX_NAME} is stale: the registry changed since it was built.",
+        f"routelens check: {out / CATALOG_NAME} is stale: the registry changed since it was built.",
+        "routelens check: Since the build: added: article-drafting; removed: article-writing; "
+        "changed: document-production, grounded-research. Run `routelens build`.",
     ]
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before  # never writes
+
+
+def test_check_names_only_real_changes_not_ids_that_moved(tmp_path, cli):
+    """User trial: adding one trigger reported every later entry as changed;
+    changing a priority (not in the index) named no id at all."""
+    reg = tmp_path / "skills.yaml"
+    reg.write_text(ROOMY, encoding="utf-8")
+    out = tmp_path / "generated"
+    cli("build", "--registry", reg, "--out", out)
+    edited = ROOMY.replace("      - 実装修正\n", "      - 実装修正\n      - repo fix\n", 1)
+    edited = edited.replace("priority: P1", "priority: P2", 1)
+    reg.write_text(edited, encoding="utf-8")
+    code, _, stderr = cli("check", "--registry", reg, "--out", out)
+    assert code == 1
+    assert stderr.splitlines()[-1] == (
+        "routelens check: Since the build: changed: document-production, repository-change; "
+        "3 more only moved to other lines. Run `routelens build`.")
 
 
 def test_check_hand_edited_index_and_budget(tmp_path, cli):
@@ -253,8 +272,9 @@ def test_check_hand_edited_index_and_budget(tmp_path, cli):
     idx.write_bytes(idx.read_bytes().replace(b'"repository change"', b'"repo change"'))
     code, _, stderr = cli("check", "--registry", reg, "--out", out)
     assert code == 1
-    assert stderr == (f"routelens check: {idx} is stale: the index differs from a fresh build although its hash "
-                      "matches (hand-edited?); changed: repository-change. Run `routelens build`.\n")
+    assert stderr == (f"routelens check: {idx} is stale: it differs from a fresh build although its hash "
+                      "matches (hand-edited, or a body changed?).\n"
+                      "routelens check: Since the build: changed: repository-change. Run `routelens build`.\n")
     shutil_example = tmp_path / "tight"
     shutil_example.mkdir()
     (shutil_example / "skills.yaml").write_bytes(EXAMPLE.read_bytes())

@@ -301,14 +301,16 @@ def test_check_fresh_then_edited(tmp_path):
     res = check(load_registry(reg_path), out)
     assert listing(out) == before  # never writes
     assert res.ok is False
-    # removing a trigger line moves document-production up by one line: its range changes too
-    assert (res.added, res.removed, res.changed) == (["prod"], ["software-change"],
-                                                     ["article-writing", "document-production", "grounded-research"])
+    # removing a trigger line moves document-production and article-writing up by one line: they only
+    # moved; repository-change lost its composition (a catalog field): it changed
+    assert (res.added, res.removed, res.changed, res.moved) == (
+        ["prod"], ["software-change"], ["grounded-research", "repository-change"],
+        ["article-writing", "document-production"])
     assert res.problems == [
-        f"{out / INDEX_NAME} is stale: the registry changed since the index was built; added: prod; "
-        "removed: software-change; changed: article-writing, document-production, grounded-research. "
-        "Run `routelens build`.",
-        f"{out / CATALOG_NAME} differs from a fresh build: run `routelens build`",
+        f"{out / INDEX_NAME} is stale: the registry changed since it was built.",
+        f"{out / CATALOG_NAME} is stale: the registry changed since it was built.",
+        "Since the build: added: prod; removed: software-change; changed: grounded-research, repository-change; "
+        "2 more only moved to other lines. Run `routelens build`.",
         "size budget exceeded: index 603 chars >= registry 577 chars x 0.95 = 548.15 (over by 54.9 chars)",
     ]
 
@@ -322,8 +324,8 @@ def test_check_catches_a_hand_edited_index_whose_hash_matches(tmp_path):
     res = check(load_registry(reg_path), out)
     assert (res.ok, res.changed) == (False, ["grounded-research"])
     assert res.problems == [
-        f"{p} is stale: the index differs from a fresh build although its hash matches (hand-edited?); "
-        "changed: grounded-research. Run `routelens build`."]
+        f"{p} is stale: it differs from a fresh build although its hash matches (hand-edited, or a body changed?).",
+        "Since the build: changed: grounded-research. Run `routelens build`."]
 
 
 def test_check_budget_exceeded_says_by_how_much(tmp_path):
@@ -348,7 +350,7 @@ def test_check_missing_and_not_json(tmp_path):
     (out / CATALOG_NAME).write_bytes(b"")
     res = check(reg, out)
     assert res.problems == [f"{out / INDEX_NAME} is not valid JSON: run `routelens build`",
-                            f"{out / CATALOG_NAME} differs from a fresh build: run `routelens build`"]
+                            f"{out / CATALOG_NAME} is not valid JSON: run `routelens build`"]
 
 
 # --------------------------------------------------------------------------- writing

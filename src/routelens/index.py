@@ -828,7 +828,10 @@ class CheckResult:
     """Outcome of :func:`check`: ``ok`` iff both files equal a fresh build
     and the size budget holds. ``problems`` are sentences for people;
     ``added``/``removed``/``changed`` are ids (skills, compositions, rules)
-    compared with the index on disk."""
+    compared with the generated files on disk: ``changed`` means a routing
+    field (triggers) or a catalog field (path, priority, status, members,
+    description, metadata...) differs; ``moved`` lists ids whose only change
+    is their line range (lines inserted or removed above them)."""
 
     ok: bool
     problems: list[str]
@@ -836,15 +839,38 @@ class CheckResult:
     removed: list[str]
     changed: list[str]
     output: BuildOutput
+    moved: list[str] = field(default_factory=list)
 
 
-def _id_rows(idx_obj: dict[str, Any]) -> dict[str, str]:
-    rows = {}
+_RANGE_KEYS = ("source_start", "source_end", "stats")
+
+
+def _entries(obj: Any, from_catalog: bool) -> dict[str, tuple[str, str]]:
+    """``"kind:id" -> (range part, rest)`` as comparable JSON strings, from a
+    parsed index (tuples) or catalog (objects); junk rows are skipped."""
+    out: dict[str, tuple[str, str]] = {}
+    if not isinstance(obj, dict):
+        return out
     for key in ("skills", "compositions", "rules"):
-        for row in idx_obj.get(key, []) or []:
-            if isinstance(row, list) and row and isinstance(row[0], str):
-                rows[f"{key}:{row[0]}"] = _dumps_compact(row)
-    return rows
+        rows = obj.get(key)
+        if from_catalog and isinstance(rows, dict):
+            for rid, entry in rows.items():
+                if isinstance(entry, dict):
+                    rng = _dumps_compact([entry.get("source_start"), entry.get("source_end")])
+                    rest = _dumps_compact({k: v for k, v in entry.items() if k not in _RANGE_KEYS})
+                    out[f"{key}:{rid}"] = (rng, rest)
+        elif not from_catalog and isinstance(rows, list):
+            for row in rows:
+                if isinstance(row, list) and row and isinstance(row[0], str):
+                    out[f"{key}:{row[0]}"] = (_dumps_compact(row[1:3]), _dumps_compact(row[3:]))
+    return out
+
+
+def _load_json(data: bytes) -> Any:
+    try:
+        return json.loads(data.decode("utf-8"))
+    except (ValueError, UnicodeDecodeError):
+        return None
 
 
 def check(reg: Registry, out_dir: str | Path) -> CheckResult:
@@ -859,6 +885,11 @@ def check(reg: Registry, out_dir: str | Path) -> CheckResult:
     added: list[str] = []
     removed: list[str] = []
     changed: list[str] = []
+    added_s: set[str] = set()
+    removed_s: set[str] = set()
+    changed_s: set[str] = set()
+    moved_s: set[str] = set()
+    stale_files: list[tuple[Path, Any]] = []
     for name, fresh in ((INDEX_NAME, out.index), (CATALOG_NAME, out.catalog)):
         path = out_dir / name
         try:
@@ -871,30 +902,39 @@ def check(reg: Registry, out_dir: str | Path) -> CheckResult:
             continue
         if old == fresh:
             continue
-        if name == INDEX_NAME:
-            try:
-                old_obj = json.loads(old.decode("utf-8"))
-                if not isinstance(old_obj, dict):
-                    raise ValueError
-            except (ValueError, UnicodeDecodeError):
-                problems.append(f"{path} is not valid JSON: run `routelens build`")
-                continue
-            new_rows = _id_rows(json.loads(out.index))
-            old_rows = _id_rows(old_obj)
-            added = sorted(k.split(":", 1)[1] for k in new_rows.keys() - old_rows.keys())
-            removed = sorted(k.split(":", 1)[1] for k in old_rows.keys() - new_rows.keys())
-            changed = sorted(k.split(":", 1)[1] for k in new_rows.keys() & old_rows.keys() if new_rows[k] != old_rows[k])
-            parts = []
-            if old_obj.get("source_sha256") != reg.source_sha256:
-                parts.append("the registry changed since the index was built")
-            else:
-                parts.append("the index differs from a fresh build although its hash matches (hand-edited?)")
-            for label, ids in (("added", added), ("removed", removed), ("changed", changed)):
-                if ids:
-                    parts.append(f"{label}: {', '.join(ids)}")
-            problems.append(f"{path} is stale: " + "; ".join(parts) + ". Run `routelens build`.")
+        old_obj = _load_json(old)
+        if not isinstance(old_obj, dict):
+            problems.append(f"{path} is not valid JSON: run `routelens build`")
+            continue
+        stale_files.append((path, old_obj))
+        from_catalog = name == CATALOG_NAME
+        new_e = _entries(json.loads(fresh), from_catalog)
+        old_e = _entries(old_obj, from_catalog)
+        added_s |= {k for k in new_e.keys() - old_e.keys()}
+        removed_s |= {k for k in old_e.keys() - new_e.keys()}
+        for k in new_e.keys() & old_e.keys():
+            if new_e[k][1] != old_e[k][1]:
+                changed_s.add(k)
+            elif new_e[k][0] != old_e[k][0]:
+                moved_s.add(k)
+    moved_s -= changed_s
+    plain = lambda keys: sorted({k.split(":", 1)[1] for k in keys})  # noqa: E731
+    added, removed, changed, moved = plain(added_s), plain(removed_s), plain(changed_s), plain(moved_s)
+    for path, old_obj in stale_files:
+        parts = []
+        if old_obj.get("source_sha256") != reg.source_sha256:
+            parts.append("the registry changed since it was built")
+        elif old_obj.get("authority") != reg.path.name:
+            parts.append(f"it was built for registry {old_obj.get('authority')!r}, not {reg.path.name!r}")
         else:
-            problems.append(f"{path} differs from a fresh build: run `routelens build`")
+            parts.append("it differs from a fresh build although its hash matches (hand-edited, or a body changed?)")
+        problems.append(f"{path} is stale: " + "; ".join(parts) + ".")
+    if stale_files:
+        summary = [f"{label}: {', '.join(ids)}" for label, ids in
+                   (("added", added), ("removed", removed), ("changed", changed)) if ids]
+        if moved:
+            summary.append(f"{len(moved)} more only moved to other lines")
+        problems.append(("Since the build: " + "; ".join(summary) + ". " if summary else "") + "Run `routelens build`.")
     st = size_stats(reg, out.index, (0, 0, 0))
     budget = st["budget"]
     if not budget["ok"]:
@@ -902,4 +942,4 @@ def check(reg: Registry, out_dir: str | Path) -> CheckResult:
             f"size budget exceeded: index {budget['index_chars']} chars >= registry {st['registry']['chars']} chars "
             f"x {budget['max_index_ratio']} = {budget['limit_chars']} (over by {budget['index_chars'] - budget['limit_chars']:.1f} chars)"
         )
-    return CheckResult(not problems, problems, added, removed, changed, out)
+    return CheckResult(not problems, problems, added, removed, changed, out, moved)
