@@ -7,7 +7,7 @@ import json
 import subprocess
 import sys
 
-from routelens.index import build, parse_index
+from routelens.index import check
 from routelens.registry import load_registry
 from routelens.tui.model import (
     Paths,
@@ -16,7 +16,6 @@ from routelens.tui.model import (
     format_index,
     hits_of,
     load,
-    split_changes,
 )
 from routelens.tui.screens.skills import filter_skills, read_body
 from routelens.tui.widgets.decision_panel import task_content
@@ -100,14 +99,13 @@ def test_read_body_frontmatter_missing_and_refused(tmp_path):
     assert "refused" in problem and "outside the registry folder" in md
 
 
-def test_split_changes_moved_versus_changed(registry):
-    old = parse_index((registry.parent / "generated" / "routing.min.json").read_bytes())
+def test_check_splits_moved_from_changed(registry):
     text = registry.read_text(encoding="utf-8").replace("triggers: [translate, 翻訳]", "triggers: [translate, 翻訳, localise]")
     text = text.replace("# A small registry", "# Edited.\n# A small registry")
     registry.write_text(text, encoding="utf-8")
-    new = build(load_registry(registry)).index
-    changed_ids = ["blog-post", "research", "translation", "article-writing"]
-    assert split_changes(old, new, changed_ids) == (["translation"], ["blog-post", "research", "article-writing"])
+    res = check(load_registry(registry), registry.parent / "generated")
+    assert res.changed == ["translation"]
+    assert "translation" not in res.moved and {"blog-post", "research", "article-writing"} <= set(res.moved)
 
 
 def test_task_content_marks_spans_current_and_risk():

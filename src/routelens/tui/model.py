@@ -505,9 +505,9 @@ class Analysis:
     provenance: str | None
     layer1: dict[str, Any] | None = None
     errors: list[str] = field(default_factory=list)
-    #: ids of ``check.changed`` whose triggers changed (what routing sees)
+    #: ids whose routing or catalog fields changed (``CheckResult.changed``)
     changed: list[str] = field(default_factory=list)
-    #: ids of ``check.changed`` whose line range only moved
+    #: ids whose line range only moved (``CheckResult.moved``)
     moved: list[str] = field(default_factory=list)
 
 
@@ -534,23 +534,7 @@ def analyze(snap: Snapshot) -> Analysis:
         layer1 = layer1_stats(reg)
     except Exception as exc:
         errors.append(f"layer-1 block: {exc}")
-    changed, moved = split_changes(snap.freshness.index, res.output.index, res.changed)
-    return Analysis(stats, res, provenance, layer1, errors, changed, moved)
-
-
-def split_changes(old: Any, new_index: bytes, changed_ids: list[str]) -> tuple[list[str], list[str]]:
-    """Split the ids ``check`` reports as changed into those whose index
-    tuple changed beyond its line range (triggers) and those whose range
-    only moved (an edit above them). ``old`` is the CompactIndex on disk."""
-    if old is None or not changed_ids:
-        return list(changed_ids), []
-    new = json.loads(new_index.decode("utf-8"))
-    old_rows = {r[0]: tuple(r[3:]) for key in ("skills", "compositions", "rules") for r in getattr(old, key)}
-    new_rows = {r[0]: tuple(tuple(x) if isinstance(x, list) else x for x in r[3:])
-                for key in ("skills", "compositions", "rules") for r in new.get(key, [])}
-    changed = [i for i in changed_ids if old_rows.get(i) != new_rows.get(i)]
-    moved = [i for i in changed_ids if old_rows.get(i) == new_rows.get(i)]
-    return changed, moved
+    return Analysis(stats, res, provenance, layer1, errors, list(res.changed), list(res.moved))
 
 
 # --------------------------------------------------------------------------- hits
