@@ -200,8 +200,8 @@ def test_build_error_when_out_cannot_be_written(example_dir, cli):
     out.write_bytes(b"a file")
     code, stdout, stderr = cli("build", "--registry", example_dir / "skills.yaml", "--out", out)
     assert (code, stdout) == (2, "")
-    assert stderr.startswith(f"routelens build: cannot write to {out}: ")
-    assert stderr.endswith("; the previous generated files are unchanged\n")
+    # user trial: this said "File exists"
+    assert stderr == f"routelens build: cannot write to {out}: it is a file, not a folder; nothing was written\n"
     assert out.read_bytes() == b"a file"
 
 
@@ -358,3 +358,10 @@ def test_no_progress_for_small_registries(example_dir, cli):
     code, _, err = cli("build", "--registry", example_dir / "skills.yaml", "-q")
     assert (code, err) == (0, "")
     assert sorted(os.listdir(example_dir / "generated")) == [CATALOG_NAME, INDEX_NAME]
+
+
+@pytest.mark.parametrize("value", ["0", "-3", "x"])
+def test_stats_top_must_be_positive(value, cli, capsys):
+    with pytest.raises(SystemExit) as info:
+        cli("stats", "--top", value)
+    assert info.value.code == 2

@@ -53,7 +53,7 @@ def common_options() -> argparse.ArgumentParser:
     """Options every subcommand accepts (a parent parser)."""
     p = argparse.ArgumentParser(add_help=False)
     p.add_argument("--registry", type=Path, default=None, metavar="PATH",
-                   help="the canonical registry (default: ./skills.yaml, else the bundled one)")
+                   help="the canonical registry (default: $ROUTELENS_REGISTRY, else ./skills.yaml, else the bundled one)")
     p.add_argument("--out", "--generated", dest="out", type=Path, default=None, metavar="DIR",
                    help="folder of routing.min.json and catalog.json (default: generated/ beside the registry)")
     return p

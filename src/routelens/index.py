@@ -562,6 +562,8 @@ def write_generated(reg: Registry, out_dir: str | Path) -> tuple[BuildOutput, li
     previous files are then unchanged (a rename that already happened is
     rolled back) and no temporary file is left behind."""
     out_dir = Path(out_dir)
+    if out_dir.exists() and not out_dir.is_dir():
+        raise BuildError(f"cannot write to {out_dir}: it is a file, not a folder; nothing was written")
     out = build(reg)
     try:
         out_dir.mkdir(parents=True, exist_ok=True)

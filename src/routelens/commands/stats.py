@@ -6,11 +6,24 @@ from routelens.commands._common import load_or_report, print_json
 from routelens.stats import compute_stats
 
 
+def _positive_int(text: str) -> int:
+    """argparse type: a whole number >= 1."""
+    import argparse
+
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"expected a number of 1 or more, got {n}")
+    return n
+
+
 def register(sub, common) -> None:
     p = sub.add_parser("stats", parents=[common], help="size of registry, catalog and index; budget; top contributors",
                        description="Size statistics of spec section 5, computed from a fresh in-memory build.")
     p.add_argument("--json", action="store_true", help="print JSON")
-    p.add_argument("--top", type=int, default=10, metavar="N", help="how many top contributors to list (default 10)")
+    p.add_argument("--top", type=_positive_int, default=10, metavar="N", help="how many top contributors to list (default 10)")
     p.add_argument("--since", metavar="REV", default=None,
                    help="also compare with git revision REV: leading bytes of the index and the Layer-1 block "
                    "unchanged since then (the cached prompt prefix that survives), ids added/changed/removed")
