@@ -144,3 +144,17 @@ def test_eval_bad_cases_file_exits_2(reg_path, tmp_path, capsys):
     cases.write_text("cases:\n  - task: 3.10\n", encoding="utf-8")
     assert main(["eval", str(cases), "--registry", str(reg_path)]) == 2
     assert f"{cases}:2:11: cases[0].task: task must be a string (quote it)" in capsys.readouterr().err
+
+
+def test_route_high_risk_beyond_the_match_limit_falls_back(tmp_path, capsys, monkeypatch):
+    # user trial: the forced rule / high-risk terms after 10,000 characters were ignored -> index "debugging"
+    write_generated(load_registry(ROOT / "skills.yaml"), tmp_path)
+    task = "debug this stack trace. " + "lorem ipsum " * 1000 + " then rm -rf / and drop table users on 本番"
+    monkeypatch.setattr(sys, "stdin", io.StringIO(task + "\n"))
+    assert main(["route", "--json", "-", "--registry", str(ROOT / "skills.yaml"),
+                 "--index", str(tmp_path / "routing.min.json")]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert (d["mode"], d["reason"], d["skills"], d["rule"]) == ("full", "forced_rule", [], "production-change")
+    assert d["high_risk"] == ["rm -rf", "drop table"] and d["truncated"] is True
+    assert d["message"].endswith("(skills were matched on the first 10,000 of 12,065 characters of the task; "
+                                 "forced rules and high-risk terms on all of it)")

@@ -407,8 +407,50 @@ def test_long_task_is_truncated_and_the_decision_says_so(r):
     d = r.route(task)
     assert d.truncated is True
     assert summary(d) == ("index", "clear_candidate", ("refactoring",), None)  # "translate" lies beyond the limit
-    assert d.message.endswith(f"(only the first 10,000 of {len(task):,} characters of the task were matched)")
+    assert d.message.endswith(f"(skills were matched on the first 10,000 of {len(task):,} characters of the task; "
+                              "forced rules and high-risk terms on all of it)")
     assert r.route("refactor").truncated is False
+
+
+def test_high_risk_and_forced_rules_beyond_the_match_limit_still_fall_back(r):
+    # user trial: a high-risk term / forced rule after the first 10,000 characters was ignored
+    # and the task routed with confidence
+    task = "refactor this module. " + "lorem ipsum " * 1000 + " then rm -rf / on 本番"
+    d = r.route(task)
+    assert summary(d) == ("full", "forced_rule", (), None) and d.rule == "production-change"
+    assert d.high_risk == ("rm -rf",) and d.truncated is True
+    assert {m.id: task[m.span[0]:m.span[1]] for m in d.rule_matches} == {"production-change": "本番", "rm -rf": "rm -rf"}
+    assert d.message == ('Fell back to the full registry: forced rule "production-change" matched "本番" in the task '
+                         f'(score 100) (skills were matched on the first 10,000 of {len(task):,} characters of the '
+                         'task; forced rules and high-risk terms on all of it)')
+    d = r.route("refactor this module. " + "lorem ipsum " * 1000 + " then force-pushing to main")
+    assert summary(d) == ("full", "high_risk", (), None) and d.high_risk == ("force push",)
+
+
+@pytest.mark.parametrize("pos", list(range(MAX_TASK_CHARS - 1100, MAX_TASK_CHARS + 2 * MAX_TASK_CHARS, 997)))
+def test_high_risk_term_is_found_at_any_position_and_words_are_never_cut(r, pos):
+    filler = "x" * (pos - 9)
+    d = r.route("refactor " + filler + " rm -rf build")
+    assert summary(d) == ("full", "high_risk", (), None)
+    assert d.rule_matches[0].span == (pos + 1, pos + 7)
+    # a window edge never cuts a word: "x...xrm -rf" must not read as "rm -rf"
+    for filler in ("y " * (pos // 2) + "x", "y " * (pos // 4) + "x" * (pos // 2)):
+        d = r.route("refactor " + filler + "rm -rf")
+        assert summary(d) == ("index", "clear_candidate", ("refactoring",), None)
+
+
+def test_whole_task_safety_scan_is_fast_for_200k_characters(r):
+    import random
+    import time
+
+    rnd = random.Random(7)
+    words = " ".join("".join(rnd.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rnd.randint(3, 9)))
+                     for _ in range(40_000))[:200_000]
+    for task in ("refactor " + words, "リファクタ" + "ログイン画面の実装修正をお願いします。" * 10_500):
+        t0 = time.perf_counter()
+        d = r.route(task)
+        assert time.perf_counter() - t0 < 3.0
+        assert d.truncated is True
 
 
 def test_reasons_are_the_spec_list():

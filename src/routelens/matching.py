@@ -83,6 +83,7 @@ __all__ = [
     "stem",
     "word_similarity",
     "prepare",
+    "prepare_tail",
 ]
 
 #: Version of the scoring rules; part of every decision so a decision can be
@@ -91,10 +92,23 @@ MATCHER_VERSION = "1"
 
 #: Characters of a task that take part in matching (Python ``str`` characters,
 #: i.e. code points). A longer task is truncated to this many characters for
-#: matching and the decision says so; spans still index the original task.
+#: skill matching and the decision says so; spans still index the original
+#: task. Forced rules and high-risk terms are matched over the whole task
+#: (:func:`prepare_tail`).
 #: 10,000 characters is about 2,500 tokens — far beyond any real request,
 #: and it bounds the time one decision can take.
 MAX_TASK_CHARS = 10_000
+
+#: Forced rules and high-risk terms are matched over the WHOLE task, not only
+#: its first :data:`MAX_TASK_CHARS` characters (a safety check must not be
+#: dodged by a long paste): the rest is read in windows of this many
+#: characters (:func:`prepare_tail`), so memory stays bounded and time grows
+#: linearly with the task.
+SCAN_WINDOW_CHARS = MAX_TASK_CHARS
+
+#: Windows overlap by this many characters, so a match lying across a window
+#: edge is wholly inside the next window.
+SCAN_OVERLAP_CHARS = 1_000
 
 #: A trigger of this many characters or fewer (normalised, spaces not
 #: counted) must occur exactly (issue 3: ``ci`` must not fuzzy-match "cd").
@@ -130,6 +144,7 @@ _WORD_SIM_FLOOR = 60.0  # below this a word pair counts as "not aligned"
 
 _WORD, _SPACELESS = 1, 2
 _ASCII_WORD = re.compile(r"[A-Za-z0-9]+")
+_NOT_ASCII_ALNUM = re.compile(r"[^A-Za-z0-9]")
 
 
 # --------------------------------------------------------------------------- evidence
@@ -424,7 +439,9 @@ class PreparedTask:
     ``original``: the task as given; ``truncated``: True when only its first
     :data:`MAX_TASK_CHARS` characters were matched; ``norm``: normalised
     text; ``kinds``/``texts``/``ostart``/``oend``: per token its kind, text
-    and ``[start, end)`` offsets in the ORIGINAL task.
+    and ``[start, end)`` offsets in the ORIGINAL task; ``offset``: where the
+    prepared text starts in the original task (0, except for the windows of
+    :func:`prepare_tail`).
     """
 
     original: str
@@ -436,6 +453,7 @@ class PreparedTask:
     oend: list[int]
     nstarts: list[int] | None = None
     nends: list[int] | None = None
+    offset: int = 0
     _positions: dict[str, list[int]] | None = None
     _ins: list[float] | None = None
 
@@ -452,7 +470,7 @@ class PreparedTask:
     def original_span(self, nstart: int, nend: int) -> tuple[int, int]:
         """Original ``[start, end)`` of normalised ``[nstart, nend)`` (nend > nstart)."""
         if self.nstarts is None or self.nends is None:
-            return nstart, nend
+            return nstart + self.offset, nend + self.offset
         return self.nstarts[nstart], self.nends[nend - 1]
 
     @property
@@ -477,19 +495,68 @@ def prepare(task: str) -> PreparedTask:
     RTL, emoji, lone surrogates). Only the first :data:`MAX_TASK_CHARS`
     characters are read."""
     truncated = len(task) > MAX_TASK_CHARS
-    text = task[:MAX_TASK_CHARS] if truncated else task
+    return _prepare_slice(task, 0, MAX_TASK_CHARS if truncated else len(task), truncated)
+
+
+def _prepare_slice(task: str, start: int, end: int, truncated: bool) -> PreparedTask:
+    text = task[start:end] if (start or end < len(task)) else task
     norm, starts, ends = normalize(text)
     toks = tokenize(norm)
     kinds = [t[0] for t in toks]
     texts = [t[1] for t in toks]
     if starts is None:
-        ostart = [t[2] for t in toks]
-        oend = [t[3] for t in toks]
+        ostart = [t[2] + start for t in toks]
+        oend = [t[3] + start for t in toks]
     else:
+        if start:
+            starts = [x + start for x in starts]
+            ends = [x + start for x in ends] if ends is not None else None
         ostart = [starts[t[2]] for t in toks]
-        oend = [ends[t[3] - 1] for t in toks]
-    return PreparedTask(task, truncated, norm, kinds, texts, ostart, oend, starts, ends)
+        oend = [ends[t[3] - 1] for t in toks]  # type: ignore[index]
+    return PreparedTask(task, truncated, norm, kinds, texts, ostart, oend, starts, ends, offset=start)
 
+
+def _is_boundary(c: str) -> bool:
+    """A character a window may start after / end before without cutting a
+    word of a spaced script (a separator or a spaceless character)."""
+    return _char_class(c) in (0, _SPACELESS) and not (c >= "\x80" and _joins_previous(c))
+
+
+def prepare_tail(task: str) -> Iterable[PreparedTask]:
+    """The part of ``task`` beyond the first :data:`MAX_TASK_CHARS`
+    characters, as overlapping windows of about :data:`SCAN_WINDOW_CHARS`
+    characters (yielded one at a time; nothing for a short task). Windows
+    start on a word boundary and end on one where one lies within a quarter
+    of the overlap, so no window shows a word cut in two ("backdrop" never
+    reads as "drop"; a word cut at a window's end is longer than that quarter,
+    far longer than any trigger word). Spans of matches found in a window index the original task.
+    Used to check forced rules and high-risk terms over the whole task."""
+    n = len(task)
+    if n <= MAX_TASK_CHARS:
+        return
+    snap = SCAN_OVERLAP_CHARS // 4
+    pos = MAX_TASK_CHARS - SCAN_OVERLAP_CHARS
+    while pos < n:
+        s = n
+        m = _NOT_ASCII_ALNUM.search(task, pos)
+        while m is not None:  # the first word boundary at or after pos (a longer word is skipped whole)
+            i = m.start()
+            if _is_boundary(task[i]):
+                s = i if _char_class(task[i]) == _SPACELESS else i + 1
+                break
+            m = _NOT_ASCII_ALNUM.search(task, i + 1)
+        if s >= n:
+            return
+        e = min(n, s + SCAN_WINDOW_CHARS)
+        if e < n:
+            for i in range(e, max(s, e - snap), -1):
+                if _is_boundary(task[i]):
+                    e = i
+                    break
+        yield _prepare_slice(task, s, e, True)
+        if e >= n:
+            return
+        pos = max(e - SCAN_OVERLAP_CHARS, pos + 1)
 
 
 # --------------------------------------------------------------------------- triggers

@@ -52,6 +52,7 @@ from routelens.matching import (
     PreparedTask,
     TriggerMatcher,
     prepare,
+    prepare_tail,
 )
 from routelens.registry import (
     ID_RE,
@@ -162,8 +163,9 @@ class Decision:
 
     Additions beyond the spec: ``rule_matches`` (evidence for every rule and
     high-risk term that matched: ``Match.id`` is the rule id or the term) and
-    ``truncated`` (only the first :data:`MAX_TASK_CHARS` characters were
-    matched).
+    ``truncated`` (skills were matched on the first :data:`MAX_TASK_CHARS`
+    characters only; forced rules and high-risk terms are always matched over
+    the whole task).
     """
 
     task: str
@@ -575,7 +577,8 @@ class Router:
                   rule: str | None = None, high_risk: tuple[str, ...] = (),
                   rule_matches: tuple[Match, ...] = (), freshness_state: str | None = None) -> Decision:
         if p.truncated:
-            message += f" (only the first {MAX_TASK_CHARS:,} of {len(task):,} characters of the task were matched)"
+            message += (f" (skills were matched on the first {MAX_TASK_CHARS:,} of {len(task):,} characters of the "
+                        f"task; forced rules and high-risk terms on all of it)")
         payload = self.registry_chars if mode == "full" else sum(len(e.text) for e in expansions)
         return Decision(
             task=task, mode=mode, reason=reason, message=message,
@@ -592,10 +595,21 @@ class Router:
         order = sorted(found.values(), key=lambda m: (-m.score, m.id))
         matches = tuple(m for m in order if m.score >= self.threshold)
         near = tuple(m for m in order if m.score < self.threshold)[:MAX_NEAR_MISSES]
-        rule_hits = sorted((m for m in self._rules.match(p, self.threshold, 0).values() if m.score >= self.threshold),
-                           key=lambda m: (-m.score, m.id))
-        risk_hits = sorted((m for m in self._risk.match(p, self.threshold, 0).values() if m.score >= self.threshold),
-                           key=lambda m: (m.span[0], m.id))
+        rules = self._rules.match(p, self.threshold, 0)
+        risks = self._risk.match(p, self.threshold, 0)
+        if p.truncated and (self._rules.triggers or self._risk.triggers):
+            # safety checks read the WHOLE task: a forced rule or a high-risk term
+            # after the first MAX_TASK_CHARS characters still forces the fallback
+            for q in prepare_tail(p.original):
+                for found, matcher in ((rules, self._rules), (risks, self._risk)):
+                    if not matcher.triggers:
+                        continue
+                    for owner, m in matcher.match(q, self.threshold, 0).items():
+                        old = found.get(owner)
+                        if old is None or (-m.score, m.span[0]) < (-old.score, old.span[0]):
+                            found[owner] = m
+        rule_hits = sorted((m for m in rules.values() if m.score >= self.threshold), key=lambda m: (-m.score, m.id))
+        risk_hits = sorted((m for m in risks.values() if m.score >= self.threshold), key=lambda m: (m.span[0], m.id))
         return matches, near, rule_hits, risk_hits
 
     def _route(self, task: str) -> Decision:
