@@ -316,6 +316,39 @@ async def test_narrow_terminal_uses_tabs(registry):
         assert not app.query_one("#decision").display or app.screen.has_class("-zoomed")
 
 
+def shown_panes(app) -> list[bool]:
+    return [app.pane(n).display for n in ("registry", "index", "catalog")]
+
+
+async def test_layout_follows_every_resize(registry):
+    """The breakpoint follows the size the terminal has now, not the one
+    before the resize (user trial: the layout lagged one resize behind)."""
+    app = make_app(registry)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(app, pilot)
+        assert not app.narrow and not app.screen.has_class("-narrow")
+        assert shown_panes(app) == [True, True, True]
+        await pilot.resize_terminal(80, 24)
+        await settle(app, pilot)
+        await pilot.pause(0.05)
+        assert app.size.width == 80
+        assert app.narrow and app.screen.has_class("-narrow") and app.screen.has_class("-short")
+        assert shown_panes(app) == [True, False, False]
+        assert app.query_one("#pane-tabs").display
+        await pilot.resize_terminal(140, 40)
+        await settle(app, pilot)
+        await pilot.pause(0.05)
+        assert not app.screen.has_class("-narrow") and not app.screen.has_class("-short")
+        assert shown_panes(app) == [True, True, True]
+        # just across the breakpoint, both ways
+        await pilot.resize_terminal(119, 40)
+        await pilot.pause(0.05)
+        assert app.screen.has_class("-narrow") and shown_panes(app) == [True, False, False]
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause(0.05)
+        assert not app.screen.has_class("-narrow") and shown_panes(app) == [True, True, True]
+
+
 async def test_palette_jump_and_toggle_pane(registry):
     app = make_app(registry)
     async with app.run_test(size=(140, 40)) as pilot:

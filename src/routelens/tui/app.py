@@ -15,10 +15,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from textual import work
+from textual import events, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
+from textual.geometry import Size
 from textual.timer import Timer
 from textual.widgets import Footer, Input, Tab, Tabs
 from textual.worker import get_current_worker
@@ -161,8 +162,11 @@ class RouteLensApp(App[None]):
             self.set_interval(self.poll_interval, self._poll, name="watch")
         self.query_one(TaskInput).focus()
 
-    def on_resize(self) -> None:
-        self._relayout()
+    def on_resize(self, event: events.Resize) -> None:
+        # This handler runs before App._on_resize stores the new size (the
+        # subclass comes first in the MRO), so self.size is still the old
+        # one here: lay out for the size in the event.
+        self._relayout(event.size)
         self.call_after_refresh(self.reveal_current)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -181,14 +185,17 @@ class RouteLensApp(App[None]):
         """True when the panes are tabs (terminal narrower than NARROW_WIDTH)."""
         return self.size.width < self.NARROW_WIDTH
 
-    def _relayout(self) -> None:
-        narrow = self.narrow
-        short = self.size.height < self.SHORT_HEIGHT
+    def _relayout(self, size: Size | None = None) -> None:
+        """Apply the narrow/short/zoomed layout for ``size`` (default: the
+        app's current size)."""
+        size = size or self.size
+        narrow = size.width < self.NARROW_WIDTH
+        is_short = size.height < self.SHORT_HEIGHT
         screen = self.screen_stack[0] if self.screen_stack else None
         if screen is None:
             return
         screen.set_class(narrow, "-narrow")
-        screen.set_class(short, "-short")
+        screen.set_class(is_short, "-short")
         screen.set_class(self.zoomed, "-zoomed")
         for footer in screen.query(Footer):
             footer.compact = narrow
