@@ -134,3 +134,12 @@ def test_textarea_yaml_and_json_grammars_do_not_crash():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert (out.returncode, out.stdout.strip()) == (0, "ok"), out.stderr[-2000:]
+
+
+def test_size_vs_registry_words():
+    from routelens.tui.words import size_vs_registry
+
+    assert size_vs_registry(0.695) == "69.5% smaller"
+    assert size_vs_registry(-1.173) == "117.3% larger"
+    assert size_vs_registry(-0.33) == "33.0% larger"
+    assert size_vs_registry(0.0) == size_vs_registry(-0.0001) == "same size"

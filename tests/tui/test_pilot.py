@@ -383,6 +383,41 @@ async def test_stats_panel_figures(registry):
         assert a.layer1["skills"] == 10  # the disabled skill is not listed
 
 
+async def test_reduction_reads_like_the_cli_in_words(registry):
+    """Header and stats panel state 1 - x/registry as `routelens stats`
+    does, with "smaller"/"larger" instead of a sign (user trial: the TUI
+    showed the opposite sign, and "−-33.0%" for a bigger index)."""
+    from dataclasses import replace
+
+    from routelens.tui.widgets.header_bar import HeaderBar
+
+    app = make_app(registry)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(app, pilot)
+        header = app.query_one(HeaderBar)
+        snap = app.snapshot
+        expected = f"index {100 * (1 - snap.fresh_index_chars / len(snap.registry.text)):.1f}% smaller"
+        text = header.render().plain
+        assert expected in text and "−" not in text
+        header.state = replace(header.state, reduction=-0.33, budget_ok=False)
+        await pilot.pause()
+        text = header.render().plain
+        assert "index 33.0% larger" in text and "−" not in text and "-" not in text.split("index", 1)[1]
+        header.state = replace(header.state, reduction=snap.reduction, budget_ok=True)
+        await pilot.press("f3")
+        await settle(app, pilot)
+        screen = app.screen
+        assert isinstance(screen, StatsScreen)
+        st = screen.analysis.stats
+        sizes = screen.query_one("#sizes")
+        cells = {str(sizes.get_row_at(i)[0]): str(sizes.get_row_at(i)[4]) for i in range(sizes.row_count)}
+        for name, key in ((app.paths.show(app.paths.index), "index"), (app.paths.show(app.paths.catalog), "catalog")):
+            red = st[key]["reduction"]
+            word = "smaller" if red > 0 else "larger"
+            assert cells[name] == f"{abs(red) * 100:.1f}% {word}", (name, cells)
+        assert cells[app.paths.registry_name] == "—"
+
+
 async def test_big_documents_use_the_line_view(registry):
     app = make_app(registry, max_textarea_lines=50)
     async with app.run_test(size=(140, 40)) as pilot:

@@ -3,7 +3,7 @@ and stats), and small number formatting helpers. No Textual here."""
 
 from __future__ import annotations
 
-__all__ = ["MODE_LABEL", "REASON_LABEL", "REASON_HELP", "FRESHNESS_LABEL", "num", "pct", "short"]
+__all__ = ["MODE_LABEL", "REASON_LABEL", "REASON_HELP", "FRESHNESS_LABEL", "num", "pct", "short", "size_vs_registry"]
 
 #: Badge text per decision mode.
 MODE_LABEL = {
@@ -67,6 +67,17 @@ def num(n: float | int) -> str:
 def pct(x: float) -> str:
     """A fraction as a percentage with one decimal: ``0.8234`` -> ``82.3%``."""
     return f"{x * 100:.1f}%"
+
+
+def size_vs_registry(reduction: float) -> str:
+    """The reduction against the registry (spec section 5:
+    ``1 - x_chars / registry_chars``, as `routelens stats` prints it) in
+    words instead of a sign: ``0.695`` -> ``69.5% smaller``, ``-1.173`` ->
+    ``117.3% larger``; ``same size`` when it rounds to 0.0%."""
+    figure = pct(abs(reduction))
+    if figure == "0.0%":
+        return "same size"
+    return f"{figure} smaller" if reduction > 0 else f"{figure} larger"
 
 
 def short(sha: str | None, n: int = 8) -> str:

@@ -15,7 +15,7 @@ from textual.widgets import DataTable, Footer, Static
 
 from routelens.tui.cells import cell
 from routelens.tui.model import Analysis, Snapshot
-from routelens.tui.words import FRESHNESS_LABEL, num, pct, short
+from routelens.tui.words import FRESHNESS_LABEL, num, pct, short, size_vs_registry
 
 __all__ = ["StatsScreen", "budget_bar", "freshness_lines"]
 
@@ -153,7 +153,7 @@ class StatsScreen(Screen[None]):
         ))
         sizes = self.query_one("#sizes", DataTable)
         for label, key in (("file", "file"), ("chars", "chars"), ("bytes", "bytes"), ("lines", "lines"),
-                           ("reduction", "red")):
+                           ("vs registry", "red")):
             sizes.add_column(label, key=key)
         contrib = self.query_one("#contrib", DataTable)
         for label, key in (("entry", "id"), ("kind", "kind"), ("chars", "chars"), ("share", "share"), ("", "bar")):
@@ -189,10 +189,8 @@ class StatsScreen(Screen[None]):
         for name, m, red in rows:
             if red is None:
                 rel = Content.styled("—", "$text-muted")
-            elif red >= 0:
-                rel = Content.styled(f"−{pct(red)}", "bold $success")
-            else:
-                rel = Content.styled(f"+{pct(-red)}", "$warning")
+            else:  # 1 - chars/registry, as `routelens stats`, in words rather than a sign
+                rel = Content.styled(size_vs_registry(red), "bold $success" if red > 0 else "$warning")
             sizes.add_row(*(cell(sizes, c) for c in (Content.styled(name, "bold"), num(m["chars"]), num(m["bytes"]),
                                                      num(m["lines"]), rel)))
         b = st["budget"]

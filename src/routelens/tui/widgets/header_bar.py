@@ -9,7 +9,7 @@ from textual.content import Content
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from routelens.tui.words import FRESHNESS_LABEL, num, pct, short
+from routelens.tui.words import FRESHNESS_LABEL, num, short, size_vs_registry
 
 __all__ = ["HeaderBar", "HeaderState"]
 
@@ -87,11 +87,14 @@ class HeaderBar(Widget):
             if s.errors else Content("")
         )
         if s.reduction is not None:
+            # the same figure as `routelens stats` (1 - index/registry), in words, not a sign
+            words = size_vs_registry(s.reduction)
+            good = s.budget_ok is not False and s.reduction > 0
             size = Content.assemble(
-                " index ", (f"−{pct(s.reduction)}", "bold $success" if (s.budget_ok is not False) else "bold $error"),
+                " index ", (words, "bold $success" if good else "bold $error"),
                 (f" ({num(s.index_chars or 0)} chars)", "$text-muted"), " ",
             )
-            size_short = Content.assemble(" ", (f"−{pct(s.reduction)}", "bold $success" if s.budget_ok is not False else "bold $error"), " ")
+            size_short = Content.assemble(" index ", (words, "bold $success" if good else "bold $error"), " ")
         else:
             size = size_short = Content("")
         budget = (
