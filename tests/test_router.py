@@ -515,3 +515,39 @@ def test_explain_high_risk_and_staleness(r, on_disk):
     ex = Router.from_paths(reg_path, idx).explain("refactor it", "refactoring")
     assert ex.reasons[1] == ("It was not selected because the compact index is missing, so the router fell back "
                              "to the full registry whatever the scores.")
+
+
+# --------------------------------------------------------------------------- bundled registry (user trial)
+
+BUNDLED = Path(__file__).resolve().parents[1] / "skills.yaml"
+
+
+@pytest.fixture(scope="module")
+def bundled() -> Router:
+    return Router.from_registry(load_registry(BUNDLED))
+
+
+@pytest.mark.parametrize("task, best", [
+    ("build an RSS reader app", ("docs-update", "readme", 63.0)),
+    ("the reader crashes on startup", ("docs-update", "readme", 63.0)),
+    ("spreadsheet reader", ("docs-update", "readme", 63.0)),
+    ("the nuclear reactor", ("refactoring", "refactor", 77.5)),
+    ("local files are missing", ("i18n", "locale files", 83.6)),
+    ("locate files on disk", ("i18n", "locale files", 81.8)),
+])
+def test_common_words_one_edit_from_a_trigger_do_not_route(bundled, task, best):
+    # user trial: each routed with confidence (readme ~ reader 87, refactor ~ reactor 92.5,
+    # locale files ~ local files 97.3 / locate files 90.9)
+    d = bundled.route(task)
+    assert summary(d) == ("full", "no_match", (), None) and d.matches == ()
+    assert (d.near_misses[0].id, d.near_misses[0].trigger, d.near_misses[0].score) == best
+
+
+@pytest.mark.parametrize("task, skill", [
+    ("can you refactr the parser module", "refactoring"),
+    ("debuging the login redirect", "debugging"),
+    ("write a unit tset for the parser", "test-writing"),
+    ("the locale files are out of date", "i18n"),
+])
+def test_typos_and_inflections_still_route(bundled, task, skill):
+    assert summary(bundled.route(task)) == ("index", "clear_candidate", (skill,), None)

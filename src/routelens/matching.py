@@ -88,7 +88,7 @@ __all__ = [
 
 #: Version of the scoring rules; part of every decision so a decision can be
 #: replayed. Bump whenever a score for the same input can change.
-MATCHER_VERSION = "1"
+MATCHER_VERSION = "2"
 
 #: Characters of a task that take part in matching (Python ``str`` characters,
 #: i.e. code points). A longer task is truncated to this many characters for
@@ -370,36 +370,68 @@ def stem(word: str) -> str:
     return w
 
 
+_VOWELS = frozenset("aeiou")
+_SHORT_WORD = 8  # words shorter than this (letters): a wrong letter costs more, two edits never match
+_LONG_WORD = 10  # words shorter than this: a missing consonant costs more
+_COST_SLIP = 60.0  # a dropped vowel or doubled letter, two swapped letters, a doubled letter typed twice
+_COST_EXTRA = 120.0  # one extra letter that doubles nothing
+_COST_WRONG = 100.0  # one wrong letter in a long word
+_COST_WRONG_SHORT = 200.0  # one wrong letter in a short word
+_COST_CHANGES_WORD = 180.0  # a dropped consonant, or an edit of the last letter
+
+
 def _typo_score(u: str, t: str) -> float:
     """Similarity of a trigger word ``u`` and a different task word ``t`` (4+
     letters), by the kind of edit (rapidfuzz OSA / Levenshtein distances),
-    with ``L`` the longer length: a letter missing from the task word, two
-    swapped letters or a doubled letter cost ``60 / L`` points (the common
-    typing slips); one wrong letter costs ``100 / L``; one extra letter that
-    doubles nothing costs ``120 / L`` (so "outrage" stays below 85 for
-    "outage"); two edits cost ``100 * 2 / L``; more give 0."""
+    with ``L`` the longer length. The common typing slips cost ``60 / L``
+    points: a vowel or one letter of a double missing from the task word
+    ("refactr", "securty", "comit"), two swapped letters ("tset",
+    "reivew"), a letter typed twice. Edits that more often make ANOTHER
+    word than a typo cost more: any edit of the last letter ("local" for
+    "locale") and, in a word of fewer than :data:`_LONG_WORD` letters, a
+    missing consonant ("reactor" for "refactor") cost ``180 / L`` (a
+    missing consonant in a longer word: ``100 / L``, "dokerfile");
+    one wrong letter costs ``100 / L`` in a
+    word of :data:`_SHORT_WORD` letters or more and ``200 / L`` in a
+    shorter one ("locate" for "locale"); one extra letter that doubles
+    nothing costs ``120 / L`` (so "outrage" stays below 85 for "outage").
+    Two edits cost ``100 * 2 / L`` in a word of :data:`_SHORT_WORD` letters
+    or more and give 0 in a shorter one; more edits give 0."""
     L = max(len(u), len(t))
     d = OSA.distance(u, t, score_cutoff=3)
     if d > 2:
         return 0.0
     if d == 2:
-        return 100.0 * (1.0 - 2 / L)
+        return 100.0 * (1.0 - 2 / L) if L >= _SHORT_WORD else 0.0
     if len(t) < len(u):  # a letter missing from the task word
-        return 100.0 - 60.0 / L
+        i = next((k for k in range(len(t)) if u[k] != t[k]), len(t))
+        c = u[i]
+        doubled = (i > 0 and u[i - 1] == c) or (i + 1 < len(u) and u[i + 1] == c)
+        if i == len(u) - 1 and not doubled:
+            return 100.0 - _COST_CHANGES_WORD / L
+        if doubled or c in _VOWELS:
+            return 100.0 - _COST_SLIP / L
+        return 100.0 - (_COST_CHANGES_WORD if L < _LONG_WORD else _COST_WRONG) / L
     if len(t) > len(u):  # an extra letter in the task word
         i = next((k for k in range(len(u)) if u[k] != t[k]), len(u))
         doubled = (i > 0 and t[i] == t[i - 1]) or (i + 1 < len(t) and t[i] == t[i + 1])
-        return 100.0 - (60.0 if doubled else 120.0) / L
+        if doubled:
+            return 100.0 - _COST_SLIP / L
+        return 100.0 - (_COST_CHANGES_WORD if i == len(u) else _COST_EXTRA) / L
     if Levenshtein.distance(u, t, score_cutoff=1) > 1:  # two letters swapped
-        return 100.0 - 60.0 / L
-    return 100.0 - 100.0 / L  # one wrong letter
+        return 100.0 - _COST_SLIP / L
+    if u[-1] != t[-1]:  # the last letter is wrong
+        return 100.0 - _COST_CHANGES_WORD / L
+    return 100.0 - (_COST_WRONG if L >= _SHORT_WORD else _COST_WRONG_SHORT) / L  # one wrong letter
 
 
 def word_similarity(u: str, t: str) -> float:
     """Similarity 0-100 of a trigger word ``u`` and a task word ``t`` (both
     normalised): 100 equal; 95 same stem (inflection: "refactoring" for
     "refactor"), except 80 when the task word is the trigger word without its
-    plural ``s``/``es`` (so "panda" stays below 85 for the library "pandas");
+    plural ``s``/``es`` (so "panda" stays below 85 for the library "pandas")
+    and a typo score when the two differ only by a final ``e`` ("local" and
+    "locals" are not inflections of "locale");
     90 the task word's stem extends the trigger word's stem by at most 4
     letters (stems of 5+ letters: "debugger" for "debug"; not the other way
     round, so "changes" does not match "changelog"); else a typo score
@@ -414,6 +446,10 @@ def word_similarity(u: str, t: str) -> float:
     if su == st:
         if u.endswith("s") and (t == u[:-1] or (u.endswith("es") and t == u[:-2])):
             return 80.0
+        if u == su + "e" and t in (su, su + "s") or t == st + "e" and u in (st, st + "s"):
+            # only a final "e" differs: another word ("local(s)" / "locale"), not an inflection
+            s = _typo_score(u, t)
+            return s if s >= _WORD_SIM_FLOOR else 0.0
         return 95.0
     best = 0.0
     if len(su) >= 5 and len(st) >= 5 and st.startswith(su) and len(st) - len(su) <= 4:
