@@ -11,6 +11,7 @@ from routelens.tui.screens.skills import SkillBrowser
 from routelens.tui.screens.stats import StatsScreen
 from routelens.tui.widgets.code_pane import CodePane
 from routelens.tui.widgets.error_panel import ErrorPanel
+from routelens.tui.widgets.header_bar import HeaderBar
 from routelens.tui.widgets.hits_table import HitsTable
 from routelens.tui.widgets.line_view import LineView
 from routelens.tui.widgets.source_view import SourceView
@@ -219,6 +220,15 @@ async def test_broken_registry_shows_errors_keeps_last_good_and_recovers(registr
         assert [(d.line, d.column) for d in app.failure.diagnostics][:1] == [(28, 1)] or app.failure.diagnostics
         assert app.pane("registry").view.text == shown_before  # the last good view stays
         assert app.snapshot.registry.line_count == 97
+        # the badge must not claim FRESH for a registry that cannot be read
+        header = app.query_one(HeaderBar).render().plain
+        assert "FRESH" not in header and "? UNKNOWN" in header and "ERROR" in header
+        assert "showing the last good load" in header
+        await pilot.press("f3")
+        await settle(app, pilot)
+        assert "figures of the last good load" in str(app.screen.query_one("#stats-title").content)
+        await pilot.press("escape")
+        await settle(app, pilot)
         # deleted, then recreated
         registry.unlink()
         await wait_loads(app.loads + 1)
@@ -227,6 +237,8 @@ async def test_broken_registry_shows_errors_keeps_last_good_and_recovers(registr
         await wait_loads(app.loads + 1)
         assert app.failure is None and not panel.has_class("-shown")
         assert app.snapshot.freshness.state == "fresh"
+        header = app.query_one(HeaderBar).render().plain
+        assert "✓ FRESH" in header and "UNKNOWN" not in header and "last good" not in header
 
 
 async def test_error_view_of_a_registry_that_never_loaded(tmp_path):

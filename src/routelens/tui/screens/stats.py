@@ -146,8 +146,11 @@ class StatsScreen(Screen[None]):
         self.query_one("#layer1-box").border_title = "Layer 1 · what an agent's system prompt carries"
         self.query_one("#contrib-box").border_title = "Biggest contributors to the index"
         self.query_one("#fresh-box").border_title = "Freshness"
+        failure = getattr(self.app, "failure", None)
         self.query_one("#stats-title", Static).update(Content.assemble(
             ("Stats ", "bold"), (snap.paths.registry_name, "bold $accent"),
+            *((("  the registry on disk has errors: these are the figures of the last good load ",
+                "bold $text on $warning"),) if failure is not None else ()),
             (f"  ·  {num(len(snap.registry.skills))} skills  ·  figures of a fresh in-memory build, like `routelens stats`"
              "  ·  Esc back", "$text-muted"),
         ))

@@ -19,6 +19,7 @@ _BADGE = {
     "missing": ("✗", "bold $text on $error"),
     "invalid": ("✗", "bold $text on $error"),
     "loading": ("…", "bold $text on $panel"),
+    "unknown": ("?", "bold $text on $warning"),
 }
 
 
@@ -30,7 +31,8 @@ def _plural(n: int, word: str) -> str:
 class HeaderState:
     """What the header shows. ``freshness`` is ``fresh``/``stale``/
     ``missing``/``invalid``/``loading``; ``errors`` counts registry
-    diagnostics (0 when the registry is valid); ``reduction`` and
+    diagnostics (0 when the registry is valid; otherwise the rest
+    describes the last good load and the badge says UNKNOWN); ``reduction`` and
     ``budget_ok`` describe a fresh build of the index (None: unknown)."""
 
     registry: str = ""
@@ -76,6 +78,11 @@ class HeaderBar(Widget):
                                         (f" {_plural(s.skills, 'skill')} ", "$text-muted"))
         glyph, style = _BADGE.get(s.freshness, _BADGE["loading"])
         label = FRESHNESS_LABEL.get(s.freshness, "LOADING")
+        if s.errors and s.loaded:
+            # the freshness on screen is that of the last good load: the
+            # registry on disk cannot be parsed, so nothing can be claimed
+            glyph, style = _BADGE["unknown"]
+            label = "UNKNOWN"
         badge = Content.assemble((f" {glyph} {label} ", style))
         hashes = Content.styled(
             f" index {short(s.index_sha)} · registry {short(s.registry_sha)} "
@@ -105,6 +112,23 @@ class HeaderBar(Widget):
             note = Content.styled(" nothing loaded: fix the registry and it reloads " if s.errors else " loading… ",
                                   "$text-muted")
             return Content("").join((name, reg, err, note))
+        if s.errors:
+            # everything else on screen is the last good load: say so instead
+            # of its hashes, size and budget
+            last = Content.styled(f" registry has errors; showing the last good load ({short(s.registry_sha)}) ",
+                                  "$text-muted")
+            last_short = Content.styled(" showing the last good load ", "$text-muted")
+            for parts in (
+                (name, reg, counts, err, badge, last),
+                (name, reg, counts_short, err, badge, last),
+                (name, reg, err, badge, last),
+                (name, reg, err, badge, last_short),
+                (name, err, badge, last_short),
+            ):
+                line = Content("").join(parts)
+                if line.cell_length <= width:
+                    return line
+            return Content("").join((name, err, badge))
         # widest first; drop parts until it fits
         for parts in (
             (name, reg, counts, err, badge, hashes, size, budget),
