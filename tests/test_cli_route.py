@@ -141,9 +141,21 @@ def test_eval_below_the_bar_exits_1_and_lists_wrong_cases(reg_path, tmp_path, ca
 
 def test_eval_bad_cases_file_exits_2(reg_path, tmp_path, capsys):
     cases = tmp_path / "cases.yaml"
-    cases.write_text("cases:\n  - task: 3.10\n", encoding="utf-8")
+    cases.write_text("cases:\n  - task: [3.10]\n", encoding="utf-8")
     assert main(["eval", str(cases), "--registry", str(reg_path)]) == 2
-    assert f"{cases}:2:11: cases[0].task: task must be a string (quote it)" in capsys.readouterr().err
+    assert f"{cases}:2:11: cases[0].task: task must be text (a string), not a list or a mapping" in capsys.readouterr().err
+
+
+def test_eval_unknown_expected_ids_exit_2_naming_the_case(reg_path, tmp_path, capsys):
+    # user trial: a misspelt expected id was counted as a routing mistake (exit 1)
+    cases = tmp_path / "cases.yaml"
+    cases.write_text('cases:\n  - task: 5\n    expect: [ci-fix]\n    must_fallback: true\n'
+                     '  - task: "refactor it"\n    expect: [refactoring, x]\n    composition: nope\n', encoding="utf-8")
+    assert main(["eval", str(cases), "--registry", str(reg_path)]) == 2
+    out = capsys.readouterr()
+    assert out.err.splitlines() == [f"{cases}:6:27: cases[1].expect[1]: unknown skill 'x'",
+                                    f"{cases}:7:18: cases[1].composition: unknown composition 'nope'"]
+    assert out.out == ""
 
 
 def test_route_high_risk_beyond_the_match_limit_falls_back(tmp_path, capsys, monkeypatch):

@@ -73,12 +73,43 @@ def test_cases_keep_line_numbers_and_defaults():
 
 
 def test_bad_cases_are_reported_together_with_lines():
-    text = 'cases:\n  - task: 1.10\n    expect: [a]\n  - task: "ok"\n    mode: quick\n  - task: "x"\n    must_fallback: maybe\n'
+    text = ('cases:\n  - task: [1.10]\n    expect: [a]\n  - task: "ok"\n    mode: quick\n  - task: "x"\n'
+            '    must_fallback: maybe\n')
     with pytest.raises(CasesError) as exc:
         parse_cases(text, "bad.yaml")
     got = [(d.line, d.column, d.key_path) for d in exc.value.diagnostics]
     assert got == [(2, 11, "cases[0].task"), (5, 11, "cases[1].mode"), (7, 20, "cases[2].must_fallback")]
-    assert str(exc.value.diagnostics[0]) == "bad.yaml:2:11: cases[0].task: task must be a string (quote it)"
+    assert str(exc.value.diagnostics[0]) == "bad.yaml:2:11: cases[0].task: task must be text (a string), not a list or a mapping"
+
+
+def test_plain_scalars_are_read_as_written_like_the_registry():
+    # user trial: `task: 5` was rejected ("quote it"); the registry reads plain scalars as text
+    cases = parse_cases("cases:\n  - task: 5\n    expect: x\n  - task: 1.10\n    must_fallback: TRUE\n  - task:\n",
+                        "c.yaml")
+    assert [(c.task, c.expect, c.must_fallback, c.line) for c in cases] == [
+        ("5", ("x",), False, 2), ("1.10", (), True, 4), ("", (), False, 6)]
+
+
+def test_lines_are_counted_as_an_editor_shows_them():
+    # U+2028 / U+0085 in a comment do not end a line (the old reader counted them as line breaks)
+    text = "cases:\n  # see\u2028the notes\u0085here\n  - task: \"x\"\n    mode: quick\n"
+    with pytest.raises(CasesError) as exc:
+        parse_cases(text.encode("utf-8"), "c.yaml")
+    assert [str(d) for d in exc.value.diagnostics] == [
+        "c.yaml:4:11: cases[0].mode: unknown mode 'quick' (fast, index or full)"]
+    assert parse_cases(text.replace("quick", "full"), "c.yaml")[0].line == 3
+
+
+def test_unknown_ids_are_errors_in_the_cases_file_not_routing_mistakes(router):
+    text = ('cases:\n  - {task: "the ci failure again", expect: [ci-fix], mode: index}\n'
+            '  - task: "refactor the parser"\n    expect: [refactoring, refactorng]\n'
+            '  - task: "terraform plan"\n    composition: infra-pair\n    expect: [terraform]\n')
+    cases = parse_cases(text, "c.yaml")
+    with pytest.raises(CasesError) as exc:
+        evaluate(router, cases)
+    assert [str(d) for d in exc.value.diagnostics] == [
+        "c.yaml:4:27: cases[1].expect[1]: unknown skill 'refactorng'",
+        "c.yaml:6:18: cases[2].composition: unknown composition 'infra-pair'"]
 
 
 def test_yaml_syntax_error_names_the_line(tmp_path):

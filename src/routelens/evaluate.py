@@ -35,7 +35,8 @@ from typing import Any, Iterable
 
 from routelens.registry import Diagnostic, RegistryError
 
-__all__ = ["QUALITY_BAR", "Case", "CaseResult", "EvalReport", "CasesError", "load_cases", "parse_cases", "evaluate"]
+__all__ = ["QUALITY_BAR", "Case", "CaseResult", "EvalReport", "CasesError", "load_cases", "parse_cases", "check_ids",
+           "evaluate"]
 
 #: The quality bar of issue 3: (metric, comparison, bound).
 QUALITY_BAR = {
@@ -65,6 +66,11 @@ class Case:
     must_fallback: bool = False
     category: str = "uncategorised"
     line: int = 0
+    #: position in the file, for diagnostics (not part of equality)
+    index: int = field(default=-1, compare=False, repr=False)
+    file: str = field(default="<cases>", compare=False, repr=False)
+    expect_at: tuple[tuple[int, int], ...] = field(default=(), compare=False, repr=False)
+    composition_at: tuple[int, int] | None = field(default=None, compare=False, repr=False)
 
     @property
     def expects_fallback(self) -> bool:
@@ -169,83 +175,150 @@ class EvalReport:
 # --------------------------------------------------------------------------- loading
 
 
-def parse_cases(text: str, display: str = "<cases>") -> list[Case]:
-    """Parse the text of a cases file. Raises :class:`CasesError` with every
-    problem found (YAML syntax, a task that is not a string, an unknown
-    mode, a non-boolean ``must_fallback``, ...)."""
-    from ruamel.yaml import YAML
-    from ruamel.yaml.error import MarkedYAMLError
+def parse_cases(text: str | bytes, display: str = "<cases>") -> list[Case]:
+    """Parse a cases file (its text, or its bytes). Raises :class:`CasesError`
+    with every problem found (YAML syntax, a task that is a list or a
+    mapping, an unknown mode, a non-boolean ``must_fallback``, ...).
 
-    yaml = YAML(typ="rt")
+    The file is read by routelens's own YAML reader, as the registry is: a
+    plain scalar is the text as written (``task: 5`` is the task "5",
+    ``task: 1.10`` is "1.10"), tags, duplicate keys and a second document are
+    refused, and lines are counted as an editor shows them (U+2028 in a
+    comment does not end a line). Ids in ``expect``/``composition`` are
+    checked against a router by :func:`check_ids`."""
+    from routelens import registry as _reg
+    from routelens.schema import _compose
+
+    if isinstance(text, str):
+        raw = text.encode("utf-8", "surrogatepass")
+    else:
+        raw = bytes(text)
     try:
-        doc = yaml.load(text)
-    except MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        raise CasesError([Diagnostic(display, line, col, "", f"YAML error: {exc.problem or exc}")]) from None
-    except Exception as exc:  # other ruamel errors (e.g. a second document)
-        raise CasesError([Diagnostic(display, 1, 1, "", f"cannot read the cases: {exc}")]) from None
-    errors: list[Diagnostic] = []
-    if not isinstance(doc, dict) or not isinstance(doc.get("cases"), list):
+        r, root = _compose(raw, display)
+    except RegistryError as exc:
+        raise CasesError(exc.diagnostics) from None
+    if r.errors:
+        raise CasesError(sorted(r.errors, key=lambda d: (d.line, d.column)))
+    S, SEQ, MAP = _reg._SCALAR, _reg._SEQ, _reg._MAP
+
+    def at(node) -> tuple[int, int]:
+        return r.pos(node.start)
+
+    def scalar(node):
+        """(True, text or None for a plain null) for a scalar, (False, None) otherwise."""
+        node = r.deref(node)
+        if node.kind != S:
+            return False, None
+        return True, (None if node.plain and node.value in _reg.NULL_WORDS else node.value)
+
+    cases_node = None
+    if root is not None:
+        root = r.deref(root)
+        if root.kind == MAP:
+            for k, _, v in r.mapping_pairs(root, ""):
+                if k == "cases" and r.deref(v).kind == SEQ:
+                    cases_node = r.deref(v)
+    if cases_node is None:
         raise CasesError([Diagnostic(display, 1, 1, "cases", "expected a mapping with a `cases:` list")])
+    errors: list[Diagnostic] = []
     cases: list[Case] = []
-    for i, item in enumerate(doc["cases"]):
+    for i, item_node in enumerate(cases_node.items):
         base = f"cases[{i}]"
-        try:
-            iline, icol = doc["cases"].lc.item(i)
-            iline, icol = iline + 1, icol + 1
-        except Exception:
-            iline, icol = 1, 1
-
-        def pos(key: str) -> tuple[int, int]:
-            try:
-                ln, cl = item.lc.value(key)
-                return ln + 1, cl + 1
-            except Exception:
-                return iline, icol
-
-        if not isinstance(item, dict):
+        iline, icol = at(item_node)
+        item_node = r.deref(item_node)
+        if item_node.kind != MAP:
             errors.append(Diagnostic(display, iline, icol, base, "a case must be a mapping with a `task`"))
             continue
-        task = item.get("task")
-        if task is None:
-            task = "" if "task" in item else None
-        if not isinstance(task, str):
-            ln, cl = pos("task") if "task" in item else (iline, icol)
-            errors.append(Diagnostic(display, ln, cl, f"{base}.task",
-                                     "missing" if task is None else "task must be a string (quote it)"))
+        item = {k: v for k, _, v in reversed(r.mapping_pairs(item_node, base))}  # the first of duplicates wins
+
+        def err(key: str, message: str, node=None) -> None:
+            ln, cl = at(node if node is not None else item[key]) if (node is not None or key in item) else (iline, icol)
+            errors.append(Diagnostic(display, ln, cl, f"{base}.{key}" if key else base, message))
+
+        if "task" not in item:
+            err("task", "missing")
             continue
-        expect = item.get("expect") or []
-        if isinstance(expect, str):
-            expect = [expect]
-        if not isinstance(expect, list) or not all(isinstance(e, str) for e in expect):
-            ln, cl = pos("expect")
-            errors.append(Diagnostic(display, ln, cl, f"{base}.expect", "expect must be a list of skill ids"))
+        ok, task = scalar(item["task"])
+        if not ok:
+            err("task", "task must be text (a string), not a list or a mapping")
             continue
-        comp = item.get("composition")
-        if comp is not None and not isinstance(comp, str):
-            ln, cl = pos("composition")
-            errors.append(Diagnostic(display, ln, cl, f"{base}.composition", "composition must be an id or null"))
-            continue
-        mode = item.get("mode")
-        if mode is not None and mode not in MODES:
-            ln, cl = pos("mode")
-            errors.append(Diagnostic(display, ln, cl, f"{base}.mode", f"unknown mode {mode!r} (fast, index or full)"))
-            continue
-        mf = item.get("must_fallback", False)
-        if not isinstance(mf, bool):
-            ln, cl = pos("must_fallback")
-            errors.append(Diagnostic(display, ln, cl, f"{base}.must_fallback", "must_fallback must be true or false"))
-            continue
-        cat = item.get("category") or "uncategorised"
-        try:
-            tline = item.lc.value("task")[0] + 1
-        except Exception:
-            tline = iline
-        cases.append(Case(str(task), tuple(expect), comp, mode, mf, str(cat), tline))
+        task = task or ""
+        expect: list[str] = []
+        expect_at: list[tuple[int, int]] = []
+        if "expect" in item:
+            enode = r.deref(item["expect"])
+            ok, one = scalar(enode)
+            if ok:
+                if one is not None:
+                    expect, expect_at = [one], [at(item["expect"])]
+            elif enode.kind == SEQ and all(scalar(c)[0] and scalar(c)[1] is not None for c in enode.items):
+                expect = [scalar(c)[1] for c in enode.items]
+                expect_at = [at(c) for c in enode.items]
+            else:
+                err("expect", "expect must be a list of skill ids")
+                continue
+        comp = None
+        comp_at = None
+        if "composition" in item:
+            ok, comp = scalar(item["composition"])
+            if not ok:
+                err("composition", "composition must be an id or null")
+                continue
+            comp_at = at(item["composition"])
+        mode = None
+        if "mode" in item:
+            ok, mode = scalar(item["mode"])
+            if not ok or (mode is not None and mode not in MODES):
+                shown = mode if ok else "a list or mapping"
+                err("mode", f"unknown mode {shown!r} (fast, index or full)")
+                continue
+        mf = False
+        if "must_fallback" in item:
+            mnode = r.deref(item["must_fallback"])
+            ok, word = scalar(mnode)
+            if ok and word is None:
+                mf = False
+            elif ok and mnode.plain and word in _reg.TRUE_WORDS:
+                mf = True
+            elif ok and mnode.plain and word in ("false", "False", "FALSE"):
+                mf = False
+            else:
+                err("must_fallback", "must_fallback must be true or false")
+                continue
+        cat = "uncategorised"
+        if "category" in item:
+            ok, c = scalar(item["category"])
+            if not ok:
+                err("category", "category must be a label (text)")
+                continue
+            cat = c or "uncategorised"
+        tline = at(item["task"])[0]
+        cases.append(Case(task, tuple(expect), comp, mode, mf, cat, tline, index=i, file=display,
+                          expect_at=tuple(expect_at), composition_at=comp_at))
     if errors:
         raise CasesError(errors)
     return cases
+
+
+def check_ids(cases: Iterable[Case], skill_ids: Iterable[str], composition_ids: Iterable[str]) -> list[Diagnostic]:
+    """Diagnostics for ``expect`` ids that are not skills and ``composition``
+    ids that are not compositions of the registry (``FILE:LINE:COL:
+    cases[i].expect[j]: unknown skill 'x'``): a mistake in the cases file,
+    not a routing mistake."""
+    skills, comps = set(skill_ids), set(composition_ids)
+    out: list[Diagnostic] = []
+    for c in cases:
+        for j, sid in enumerate(c.expect):
+            if sid not in skills:
+                ln, cl = c.expect_at[j] if j < len(c.expect_at) else (c.line, 1)
+                hint = " (it is a composition: use `composition:`)" if sid in comps else ""
+                out.append(Diagnostic(c.file, ln, cl, f"cases[{c.index}].expect[{j}]", f"unknown skill {sid!r}{hint}"))
+        if c.composition is not None and c.composition not in comps:
+            ln, cl = c.composition_at or (c.line, 1)
+            hint = " (it is a skill: use `expect:`)" if c.composition in skills else ""
+            out.append(Diagnostic(c.file, ln, cl, f"cases[{c.index}].composition",
+                                  f"unknown composition {c.composition!r}{hint}"))
+    return out
 
 
 def load_cases(path: str | Path) -> list[Case]:
@@ -253,12 +326,10 @@ def load_cases(path: str | Path) -> list[Case]:
     when it cannot be read or holds errors."""
     path = Path(path)
     try:
-        text = path.read_bytes().decode("utf-8-sig")
+        raw = path.read_bytes()
     except OSError as exc:
         raise CasesError([Diagnostic(str(path), 1, 1, "", f"cannot read the cases: {exc.strerror or exc}")]) from None
-    except UnicodeDecodeError as exc:
-        raise CasesError([Diagnostic(str(path), 1, 1, "", f"not UTF-8: {exc.reason}")]) from None
-    return parse_cases(text, str(path))
+    return parse_cases(raw, str(path))
 
 
 # --------------------------------------------------------------------------- evaluation
@@ -287,7 +358,16 @@ def evaluate(router: Any, cases: Iterable[Case]) -> EvalReport:
     """Route every case with ``router`` (a :class:`routelens.router.Router`)
     and compute the metrics described in the module docstring. An empty
     denominator gives the metric's best value (1.0, or 0.0 for the
-    false-route rate)."""
+    false-route rate). Raises :class:`CasesError` when a case expects a
+    skill or composition the router does not know (a mistake in the cases
+    file, not a routing mistake)."""
+    cases = list(cases)
+    skill_ids = getattr(router, "skill_ids", None)
+    comp_ids = getattr(router, "composition_ids", None)
+    if skill_ids is not None and comp_ids is not None:
+        bad = check_ids(cases, skill_ids, comp_ids)
+        if bad:
+            raise CasesError(bad)
     results = []
     for c in cases:
         d = router.route(c.task)

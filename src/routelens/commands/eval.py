@@ -33,7 +33,12 @@ def run(args) -> int:
     router, code = open_router(args)
     if router is None:
         return code
-    rep = evaluate(router, cases)
+    try:
+        rep = evaluate(router, cases)  # raises on expect/composition ids the registry does not have
+    except CasesError as exc:
+        for d in exc.diagnostics:
+            print(str(d), file=sys.stderr)
+        return 2
     if args.json:
         sys.stdout.write(json.dumps(rep.to_dict(), ensure_ascii=False, indent=2) + "\n")
         return 0 if rep.passed else 1
