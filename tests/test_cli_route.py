@@ -92,8 +92,20 @@ def test_explain(reg_path, capsys):
     out = capsys.readouterr().out.splitlines()
     assert out[0] == 'Its best trigger "terraform" scored 100 on "terraform" (characters 13-22), at or above the threshold 85.'
     assert out[1].startswith("It was not selected because the choice was ambiguous")
-    assert main(["explain", "x", "--skill", "nope", "--json", "--registry", str(reg_path)]) == 0
-    assert json.loads(capsys.readouterr().out)["known"] is False
+
+
+@pytest.mark.parametrize("skill, message", [
+    ("nope", 'There is no skill "nope" in {reg} (3 skills).'),
+    ("terrafrom", 'There is no skill "terrafrom" in {reg} (3 skills). Did you mean "terraform"?'),
+    ("", "No skill id was given: name one of the registry's skills."),
+])
+@pytest.mark.parametrize("json_flag", [[], ["--json"]])
+def test_explain_unknown_skill_exits_2(reg_path, capsys, skill, message, json_flag):
+    # user trial: `explain TASK --skill nope` exited 0
+    assert main(["explain", "x", "--skill", skill, *json_flag, "--registry", str(reg_path)]) == 2
+    out = capsys.readouterr()
+    assert out.out == ""
+    assert out.err == "routelens explain: " + message.format(reg=reg_path) + "\n"
 
 
 def test_broken_registry_exits_2_with_positions(tmp_path, capsys):

@@ -505,6 +505,11 @@ def test_explain_unknown_id(r):
     ex = r.explain("refactor", "refactorin")
     assert not ex.known
     assert ex.reasons[0] == 'There is no skill "refactorin" in skills.yaml (11 skills). Did you mean "refactoring"?'
+    # a suggestion only when it is close (ratio >= 70)
+    assert r.explain("refactor", "nope").reasons[0] == 'There is no skill "nope" in skills.yaml (11 skills).'
+    assert r.explain("refactor", "").reasons[0] == "No skill id was given: name one of the registry's skills."
+    assert r.explain("refactor", "release-train").reasons[0] == (
+        '"release-train" is a composition, not a skill; explain one of its members instead.')
 
 
 def test_explain_high_risk_and_staleness(r, on_disk):

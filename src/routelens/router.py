@@ -810,14 +810,17 @@ class Router:
         if not known:
             hint = ""
             try:
-                from rapidfuzz import process
+                from rapidfuzz import fuzz, process
 
-                best = process.extractOne(skill_id, list(self._skill_rows) + list(self._comp_rows))
-                if best and best[1] >= 60:
+                # only a close suggestion (plain ratio >= 70): "nope" must not suggest an unrelated id
+                best = process.extractOne(skill_id, sorted(self._skill_rows), scorer=fuzz.ratio, score_cutoff=70)
+                if best and skill_id:
                     hint = f" Did you mean {_q(best[0])}?"
             except Exception:  # pragma: no cover
                 pass
-            if skill_id in self._comp_rows:
+            if not skill_id.strip():
+                reasons.append("No skill id was given: name one of the registry's skills.")
+            elif skill_id in self._comp_rows:
                 reasons.append(f"{_q(skill_id)} is a composition, not a skill; explain one of its members instead.")
             else:
                 reasons.append(f"There is no skill {_q(skill_id)} in {self._display} "

@@ -25,6 +25,10 @@ def run(args) -> int:
     if router is None:
         return code
     ex = router.explain(args.task, args.skill)
+    if not ex.known:
+        # an unknown (or empty) id is a usage error, not an explanation: say so and exit 2
+        print(f"routelens explain: {ex.reasons[0]}", file=sys.stderr)
+        return 2
     if args.json:
         sys.stdout.write(json.dumps(ex.to_dict(), ensure_ascii=False, indent=2) + "\n")
     else:
