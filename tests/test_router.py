@@ -295,7 +295,10 @@ def test_missing_index(on_disk):
     d = Router.from_paths(reg_path, idx).route("fix the CI pipeline")
     assert summary(d) == ("full", "index_missing", (), None)
     assert [m.id for m in d.matches] == ["ci-fix"] and d.index_sha256 is None
-    assert d.message.startswith("Fell back to the full registry: the compact index is missing")
+    # user trial: the message said "run `routelens build`" twice
+    assert d.message == (f"Fell back to the full registry: the compact index is missing (no index at {idx}); "
+                         'run `routelens build`. Best candidate: "ci-fix" scored 100 via "ci"')
+    assert d.message.count("routelens build") == 1
 
 
 def test_stale_index_after_an_edit_still_shows_candidates(on_disk):

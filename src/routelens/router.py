@@ -625,7 +625,11 @@ class Router:
             forced = next((m.id for m in rule_hits if self._rule_forced(m.id)), None)
             dropped = tuple((m.id, "disabled") for m in matches
                             if self._registry is not None and self._registry.skills[m.id].status == "disabled")
-            msg = f"Fell back to the full registry: {_index_words(state)} ({self.freshness.message}); run `routelens build`"
+            detail = self.freshness.message
+            for advice in (": run `routelens build`", "; run `routelens build`"):
+                if detail.endswith(advice):  # said once, at the end of the sentence
+                    detail = detail[: -len(advice)]
+            msg = f"Fell back to the full registry: {_index_words(state)} ({detail}); run `routelens build`"
             msg += self._candidate_note(matches, near)
             return self._decision(p, task, "full", f"index_{state}", msg, rule=forced, dropped=dropped, **common)
 
