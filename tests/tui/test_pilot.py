@@ -6,6 +6,8 @@ import json
 import os
 import shutil
 
+from textual.widgets import DataTable
+
 from routelens.index import CATALOG_NAME, INDEX_NAME
 from routelens.tui.screens.skills import SkillBrowser
 from routelens.tui.screens.stats import StatsScreen
@@ -153,6 +155,55 @@ async def test_skill_browser_filter_select_and_show(registry):
         await settle(app, pilot)
         assert app.screen is app.screen_stack[0]
         assert app.current.id == "blog-post"
+
+
+async def test_skill_browser_arrows_in_the_filter_move_the_list(registry):
+    """↓/↑ typed in the filter move the list's highlight (and the detail
+    side) without leaving the filter, like ↓/↑ in the task input (user
+    trial: they did nothing)."""
+    app = make_app(registry)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f2")
+        await settle(app, pilot)
+        browser = app.screen
+        assert isinstance(browser, SkillBrowser)
+        table = browser.query_one("#skill-list", DataTable)
+        ids = [s.id for s in browser.shown]
+        assert app.focused.id == "filter" and browser.selected.id == ids[0]
+        await pilot.press("down", "down")
+        await settle(app, pilot)
+        assert app.focused.id == "filter"
+        assert table.cursor_row == 2 and browser.selected.id == ids[2]
+        await pilot.press("up")
+        await settle(app, pilot)
+        assert table.cursor_row == 1 and browser.selected.id == ids[1]
+        await pilot.press("up", "up")  # clamped at the top
+        await settle(app, pilot)
+        assert table.cursor_row == 0 and browser.selected.id == ids[0]
+        await pilot.press("pagedown")
+        await settle(app, pilot)
+        assert browser.selected.id == ids[min(10, len(ids) - 1)]
+        # filter, then ↓ moves within the filtered list
+        await pilot.press("pageup", *"deploy")
+        await settle(app, pilot)
+        assert [s.id for s in browser.shown] == ["deploy-docs", "deploy-staging"]
+        await pilot.press("down")
+        await settle(app, pilot)
+        assert browser.selected.id == "deploy-staging"
+        await pilot.press("down")  # clamped at the bottom
+        await settle(app, pilot)
+        assert browser.selected.id == "deploy-staging" and app.focused.id == "filter"
+        # Enter goes to the list as before; ↓/↑ there move too, Enter chooses
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert app.focused is table
+        await pilot.press("up")
+        await settle(app, pilot)
+        assert browser.selected.id == "deploy-docs"
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert app.screen is app.screen_stack[0] and app.current.id == "deploy-docs"
 
 
 async def test_skill_browser_refuses_a_body_outside_the_registry(tmp_path):

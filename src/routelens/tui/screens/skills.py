@@ -22,7 +22,7 @@ from routelens.tui.cells import cell
 from routelens.tui.model import Snapshot, display_text
 from routelens.tui.widgets.code_pane import CodePane
 
-__all__ = ["SkillBrowser", "filter_skills", "read_body"]
+__all__ = ["SkillBrowser", "FilterInput", "filter_skills", "read_body"]
 
 #: Bodies larger than this are cut (the browser is for reading, not for 10 MB files).
 MAX_BODY_CHARS = 200_000
@@ -81,6 +81,19 @@ def read_body(snap: Snapshot, skill: Skill) -> tuple[str, str | None]:
     return text + note, None
 
 
+class FilterInput(Input):
+    """The browser's filter. ``↓``/``↑`` (and page keys) move the list's
+    highlight while typing, like ``↓``/``↑`` in the main screen's task
+    input move between hits; Enter moves to the list."""
+
+    BINDINGS = [
+        Binding("down", "screen.list_move(1)", "Next skill", id="browser-next"),
+        Binding("up", "screen.list_move(-1)", "Prev skill", id="browser-prev"),
+        Binding("pagedown", "screen.list_move(10)", "Page down", show=False, id="browser-page-down"),
+        Binding("pageup", "screen.list_move(-10)", "Page up", show=False, id="browser-page-up"),
+    ]
+
+
 class SkillBrowser(Screen[str | None]):
     """Dismisses with ``"skills:<id>"`` (Enter: show it in the panes) or
     None (Escape)."""
@@ -136,7 +149,7 @@ class SkillBrowser(Screen[str | None]):
 
     def compose(self) -> ComposeResult:
         yield Static("", id="browser-title")
-        yield Input(placeholder="Filter by id, trigger or description", id="filter")
+        yield FilterInput(placeholder="Filter by id, trigger or description (↓/↑ move in the list)", id="filter")
         with Horizontal(id="browser-body"):
             yield DataTable(cursor_type="row", id="skill-list")
             with Vertical(id="detail"):
@@ -267,6 +280,16 @@ class SkillBrowser(Screen[str | None]):
     def action_choose(self) -> None:
         if self.selected is not None:
             self.dismiss(f"skills:{self.selected.id}")
+
+    def action_list_move(self, delta: int) -> None:
+        """Move the list's highlight by ``delta`` rows (clamped), keeping the
+        focus where it is (the filter)."""
+        table = self.query_one("#skill-list", DataTable)
+        if not table.row_count:
+            return
+        row = min(max(table.cursor_row + delta, 0), table.row_count - 1)
+        if row != table.cursor_row:
+            table.move_cursor(row=row, animate=False)
 
     def action_focus_filter(self) -> None:
         self.query_one("#filter", Input).focus()
