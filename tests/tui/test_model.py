@@ -143,3 +143,33 @@ def test_size_vs_registry_words():
     assert size_vs_registry(-1.173) == "117.3% larger"
     assert size_vs_registry(-0.33) == "33.0% larger"
     assert size_vs_registry(0.0) == size_vs_registry(-0.0001) == "same size"
+
+
+def test_help_lists_every_key_of_every_screen():
+    """The footer is cut off at 80 columns: F1 help must list every
+    binding, in the section of the screen it works on (user trial)."""
+    from routelens.tui.app import RouteLensApp
+    from routelens.tui.screens.confirm import ConfirmScreen
+    from routelens.tui.screens.help import KEY_SECTIONS, HelpScreen
+    from routelens.tui.screens.json_view import JsonScreen
+    from routelens.tui.screens.skills import FilterInput, SkillBrowser
+    from routelens.tui.screens.stats import StatsScreen
+    from routelens.tui.widgets.task_input import TaskInput
+
+    label = {"escape": "Esc", "question_mark": "?", "down": "↓", "up": "↑", "enter": "Enter",
+             "pagedown": "PgDn", "pageup": "PgUp"}
+    where = {
+        RouteLensApp: "Main screen", TaskInput: "Main screen",
+        SkillBrowser: "Skill browser (F2)", FilterInput: "Skill browser (F2)",
+        StatsScreen: "Stats (F3)", JsonScreen: "Decision JSON (F6)",
+        ConfirmScreen: "Rebuild question (F5)", HelpScreen: "This help",
+    }
+    sections = {title: " | ".join(k for k, _ in keys) for title, keys in KEY_SECTIONS}
+    missing = []
+    for cls, title in where.items():
+        for b in cls.BINDINGS:
+            for key in b.key.split(","):
+                shown = label.get(key, key.upper() if key[:1] == "f" and key[1:].isdigit() else key)
+                if shown not in sections[title]:
+                    missing.append((cls.__name__, key))
+    assert missing == []

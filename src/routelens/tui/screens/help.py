@@ -10,29 +10,68 @@ from textual.widgets import Markdown
 
 from routelens.tui.words import MODE_HELP, MODE_LABEL, REASON_HELP, REASON_LABEL
 
-__all__ = ["HelpScreen", "HELP_MARKDOWN"]
+__all__ = ["HelpScreen", "HELP_MARKDOWN", "KEY_SECTIONS", "KEYS"]
 
-KEYS = [
-    ("typing", "route the task (debounced, off the UI thread)"),
-    ("↓ / ↑ in the task", "next / previous hit: its lines light up in every pane"),
-    ("ctrl+n / ctrl+o", "next / previous hit from anywhere"),
-    ("Tab / shift+Tab", "move between the task, the tables and the panes"),
-    ("Esc in the task", "clear the task"),
-    ("F1 or ?", "this help"),
-    ("F2", "skill browser: filter by id, trigger or description"),
-    ("F3", "stats: sizes, budget, freshness, biggest contributors"),
-    ("F4", "zoom: hide the decision panel, panes take the screen"),
-    ("F5", "rebuild generated/ from the registry (asks first)"),
-    ("F6", "copy the decision as JSON and show it"),
-    ("ctrl+l", "back to the task input"),
-    ("ctrl+p", "command palette: jump to an entry, rebuild, toggle panes, theme"),
-    ("ctrl+q", "quit"),
+#: Every key, by the screen it works on (a test checks each binding of
+#: every screen is listed in its section). The footer is cut off on
+#: narrow terminals; this list is complete.
+KEY_SECTIONS: list[tuple[str, list[tuple[str, str]]]] = [
+    ("Main screen", [
+        ("typing", "route the task (debounced, off the UI thread)"),
+        ("↓ / ↑ in the task", "next / previous hit: its lines light up in every pane"),
+        ("ctrl+n / ctrl+o", "next / previous hit from anywhere"),
+        ("Esc in the task", "clear the task"),
+        ("Tab / shift+Tab", "move between the task, the tables and the panes"),
+        ("↓ / ↑ in a table", "move between hits (matches) or near misses (why not)"),
+        ("↑ ↓ ← → PgUp PgDn Home End in a pane", "scroll the pane"),
+        ("← / → on the pane tabs", "switch pane (below 120 columns the panes are tabs)"),
+        ("F1 or ?", "this help"),
+        ("F2", "skill browser: filter by id, trigger or description"),
+        ("F3", "stats: sizes, budget, freshness, biggest contributors"),
+        ("F4", "zoom: hide the decision panel, panes take the screen"),
+        ("F5", "rebuild generated/ from the registry (asks first)"),
+        ("F6", "copy the decision as JSON and show it"),
+        ("ctrl+l", "back to the task input"),
+        ("ctrl+p", "command palette: jump to an entry, rebuild, toggle panes, theme"),
+        ("ctrl+q", "quit"),
+    ]),
+    ("Skill browser (F2)", [
+        ("typing in the filter", "filter the skills by id, trigger or description"),
+        ("↓ / ↑ in the filter", "next / previous skill in the list (the filter keeps the focus)"),
+        ("PgDn / PgUp in the filter", "ten skills down / up"),
+        ("Enter in the filter", "go to the list"),
+        ("↓ / ↑ in the list", "next / previous skill"),
+        ("Enter in the list", "show the skill in the panes (closes the browser)"),
+        ("ctrl+f", "back to the filter"),
+        ("Esc or F2", "back to the main screen"),
+    ]),
+    ("Stats (F3)", [
+        ("Esc, F3 or q", "back to the main screen"),
+    ]),
+    ("Decision JSON (F6)", [
+        ("F6", "copy the JSON to the clipboard again"),
+        ("Esc or q", "close"),
+    ]),
+    ("Rebuild question (F5)", [
+        ("y", "rebuild"),
+        ("n or Esc", "cancel"),
+        ("Tab / Enter", "pick a button / press it"),
+    ]),
+    ("This help", [
+        ("Esc, q, F1 or ?", "close"),
+    ]),
 ]
+
+#: All keys in one list (main screen first).
+KEYS = [k for _, keys in KEY_SECTIONS for k in keys]
 
 
 def _markdown() -> str:
-    lines = ["# routelens", "", "## Keys", "", "| key | does |", "|---|---|"]
-    lines += [f"| `{k}` | {v} |" for k, v in KEYS]
+    lines = ["# routelens", "", "## Keys", "",
+             "The footer shows the main keys and is cut off on narrow terminals; every key is here."]
+    for title, keys in KEY_SECTIONS:
+        lines += ["", f"### {title}", "", "| key | does |", "|---|---|"]
+        lines += [f"| `{k}` | {v} |" for k, v in keys]
     lines += [
         "",
         "## Panes",
