@@ -442,18 +442,18 @@ def test_high_risk_term_is_found_at_any_position_and_words_are_never_cut(r, pos)
         assert summary(d) == ("index", "clear_candidate", ("refactoring",), None)
 
 
-def test_whole_task_safety_scan_is_fast_for_200k_characters(r):
+def test_whole_task_safety_scan_handles_200k_characters(r):
+    """Random and repeated 200,000-character tasks give a decision (timing is
+    measured by benchmarks/bench_route.py, not asserted here)."""
     import random
-    import time
 
     rnd = random.Random(7)
     words = " ".join("".join(rnd.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rnd.randint(3, 9)))
                      for _ in range(40_000))[:200_000]
     for task in ("refactor " + words, "リファクタ" + "ログイン画面の実装修正をお願いします。" * 10_500):
-        t0 = time.perf_counter()
         d = r.route(task)
-        assert time.perf_counter() - t0 < 3.0
         assert d.truncated is True
+        assert (d.rule, d.high_risk) == (None, ())
 
 
 def test_reasons_are_the_spec_list():
