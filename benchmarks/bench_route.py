@@ -193,7 +193,34 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{r['skills']:>8} {r['triggers']:>9} {r['parse_s']:>8.2f} {r['load_s']:>7.2f} {r['p50']:>8.3f} "
               f"{r['p99']:>8.3f} {r['naive_p50']:>10.2f} {r['n_naive']:>7} {r['ratio']:>6.0f}x  "
               f"{'ok' if hit else 'MISSED'}    {r['modes']}", flush=True)
+    long_tasks()
     return 0 if ok else 1
+
+
+def long_tasks() -> None:
+    """route() on long pasted tasks (skills matched on the first
+    MAX_TASK_CHARS, forced rules and high-risk terms on all of it), as a
+    ratio to a 1,000-character task in the same run, on the bundled registry."""
+    from routelens.registry import load_registry
+    from routelens.router import Router
+
+    root = Path(__file__).resolve().parents[1]
+    router = Router.from_registry(load_registry(root / "skills.yaml"))
+    rng = random.Random(11)
+    words = " ".join("".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(3, 9)))
+                     for _ in range(250_000))
+    print("\nlong tasks on the bundled registry (median of 5):")
+    base = None
+    for n in (1_000, 10_000, 100_000, 200_000, 1_000_000):
+        task = "refactor the parser " + words[:n] + " then rm -rf build"
+        times = []
+        for _ in range(5):
+            t0 = time.perf_counter()
+            d = router.route(task)
+            times.append(time.perf_counter() - t0)
+        med = sorted(times)[2]
+        base = base or med
+        print(f"  {n:>9,} chars  {med * 1000:8.1f} ms  x{med / base:7.1f}  {d.mode}/{d.reason}", flush=True)
 
 
 if __name__ == "__main__":
