@@ -402,6 +402,17 @@ class Preview:
         return len(idx.raw.decode("utf-8", "replace")) if idx is not None and idx.raw else None
 
 
+def _read_generated(paths: Paths, path: Path, fmt: Any) -> tuple[Any, str | None]:
+    """``(fmt(bytes), None)`` for a generated file, or ``(None, why)`` when it
+    is missing or unreadable."""
+    try:
+        return fmt(path.read_bytes()), None
+    except FileNotFoundError:
+        return None, f"{paths.show(path)} is missing"
+    except OSError as exc:
+        return None, f"{paths.show(path)} cannot be read: {exc.strerror or exc}"
+
+
 def preview(paths: Paths) -> Preview:
     """Read the registry's bytes and the generated files, without parsing
     the registry (see :class:`Preview`). Never raises for bad input."""
@@ -413,20 +424,8 @@ def preview(paths: Paths) -> Preview:
                        None, None, None, None, None)
     text = canonical_bytes(raw).decode("utf-8", "replace")
     fresh = _relative_messages(freshness(paths.registry, paths.index, registry_raw=raw), paths)
-    index_disp, index_err = None, None
-    try:
-        index_disp = format_index(paths.index.read_bytes())
-    except FileNotFoundError:
-        index_err = f"{paths.show(paths.index)} is missing"
-    except OSError as exc:
-        index_err = f"{paths.show(paths.index)} cannot be read: {exc.strerror or exc}"
-    catalog_disp, catalog_err = None, None
-    try:
-        catalog_disp = format_catalog(paths.catalog.read_bytes())
-    except FileNotFoundError:
-        catalog_err = f"{paths.show(paths.catalog)} is missing"
-    except OSError as exc:
-        catalog_err = f"{paths.show(paths.catalog)} cannot be read: {exc.strerror or exc}"
+    index_disp, index_err = _read_generated(paths, paths.index, format_index)
+    catalog_disp, catalog_err = _read_generated(paths, paths.catalog, format_catalog)
     shown = display_text(text[:-1] if text.endswith("\n") else text)
     return Preview(paths, sig, raw, None, text, shown, fresh, index_disp, index_err, catalog_disp, catalog_err)
 
