@@ -25,6 +25,7 @@ from textual.strip import Strip
 
 from routelens.tui.highlight import Band, band_at, highlight_line
 from routelens.tui.model import DISPLAY_BREAKS
+from routelens.tui.widgets.banded import BandedMixin
 
 __all__ = ["LineView", "line_starts"]
 
@@ -43,7 +44,7 @@ def line_starts(text: str) -> array:
     return starts
 
 
-class LineView(ScrollView, can_focus=True):
+class LineView(BandedMixin, ScrollView, can_focus=True):
     """Read-only view of many lines with line numbers and bands."""
 
     COMPONENT_CLASSES = {
@@ -145,27 +146,11 @@ class LineView(ScrollView, can_focus=True):
         return self._text[start:end]
 
     # ------------------------------------------------------------------ bands
-    @property
-    def bands(self) -> tuple[Band, ...]:
-        return self._bands
-
-    def set_bands(self, bands: list[Band] | tuple[Band, ...]) -> None:
-        bands = tuple(bands)
-        if bands == self._bands:
-            return
-        self._bands = bands
+    def _clear_render_cache(self) -> None:
         self._cache.clear()
-        self.refresh()
 
-    def reveal(self, start: int, end: int) -> None:
-        """Scroll rows ``start..end`` into view (centred when they fit)."""
-        start = max(0, min(start, self.line_count - 1))
-        end = max(start, min(end, self.line_count - 1))
-        self.cursor_row = start
-        height = max(self.scrollable_content_region.height, 1)
-        span = end - start + 1
-        top = start - (height - span) // 2 if span < height else start
-        self.scroll_to(x=0, y=max(0, top), animate=False, immediate=True)
+    def _place_cursor(self, row: int) -> None:
+        self.cursor_row = row
 
     def notify_style_update(self) -> None:
         super().notify_style_update()

@@ -24,6 +24,7 @@ from textual.widgets import TextArea
 
 from routelens.tui.highlight import Band, band_at
 from routelens.tui.model import DISPLAY_BREAKS
+from routelens.tui.widgets.banded import BandedMixin
 
 __all__ = ["SourceView", "MAX_TEXTAREA_LINES"]
 
@@ -37,7 +38,7 @@ MAX_HIGHLIGHT_LINES = 8_000
 _MARKS = frozenset(DISPLAY_BREAKS.values())
 
 
-class SourceView(TextArea):
+class SourceView(BandedMixin, TextArea):
     """Read-only code view with bands. ``language`` is ``"yaml"``,
     ``"json"`` or None; bands are 0-based inclusive rows."""
 
@@ -113,30 +114,11 @@ class SourceView(TextArea):
         return None
 
     # ------------------------------------------------------------------ bands
-    @property
-    def bands(self) -> tuple[Band, ...]:
-        """The bands painted now."""
-        return self._bands
-
-    def set_bands(self, bands: list[Band] | tuple[Band, ...]) -> None:
-        """Paint ``bands`` (replacing the previous ones)."""
-        bands = tuple(bands)
-        if bands == self._bands:
-            return
-        self._bands = bands
+    def _clear_render_cache(self) -> None:
         self._line_cache.clear()
-        self.refresh()
 
-    def reveal(self, start: int, end: int) -> None:
-        """Put the cursor on row ``start`` and scroll rows ``start..end``
-        into view (centred when they fit, else from ``start``)."""
-        start = max(0, min(start, self.line_count - 1))
-        end = max(start, min(end, self.line_count - 1))
-        self.move_cursor((start, 0))
-        height = max(self.scrollable_content_region.height, 1)
-        span = end - start + 1
-        top = start - (height - span) // 2 if span < height else start
-        self.scroll_to(x=0, y=max(0, top), animate=False, immediate=True)
+    def _place_cursor(self, row: int) -> None:
+        self.move_cursor((row, 0))
 
     def on_resize(self) -> None:
         self._band_styles.clear()
