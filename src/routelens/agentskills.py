@@ -48,11 +48,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from routelens.errors import Diagnostic, RegistryError, SkillFileError, SkillImportError
+from routelens.limits import LIMITS
 from routelens.registry import (
-    LIMITS,
-    Diagnostic,
     Registry,
-    RegistryError,
     canonical_bytes,
     decode_canonical,
     parse_fragment,
@@ -111,17 +110,6 @@ def agentskills_name_problem(name: str) -> str | None:
 
 
 # --------------------------------------------------------------------------- reading
-
-
-class SkillFileError(Exception):
-    """A SKILL.md cannot be used. ``diagnostics`` are the errors (file,
-    line, column counted in the SKILL.md, key path, message); ``warnings``
-    any warnings found before the errors."""
-
-    def __init__(self, diagnostics: list[Diagnostic], warnings: list[Diagnostic] | None = None):
-        self.diagnostics = diagnostics
-        self.warnings = warnings or []
-        super().__init__("\n".join(str(d) for d in diagnostics))
 
 
 @dataclass
@@ -609,9 +597,7 @@ def plan_import(paths: list[str | Path], registry_path: str | Path, reg: Registr
 # --------------------------------------------------------------------------- writing
 
 
-class ImportFailure(Exception):
-    """The entries cannot be appended (a message for people); the registry
-    was not written."""
+ImportFailure = SkillImportError  # the name before the error hierarchy
 
 
 @dataclass(frozen=True)

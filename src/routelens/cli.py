@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import os
 import sys
 from pathlib import Path
 
 from routelens import __version__
+from routelens.paths import bundled_registry, default_out_dir
 
 #: Subcommand modules, in the order ``--help`` lists them.
 COMMANDS = [
@@ -36,19 +36,6 @@ COMMANDS = [
 ]
 
 
-def bundled_registry() -> Path:
-    """The registry used when no ``--registry`` is given: ``$ROUTELENS_REGISTRY``,
-    else ``./skills.yaml`` when it exists, else the ``skills.yaml`` bundled
-    at the top of the routelens checkout."""
-    env = os.environ.get("ROUTELENS_REGISTRY")
-    if env:
-        return Path(env)
-    here = Path("skills.yaml")
-    if here.exists():
-        return here
-    return Path(__file__).resolve().parents[2] / "skills.yaml"
-
-
 def common_options() -> argparse.ArgumentParser:
     """Options every subcommand accepts (a parent parser)."""
     p = argparse.ArgumentParser(add_help=False)
@@ -62,7 +49,7 @@ def common_options() -> argparse.ArgumentParser:
 def resolve_paths(args: argparse.Namespace) -> tuple[Path, Path]:
     """(registry path, generated folder) from parsed arguments."""
     reg = args.registry or bundled_registry()
-    out = args.out or (reg.parent / "generated")
+    out = args.out or default_out_dir(reg)
     return reg, out
 
 

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
-from routelens.registry import Diagnostic, RegistryError
+from routelens.errors import CasesError, Diagnostic, RegistryError
 
 __all__ = ["QUALITY_BAR", "Case", "CaseResult", "EvalReport", "CasesError", "load_cases", "parse_cases", "check_ids",
            "evaluate"]
@@ -48,11 +48,6 @@ QUALITY_BAR = {
 
 MODES = ("fast", "index", "full")
 OFFTOPIC = frozenset({"offtopic", "off-topic", "off_topic"})
-
-
-class CasesError(RegistryError):
-    """The cases file cannot be used; ``diagnostics`` name file, 1-based
-    line and column, and the key path (``cases[3].expect[0]``)."""
 
 
 @dataclass(frozen=True)

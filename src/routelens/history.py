@@ -27,7 +27,8 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from routelens.registry import Registry, RegistryError, parse_registry, source_sha256
+from routelens.errors import HistoryError, RegistryError
+from routelens.registry import Registry, parse_registry, source_sha256
 
 __all__ = ["HistoryError", "repo_of", "since", "diff_ids", "common_prefix_len", "index_commit_summary",
            "format_since", "MAX_COMMITS"]
@@ -35,12 +36,6 @@ __all__ = ["HistoryError", "repo_of", "since", "diff_ids", "common_prefix_len", 
 #: How many commits that touched the registry :func:`index_commit_summary` searches.
 MAX_COMMITS = 500
 _TIMEOUT = 60
-
-
-class HistoryError(Exception):
-    """Git history cannot answer: not a git repository, unknown revision,
-    git missing, the registry invalid at that revision. The message is for
-    people."""
 
 
 def _git(args: list[str], cwd: Path, stdin: bytes | None = None) -> subprocess.CompletedProcess:

@@ -21,13 +21,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
+from routelens.errors import BuildError, IndexInvalidError
+from routelens.gcpause import gc_paused
+from routelens.limits import LIMITS
+from routelens.paths import CATALOG_NAME, INDEX_NAME, is_absolute_or_escaping
 from routelens.registry import (
     ID_RE,
-    LIMITS,
     Registry,
-    RegistryError,
     canonical_bytes,
-    gc_paused,
     read_registry_bytes,
     source_sha256,
 )
@@ -58,8 +59,6 @@ __all__ = [
     "resolve_body_path",
 ]
 
-INDEX_NAME = "routing.min.json"
-CATALOG_NAME = "catalog.json"
 SKILL_FIELDS = ["id", "source_start", "source_end", "triggers"]
 COMPOSITION_FIELDS = ["id", "source_start", "source_end"]
 RULE_FIELDS = ["id", "source_start", "source_end", "triggers"]
@@ -187,7 +186,7 @@ def _refuse_lexically(rel: str) -> None:
         return
     if not rel or "\x00" in rel:
         raise ValueError(f"body path {rel!r} is empty or holds a NUL character: refused")
-    if rel.startswith(("/", "\\")) or re.match(r"^[A-Za-z]:", rel) or ".." in re.split(r"[\\/]", rel):
+    if is_absolute_or_escaping(rel):
         raise ValueError(f"body path {rel!r} is absolute or uses '..': refused")
 
 
@@ -458,10 +457,6 @@ def build(reg: Registry) -> BuildOutput:
 # --------------------------------------------------------------------------- writing
 
 
-class BuildError(Exception):
-    """Writing the generated files failed; the previous files are intact."""
-
-
 _UMASK_LOCK = threading.Lock()
 
 
@@ -610,9 +605,7 @@ def write_generated(reg: Registry, out_dir: str | Path) -> tuple[BuildOutput, li
 # --------------------------------------------------------------------------- reading the index
 
 
-class IndexInvalid(Exception):
-    """The compact index cannot be trusted: not JSON, wrong version, wrong
-    shape. The message says what is wrong (for people)."""
+IndexInvalid = IndexInvalidError  # the name before the error hierarchy
 
 
 @dataclass(frozen=True)
@@ -784,14 +777,8 @@ def freshness(registry_path: str | Path, index_path: str | Path, registry_raw: b
     still matches is ``invalid``. States: ``fresh``, ``stale`` (built from
     other registry bytes), ``missing``, ``invalid`` (unreadable, not an
     index, or not what the registry gives), each with a message for people.
-    Raises ``OSError`` only when the registry itself cannot be read."""
-    if registry_raw is not None:
-        raw = registry_raw
-    else:
-        try:
-            raw = read_registry_bytes(registry_path)
-        except RegistryError as exc:
-            raise OSError(exc.diagnostics[0].message) from None
+    Raises :class:`RegistryError` only when the registry itself cannot be read."""
+    raw = registry_raw if registry_raw is not None else read_registry_bytes(registry_path)
     current = source_sha256(raw)
     try:
         idx = load_index(index_path)

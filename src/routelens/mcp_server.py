@@ -35,7 +35,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from routelens.index import INDEX_NAME, resolve_body_path
+from routelens.errors import ToolCallError
+from routelens.index import resolve_body_path
+from routelens.paths import default_index_path
 from routelens.registry import ID_RE, RegistryError, canonical_bytes, load_registry
 
 __all__ = [
@@ -74,13 +76,11 @@ LOAD_SKILL_DESCRIPTION = (
 )
 
 
-class ToolFailure(Exception):
-    """A tool call cannot be answered; the message is returned to the agent
-    as a tool error (never a traceback)."""
+ToolFailure = ToolCallError  # the name before the error hierarchy
 
 
 def _index_path(registry_path: Path, index_path: Path | None) -> Path:
-    return index_path if index_path is not None else registry_path.parent / "generated" / INDEX_NAME
+    return index_path if index_path is not None else default_index_path(registry_path)
 
 
 def _registry_errors(exc: RegistryError) -> str:

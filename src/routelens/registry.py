@@ -22,17 +22,19 @@ Nothing in this module imports Textual.
 from __future__ import annotations
 
 import bisect
-import contextlib
-import gc
 import hashlib
 import re
-import threading
 from dataclasses import dataclass, field
 from itertools import accumulate
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable
 
 from ruamel.yaml import events as ev
+
+from routelens.errors import Diagnostic, RegistryError
+from routelens.gcpause import gc_paused
+from routelens.limits import LIMITS
+from routelens.paths import is_absolute_or_escaping
 
 try:  # the C parser is ~10x faster; ruamel.yaml 0.19 needs ruamel.yaml.clib for it
     from ruamel.yaml.cyaml import CParser as _CParser
@@ -74,57 +76,6 @@ KNOWN_TOP_LEVEL = ("schema_version", "skills", "composition", "rules", "routing"
 _NUMBER_RE = re.compile(r"^[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?$")
 _ID_MATCH = ID_RE.match
 _SKILL_KEYS = frozenset({"path", "priority", "triggers", "description", "status"})
-ROUTING_DEFAULTS = {"threshold": 85, "ambiguity_margin": 5, "high_risk": (), "max_index_ratio": 0.70}
-
-#: Limits enforced on every registry read (README "Security"): values are
-#: part of the contract, tests assert them.
-LIMITS = {
-    "max_registry_bytes": 64 * 1024 * 1024,  # bytes of skills.yaml
-    "max_alias_expansion": 10_000,  # nodes one alias may expand to
-    "max_total_alias_expansion": 100_000,  # nodes all aliases together may expand to
-    "max_depth": 64,  # nesting of collections
-    "max_triggers_per_entry": 256,  # triggers of one skill or rule
-    "max_trigger_chars": 200,  # characters of one trigger
-    "max_errors": 200,  # diagnostics reported before giving up
-    "max_body_bytes": 16 * 1024 * 1024,  # bytes of one skill body the catalog reads
-}
-
-
-# --------------------------------------------------------------------------- errors
-
-
-@dataclass(frozen=True)
-class Diagnostic:
-    """One problem found in a registry.
-
-    ``line`` and ``column`` are 1-based and count characters on the canonical
-    text (as an editor shows them). ``key_path`` is dotted with list indices,
-    e.g. ``skills.repository-change.triggers[2]`` ("" for the whole file).
-    ``severity`` is ``"error"`` or ``"warning"``.
-    """
-
-    file: str
-    line: int
-    column: int
-    key_path: str
-    message: str
-    severity: str = "error"
-
-    def __str__(self) -> str:
-        where = f"{self.key_path}: " if self.key_path else ""
-        tag = "" if self.severity == "error" else f"{self.severity}: "
-        return f"{self.file}:{self.line}:{self.column}: {tag}{where}{self.message}"
-
-
-class RegistryError(Exception):
-    """The registry cannot be used. ``diagnostics`` holds every error found
-    (not only the first), in file order; ``warnings`` holds the warnings."""
-
-    def __init__(self, diagnostics: list[Diagnostic], warnings: list[Diagnostic] | None = None):
-        self.diagnostics = diagnostics
-        self.warnings = warnings or []
-        super().__init__("\n".join(str(d) for d in diagnostics))
-
 
 # --------------------------------------------------------------------------- model
 
@@ -744,16 +695,6 @@ def _join(path: str, key: str) -> str:
     return f"{path}.{key}" if path else key
 
 
-def _is_absolute_or_escaping(p: str) -> bool:
-    """True for an absolute path (``/x``, ``\\x``, ``C:x``) or one with a ``..`` part."""
-    if ".." not in p and p[:1] not in ("/", "\\") and p[1:2] != ":":
-        return False
-    if p.startswith(("/", "\\")) or re.match(r"^[A-Za-z]:", p):
-        return True
-    parts = re.split(r"[\\/]", p)
-    return ".." in parts
-
-
 # --------------------------------------------------------------------------- validation
 
 
@@ -860,7 +801,7 @@ def _validate_skill(r: _Reader, v: _Validator, key: str, kn: _Node, vn: _Node) -
     if n is not None:
         path_v = n.value if (n.kind == _SCALAR and n.value and not (n.plain and n.value in null_words)) \
             else v.string(n, base + ".path", "path")
-        if path_v is not None and _is_absolute_or_escaping(path_v):
+        if path_v is not None and is_absolute_or_escaping(path_v):
             r.error(n.start, base + ".path",
                     f"path {path_v!r} must be relative to the registry's folder and stay inside it "
                     "(no absolute path, no '..')")
@@ -1200,34 +1141,6 @@ def parse_registry(raw: bytes, path: str | Path = "skills.yaml", display_name: s
     reg.warnings = _sorted_unique(reg.warnings)
     reg.source_sha256 = hashlib.sha256(text.encode("utf-8")).hexdigest()
     return reg
-
-
-@contextlib.contextmanager
-def gc_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector for a block that allocates
-    many containers and makes no reference cycles (reading a registry,
-    rendering the catalog). Without this the collector rescans every live
-    object again and again while they grow: a third of the build time at
-    10,000 skills, and more than half at 100,000. Nests; thread-safe in the
-    sense that the collector is re-enabled only by the outermost block."""
-    global _GC_DEPTH
-    with _GC_LOCK:
-        if _GC_DEPTH == 0:
-            _GC_STATE[0] = gc.isenabled()
-            gc.disable()
-        _GC_DEPTH += 1
-    try:
-        yield
-    finally:
-        with _GC_LOCK:
-            _GC_DEPTH -= 1
-            if _GC_DEPTH == 0 and _GC_STATE[0]:
-                gc.enable()
-
-
-_GC_LOCK = threading.Lock()
-_GC_DEPTH = 0
-_GC_STATE = [True]
 
 
 def _sorted_unique(diags: list[Diagnostic]) -> list[Diagnostic]:

@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from routelens.index import INDEX_NAME, CompactIndex, Freshness, IndexInvalid, freshness, index_bytes, parse_index
+from routelens.index import CompactIndex, Freshness, IndexInvalid, freshness, index_bytes, parse_index
 from routelens.matching import (
     MATCHER_VERSION,
     MAX_TASK_CHARS,
@@ -54,6 +54,7 @@ from routelens.matching import (
     prepare,
     prepare_tail,
 )
+from routelens.paths import bundled_registry, default_index_path
 from routelens.registry import (
     ID_RE,
     Diagnostic,
@@ -355,7 +356,7 @@ class Router:
         :class:`RegistryError` (with ``file:line:col`` diagnostics) when the
         registry cannot be read, or must be parsed and is broken."""
         registry_path = Path(registry_path)
-        index_path = Path(index_path) if index_path is not None else registry_path.parent / "generated" / INDEX_NAME
+        index_path = Path(index_path) if index_path is not None else default_index_path(registry_path)
         display = str(registry_path)
         raw = read_registry_bytes(registry_path, display)
         fr = freshness(registry_path, index_path, raw)
@@ -913,16 +914,12 @@ def _stat_key(path: Path) -> tuple:
 
 def route(task: str, registry_path: str | Path | None = None, index_path: str | Path | None = None) -> Decision:
     """Route one task (convenience). ``registry_path`` defaults to the bundled
-    registry (:func:`routelens.cli.bundled_registry`), ``index_path`` to
+    registry (:func:`routelens.paths.bundled_registry`), ``index_path`` to
     ``generated/routing.min.json`` beside it. Routers are cached per
     (paths, file stats). Raises :class:`RegistryError` only when the registry
     cannot be read, or must be parsed and is broken."""
-    if registry_path is None:
-        from routelens.cli import bundled_registry
-
-        registry_path = bundled_registry()
-    rp = Path(registry_path)
-    ip = Path(index_path) if index_path is not None else rp.parent / "generated" / INDEX_NAME
+    rp = Path(registry_path) if registry_path is not None else bundled_registry()
+    ip = Path(index_path) if index_path is not None else default_index_path(rp)
     key = (str(rp.resolve()), str(ip.resolve()), _stat_key(rp), _stat_key(ip))
     with _CACHE_LOCK:
         router = _ROUTER_CACHE.get(key)

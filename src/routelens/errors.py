@@ -1,0 +1,127 @@
+"""The one error hierarchy of routelens, and :class:`Diagnostic`.
+
+Every error routelens raises on purpose subclasses :class:`RoutelensError`,
+so a caller can catch them all with one ``except``. Errors about a file a
+person wrote (the registry, a cases file, a SKILL.md) carry every problem
+found as :class:`Diagnostic` values (:class:`DiagnosticError`), so a
+command can print them all as ``FILE:LINE:COL: key.path: message`` lines
+and exit 2 (docs/formats.md §1, "Rules of reading").
+
+::
+
+    RoutelensError
+    ├── DiagnosticError          .diagnostics, .warnings
+    │   ├── RegistryError        the registry cannot be used (docs/formats.md §1)
+    │   ├── CasesError           a labelled cases file cannot be used (routelens eval)
+    │   └── SkillFileError       a SKILL.md cannot be used (routelens import)
+    ├── IndexInvalidError        the compact index cannot be trusted (§3, §6 index_invalid)
+    ├── BuildError               writing generated/ failed; the previous files are intact
+    ├── SkillImportError         entries cannot be appended to the registry; nothing written
+    ├── HistoryError             git history cannot answer (routelens stats --since)
+    └── ToolCallError            an MCP tool call cannot be answered (routelens mcp)
+
+Nothing in this module imports another routelens module.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = [
+    "Diagnostic",
+    "RoutelensError",
+    "DiagnosticError",
+    "RegistryError",
+    "CasesError",
+    "SkillFileError",
+    "IndexInvalidError",
+    "BuildError",
+    "SkillImportError",
+    "HistoryError",
+    "ToolCallError",
+]
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One problem found in a file a person wrote.
+
+    ``file``: the name shown to people; ``line`` and ``column``: 1-based,
+    counted in characters on the canonical text (as an editor shows them,
+    docs/formats.md §2); ``key_path``: dotted with list indices, e.g.
+    ``skills.repository-change.triggers[2]`` ("" for the whole file);
+    ``severity``: ``"error"`` or ``"warning"``. ``str()`` gives
+    ``FILE:LINE:COL: [warning: ]key.path: message``.
+    """
+
+    file: str
+    line: int
+    column: int
+    key_path: str
+    message: str
+    severity: str = "error"
+
+    def __str__(self) -> str:
+        where = f"{self.key_path}: " if self.key_path else ""
+        tag = "" if self.severity == "error" else f"{self.severity}: "
+        return f"{self.file}:{self.line}:{self.column}: {tag}{where}{self.message}"
+
+
+class RoutelensError(Exception):
+    """The base of every error routelens raises on purpose. The message is
+    for people (no traceback is ever shown for one)."""
+
+
+class DiagnosticError(RoutelensError):
+    """An error that carries every problem found in a file, not only the
+    first: ``diagnostics`` (errors, in file order) and ``warnings``
+    (:class:`Diagnostic` lists). The message is the diagnostics, one a line."""
+
+    def __init__(self, diagnostics: list[Diagnostic], warnings: list[Diagnostic] | None = None):
+        self.diagnostics = diagnostics
+        self.warnings = warnings or []
+        super().__init__("\n".join(str(d) for d in diagnostics))
+
+
+class RegistryError(DiagnosticError):
+    """The registry cannot be used: unreadable, not UTF-8, bad YAML, or
+    against the rules of docs/formats.md §1. Also raised for a YAML text
+    that routelens's own reader refuses (a line range's fragment, §2)."""
+
+
+class CasesError(DiagnosticError):
+    """A labelled cases file cannot be used; ``diagnostics`` name file,
+    1-based line and column, and the key path (``cases[3].expect[0]``)."""
+
+
+class SkillFileError(DiagnosticError):
+    """A SKILL.md cannot be used. ``diagnostics`` are the errors (file,
+    line, column counted in the SKILL.md, key path, message); ``warnings``
+    any warnings found before the errors."""
+
+
+class IndexInvalidError(RoutelensError):
+    """The compact index cannot be trusted (docs/formats.md §3): not JSON,
+    wrong version or shape, or a line range that no longer holds its entry
+    (§6: the router then falls back with ``index_invalid``). The message
+    says what is wrong, for people."""
+
+
+class BuildError(RoutelensError):
+    """Writing the generated files failed; the previous files are intact
+    and no temporary file is left (docs/formats.md §3)."""
+
+
+class SkillImportError(RoutelensError):
+    """Agent Skills entries cannot be appended to the registry; the
+    registry was not written."""
+
+
+class HistoryError(RoutelensError):
+    """Git history cannot answer: not a git repository, unknown revision,
+    git missing, the registry invalid at that revision."""
+
+
+class ToolCallError(RoutelensError):
+    """An MCP tool call cannot be answered; the message is returned to the
+    agent as a tool error (never a traceback)."""

@@ -1,0 +1,21 @@
+"""The bounds routelens enforces on what it reads (README "Security and
+limits"). The values are part of the contract: tests assert them.
+
+Nothing in this module imports another routelens module.
+"""
+
+from __future__ import annotations
+
+__all__ = ["LIMITS"]
+
+#: name -> bound; every registry read, fragment read and body read checks them.
+LIMITS = {
+    "max_registry_bytes": 64 * 1024 * 1024,  # bytes of skills.yaml
+    "max_alias_expansion": 10_000,  # nodes one alias may expand to
+    "max_total_alias_expansion": 100_000,  # nodes all aliases together may expand to
+    "max_depth": 64,  # nesting of collections
+    "max_triggers_per_entry": 256,  # triggers of one skill or rule
+    "max_trigger_chars": 200,  # characters of one trigger
+    "max_errors": 200,  # diagnostics reported before giving up
+    "max_body_bytes": 16 * 1024 * 1024,  # bytes of one skill body the catalog reads
+}
