@@ -158,7 +158,7 @@ def test_memory_is_freed_while_reading():
     alone would."""
     import tracemalloc
 
-    from routelens import registry as r
+    from routelens.text.yaml_events import Reader
 
     raw = _registry_text(4000).encode()
     text = raw.decode()
@@ -168,7 +168,7 @@ def test_memory_is_freed_while_reading():
         _, streamed_peak = tracemalloc.get_traced_memory()
         del reg
         tracemalloc.reset_peak()
-        reader = r._Reader(text, "s.yaml")
+        reader = Reader(text, "s.yaml")
         root = reader.compose(text)  # the whole tree, nothing validated yet
         _, tree_peak = tracemalloc.get_traced_memory()
         del root, reader

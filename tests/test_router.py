@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from routelens import router as router_mod
-from routelens.index import INDEX_NAME, parse_index, write_generated
+from routelens.index import INDEX_NAME, freshness, parse_index, write_generated
 from routelens.matching import MAX_TASK_CHARS
 from routelens.registry import RegistryError, load_registry, parse_registry
 from routelens.router import REASONS, Decision, Router, route
@@ -357,6 +357,48 @@ def test_range_beyond_the_end_of_the_registry_is_index_invalid(on_disk):
     assert summary(rt.route("fix the CI pipeline")) == ("index", "clear_candidate", ("ci-fix",), None)
     d = Router.from_paths(reg_path, idx).route("refactor it")
     assert summary(d) == ("full", "index_invalid", (), None)
+
+
+KEY_LINES = """\
+schema_version: 1
+skills:
+  ci-fix :
+    path: skills/ci-fix.md
+    priority: P0
+    triggers: [ci failure]
+  ? pr-create  # note
+  : path: skills/pr-create.md
+    priority: P1
+    triggers: [open a pull request]
+  "docs-update" :
+    path: skills/docs-update.md
+    priority: P2
+    triggers: [readme]
+"""
+
+
+@pytest.mark.parametrize("task, skill, lines", [
+    ("fix the ci failure", "ci-fix", (3, 6)),
+    ("open a pull request", "pr-create", (7, 10)),
+    ("update the readme", "docs-update", (11, 14)),
+])
+def test_keys_written_with_a_space_or_as_explicit_keys_are_fresh_and_route(tmp_path, task, skill, lines):
+    """User report: for a skill written `ci-fix :` or `? ci-fix  # note`,
+    freshness said fresh while every route to it gave index_invalid, and a
+    rebuild could not fix it. Freshness and routing now judge a range's key
+    line with the one check (routelens.text.canonical.holds_key)."""
+    reg_path = tmp_path / "skills.yaml"
+    reg_path.write_text(KEY_LINES, encoding="utf-8")
+    write_generated(load_registry(reg_path), tmp_path / "generated")
+    idx = tmp_path / "generated" / INDEX_NAME
+    assert freshness(reg_path, idx).state == "fresh"
+    rt = Router.from_paths(reg_path, idx)
+    assert rt.freshness.state == "fresh"
+    d = rt.route(task)
+    assert summary(d) == ("index", "clear_candidate", (skill,), None)
+    (e,) = d.expansions
+    assert (e.source_start, e.source_end, e.path, e.resolved_from) == (*lines, f"skills/{skill}.md", "range")
+    assert d.freshness == "fresh"
 
 
 def test_broken_registry_raises_when_it_must_be_parsed(tmp_path):

@@ -50,6 +50,7 @@ from typing import Any
 
 from routelens.errors import Diagnostic, RegistryError, SkillFileError, SkillImportError
 from routelens.limits import LIMITS
+from routelens.text.unicode import STOP_WORDS
 from routelens.registry import (
     Registry,
     canonical_bytes,
@@ -464,8 +465,6 @@ def propose_triggers(name: str, description: str) -> list[str]:
     "Use when"/"Use for"/"when the user asks to" (at most 6 words). Phrases of
     3 characters or fewer and stop words are left out, duplicates (case
     folded) removed; at most 5, in that order. Deterministic."""
-    from routelens.lint import STOP_WORDS  # the list lint warns about
-
     cands = [name.replace("-", " ")]
     for m in _QUOTED.finditer(description):
         cands.append(next(g for g in m.groups() if g))

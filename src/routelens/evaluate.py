@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from routelens.errors import CasesError, Diagnostic, RegistryError
+from routelens.text.yaml_events import FALSE_WORDS, MAP, NULL_WORDS, SCALAR, SEQ, TRUE_WORDS, compose_bytes
 
 __all__ = ["QUALITY_BAR", "Case", "CaseResult", "EvalReport", "CasesError", "load_cases", "parse_cases", "check_ids",
            "evaluate"]
@@ -181,20 +182,16 @@ def parse_cases(text: str | bytes, display: str = "<cases>") -> list[Case]:
     refused, and lines are counted as an editor shows them (U+2028 in a
     comment does not end a line). Ids in ``expect``/``composition`` are
     checked against a router by :func:`check_ids`."""
-    from routelens import registry as _reg
-    from routelens.schema import _compose
-
     if isinstance(text, str):
         raw = text.encode("utf-8", "surrogatepass")
     else:
         raw = bytes(text)
     try:
-        r, root = _compose(raw, display)
+        r, root = compose_bytes(raw, display)
     except RegistryError as exc:
         raise CasesError(exc.diagnostics) from None
     if r.errors:
         raise CasesError(sorted(r.errors, key=lambda d: (d.line, d.column)))
-    S, SEQ, MAP = _reg._SCALAR, _reg._SEQ, _reg._MAP
 
     def at(node) -> tuple[int, int]:
         return r.pos(node.start)
@@ -202,9 +199,9 @@ def parse_cases(text: str | bytes, display: str = "<cases>") -> list[Case]:
     def scalar(node):
         """(True, text or None for a plain null) for a scalar, (False, None) otherwise."""
         node = r.deref(node)
-        if node.kind != S:
+        if node.kind != SCALAR:
             return False, None
-        return True, (None if node.plain and node.value in _reg.NULL_WORDS else node.value)
+        return True, (None if node.plain and node.value in NULL_WORDS else node.value)
 
     cases_node = None
     if root is not None:
@@ -273,9 +270,9 @@ def parse_cases(text: str | bytes, display: str = "<cases>") -> list[Case]:
             ok, word = scalar(mnode)
             if ok and word is None:
                 mf = False
-            elif ok and mnode.plain and word in _reg.TRUE_WORDS:
+            elif ok and mnode.plain and word in TRUE_WORDS:
                 mf = True
-            elif ok and mnode.plain and word in ("false", "False", "FALSE"):
+            elif ok and mnode.plain and word in FALSE_WORDS:
                 mf = False
             else:
                 err("must_fallback", "must_fallback must be true or false")

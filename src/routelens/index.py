@@ -25,13 +25,8 @@ from routelens.errors import BuildError, IndexInvalidError
 from routelens.gcpause import gc_paused
 from routelens.limits import LIMITS
 from routelens.paths import CATALOG_NAME, INDEX_NAME, is_absolute_or_escaping
-from routelens.registry import (
-    ID_RE,
-    Registry,
-    canonical_bytes,
-    read_registry_bytes,
-    source_sha256,
-)
+from routelens.registry import ID_RE, Registry, read_registry_bytes
+from routelens.text.canonical import canonical_bytes, editor_lines, holds_key, source_sha256
 
 __all__ = [
     "INDEX_NAME",
@@ -721,26 +716,6 @@ class Freshness:
     index: CompactIndex | None = None
 
 
-def _holds_key(line: str, entry_id: str) -> bool:
-    """True when a registry line starts (after its indentation) with the
-    mapping key ``entry_id``: ``id:``, ``"id":``, ``'id' :`` or ``? id``."""
-    head = line.lstrip(" ")
-    explicit = head.startswith("? ")
-    if explicit:
-        head = head[2:].lstrip(" ")
-    if head[:1] in ("'", '"'):
-        q = head[0]
-        if not head.startswith(q + entry_id + q):
-            return False
-        rest = head[len(entry_id) + 2 :]
-    elif head.startswith(entry_id):
-        rest = head[len(entry_id) :]
-    else:
-        return False
-    rest = rest.lstrip(" \t")
-    return rest.startswith(":") or (explicit and (not rest or rest.startswith("#")))
-
-
 def index_problem(idx: CompactIndex, registry_text: str) -> str | None:
     """What is wrong with an index whose hash matches the registry, judged
     from the canonical registry text alone (no parsing): a line range beyond
@@ -748,9 +723,7 @@ def index_problem(idx: CompactIndex, registry_text: str) -> str | None:
     entry's key. None when every range looks right. (A hand edit of
     triggers only is caught by :func:`check`, which compares bytes with a
     fresh build.)"""
-    lines = registry_text.split("\n")
-    if lines and lines[-1] == "" and registry_text.endswith("\n"):
-        lines.pop()
+    lines = editor_lines(registry_text)
     n = len(lines)
     for kind, rows in (("skill", idx.skills), ("composition", idx.compositions), ("rule", idx.rules)):
         for row in rows:
@@ -758,7 +731,7 @@ def index_problem(idx: CompactIndex, registry_text: str) -> str | None:
             if end > n:
                 return (f"{kind} {rid!r} has the line range [{start}, {end}], beyond the end of the registry "
                         f"({n} lines)")
-            if not _holds_key(lines[start - 1], rid):
+            if not holds_key(lines[start - 1], rid):
                 return (f"{kind} {rid!r} has the line range [{start}, {end}] but line {start} does not hold "
                         f"the key `{rid}:` (it holds {lines[start - 1].strip()[:60]!r})")
     return None

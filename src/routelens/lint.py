@@ -55,11 +55,11 @@ from __future__ import annotations
 
 import os
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from routelens.registry import Registry
+from routelens.text.unicode import JA_STOP_WORDS, STOP_WORDS, is_spaceless, normalize_text
 
 __all__ = [
     "Finding",
@@ -86,43 +86,16 @@ CHARS_PER_TOKEN = 4
 #: Environment variable that pins Claude Code's listing budget, in characters.
 BUDGET_ENV = "SLASH_COMMAND_TOOL_CHAR_BUDGET"
 
-#: English words that make a poor trigger on their own.
-STOP_WORDS = frozenset(
-    "a about all an and any are as at be by can could do does for from get help how i if in into is it its "
-    "let make me my need no not of on or our please should skill skills so some task that the then this to "
-    "up use used using want we what when where which will with would you your".split()
-)
-#: Japanese function words and politeness forms that make a poor trigger.
-JA_STOP_WORDS = frozenset(["して", "する", "します", "ください", "お願い", "お願いします", "です", "ます",
-                           "こと", "もの", "これ", "それ", "ため", "よう"])
-
-_SPACELESS = (
-    (0x0E00, 0x0EFF),  # Thai, Lao
-    (0x1000, 0x109F),  # Myanmar
-    (0x1780, 0x17FF),  # Khmer
-    (0x1100, 0x11FF),  # Hangul Jamo
-    (0x2E80, 0x2FDF),  # CJK radicals
-    (0x3040, 0x30FF),  # Hiragana, Katakana
-    (0x3100, 0x31FF),  # Bopomofo, Hangul compat., Katakana ext.
-    (0x3400, 0x4DBF),  # CJK ext. A
-    (0x4E00, 0x9FFF),  # CJK unified
-    (0xAC00, 0xD7AF),  # Hangul syllables
-    (0xF900, 0xFAFF),  # CJK compatibility
-    (0xFF66, 0xFF9F),  # half-width Katakana
-    (0x20000, 0x3FFFF),  # CJK ext. B+
-)
-
-
 _PARENT = re.compile(r"(\[\d+\]|\.[^.\[]*)$")
 
 
 def _spaceless(c: str) -> bool:
-    o = ord(c)
-    return any(lo <= o <= hi for lo, hi in _SPACELESS)
+    return is_spaceless(ord(c))
 
 
 def _norm(s: str) -> str:
-    return " ".join(unicodedata.normalize("NFKC", s).casefold().split())
+    """A trigger as lint compares it: NFKC + case folded, whitespace runs as one space."""
+    return " ".join(normalize_text(s).split())
 
 
 def _word_char(c: str) -> bool:

@@ -68,6 +68,8 @@ from typing import Iterable, Sequence
 
 from rapidfuzz.distance import OSA, Levenshtein
 
+from routelens.text.unicode import is_spaceless, normalize_text
+
 __all__ = [
     "MATCHER_VERSION",
     "MAX_TASK_CHARS",
@@ -174,32 +176,6 @@ class Match:
 # --------------------------------------------------------------------------- normalisation
 
 
-def _spaceless(cp: int) -> bool:
-    """True for code points of scripts written without spaces (spec section 6)."""
-    return (
-        0x3040 <= cp <= 0x30FF  # Hiragana, Katakana
-        or 0x4E00 <= cp <= 0x9FFF  # CJK unified
-        or 0x3400 <= cp <= 0x4DBF
-        or 0xAC00 <= cp <= 0xD7AF  # Hangul syllables
-        or 0x0E00 <= cp <= 0x0EFF  # Thai, Lao
-        or 0x1000 <= cp <= 0x109F  # Myanmar
-        or 0x1780 <= cp <= 0x17FF  # Khmer
-        or 0x19E0 <= cp <= 0x19FF
-        or 0x1100 <= cp <= 0x11FF  # Hangul Jamo
-        or 0x3130 <= cp <= 0x318F
-        or 0xA960 <= cp <= 0xA97F
-        or 0xD7B0 <= cp <= 0xD7FF
-        or 0x2E80 <= cp <= 0x2FDF  # CJK radicals
-        or 0x3005 <= cp <= 0x3007  # 々 〆 〇
-        or 0x3021 <= cp <= 0x3029
-        or 0x3031 <= cp <= 0x3035
-        or 0x3100 <= cp <= 0x312F  # Bopomofo
-        or 0x31A0 <= cp <= 0x31FF
-        or 0xF900 <= cp <= 0xFAFF
-        or 0x20000 <= cp <= 0x3FFFF
-    )
-
-
 _CLASS_CACHE: dict[str, int] = {}
 
 
@@ -217,7 +193,7 @@ def _char_class(c: str) -> int:
         if cat[0] == "M":
             k = 3
         elif c.isalnum() or cat == "Lm":
-            k = _SPACELESS if _spaceless(cp) else _WORD
+            k = _SPACELESS if is_spaceless(cp) else _WORD
         else:
             k = 0
     if len(_CLASS_CACHE) < 200_000:
@@ -237,14 +213,6 @@ def _joins_previous(c: str) -> bool:
     )
 
 
-def normalize_text(s: str) -> str:
-    """NFKC + case folding (spec section 6), applied so that the result is
-    stable: ``NFKC(casefold(NFKC(s)))``. Returns a new ``str``."""
-    if s.isascii():
-        return s.lower()
-    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", s).casefold())
-
-
 def normalize(s: str) -> tuple[str, list[int] | None, list[int] | None]:
     """Normalise ``s`` and keep the origin of every output character.
 
@@ -260,7 +228,6 @@ def normalize(s: str) -> tuple[str, list[int] | None, list[int] | None]:
     ends: list[int] = []
     n = len(s)
     i = 0
-    nfkc = unicodedata.normalize
     while i < n:
         j = i + 1
         while j < n and s[j] >= "\x80" and _joins_previous(s[j]):
@@ -272,7 +239,7 @@ def normalize(s: str) -> tuple[str, list[int] | None, list[int] | None]:
             ends.append(j)
             i = j
             continue
-        piece = nfkc("NFKC", nfkc("NFKC", s[i:j]).casefold())
+        piece = normalize_text(s[i:j])
         for ch in piece:
             out.append(ch)
             starts.append(i)

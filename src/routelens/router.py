@@ -55,17 +55,9 @@ from routelens.matching import (
     prepare_tail,
 )
 from routelens.paths import bundled_registry, default_index_path
-from routelens.registry import (
-    ID_RE,
-    Diagnostic,
-    Registry,
-    RegistryError,
-    canonical_bytes,
-    parse_fragment,
-    parse_registry,
-    read_registry_bytes,
-    source_sha256,
-)
+from routelens.registry import ID_RE, Registry, RegistryError, parse_registry, read_registry_bytes
+from routelens.text.canonical import canonical_bytes, editor_lines, holds_key, range_text
+from routelens.text.yaml_events import parse_fragment
 
 __all__ = [
     "MATCHER_VERSION",
@@ -416,19 +408,13 @@ class Router:
 
     def _get_lines(self) -> list[str]:
         if self._lines is None:
-            lines = self._text.split("\n")
-            if lines and lines[-1] == "" and self._text.endswith("\n"):
-                lines.pop()
-            self._lines = lines
+            self._lines = editor_lines(self._text)
         return self._lines
 
     def range_text(self, start: int, end: int) -> str:
         """Exact text of canonical lines ``start..end`` (1-based inclusive),
         LF-joined with a trailing LF. Raises ``ValueError`` outside the file."""
-        lines = self._get_lines()
-        if start < 1 or end < start or end > len(lines):
-            raise ValueError(f"line range [{start}, {end}] is outside 1..{len(lines)}")
-        return "\n".join(lines[start - 1 : end]) + "\n"
+        return range_text(self._get_lines(), start, end)
 
     def _full_registry(self) -> Registry:
         if self._registry is None:
@@ -469,9 +455,8 @@ class Router:
             raise _IndexBroken(f"the index puts {kind} {_q(entry_id)} at {where}, beyond the end of the registry "
                                f"({len(lines)} lines)")
         text = self.range_text(start, end)
-        head = lines[start - 1].strip()
-        if not (head.startswith(f"{entry_id}:") or head.startswith(f'"{entry_id}":') or head.startswith(f"'{entry_id}':")
-                or head == f"? {entry_id}"):
+        if not holds_key(lines[start - 1], entry_id):
+            head = lines[start - 1].strip()
             raise _IndexBroken(f"line {start} of {self._display} should hold the key `{entry_id}:` "
                                f"but holds {_q(head[:60])}")
         try:

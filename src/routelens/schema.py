@@ -26,8 +26,8 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from routelens import registry as _registry
-from routelens.registry import RegistryError
+from routelens.errors import RegistryError
+from routelens.text.yaml_events import MAP, SCALAR, SEQ, compose_bytes
 
 __all__ = ["SCHEMA_RESOURCE", "schema_text", "schema_object", "text_tree", "node_positions", "validate"]
 
@@ -50,20 +50,6 @@ def schema_object() -> dict[str, Any]:
     return json.loads(_schema_cached())
 
 
-def _compose(raw: bytes, display: str) -> tuple[Any, Any]:
-    """(reader, root node) of registry bytes through routelens's own
-    event reader; raises :class:`RegistryError` on a YAML-level error."""
-    text = _registry.decode_canonical(raw, display)
-    parse_text, back = _registry._mask_separators(text)
-    r = _registry._Reader(text, display)
-    try:
-        root = r.compose(parse_text)
-        _registry._unmask(root, back)
-    except _registry._Fatal:
-        raise RegistryError(r.errors) from None
-    return r, root
-
-
 def text_tree(raw: bytes, display: str = "skills.yaml") -> Any:
     """The registry's YAML as plain JSON-able values with every scalar kept
     as the text written (``1.10`` -> ``"1.10"``; a plain ``null``/``~``/empty
@@ -72,7 +58,7 @@ def text_tree(raw: bytes, display: str = "skills.yaml") -> Any:
     refused). Raises :class:`RegistryError` with every YAML-level error
     (file, line, column) — the problems an editor's YAML parser would report
     before any schema is applied."""
-    r, root = _compose(raw, display)
+    r, root = compose_bytes(raw, display)
     if root is None:
         return None
     value = r.to_python(root, "")
@@ -88,22 +74,22 @@ def node_positions(raw: bytes, display: str = "skills.yaml") -> dict[str, tuple[
     key-path notation. For a key the position is the key's; for a list item
     the item's. Aliased content is not followed. Raises
     :class:`RegistryError` on a YAML-level error."""
-    r, root = _compose(raw, display)
+    r, root = compose_bytes(raw, display)
     out: dict[str, tuple[int, int]] = {}
     if root is None:
         return out
     todo = [("", root)]
     while todo:
         path, node = todo.pop()
-        if node.kind == _registry._MAP:
+        if node.kind == MAP:
             for i in range(0, len(node.items) - 1, 2):
                 k, v = node.items[i], node.items[i + 1]
-                if k.kind != _registry._SCALAR:
+                if k.kind != SCALAR:
                     continue
                 p = f"{path}.{k.value}" if path else str(k.value)
                 out.setdefault(p, r.pos(k.start))
                 todo.append((p, v))
-        elif node.kind == _registry._SEQ:
+        elif node.kind == SEQ:
             for i, item in enumerate(node.items):
                 p = f"{path}[{i}]"
                 out.setdefault(p, r.pos(item.start))

@@ -1,0 +1,111 @@
+"""Canonical text: the one form every size, hash and line number is taken on.
+
+The canonical form of registry bytes (docs/formats.md §3) has a leading
+UTF-8 BOM removed and CRLF and CR turned into LF; its sha256 is the
+``source_sha256`` of the compact index. Lines are counted as an editor
+shows them (docs/formats.md §2): only LF ends a line in canonical text
+(U+0085, U+2028, U+2029 do not, so ``str.splitlines()`` is the wrong tool),
+and a final newline adds no line.
+
+Nothing in this module imports a routelens module above the ground floor.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from routelens.errors import Diagnostic, RegistryError
+
+__all__ = [
+    "canonical_bytes",
+    "sha256_hex",
+    "source_sha256",
+    "decode_canonical",
+    "editor_lines",
+    "range_text",
+    "holds_key",
+]
+
+
+def canonical_bytes(raw: bytes) -> bytes:
+    """The canonical form of registry bytes (docs/formats.md §3): a leading
+    UTF-8 BOM removed, CRLF and CR turned into LF. Returns ``raw`` itself
+    when it is canonical already."""
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]
+    if b"\r" in raw:
+        raw = raw.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    return raw
+
+
+def sha256_hex(data: bytes) -> str:
+    """The sha256 of ``data`` as 64 lowercase hex digits (the registry's
+    ``source_sha256`` of its canonical bytes, a decision's ``index_sha256``
+    of the index file's bytes)."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def source_sha256(raw: bytes) -> str:
+    """sha256 hex of :func:`canonical_bytes` of ``raw``: the index's
+    ``source_sha256`` (docs/formats.md §3), so a CRLF checkout stays fresh."""
+    return sha256_hex(canonical_bytes(raw))
+
+
+def decode_canonical(raw: bytes, display: str) -> str:
+    """The canonical text of YAML bytes (BOM removed, LF line ends;
+    docs/formats.md §3). Raises :class:`RegistryError` naming ``display``
+    and the 1-based line and column (in characters) of the first byte that
+    is not UTF-8."""
+    data = canonical_bytes(raw)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        head = data[: exc.start]
+        line = head.count(b"\n") + 1
+        col = len(head[head.rfind(b"\n") + 1 :].decode("utf-8", "replace")) + 1
+        raise RegistryError([Diagnostic(display, line, col, "",
+                                        f"not UTF-8: byte 0x{data[exc.start]:02x} cannot be decoded")]) from None
+
+
+def editor_lines(text: str) -> list[str]:
+    """The lines of canonical ``text`` without their LF, as an editor
+    numbers them (docs/formats.md §2): index 0 is line 1, and a final LF
+    adds no line (``""`` is one empty line)."""
+    lines = text.split("\n")
+    if len(lines) > 1 and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def range_text(lines: list[str], start: int, end: int) -> str:
+    """The exact text of 1-based inclusive lines ``start..end`` of
+    :func:`editor_lines`, LF-joined, with a trailing LF (docs/formats.md
+    §2). Raises ``ValueError`` for a range outside ``1..len(lines)``."""
+    if start < 1 or end < start or end > len(lines):
+        raise ValueError(f"line range [{start}, {end}] is outside 1..{len(lines)}")
+    return "\n".join(lines[start - 1 : end]) + "\n"
+
+
+def holds_key(line: str, entry_id: str) -> bool:
+    """True when a registry line starts, after its indentation, with the
+    mapping key ``entry_id`` (docs/formats.md §2: ``source_start`` is the
+    line of the entry's key): ``id:``, ``id :``, ``"id":``, ``'id' :``, or
+    an explicit key ``? id`` (then alone on the line, a comment aside).
+
+    This is the one check both freshness and the router apply to an
+    index's line range, so an index they judge fresh always routes."""
+    head = line.lstrip(" ")
+    explicit = head.startswith("? ")
+    if explicit:
+        head = head[2:].lstrip(" ")
+    if head[:1] in ("'", '"'):
+        q = head[0]
+        if not head.startswith(q + entry_id + q):
+            return False
+        rest = head[len(entry_id) + 2 :]
+    elif head.startswith(entry_id):
+        rest = head[len(entry_id) :]
+    else:
+        return False
+    rest = rest.lstrip(" \t")
+    return rest.startswith(":") or (explicit and (not rest or rest.startswith("#")))
