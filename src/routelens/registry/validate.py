@@ -1,42 +1,27 @@
-"""Read and validate the canonical registry (``skills.yaml``).
+"""Validation: a node tree of the registry -> :class:`Registry`, with every
+error found (docs/formats.md §1 "Rules of reading", §2 line ranges).
 
-The registry is the single source of truth (spec ``formats.md`` section 1).
-This module reads it from YAML *parse events* — never from a constructed
-document — so that:
-
-- every scalar is the text written in the file (``yes``, ``3.10`` and
-  ``0123`` stay strings; spec section 1, "Rules of reading");
-- an alias keeps its *own* position (a parser's composed node for ``*x``
-  points at the anchor), so canonical line ranges are exact (spec section 2);
-- object-building tags are refused before anything is constructed;
-- alias expansion is bounded (no "billion laughs").
-
-Lines are counted on the canonical text (BOM removed, CRLF/CR turned into
-LF), from each event's *character index*, never from the parser's own line
-counter: parsers count U+0085/U+2028/U+2029 as line breaks, YAML 1.2 and
-editors do not (spec section 2).
-
-Nothing in this module imports Textual.
+Errors are recorded on the :class:`~routelens.text.yaml_events.Reader`
+with their position and key path; nothing here raises.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any
 
-from routelens.errors import Diagnostic, RegistryError
-from routelens.gcpause import gc_paused
 from routelens.limits import LIMITS
 from routelens.paths import is_absolute_or_escaping
-from routelens.text.canonical import (
-    canonical_bytes,
-    decode_canonical,
-    editor_lines,
-    range_text,
-    sha256_hex,
-    source_sha256,
+from routelens.registry.model import (
+    ID_RE,
+    PRIORITIES,
+    STATUSES,
+    Composition,
+    Registry,
+    Rule,
+    RoutingSettings,
+    Skill,
 )
 from routelens.text.yaml_events import (
     FALSE_WORDS,
@@ -47,173 +32,24 @@ from routelens.text.yaml_events import (
     TRUE_WORDS,
     Node,
     Reader,
-    ReadStoppedError,
     join_path,
-    mask_separators,
-    parse_fragment,
-    sorted_unique,
 )
 
+__all__ = ["KNOWN_TOP_LEVEL", "Validator", "validate_skill", "validate_registry"]
 
-__all__ = [
-    "Diagnostic",
-    "RegistryError",
-    "Skill",
-    "Composition",
-    "Rule",
-    "RoutingSettings",
-    "Registry",
-    "load_registry",
-    "parse_registry",
-    "canonical_bytes",
-    "decode_canonical",
-    "read_registry_bytes",
-    "source_sha256",
-    "parse_fragment",
-    "ID_RE",
-    "LIMITS",
-]
-
-#: Ids of skills, compositions and rules (spec section 1).
-ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
-PRIORITIES = ("P0", "P1", "P2")
-STATUSES = ("active", "deprecated", "disabled")
+#: The top-level keys of the registry (docs/formats.md §1); others are a warning.
 KNOWN_TOP_LEVEL = ("schema_version", "skills", "composition", "rules", "routing")
 #: A number as YAML 1.2's core schema writes it (no .inf/.nan, no 0x, no 1_000).
 _NUMBER_RE = re.compile(r"^[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?$")
 _ID_MATCH = ID_RE.match
 _SKILL_KEYS = frozenset({"path", "priority", "triggers", "description", "status"})
 
-# --------------------------------------------------------------------------- model
 
+class Validator:
+    """Checks of single values (strings, mappings, trigger lists, ids) that
+    record an error on the reader ``r`` and return None / False / ``()``
+    when the value is wrong."""
 
-@dataclass(frozen=True)
-class Skill:
-    """A skill entry of the registry (spec section 1).
-
-    ``source_start``/``source_end``: 1-based inclusive canonical line range
-    (spec section 2). ``triggers``: the text as written, in file order.
-    ``metadata``: every further key, as plain JSON-able values.
-    ``self_contained``: False when the range uses an alias whose anchor lies
-    outside it (spec section 2).
-    """
-
-    id: str
-    path: str
-    priority: str
-    triggers: tuple[str, ...]
-    description: str | None
-    status: str
-    metadata: dict[str, Any]
-    source_start: int
-    source_end: int
-    self_contained: bool = True
-
-
-@dataclass(frozen=True)
-class Composition:
-    """A composition: an id naming a non-empty list of existing skill ids."""
-
-    id: str
-    members: tuple[str, ...]
-    source_start: int
-    source_end: int
-    self_contained: bool = True
-
-
-@dataclass(frozen=True)
-class Rule:
-    """A rule; a matching ``forced`` rule sends the router to the full registry."""
-
-    id: str
-    forced: bool
-    triggers: tuple[str, ...]
-    description: str | None
-    metadata: dict[str, Any]
-    source_start: int
-    source_end: int
-    self_contained: bool = True
-
-
-@dataclass(frozen=True)
-class RoutingSettings:
-    """The registry's ``routing:`` section with defaults (spec section 1).
-
-    ``threshold`` and ``ambiguity_margin`` are scores on the 0-100 scale;
-    ``max_index_ratio`` bounds index characters / registry characters.
-    ``present`` tells whether the registry has a ``routing:`` section.
-    """
-
-    threshold: float = 85
-    ambiguity_margin: float = 5
-    high_risk: tuple[str, ...] = ()
-    max_index_ratio: float = 0.70
-    present: bool = False
-
-
-@dataclass
-class Registry:
-    """A validated registry.
-
-    ``text`` is the canonical text (BOM removed, LF line ends);
-    ``source_sha256`` the sha256 hex of its UTF-8 bytes (spec section 3).
-    ``skills``, ``compositions`` and ``rules`` are dicts sorted by id.
-    ``line_count`` counts lines as an editor does (a final newline adds none).
-    """
-
-    path: Path
-    display_name: str
-    text: str
-    source_sha256: str
-    skills: dict[str, Skill]
-    compositions: dict[str, Composition]
-    rules: dict[str, Rule]
-    routing: RoutingSettings
-    warnings: list[Diagnostic] = field(default_factory=list)
-    _lines: list[str] | None = field(default=None, repr=False)
-    _comps_of: dict[str, list[str]] | None = field(default=None, repr=False)
-
-    @property
-    def lines(self) -> list[str]:
-        """Canonical lines without their line ends (index 0 is line 1)."""
-        if self._lines is None:
-            self._lines = editor_lines(self.text)
-        return self._lines
-
-    @property
-    def line_count(self) -> int:
-        """Number of lines as an editor counts them (a final newline adds none)."""
-        return len(self.lines)
-
-    def range_text(self, start: int, end: int) -> str:
-        """Exact text of 1-based inclusive lines ``start..end``, LF-joined,
-        with a trailing LF. Raises ``ValueError`` for a range outside the file."""
-        return range_text(self.lines, start, end)
-
-    @property
-    def base_dir(self) -> Path:
-        """The folder skill ``path``s are relative to."""
-        return self.path.parent
-
-    def entry(self, entry_id: str) -> Skill | Composition | Rule | None:
-        """The skill, composition or rule with this id, or None."""
-        return self.skills.get(entry_id) or self.compositions.get(entry_id) or self.rules.get(entry_id)
-
-    def compositions_of(self, skill_id: str) -> list[str]:
-        """Ids of the compositions that contain ``skill_id``, sorted (a new list)."""
-        if self._comps_of is None:
-            comps: dict[str, list[str]] = {}
-            for c in self.compositions.values():  # sorted by id
-                for m in c.members:
-                    comps.setdefault(m, []).append(c.id)
-            self._comps_of = comps
-        return list(self._comps_of.get(skill_id, ()))
-
-
-# --------------------------------------------------------------------------- validation
-
-
-class _Validator:
     def __init__(self, r: Reader):
         self.r = r
 
@@ -292,7 +128,7 @@ def _entry_range(r: Reader, knode: Node, vnode: Node) -> tuple[int, int, bool]:
     return start, end, not r.uses_outside_alias(vnode, start, end)
 
 
-def _validate_skill(r: Reader, v: _Validator, key: str, kn: Node, vn: Node) -> Skill | None:
+def validate_skill(r: Reader, v: Validator, key: str, kn: Node, vn: Node) -> Skill | None:
     """The :class:`Skill` of one ``skills`` entry, or None after recording
     its errors."""
     null_words = NULL_WORDS
@@ -357,8 +193,13 @@ def _validate_skill(r: Reader, v: _Validator, key: str, kn: Node, vn: Node) -> S
     return Skill(sid, path_v, prio, trig, description, status, metadata, start, end, contained)
 
 
-def _validate(r: Reader, root: Node | None, path: Path, text: str) -> Registry | None:
-    v = _Validator(r)
+def validate_registry(r: Reader, root: Node | None, path: Path, text: str) -> Registry | None:
+    """The :class:`Registry` of a composed document (``root``), or None
+    after recording every error on ``r``: schema_version, skills (those
+    validated while reading are taken from ``r.streamed``), compositions,
+    rules, routing (docs/formats.md §1). ``source_sha256`` is left empty
+    for the caller to fill."""
+    v = Validator(r)
     if root is None or (root.kind == SCALAR and root.plain and root.value in NULL_WORDS):
         r.error(0, "", "the registry is empty: expected a mapping with schema_version and skills")
         return None
@@ -416,7 +257,7 @@ def _validate(r: Reader, root: Node | None, path: Path, text: str) -> Registry |
         r.error(0, "skills", "missing required key `skills` (a mapping of skill id -> skill)")
     for key, kn, vn in section_entries("skills"):
         done = r.streamed.get(id(kn), _NOT_STREAMED)
-        skill = _validate_skill(r, v, key, kn, vn) if done is _NOT_STREAMED else done
+        skill = validate_skill(r, v, key, kn, vn) if done is _NOT_STREAMED else done
         if skill is not None:
             skills[skill.id] = skill
 
@@ -540,131 +381,3 @@ def _declared_skill(top: dict, r: Reader, sid: str) -> bool:
         if k.kind == SCALAR and k.value == sid:
             return True
     return False
-
-
-# --------------------------------------------------------------------------- entry points
-
-
-def parse_registry(raw: bytes, path: str | Path = "skills.yaml", display_name: str | None = None,
-                   progress: Callable[[float], None] | None = None) -> Registry:
-    """Validate registry bytes and return a :class:`Registry`.
-
-    ``path`` is where the registry lives (skill paths are relative to its
-    folder); ``display_name`` is the file name used in diagnostics (defaults
-    to ``path``). Raises :class:`RegistryError` carrying *every* error found
-    (spec section 1): syntax, duplicate keys, bad ids, missing keys, refused
-    tags, alias bombs, non-UTF-8 bytes, an empty file, a second document.
-    ``progress(fraction)``, when given, is called while reading with the
-    fraction (0..1) of the text read so far, at most about a hundred times.
-    """
-    path = Path(path)
-    display = display_name or str(path)
-    if len(raw) > LIMITS["max_registry_bytes"]:
-        raise RegistryError([Diagnostic(display, 1, 1, "",
-                                        f"the registry is {len(raw)} bytes, more than the limit {LIMITS['max_registry_bytes']}")])
-    text = decode_canonical(raw, display)
-    if "\x00" in text:
-        i = text.index("\x00")
-        line = text.count("\n", 0, i) + 1
-        col = i - (text.rfind("\n", 0, i) + 1) + 1
-        raise RegistryError([Diagnostic(display, line, col, "", "a NUL character: this is not a text file")])
-    parse_text, back = mask_separators(text)
-    r = Reader(text, display)
-    r.compose_paths = True
-    v = _Validator(r)
-
-    total = max(len(text), 1)
-    step = [0.01]
-
-    def on_skill(kn: Node, vn: Node) -> None:
-        r.streamed[id(kn)] = _validate_skill(r, v, kn.value, kn, vn)
-        if progress is not None and vn.end / total >= step[0]:
-            step[0] = vn.end / total + 0.01
-            progress(min(vn.end / total, 1.0))
-
-    try:
-        with gc_paused():
-            root = r.compose(parse_text, back, on_skill)
-            reg = _validate(r, root, path, text)
-        if reg is not None and r.errors:  # pragma: no cover - _validate returns None on errors
-            reg = None
-    except ReadStoppedError:
-        reg = None
-    except RecursionError:
-        r.errors.append(Diagnostic(display, 1, 1, "", "the registry nests too deeply"))
-        reg = None
-    if reg is None:
-        errors = sorted_unique(r.errors)
-        if r.limit_note is not None:
-            errors.append(r.limit_note)
-        raise RegistryError(errors, sorted_unique(r.warnings))
-    if progress is not None:
-        progress(1.0)
-    reg.warnings = sorted_unique(reg.warnings)
-    reg.source_sha256 = sha256_hex(text.encode("utf-8"))
-    return reg
-
-
-def read_registry_bytes(path: str | Path, display: str | None = None) -> bytes:
-    """The registry file's bytes, read safely: only a regular file (a FIFO,
-    a device such as ``/dev/zero`` or a directory is refused without
-    blocking), at most ``LIMITS["max_registry_bytes"]`` bytes (checked while
-    reading, not only from the reported size). Raises :class:`RegistryError`
-    with a diagnostic naming the file."""
-    import os
-    import stat as _stat
-
-    path = Path(path)
-    display = display or str(path)
-    limit = LIMITS["max_registry_bytes"]
-
-    def fail(message: str) -> RegistryError:
-        return RegistryError([Diagnostic(display, 1, 1, "", message)])
-
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except OSError as exc:
-        raise fail(f"cannot read the registry: {exc.strerror or exc}") from None
-    try:
-        st = os.fstat(fd)
-        if _stat.S_ISDIR(st.st_mode):
-            raise fail("cannot read the registry: it is a directory, not a file")
-        if not _stat.S_ISREG(st.st_mode):
-            raise fail("cannot read the registry: not a regular file (a pipe or a device?)")
-        if st.st_size > limit:
-            raise fail(f"the registry is {st.st_size} bytes, more than the limit {limit}")
-        chunks, total = [], 0
-        while True:
-            chunk = os.read(fd, 1 << 20)
-            if not chunk:
-                break
-            total += len(chunk)
-            if total > limit:
-                raise fail(f"the registry is more than the limit of {limit} bytes")
-            chunks.append(chunk)
-        return b"".join(chunks)
-    except OSError as exc:
-        raise fail(f"cannot read the registry: {exc.strerror or exc}") from None
-    finally:
-        os.close(fd)
-
-
-def load_registry(path: str | Path, display_name: str | None = None,
-                  progress: Callable[[float], None] | None = None) -> Registry:
-    """Read and validate the registry at ``path`` (see :func:`parse_registry`;
-    ``progress`` is passed on).
-
-    Raises :class:`RegistryError` (with a diagnostic naming the file) when the
-    file cannot be read, is bigger than ``LIMITS["max_registry_bytes"]``, or
-    is invalid.
-    """
-    path = Path(path)
-    display = display_name or str(path)
-    raw = read_registry_bytes(path, display)
-    return parse_registry(raw, path, display, progress)
-
-
-def iter_entries(reg: Registry) -> Iterable[Skill | Composition | Rule]:
-    """Every skill, composition and rule, in file order."""
-    allx: list[Skill | Composition | Rule] = [*reg.skills.values(), *reg.compositions.values(), *reg.rules.values()]
-    return sorted(allx, key=lambda e: e.source_start)

@@ -1,0 +1,136 @@
+"""Loading: registry bytes or file -> validated :class:`Registry`, or a
+:class:`RegistryError` carrying every error (docs/formats.md §1).
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+from typing import Callable
+
+from routelens.errors import Diagnostic, RegistryError
+from routelens.gcpause import gc_paused
+from routelens.limits import LIMITS
+from routelens.registry.model import Registry
+from routelens.registry.validate import Validator, validate_registry, validate_skill
+from routelens.text.canonical import decode_canonical, sha256_hex
+from routelens.text.yaml_events import Node, Reader, ReadStoppedError, mask_separators, sorted_unique
+
+__all__ = ["parse_registry", "read_registry_bytes", "load_registry"]
+
+
+def parse_registry(raw: bytes, path: str | Path = "skills.yaml", display_name: str | None = None,
+                   progress: Callable[[float], None] | None = None) -> Registry:
+    """Validate registry bytes and return a :class:`Registry`.
+
+    ``path`` is where the registry lives (skill paths are relative to its
+    folder); ``display_name`` is the file name used in diagnostics (defaults
+    to ``path``). Raises :class:`RegistryError` carrying *every* error found
+    (spec section 1): syntax, duplicate keys, bad ids, missing keys, refused
+    tags, alias bombs, non-UTF-8 bytes, an empty file, a second document.
+    ``progress(fraction)``, when given, is called while reading with the
+    fraction (0..1) of the text read so far, at most about a hundred times.
+    """
+    path = Path(path)
+    display = display_name or str(path)
+    if len(raw) > LIMITS["max_registry_bytes"]:
+        raise RegistryError([Diagnostic(display, 1, 1, "",
+                                        f"the registry is {len(raw)} bytes, more than the limit {LIMITS['max_registry_bytes']}")])
+    text = decode_canonical(raw, display)
+    if "\x00" in text:
+        i = text.index("\x00")
+        line = text.count("\n", 0, i) + 1
+        col = i - (text.rfind("\n", 0, i) + 1) + 1
+        raise RegistryError([Diagnostic(display, line, col, "", "a NUL character: this is not a text file")])
+    parse_text, back = mask_separators(text)
+    r = Reader(text, display)
+    r.compose_paths = True
+    v = Validator(r)
+
+    total = max(len(text), 1)
+    step = [0.01]
+
+    def on_skill(kn: Node, vn: Node) -> None:
+        r.streamed[id(kn)] = validate_skill(r, v, kn.value, kn, vn)
+        if progress is not None and vn.end / total >= step[0]:
+            step[0] = vn.end / total + 0.01
+            progress(min(vn.end / total, 1.0))
+
+    try:
+        with gc_paused():
+            root = r.compose(parse_text, back, on_skill)
+            reg = validate_registry(r, root, path, text)
+        if reg is not None and r.errors:  # pragma: no cover - _validate returns None on errors
+            reg = None
+    except ReadStoppedError:
+        reg = None
+    except RecursionError:
+        r.errors.append(Diagnostic(display, 1, 1, "", "the registry nests too deeply"))
+        reg = None
+    if reg is None:
+        errors = sorted_unique(r.errors)
+        if r.limit_note is not None:
+            errors.append(r.limit_note)
+        raise RegistryError(errors, sorted_unique(r.warnings))
+    if progress is not None:
+        progress(1.0)
+    reg.warnings = sorted_unique(reg.warnings)
+    reg.source_sha256 = sha256_hex(text.encode("utf-8"))
+    return reg
+
+
+def read_registry_bytes(path: str | Path, display: str | None = None) -> bytes:
+    """The registry file's bytes, read safely: only a regular file (a FIFO,
+    a device such as ``/dev/zero`` or a directory is refused without
+    blocking), at most ``LIMITS["max_registry_bytes"]`` bytes (checked while
+    reading, not only from the reported size). Raises :class:`RegistryError`
+    with a diagnostic naming the file."""
+    path = Path(path)
+    display = display or str(path)
+    limit = LIMITS["max_registry_bytes"]
+
+    def fail(message: str) -> RegistryError:
+        return RegistryError([Diagnostic(display, 1, 1, "", message)])
+
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        raise fail(f"cannot read the registry: {exc.strerror or exc}") from None
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise fail("cannot read the registry: it is a directory, not a file")
+        if not stat.S_ISREG(st.st_mode):
+            raise fail("cannot read the registry: not a regular file (a pipe or a device?)")
+        if st.st_size > limit:
+            raise fail(f"the registry is {st.st_size} bytes, more than the limit {limit}")
+        chunks, total = [], 0
+        while True:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                break
+            total += len(chunk)
+            if total > limit:
+                raise fail(f"the registry is more than the limit of {limit} bytes")
+            chunks.append(chunk)
+        return b"".join(chunks)
+    except OSError as exc:
+        raise fail(f"cannot read the registry: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+
+
+def load_registry(path: str | Path, display_name: str | None = None,
+                  progress: Callable[[float], None] | None = None) -> Registry:
+    """Read and validate the registry at ``path`` (see :func:`parse_registry`;
+    ``progress`` is passed on).
+
+    Raises :class:`RegistryError` (with a diagnostic naming the file) when the
+    file cannot be read, is bigger than ``LIMITS["max_registry_bytes"]``, or
+    is invalid.
+    """
+    path = Path(path)
+    display = display_name or str(path)
+    raw = read_registry_bytes(path, display)
+    return parse_registry(raw, path, display, progress)
