@@ -19,8 +19,10 @@ from routelens.agentskills import (
     propose_triggers,
     read_skill_md,
 )
+from routelens.artifacts.check import check
+from routelens.artifacts.index_file import index_bytes
 from routelens.cli import main
-from routelens.index import INDEX_NAME, check, index_bytes
+from routelens.paths import INDEX_NAME
 from routelens.registry import load_registry
 
 FIX = Path(__file__).parent / "fixtures" / "agentskills"

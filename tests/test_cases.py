@@ -15,7 +15,11 @@ from pathlib import Path
 import pytest
 
 from conftest import CASES
-from routelens.index import CATALOG_NAME, INDEX_NAME, catalog_object, freshness, index_bytes, write_generated
+from routelens.artifacts.catalog import catalog_object
+from routelens.artifacts.freshness import freshness
+from routelens.artifacts.index_file import index_bytes
+from routelens.artifacts.write import write_generated
+from routelens.paths import CATALOG_NAME, INDEX_NAME
 from routelens.registry import RegistryError, load_registry
 from routelens.router import Router
 

@@ -14,7 +14,7 @@ import pytest
 
 from conftest import EXAMPLE
 from routelens.commands import build as build_cmd
-from routelens.index import CATALOG_NAME, INDEX_NAME
+from routelens.paths import CATALOG_NAME, INDEX_NAME
 
 H = "schema_version: 1\nskills:\n"
 S = "  a:\n    path: a.md\n    priority: P0\n    triggers: [x]\n"

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from routelens.artifacts.write import write_generated
 from routelens.cli import main
-from routelens.index import write_generated
 from routelens.registry import load_registry
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -14,7 +14,11 @@ from pathlib import Path
 import pytest
 
 from conftest import EXAMPLE
-from routelens.index import CATALOG_NAME, INDEX_NAME, catalog_bytes, check, index_bytes, write_generated
+from routelens.artifacts.catalog import catalog_bytes
+from routelens.artifacts.check import check
+from routelens.artifacts.index_file import index_bytes
+from routelens.artifacts.write import write_generated
+from routelens.paths import CATALOG_NAME, INDEX_NAME
 from routelens.registry import LIMITS, RegistryError, load_registry, parse_registry
 
 # --------------------------------------------------------------------------- two builds at once

@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from routelens.artifacts.index_file import index_bytes
+from routelens.artifacts.write import write_generated
 from routelens.cli import main
 from routelens.history import HistoryError, common_prefix_len, index_commit_summary, since
-from routelens.index import index_bytes, write_generated
 from routelens.prompt import layer1_block
 from routelens.registry import load_registry
 

@@ -14,25 +14,18 @@ from pathlib import Path
 import pytest
 
 from conftest import CASES, EXAMPLE, FIXTURES
-from routelens import index as ix
-from routelens.index import (
-    CATALOG_NAME,
-    INDEX_NAME,
-    BuildError,
-    IndexInvalid,
-    body_info,
-    catalog_bytes,
-    catalog_object,
-    check,
-    freshness,
-    index_bytes,
-    index_problem,
-    parse_index,
-    resolve_body_path,
-    write_generated,
-)
+from routelens.artifacts.bodies import body_info, resolve_body_path
+from routelens.artifacts.build import compute_stats
+from routelens.artifacts.catalog import catalog_bytes, catalog_object
+from routelens.artifacts.check import check
+from routelens.artifacts.freshness import freshness, index_problem
+from routelens.artifacts.index_file import index_bytes, parse_index
+from routelens.artifacts.sizes import top_contributors
+from routelens.artifacts.write import write_generated
+from routelens.errors import BuildError, IndexInvalidError
+from routelens.paths import CATALOG_NAME, INDEX_NAME
 from routelens.registry import LIMITS, load_registry, parse_registry
-from routelens.stats import compute_stats, top_contributors
+from routelens.text.canonical import source_sha256
 
 EXAMPLE_SHA = "6f7783228c009cce753335f1c8002c520d255cfc098176b1b1c442de7d0d28c3"
 EXAMPLE_INDEX = (
@@ -200,7 +193,7 @@ def _mutated(**changes) -> bytes:
     (_mutated(routing={"high_risk": "rm"}), "routing.high_risk is not a list of non-empty strings"),
 ])
 def test_parse_index_says_what_is_wrong(data, message):
-    with pytest.raises(IndexInvalid) as info:
+    with pytest.raises(IndexInvalidError) as info:
         parse_index(data)
     assert str(info.value) == message
 
@@ -277,7 +270,7 @@ def test_hand_edited_triggers_need_the_parsed_registry(tmp_path):
 def test_freshness_of_a_registry_that_is_not_utf8(tmp_path):
     reg_path = tmp_path / "skills.yaml"
     reg_path.write_bytes(b"\xff\xfe")
-    sha = ix.source_sha256(b"\xff\xfe")
+    sha = source_sha256(b"\xff\xfe")
     idx_path = tmp_path / INDEX_NAME
     idx_path.write_bytes(EXAMPLE_INDEX.replace(EXAMPLE_SHA.encode(), sha.encode()))
     fr = freshness(reg_path, idx_path)
@@ -404,7 +397,7 @@ def test_write_failure_keeps_the_old_pair_and_leaves_no_temp_file(tmp_path, monk
         return real_fdopen(fd, *a, **k)
 
     real_fdopen = os.fdopen
-    monkeypatch.setattr(ix.os, "fdopen", failing_fdopen)
+    monkeypatch.setattr(os, "fdopen", failing_fdopen)
     with pytest.raises(BuildError) as info:
         write_generated(load_registry(EXAMPLE), out)
     assert str(info.value) == f"cannot write to {out}: {reason}; the previous generated files are unchanged"
@@ -422,7 +415,7 @@ def test_failed_rename_is_rolled_back(tmp_path, monkeypatch):
             raise OSError(errno.EXDEV, "Invalid cross-device link")
         return real_replace(src, dst)
 
-    monkeypatch.setattr(ix.os, "replace", replace)
+    monkeypatch.setattr(os, "replace", replace)
     with pytest.raises(BuildError, match="Invalid cross-device link; the previous generated files are unchanged"):
         write_generated(load_registry(EXAMPLE), out)
     assert listing(out) == before
@@ -437,7 +430,7 @@ def test_failed_rename_into_an_empty_folder_leaves_it_empty(tmp_path, monkeypatc
             raise OSError(errno.ENOSPC, "No space left on device")
         return real_replace(src, dst)
 
-    monkeypatch.setattr(ix.os, "replace", replace)
+    monkeypatch.setattr(os, "replace", replace)
     with pytest.raises(BuildError, match="the disk is full"):
         write_generated(load_registry(EXAMPLE), out)
     assert listing(out) == {}
@@ -451,7 +444,7 @@ def test_read_only_folder(tmp_path, monkeypatch):
         def mkstemp(*a, **k):
             raise OSError(errno.EROFS, "Read-only file system")
 
-        monkeypatch.setattr(ix.tempfile, "mkstemp", mkstemp)
+        monkeypatch.setattr(tempfile, "mkstemp", mkstemp)
     else:  # pragma: no cover - the tests run as root here
         out.chmod(0o555)
     try:
@@ -554,7 +547,7 @@ def test_body_too_big_and_unreadable(body_tree, monkeypatch):
             raise PermissionError(errno.EACCES, "Permission denied")
         return real_open(path, flags, *a)
 
-    monkeypatch.setattr(ix.os, "open", deny)
+    monkeypatch.setattr(os, "open", deny)
     assert body_info(reg, "skills/lf.md") == {"exists": False, "error": "unreadable: Permission denied"}
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from routelens.cli import main
-from routelens.lint import listing_budget, lint
+from routelens.lint import lint, listing_budget
 from routelens.registry import load_registry
 
 ROOT = Path(__file__).resolve().parents[1]

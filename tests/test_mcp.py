@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from routelens.artifacts.write import write_generated
 from routelens.cli import main
-from routelens.index import INDEX_NAME, write_generated
 from routelens.mcp_server import ToolFailure, load_skill_text, route_task_payload
+from routelens.paths import INDEX_NAME
 from routelens.registry import load_registry
 
 REGISTRY = """\

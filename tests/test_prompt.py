@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from routelens import stats
+from routelens.artifacts import sizes
 from routelens.cli import main
 from routelens.prompt import HEADER, layer1_block, layer1_stats, one_line
 from routelens.registry import load_registry, parse_registry
@@ -77,9 +77,9 @@ def no_tokens(monkeypatch, tmp_path):
     cache = tmp_path / "tiktoken-cache"
     cache.mkdir()
     monkeypatch.setenv("TIKTOKEN_CACHE_DIR", str(cache))
-    monkeypatch.setattr(stats, "_tiktoken_installed", lambda: True)  # the optional extra may be absent
-    monkeypatch.setattr(stats, "_ENCODER", None)
-    monkeypatch.setattr(stats, "_ENCODER_ERROR", None)
+    monkeypatch.setattr(sizes, "_tiktoken_installed", lambda: True)  # the optional extra may be absent
+    monkeypatch.setattr(sizes, "_ENCODER", None)
+    monkeypatch.setattr(sizes, "_ENCODER_ERROR", None)
     return cache
 
 
@@ -138,9 +138,9 @@ def test_tokens_counted_when_encoding_loads(reg, monkeypatch):
     fake = types.SimpleNamespace(get_encoding=lambda name: types.SimpleNamespace(
         encode=lambda text, disallowed_special=(): text.split()))
     monkeypatch.setitem(sys.modules, "tiktoken", fake)
-    monkeypatch.setattr(stats, "_tiktoken_offline_problem", lambda enc: None)
-    monkeypatch.setattr(stats, "_ENCODER", None)
-    monkeypatch.setattr(stats, "_ENCODER_ERROR", None)
+    monkeypatch.setattr(sizes, "_tiktoken_offline_problem", lambda enc: None)
+    monkeypatch.setattr(sizes, "_ENCODER", None)
+    monkeypatch.setattr(sizes, "_ENCODER_ERROR", None)
     st = layer1_stats(reg)
     assert st["tokens"] == len(EXPECTED.split()) == 35
     assert st["tokens_unavailable"] is None
@@ -148,23 +148,23 @@ def test_tokens_counted_when_encoding_loads(reg, monkeypatch):
 
 def test_corrupt_cache_is_not_used(monkeypatch, tmp_path):
     """A cached file with the wrong sha256 would make tiktoken download again: refused."""
-    monkeypatch.setattr(stats, "_tiktoken_installed", lambda: True)
+    monkeypatch.setattr(sizes, "_tiktoken_installed", lambda: True)
     monkeypatch.setenv("TIKTOKEN_CACHE_DIR", str(tmp_path))
-    url = stats._TIKTOKEN_FILES["cl100k_base"][0]
+    url = sizes._TIKTOKEN_FILES["cl100k_base"][0]
     (tmp_path / hashlib.sha1(url.encode()).hexdigest()).write_bytes(b"not the encoding")
-    assert stats._tiktoken_offline_problem("cl100k_base") == (
+    assert sizes._tiktoken_offline_problem("cl100k_base") == (
         f"the cached cl100k_base file in {tmp_path} is corrupt (sha256 mismatch)")
     monkeypatch.setenv("TIKTOKEN_CACHE_DIR", "")
-    assert stats._tiktoken_offline_problem("cl100k_base") == (
+    assert sizes._tiktoken_offline_problem("cl100k_base") == (
         "TIKTOKEN_CACHE_DIR is empty (cache disabled) and routelens never downloads the encoding")
 
 
 def test_tiktoken_not_installed_is_said(monkeypatch):
     """Without the optional extra, the figure says so (found on a fresh CI virtualenv)."""
-    monkeypatch.setattr(stats, "_tiktoken_installed", lambda: False)
-    monkeypatch.setattr(stats, "_ENCODER", None)
-    monkeypatch.setattr(stats, "_ENCODER_ERROR", None)
-    assert stats.token_count("abc") == {
+    monkeypatch.setattr(sizes, "_tiktoken_installed", lambda: False)
+    monkeypatch.setattr(sizes, "_ENCODER", None)
+    monkeypatch.setattr(sizes, "_ENCODER_ERROR", None)
+    assert sizes.token_count("abc") == {
         "encoding": "cl100k_base", "tokens": None,
         "unavailable": "tiktoken is not installed (pip install 'routelens[tokens]')"}
 

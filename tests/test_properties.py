@@ -6,7 +6,7 @@
   building twice (and from a CRLF/BOM/CR copy) gives identical bytes;
 - arbitrary text and bytes as a registry: ``build`` exits 0 or 2, never a
   traceback, and a failed build leaves the generated files untouched;
-- damaged index bytes: ``parse_index`` returns or raises ``IndexInvalid``,
+- damaged index bytes: ``parse_index`` returns or raises ``IndexInvalidError``,
   ``freshness`` returns a state — never another exception;
 - the catalog's pretty printer writes exactly what ``json.dumps`` writes.
 """
@@ -24,17 +24,13 @@ from pathlib import Path
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from routelens.artifacts.catalog import catalog_bytes
+from routelens.artifacts.freshness import freshness
+from routelens.artifacts.index_file import index_bytes, parse_index
+from routelens.artifacts.jsonfmt import pretty
 from routelens.cli import main as cli_main
-from routelens.index import (
-    CATALOG_NAME,
-    INDEX_NAME,
-    IndexInvalid,
-    _dumps_pretty,
-    catalog_bytes,
-    freshness,
-    index_bytes,
-    parse_index,
-)
+from routelens.errors import IndexInvalidError
+from routelens.paths import CATALOG_NAME, INDEX_NAME
 from routelens.registry import NULL_WORDS, RegistryError, parse_fragment, parse_registry
 
 SETTINGS = dict(deadline=timedelta(seconds=5), suppress_health_check=[HealthCheck.too_slow])
@@ -401,7 +397,7 @@ def test_damaged_index_is_reported_never_raised(data):
             del raw[i:i + data.draw(st.integers(1, 10))]
     try:
         idx = parse_index(bytes(raw))
-    except IndexInvalid as exc:
+    except IndexInvalidError as exc:
         assert str(exc)
     else:
         assert all(1 <= s <= e for _, s, e, *_ in idx.skills + idx.compositions + idx.rules)
@@ -425,7 +421,7 @@ def test_json_valued_index_fields_never_crash(data):
     obj[key] = data.draw(json_values)
     try:
         parse_index(json.dumps(obj).encode())
-    except IndexInvalid:
+    except IndexInvalidError:
         pass
 
 
@@ -440,4 +436,4 @@ json_trees = st.recursive(
 @settings(max_examples=300, **SETTINGS)
 @given(json_trees)
 def test_pretty_printer_equals_json_dumps(obj):
-    assert _dumps_pretty(obj) == json.dumps(obj, ensure_ascii=False, indent=2) + "\n"
+    assert pretty(obj) == json.dumps(obj, ensure_ascii=False, indent=2) + "\n"

@@ -27,7 +27,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from routelens.errors import HistoryError, RegistryError
+from routelens.errors import HistoryError, IndexInvalidError, RegistryError
 from routelens.registry import Registry, parse_registry, source_sha256
 
 __all__ = ["HistoryError", "repo_of", "since", "diff_ids", "common_prefix_len", "index_commit_summary",
@@ -156,7 +156,7 @@ def since(registry_path: str | Path, rev: str, current: Registry | None = None) 
     not in a git work tree, ``rev`` is unknown, or the registry at ``rev``
     (or on disk) is invalid.
     """
-    from routelens.index import index_bytes
+    from routelens.artifacts.index_file import index_bytes
     from routelens.prompt import layer1_block
 
     registry_path = Path(registry_path)
@@ -243,7 +243,7 @@ def index_commit_summary(registry_path: str | Path, index_path: str | Path) -> s
     ``"no index: ..."`` / ``"index invalid: ..."``. Returns None when the
     registry is not in a git work tree, not tracked, or git is missing.
     """
-    from routelens.index import IndexInvalid, load_index
+    from routelens.artifacts.index_file import load_index
 
     repo = repo_of(registry_path)
     if repo is None:
@@ -260,7 +260,7 @@ def index_commit_summary(registry_path: str | Path, index_path: str | Path) -> s
         idx = load_index(index_path)
     except FileNotFoundError:
         return f"no index at {index_path}"
-    except (IndexInvalid, OSError) as exc:
+    except (IndexInvalidError, OSError) as exc:
         return f"index invalid: {exc}"
     try:
         raw_now = Path(registry_path).read_bytes()

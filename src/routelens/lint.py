@@ -318,7 +318,7 @@ def lint(reg: Registry, budget_chars: int | None = None, context_window: int = D
     (default ``os.environ``). Never raises for a valid registry.
     """
     from routelens.agentskills import DESCRIPTION_MAX_CHARS, agentskills_name_problem
-    from routelens.index import body_info
+    from routelens.artifacts.bodies import body_info
     from routelens.schema import node_positions
 
     pos = node_positions(reg.text.encode("utf-8"), reg.display_name)

@@ -15,7 +15,7 @@ a skill never changes the tool list an agent has cached):
 
 ``load_skill(id)``
     Returns a skill's Layer-2 body (the Markdown file its ``path`` names).
-    The path goes through :func:`routelens.index.resolve_body_path`: an
+    The path goes through :func:`routelens.artifacts.bodies.resolve_body_path`: an
     absolute path, a ``..`` escape or a symlink leading outside the
     registry's folder is refused; an unknown id or a disabled skill is
     refused too. Bodies larger than :data:`MAX_BODY_BYTES` are refused.
@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from routelens.errors import ToolCallError
-from routelens.index import resolve_body_path
+from routelens.artifacts.bodies import resolve_body_path
 from routelens.paths import default_index_path
 from routelens.registry import ID_RE, RegistryError, canonical_bytes, load_registry
 

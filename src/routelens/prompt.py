@@ -20,7 +20,7 @@ entries before it. Rules of the block:
 
 Units: ``chars`` are Unicode code points, ``bytes`` UTF-8 bytes, ``tokens``
 tiktoken ``cl100k_base`` tokens when that encoding loads without a network
-(:func:`routelens.stats.token_count`), otherwise reported as unavailable
+(:func:`routelens.artifacts.sizes.token_count`), otherwise reported as unavailable
 with the reason, never estimated.
 
 Nothing in this module imports Textual.
@@ -32,6 +32,7 @@ import hashlib
 import re
 from typing import Any
 
+from routelens.artifacts import sizes
 from routelens.registry import Registry
 
 __all__ = ["HEADER", "one_line", "layer1_entries", "layer1_block", "layer1_stats", "format_stats"]
@@ -88,11 +89,9 @@ def layer1_stats(reg: Registry, block: str | None = None) -> dict[str, Any]:
 
     Never raises for a valid registry; token counting never uses a network.
     """
-    from routelens.stats import token_count
-
     text = block if block is not None else layer1_block(reg)
     data = text.encode("utf-8")
-    tok = token_count(text)
+    tok = sizes.token_count(text)  # looked up when called, so a test can pin it
     return {
         "skills": len(layer1_entries(reg)),
         "chars": len(text),

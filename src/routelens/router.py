@@ -43,7 +43,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from routelens.index import CompactIndex, Freshness, IndexInvalid, freshness, index_bytes, parse_index
+from routelens.artifacts.freshness import Freshness, freshness
+from routelens.artifacts.index_file import CompactIndex, index_bytes, parse_index
 from routelens.matching import (
     MATCHER_VERSION,
     MAX_TASK_CHARS,
@@ -269,7 +270,7 @@ class Router:
     Build it with :meth:`from_paths` (files) or :meth:`from_registry` (an
     already parsed :class:`Registry`). It is immutable after construction
     except for caches, and :meth:`route` is safe to call from several
-    threads. ``freshness`` is the :class:`routelens.index.Freshness` of the
+    threads. ``freshness`` is the :class:`routelens.artifacts.freshness.Freshness` of the
     index against the registry.
     """
 

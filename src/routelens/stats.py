@@ -1,207 +1,27 @@
-"""Size statistics of the registry, the debug catalog and the compact index
-(spec ``formats.md`` section 5).
+"""Former home of the size statistics; kept one release so that old imports
+work. New code imports :mod:`routelens.artifacts.sizes` and
+:func:`routelens.artifacts.build.compute_stats`.
 
-Units: ``chars`` are Unicode code points, ``bytes`` are UTF-8 bytes, both of
-the *canonical* text (BOM removed, LF line ends, so a CRLF checkout gives
-the same figures); ``lines`` count as an editor does. ``reduction`` is
-``1 - x_chars / registry_chars``. Token counts are not part of these
-figures (they depend on an optional tokenizer); see :func:`token_count`.
-
-Nothing in this module imports Textual.
+Assigning a name here (``monkeypatch.setattr(routelens.stats,
+"token_count", ...)``, as tests do to pin token counts) also assigns it in
+:mod:`routelens.artifacts.sizes`, where the Layer-1 figures look it up.
 """
 
-from __future__ import annotations
+import sys
+import types
 
-import json
-from typing import Any
-
-from routelens.registry import Registry
-
-_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+from routelens.artifacts import sizes as _sizes
+from routelens.artifacts.build import compute_stats
+from routelens.artifacts.sizes import measure, size_stats, token_count, top_contributors
 
 __all__ = ["size_stats", "compute_stats", "measure", "top_contributors", "token_count"]
 
 
-def measure(text: str) -> dict[str, int]:
-    """``{"chars", "bytes", "lines"}`` of a text (a final LF adds no line)."""
-    lines = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
-    return {"chars": len(text), "bytes": len(text.encode("utf-8")), "lines": lines}
+class _ForwardingModule(types.ModuleType):
+    def __setattr__(self, name: str, value: object) -> None:
+        if hasattr(_sizes, name):
+            setattr(_sizes, name, value)
+        super().__setattr__(name, value)
 
 
-#: the compact index's sections in file order, with the key that follows each
-_SECTIONS = (("skills", "skill"), ("compositions", "composition"), ("rules", "rule"))
-_NEXT_KEYS = ('],"composition_fields":', '],"rule_fields":', '],"routing":', '],"source_sha256":')
-
-
-def _rows_from_text(text: str) -> list[tuple[str, str, int]] | None:
-    """``(kind, id, chars)`` of every entry of a compact index that routelens
-    wrote (spec section 3 layout), cut out of the text without decoding it:
-    the rows of an array are separated by ``],["``, which no row holds
-    inside (quotes inside JSON strings are escaped, ids are kebab-case).
-    None when the text does not have that layout."""
-    out: list[tuple[str, str, int]] = []
-    for key, kind in _SECTIONS:
-        marker = f'"{key}":['
-        at = text.find(marker)
-        if at < 0:
-            if key == "rules":
-                continue
-            return None
-        start = at + len(marker) - 1  # the '['
-        ends = [e for e in (text.find(k, start) for k in _NEXT_KEYS) if e >= 0]
-        if not ends:
-            return None
-        body = text[start + 1 : min(ends)]  # between the array's brackets
-        if not body:
-            continue
-        if not body.startswith('["') or not body.endswith("]"):
-            return None
-        parts = body.split('],["')
-        last = len(parts) - 1
-        for i, part in enumerate(parts):
-            row = part if i == 0 else '["' + part
-            if i != last:
-                row += "]"
-            if not row.startswith('["'):
-                return None
-            q = row.find('"', 2)
-            if q < 0:
-                return None
-            out.append((kind, row[2:q], len(row)))
-    return out
-
-
-def top_contributors(index_data: bytes, limit: int = 10) -> list[dict[str, Any]]:
-    """The index entries that take the most characters: ``[{"id", "kind",
-    "chars", "share"}]``, biggest first (ties by id, then skill before
-    composition before rule); ``chars`` is the length of the entry's compact
-    JSON tuple plus its separating comma, ``share`` its fraction of the
-    index's characters (4 decimals). Raises ``ValueError`` for bytes that
-    are not a JSON index."""
-    text = index_data.decode("utf-8")
-    total = max(len(text), 1)
-    found = _rows_from_text(text)
-    if found is None:
-        obj = json.loads(text)
-        found = [(kind, row[0], len(_COMPACT.encode(row)))
-                 for key, kind in _SECTIONS for row in obj.get(key, [])]
-    order = {"skill": 0, "composition": 1, "rule": 2}
-    rows = sorted((-(n + 1), rid, order[kind], kind) for kind, rid, n in found)  # + the comma
-    return [{"id": rid, "kind": kind, "chars": -neg, "share": round(-neg / total, 4)}
-            for neg, rid, _, kind in rows[:limit]]
-
-
-def size_stats(reg: Registry, index_data: bytes, catalog_measure: tuple[int, int, int]) -> dict[str, Any]:
-    """Section 5 statistics as a JSON-able dict.
-
-    ``catalog_measure`` is ``(chars, bytes, lines)`` of the catalog (the
-    catalog builder passes its own, found by iteration). Shape::
-
-        {"registry": {chars, bytes, lines},
-         "catalog": {chars, bytes, lines, reduction},
-         "index": {chars, bytes, lines, reduction},
-         "budget": {max_index_ratio, index_chars, limit_chars, ratio, ok},
-         "top_contributors": [...]}
-    """
-    reg_m = measure(reg.text)
-    idx_text = index_data.decode("utf-8")
-    idx_m = measure(idx_text)
-    cat_m = {"chars": catalog_measure[0], "bytes": catalog_measure[1], "lines": catalog_measure[2]}
-    rc = max(reg_m["chars"], 1)
-    cat_m["reduction"] = round(1 - cat_m["chars"] / rc, 4)
-    idx_m["reduction"] = round(1 - idx_m["chars"] / rc, 4)
-    ratio = reg.routing.max_index_ratio
-    limit = reg_m["chars"] * ratio
-    return {
-        "registry": reg_m,
-        "catalog": cat_m,
-        "index": idx_m,
-        "budget": {
-            "max_index_ratio": ratio,
-            "index_chars": idx_m["chars"],
-            "limit_chars": round(limit, 2),
-            "ratio": round(idx_m["chars"] / rc, 4),
-            "ok": idx_m["chars"] < limit,
-        },
-        "top_contributors": top_contributors(index_data),
-    }
-
-
-def compute_stats(reg: Registry, index_data: bytes | None = None, catalog_data: bytes | None = None) -> dict[str, Any]:
-    """Section 5 statistics for a registry; builds the index and catalog in
-    memory when their bytes are not given."""
-    from routelens.index import catalog_bytes, index_bytes
-
-    idx = index_data if index_data is not None else index_bytes(reg)
-    cat = catalog_data if catalog_data is not None else catalog_bytes(reg, idx)
-    cm = measure(cat.decode("utf-8"))
-    return size_stats(reg, idx, (cm["chars"], cm["bytes"], cm["lines"]))
-
-
-_ENCODER: Any = None
-_ENCODER_ERROR: str | None = None
-
-#: tiktoken's download URL and sha256 of the encodings routelens may count
-#: with (from tiktoken_ext/openai_public.py); tiktoken caches the file
-#: under sha1(url) in its cache folder.
-_TIKTOKEN_FILES = {
-    "cl100k_base": ("https://openaipublic.blob.core.windows.net/encodings/cl100k_base.tiktoken",
-                    "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7"),
-}
-
-
-def _tiktoken_installed() -> bool:
-    """Whether the optional tiktoken package can be imported."""
-    import importlib.util
-
-    return importlib.util.find_spec("tiktoken") is not None
-
-
-def _tiktoken_offline_problem(encoding: str) -> str | None:
-    """None when tiktoken can load ``encoding`` from its local cache (so no
-    network is touched: tiktoken re-downloads a missing or corrupt cache
-    file, which could hang offline); otherwise the reason, for people."""
-    import hashlib
-    import os
-    import tempfile
-
-    if not _tiktoken_installed():
-        return "tiktoken is not installed (pip install 'routelens[tokens]')"
-    if encoding not in _TIKTOKEN_FILES:
-        return f"routelens only counts with {', '.join(_TIKTOKEN_FILES)}"
-    url, sha = _TIKTOKEN_FILES[encoding]
-    cache_dir = os.environ.get("TIKTOKEN_CACHE_DIR", os.environ.get("DATA_GYM_CACHE_DIR"))
-    if cache_dir is None:
-        cache_dir = os.path.join(tempfile.gettempdir(), "data-gym-cache")
-    if cache_dir == "":
-        return "TIKTOKEN_CACHE_DIR is empty (cache disabled) and routelens never downloads the encoding"
-    path = os.path.join(cache_dir, hashlib.sha1(url.encode()).hexdigest())
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read()
-    except OSError:
-        return f"{encoding} is not in tiktoken's cache at {cache_dir}; routelens never downloads it"
-    if hashlib.sha256(data).hexdigest() != sha:
-        return f"the cached {encoding} file in {cache_dir} is corrupt (sha256 mismatch)"
-    return None
-
-
-def token_count(text: str, encoding: str = "cl100k_base") -> dict[str, Any]:
-    """Tokens of ``text`` with tiktoken's ``encoding`` when it loads without
-    a network: ``{"encoding", "tokens"}``; otherwise ``{"encoding",
-    "tokens": None, "unavailable": reason}`` — never an unlabelled estimate.
-    The encoding is only loaded when tiktoken's cache holds a file with the
-    right sha256, so this never waits on a network."""
-    global _ENCODER, _ENCODER_ERROR
-    if _ENCODER is None and _ENCODER_ERROR is None:
-        _ENCODER_ERROR = _tiktoken_offline_problem(encoding)
-        if _ENCODER_ERROR is None:
-            try:
-                import tiktoken  # optional extra: routelens[tokens]
-
-                _ENCODER = tiktoken.get_encoding(encoding)
-            except Exception as exc:  # pragma: no cover - cache checked above
-                _ENCODER_ERROR = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}".strip()
-    if _ENCODER is None:
-        return {"encoding": encoding, "tokens": None, "unavailable": _ENCODER_ERROR}
-    return {"encoding": encoding, "tokens": len(_ENCODER.encode(text, disallowed_special=()))}
+sys.modules[__name__].__class__ = _ForwardingModule

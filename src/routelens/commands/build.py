@@ -6,8 +6,10 @@ import sys
 import time
 
 from routelens.commands._common import load_or_report, pct
-from routelens.index import CATALOG_NAME, INDEX_NAME, BuildError, write_generated
-from routelens.stats import compute_stats
+from routelens.artifacts.build import compute_stats
+from routelens.artifacts.write import write_generated
+from routelens.errors import BuildError
+from routelens.paths import CATALOG_NAME, INDEX_NAME
 
 
 def register(sub, common) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from routelens.commands._common import load_or_report
-from routelens.index import check
+from routelens.artifacts.check import check
 
 
 def register(sub, common) -> None:

@@ -19,7 +19,7 @@ def register(sub, common) -> None:
 def run(args) -> int:
     from routelens.cli import resolve_paths
     from routelens.commands._common import load_or_report
-    from routelens.index import INDEX_NAME
+    from routelens.paths import INDEX_NAME
 
     try:
         import mcp  # noqa: F401

@@ -26,7 +26,7 @@ def open_router(args):
     from pathlib import Path
 
     from routelens.cli import resolve_paths
-    from routelens.index import INDEX_NAME
+    from routelens.paths import INDEX_NAME
     from routelens.registry import RegistryError
     from routelens.router import Router
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from routelens.commands._common import load_or_report, print_json
-from routelens.stats import compute_stats
+from routelens.artifacts.build import compute_stats
 
 
 def _positive_int(text: str) -> int:

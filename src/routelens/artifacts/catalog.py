@@ -1,0 +1,176 @@
+"""The debug catalog, ``generated/catalog.json`` (docs/formats.md §4):
+everything about every entry, pretty-printed, with the size statistics of
+§5, the catalog's own size included.
+
+Nothing in this module imports a routelens module above the artifacts stage.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Iterator
+
+from routelens.artifacts.bodies import body_info
+from routelens.artifacts.index_file import INDEX_VERSION, index_bytes
+from routelens.artifacts.jsonfmt import LITERALS, encode_str, pretty, pretty_into
+from routelens.artifacts.sizes import size_stats
+from routelens.registry.model import Registry
+
+__all__ = ["catalog_bytes", "catalog_object"]
+
+
+def catalog_object(reg: Registry, index_data: bytes | None = None) -> dict[str, Any]:
+    """The debug catalog (spec section 4) as a dict: exactly what
+    ``json.loads(catalog_bytes(reg, index_data))`` gives, including the size
+    statistics of section 5 with the catalog's own size."""
+    return json.loads(catalog_bytes(reg, index_data))
+
+
+def _rest_object(reg: Registry) -> dict[str, Any]:
+    """The catalog without its skills (a placeholder stands for them) and without stats."""
+    return {
+        "v": INDEX_VERSION,
+        "authority": reg.path.name,
+        "source_sha256": reg.source_sha256,
+        "skills": _SKILLS_SENTINEL,
+        "compositions": {
+            c.id: {"id": c.id, "source_start": c.source_start, "source_end": c.source_end,
+                   "members": list(c.members), "self_contained": c.self_contained}
+            for c in reg.compositions.values()
+        },
+        "rules": {
+            r.id: {"id": r.id, "source_start": r.source_start, "source_end": r.source_end, "forced": r.forced,
+                   "description": r.description, "triggers": list(r.triggers), "metadata": r.metadata,
+                   "self_contained": r.self_contained}
+            for r in reg.rules.values()
+        },
+        "routing": {
+            "threshold": reg.routing.threshold,
+            "ambiguity_margin": reg.routing.ambiguity_margin,
+            "high_risk": list(reg.routing.high_risk),
+            "max_index_ratio": reg.routing.max_index_ratio,
+        },
+        "warnings": [str(w) for w in reg.warnings],
+    }
+
+
+def _catalog_bytes(reg: Registry, index_data: bytes | None) -> bytes:
+    """The catalog, exactly as ``json.dumps(catalog, ensure_ascii=False,
+    indent=2) + "\\n"`` would write it, rendered in parts: the skills (the
+    bulk) straight from the registry, one UTF-8 chunk per skill, so no copy
+    of the whole catalog as a Python string is ever made; only the small
+    statistics part is re-rendered until the catalog's stated size of itself
+    is stable (the stats come last)."""
+    idx = index_data if index_data is not None else index_bytes(reg)
+    rest = pretty(_rest_object(reg))
+    marker = encode_str(_SKILLS_SENTINEL)
+    at = rest.index(marker)  # the first: the keys before "skills" cannot hold it
+    pre, post = rest[:at], rest[at + len(marker):]
+    if not post.endswith("\n}\n"):  # pragma: no cover - pretty() always ends so
+        raise AssertionError("unexpected catalog layout")
+    # json.dumps(obj with stats last) == ... + ',\n  "stats": ' + stats + "\n}"
+    post = post[:-3] + ',\n  "stats": '
+    chunks: list[bytes] = [pre.encode("utf-8")]
+    chars, lines = len(pre), pre.count("\n")
+    for piece in _skills_pieces(reg, "\n  "):
+        chars += len(piece)
+        lines += piece.count("\n")
+        chunks.append(piece.encode("utf-8"))
+    chunks.append(post.encode("utf-8"))
+    chars += len(post)
+    lines += post.count("\n")
+    nbytes = sum(map(len, chunks))
+    base_stats = size_stats(reg, idx, (0, 0, 0))
+
+    def render(m: tuple[int, int, int], digits: int) -> tuple[bytes, tuple[int, int, int]]:
+        st = dict(base_stats)
+        st["catalog"] = _catalog_measure(reg, m, digits)
+        tail_parts: list[str] = []
+        pretty_into(st, "\n  ", tail_parts)
+        tail = "".join(tail_parts) + "\n}\n"
+        tail_b = tail.encode("utf-8")
+        return tail_b, (chars + len(tail), nbytes + len(tail_b), lines + tail.count("\n"))
+
+    # The catalog states its own size: find a fixed point. Near a rounding
+    # boundary the stated reduction can lose a digit when the size grows by
+    # one, and the figures flip-flop forever; the reduction is then stated
+    # with fewer decimals, which gives a fixed point (the size stated is
+    # always the size of the file).
+    for digits in (4, 3, 2, 1, 0):
+        catalog_len = (0, 0, 0)
+        seen = set()
+        while catalog_len not in seen:
+            seen.add(catalog_len)
+            tail_b, now = render(catalog_len, digits)
+            if now == catalog_len:
+                break
+            catalog_len = now
+        else:
+            continue
+        break
+    else:  # pragma: no cover - no registry has been found that needs this
+        tail_b, _ = render(catalog_len, 4)
+    chunks.append(tail_b)
+    return b"".join(chunks)
+
+
+#: stands for the skills while the rest of the catalog is rendered (the
+#: registry refuses NUL characters, so no registry string encodes like it)
+_SKILLS_SENTINEL = "\x00skills\x00"
+
+
+def _skills_pieces(reg: Registry, pad: str) -> Iterator[str]:
+    """The catalog's ``skills`` object (spec section 4) at indentation
+    ``pad``, exactly as the stdlib's pretty printer would write it, in
+    pieces (one per skill), written straight from the registry."""
+    if not reg.skills:
+        yield "{}"
+        return
+    enc = encode_str
+    p1 = pad + "  "
+    p2 = p1 + "  "
+    p3 = p2 + "  "
+    lit = LITERALS
+    dirs: dict[str, Any] = {}
+    sep = "{" + p1
+    join3 = "," + p3
+    for s in reg.skills.values():
+        trig_text = ("[" + p3 + join3.join(map(enc, s.triggers)) + p2 + "]") if s.triggers else "[]"
+        if s.metadata:
+            parts: list[str] = []
+            pretty_into(s.metadata, p2, parts)
+            meta_text = "".join(parts)
+        else:
+            meta_text = "{}"
+        comps = reg.compositions_of(s.id)
+        comps_text = ("[" + p3 + join3.join(map(enc, comps)) + p2 + "]") if comps else "[]"
+        body = body_info(reg, s.path, dirs)
+        if "chars" in body:
+            body_text = f'{{{p3}"exists": {lit[body["exists"]]},{p3}"chars": {int.__repr__(body["chars"])}{p2}}}'
+        else:
+            body_text = f'{{{p3}"exists": {lit[body["exists"]]},{p3}"error": {enc(body["error"])}{p2}}}'
+        desc = s.description
+        sid = enc(s.id)
+        yield (
+            f'{sep}{sid}: {{{p2}"id": {sid},{p2}"source_start": {int.__repr__(s.source_start)},'
+            f'{p2}"source_end": {int.__repr__(s.source_end)},{p2}"path": {enc(s.path)},'
+            f'{p2}"priority": {enc(s.priority)},{p2}"status": {enc(s.status)},'
+            f'{p2}"description": {"null" if desc is None else enc(desc)},{p2}"triggers": {trig_text},'
+            f'{p2}"metadata": {meta_text},{p2}"compositions": {comps_text},'
+            f'{p2}"self_contained": {lit[s.self_contained]},{p2}"body": {body_text}{p1}}}'
+        )
+        sep = "," + p1
+    yield pad + "}"
+
+
+def _catalog_measure(reg: Registry, m: tuple[int, int, int], digits: int = 4) -> dict[str, Any]:
+    """The catalog's ``{chars, bytes, lines, reduction}`` (spec section 5)."""
+    rc = max(len(reg.text), 1)
+    return {"chars": m[0], "bytes": m[1], "lines": m[2], "reduction": round(1 - m[0] / rc, digits)}
+
+
+def catalog_bytes(reg: Registry, index_data: bytes | None = None) -> bytes:
+    """Exact bytes of ``catalog.json`` (spec section 4): UTF-8, indent 2,
+    ids sorted, one trailing LF. ``index_data`` is the index built from the
+    same registry (built here when not given)."""
+    return _catalog_bytes(reg, index_data)

@@ -1,0 +1,139 @@
+"""``routelens check``: are the generated files what a fresh build gives,
+byte for byte, and is the size budget kept (docs/formats.md §3, §5)? Never
+writes.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from routelens.artifacts.build import BuildOutput, build
+from routelens.artifacts.jsonfmt import compact
+from routelens.artifacts.sizes import size_stats
+from routelens.paths import CATALOG_NAME, INDEX_NAME
+from routelens.registry.model import Registry
+
+__all__ = ["CheckResult", "check"]
+
+
+@dataclass
+class CheckResult:
+    """Outcome of :func:`check`: ``ok`` iff both files equal a fresh build
+    and the size budget holds. ``problems`` are sentences for people;
+    ``added``/``removed``/``changed`` are ids (skills, compositions, rules)
+    compared with the generated files on disk: ``changed`` means a routing
+    field (triggers) or a catalog field (path, priority, status, members,
+    description, metadata...) differs; ``moved`` lists ids whose only change
+    is their line range (lines inserted or removed above them)."""
+
+    ok: bool
+    problems: list[str]
+    added: list[str]
+    removed: list[str]
+    changed: list[str]
+    output: BuildOutput
+    moved: list[str] = field(default_factory=list)
+
+
+_RANGE_KEYS = ("source_start", "source_end", "stats")
+
+
+def _entries(obj: Any, from_catalog: bool) -> dict[str, tuple[str, str]]:
+    """``"kind:id" -> (range part, rest)`` as comparable JSON strings, from a
+    parsed index (tuples) or catalog (objects); junk rows are skipped."""
+    out: dict[str, tuple[str, str]] = {}
+    if not isinstance(obj, dict):
+        return out
+    for key in ("skills", "compositions", "rules"):
+        rows = obj.get(key)
+        if from_catalog and isinstance(rows, dict):
+            for rid, entry in rows.items():
+                if isinstance(entry, dict):
+                    rng = compact([entry.get("source_start"), entry.get("source_end")])
+                    rest = compact({k: v for k, v in entry.items() if k not in _RANGE_KEYS})
+                    out[f"{key}:{rid}"] = (rng, rest)
+        elif not from_catalog and isinstance(rows, list):
+            for row in rows:
+                if isinstance(row, list) and row and isinstance(row[0], str):
+                    out[f"{key}:{row[0]}"] = (compact(row[1:3]), compact(row[3:]))
+    return out
+
+
+def _load_json(data: bytes) -> Any:
+    try:
+        return json.loads(data.decode("utf-8"))
+    except (ValueError, UnicodeDecodeError):
+        return None
+
+
+def check(reg: Registry, out_dir: str | Path) -> CheckResult:
+    """Compare the generated files in ``out_dir`` with a fresh in-memory
+    build of ``reg`` (byte for byte) and check the size budget (spec
+    section 5). Never writes."""
+    out_dir = Path(out_dir)
+    out = build(reg)
+    problems: list[str] = []
+    added: list[str] = []
+    removed: list[str] = []
+    changed: list[str] = []
+    added_s: set[str] = set()
+    removed_s: set[str] = set()
+    changed_s: set[str] = set()
+    moved_s: set[str] = set()
+    stale_files: list[tuple[Path, Any]] = []
+    for name, fresh in ((INDEX_NAME, out.index), (CATALOG_NAME, out.catalog)):
+        path = out_dir / name
+        try:
+            old = path.read_bytes()
+        except FileNotFoundError:
+            problems.append(f"{path} is missing: run `routelens build`")
+            continue
+        except OSError as exc:
+            problems.append(f"{path} cannot be read: {exc.strerror or exc}")
+            continue
+        if old == fresh:
+            continue
+        old_obj = _load_json(old)
+        if not isinstance(old_obj, dict):
+            problems.append(f"{path} is not valid JSON: run `routelens build`")
+            continue
+        stale_files.append((path, old_obj))
+        from_catalog = name == CATALOG_NAME
+        new_e = _entries(json.loads(fresh), from_catalog)
+        old_e = _entries(old_obj, from_catalog)
+        added_s |= {k for k in new_e.keys() - old_e.keys()}
+        removed_s |= {k for k in old_e.keys() - new_e.keys()}
+        for k in new_e.keys() & old_e.keys():
+            if new_e[k][1] != old_e[k][1]:
+                changed_s.add(k)
+            elif new_e[k][0] != old_e[k][0]:
+                moved_s.add(k)
+    moved_s -= changed_s
+    plain = lambda keys: sorted({k.split(":", 1)[1] for k in keys})  # noqa: E731
+    added, removed, changed, moved = plain(added_s), plain(removed_s), plain(changed_s), plain(moved_s)
+    for path, old_obj in stale_files:
+        parts = []
+        if old_obj.get("source_sha256") != reg.source_sha256:
+            parts.append("the registry changed since it was built")
+        elif old_obj.get("authority") != reg.path.name:
+            parts.append(f"it was built for registry {old_obj.get('authority')!r}, not {reg.path.name!r}")
+        else:
+            parts.append("it differs from a fresh build although its hash matches (hand-edited, or a body changed?)")
+        problems.append(f"{path} is stale: " + "; ".join(parts) + ".")
+    if stale_files:
+        summary = [f"{label}: {', '.join(ids)}" for label, ids in
+                   (("added", added), ("removed", removed), ("changed", changed)) if ids]
+        if moved:
+            summary.append(f"{len(moved)} more only moved to other lines")
+        problems.append(("Since the build: " + "; ".join(summary) + ". " if summary else "") + "Run `routelens build`.")
+    st = size_stats(reg, out.index, (0, 0, 0))
+    budget = st["budget"]
+    if not budget["ok"]:
+        problems.append(
+            f"size budget exceeded: index {budget['index_chars']} chars >= registry {st['registry']['chars']} chars "
+            f"x {budget['max_index_ratio']} = {budget['limit_chars']} (over by {budget['index_chars'] - budget['limit_chars']:.1f} chars)"
+        )
+    return CheckResult(not problems, problems, added, removed, changed, out, moved)

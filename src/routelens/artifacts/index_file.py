@@ -1,0 +1,186 @@
+"""The compact runtime index, ``generated/routing.min.json`` (docs/formats.md
+§3): its exact bytes from a registry, and reading it back (validated) for
+routing.
+
+Nothing in this module imports a routelens module above the registry stage.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from routelens.artifacts.jsonfmt import compact
+from routelens.errors import IndexInvalidError
+from routelens.registry.model import ID_RE, Registry, RoutingSettings
+from routelens.text.canonical import sha256_hex
+
+__all__ = [
+    "INDEX_VERSION",
+    "SKILL_FIELDS",
+    "COMPOSITION_FIELDS",
+    "RULE_FIELDS",
+    "index_object",
+    "index_bytes",
+    "CompactIndex",
+    "parse_index",
+    "load_index",
+]
+
+#: The index format version, ``v`` (docs/formats.md §3).
+INDEX_VERSION = 1
+#: Column names of the index's tuples (docs/formats.md §3).
+SKILL_FIELDS = ["id", "source_start", "source_end", "triggers"]
+COMPOSITION_FIELDS = ["id", "source_start", "source_end"]
+RULE_FIELDS = ["id", "source_start", "source_end", "triggers"]
+_HEX64 = re.compile(r"^[0-9a-f]{64}$")
+
+
+def index_object(reg: Registry) -> dict[str, Any]:
+    """The compact index as a dict in spec section 3 key order."""
+    obj: dict[str, Any] = {
+        "v": INDEX_VERSION,
+        "authority": reg.path.name,
+        "skill_fields": SKILL_FIELDS,
+        "skills": [[s.id, s.source_start, s.source_end, list(s.triggers)] for s in reg.skills.values()],
+        "composition_fields": COMPOSITION_FIELDS,
+        "compositions": [[c.id, c.source_start, c.source_end] for c in reg.compositions.values()],
+    }
+    if reg.rules:
+        obj["rule_fields"] = RULE_FIELDS
+        obj["rules"] = [[r.id, r.source_start, r.source_end, list(r.triggers)] for r in reg.rules.values()]
+    if reg.routing.present:
+        obj["routing"] = {
+            "threshold": reg.routing.threshold,
+            "ambiguity_margin": reg.routing.ambiguity_margin,
+            "high_risk": list(reg.routing.high_risk),
+        }
+    obj["source_sha256"] = reg.source_sha256
+    return obj
+
+
+def index_bytes(reg: Registry) -> bytes:
+    """Exact bytes of ``routing.min.json``: UTF-8, no ASCII escaping, no
+    spaces, entries sorted by id, one trailing LF (spec section 3)."""
+    return (compact(index_object(reg)) + "\n").encode("utf-8")
+
+
+@dataclass(frozen=True)
+class CompactIndex:
+    """A validated ``routing.min.json``.
+
+    ``skills``: tuples ``(id, source_start, source_end, triggers)``;
+    ``compositions``: ``(id, source_start, source_end)``; ``rules``: like
+    skills; ``routing``: the dict of the file or ``{}``; lines are 1-based.
+    """
+
+    authority: str
+    skills: tuple[tuple[str, int, int, tuple[str, ...]], ...]
+    compositions: tuple[tuple[str, int, int], ...]
+    rules: tuple[tuple[str, int, int, tuple[str, ...]], ...]
+    routing: dict[str, Any]
+    source_sha256: str
+    raw: bytes = field(repr=False, default=b"")
+
+    @property
+    def sha256(self) -> str | None:
+        """sha256 hex of the index file's bytes (a decision's
+        ``index_sha256``), None when the bytes are not known."""
+        return sha256_hex(self.raw) if self.raw else None
+
+    @property
+    def settings(self) -> RoutingSettings:
+        """The index's ``routing`` object as :class:`RoutingSettings` (what
+        the file leaves out takes the registry's defaults, docs/formats.md
+        §1); ``max_index_ratio`` is not in the index (§3) and is the default."""
+        default = RoutingSettings()
+        r = self.routing
+        return RoutingSettings(
+            threshold=r.get("threshold", default.threshold),
+            ambiguity_margin=r.get("ambiguity_margin", default.ambiguity_margin),
+            high_risk=tuple(str(t) for t in r.get("high_risk") or ()),
+            present=bool(r),
+        )
+
+
+def _check_tuple(row: Any, where: str, with_triggers: bool) -> tuple:
+    n = 4 if with_triggers else 3
+    if not isinstance(row, list) or len(row) != n:
+        raise IndexInvalidError(f"{where}: expected a tuple of {n} fields, got {json.dumps(row, ensure_ascii=False)[:80]}")
+    rid, start, end = row[0], row[1], row[2]
+    if not isinstance(rid, str) or not ID_RE.match(rid):
+        raise IndexInvalidError(f"{where}: bad id {rid!r}")
+    if type(start) is not int or type(end) is not int or not (1 <= start <= end):
+        raise IndexInvalidError(f"{where} ({rid}): bad line range {start!r}..{end!r}")
+    if with_triggers:
+        trig = row[3]
+        if not isinstance(trig, list) or not trig or not all(isinstance(t, str) and t for t in trig):
+            raise IndexInvalidError(f"{where} ({rid}): triggers must be a non-empty list of strings")
+        return (rid, start, end, tuple(trig))
+    return (rid, start, end)
+
+
+def parse_index(data: bytes) -> CompactIndex:
+    """Validate index bytes. Raises :class:`IndexInvalidError` saying what is
+    wrong: truncated or not JSON, unknown ``v``, missing fields, wrong field
+    lists, wrong tuple length, bad ranges, unsorted or repeated ids."""
+    try:
+        obj = json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise IndexInvalidError("not UTF-8") from None
+    except json.JSONDecodeError as exc:
+        raise IndexInvalidError(f"not valid JSON (truncated?): {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    if not isinstance(obj, dict):
+        raise IndexInvalidError("not a JSON object")
+    if "v" not in obj:
+        raise IndexInvalidError("missing field 'v' (the index version)")
+    if type(obj["v"]) is not int or obj["v"] != INDEX_VERSION:
+        raise IndexInvalidError(f"unknown index version v={obj['v']!r} (this routelens reads v={INDEX_VERSION})")
+    for key in ("authority", "skill_fields", "skills", "composition_fields", "compositions", "source_sha256"):
+        if key not in obj:
+            raise IndexInvalidError(f"missing field {key!r}")
+    if not isinstance(obj["authority"], str) or not obj["authority"]:
+        raise IndexInvalidError("authority is not a file name")
+    if "rule_fields" in obj and "rules" not in obj:
+        raise IndexInvalidError("rule_fields without rules")
+    if obj["skill_fields"] != SKILL_FIELDS:
+        raise IndexInvalidError(f"skill_fields is {obj['skill_fields']!r}, expected {SKILL_FIELDS!r}")
+    if obj["composition_fields"] != COMPOSITION_FIELDS:
+        raise IndexInvalidError(f"composition_fields is {obj['composition_fields']!r}, expected {COMPOSITION_FIELDS!r}")
+    if "rules" in obj and obj.get("rule_fields") != RULE_FIELDS:
+        raise IndexInvalidError(f"rule_fields is {obj.get('rule_fields')!r}, expected {RULE_FIELDS!r}")
+    sha = obj["source_sha256"]
+    if not isinstance(sha, str) or not _HEX64.match(sha):
+        raise IndexInvalidError("source_sha256 is not a sha256 hex digest")
+    routing = obj.get("routing", {})
+    if not isinstance(routing, dict):
+        raise IndexInvalidError("routing is not an object")
+    for key in ("threshold", "ambiguity_margin"):
+        if key in routing:
+            x = routing[key]
+            if type(x) not in (int, float) or not (0 <= x <= 100):
+                raise IndexInvalidError(f"routing.{key} is {x!r}, not a number in [0, 100]")
+    if "high_risk" in routing:
+        hr = routing["high_risk"]
+        if not isinstance(hr, list) or not all(isinstance(t, str) and t for t in hr):
+            raise IndexInvalidError("routing.high_risk is not a list of non-empty strings")
+    out = {}
+    for key, with_trig in (("skills", True), ("compositions", False), ("rules", True)):
+        rows = obj.get(key, [])
+        if not isinstance(rows, list):
+            raise IndexInvalidError(f"{key} is not a list")
+        parsed = [_check_tuple(row, f"{key}[{i}]", with_trig) for i, row in enumerate(rows)]
+        ids = [p[0] for p in parsed]
+        if ids != sorted(set(ids)):
+            raise IndexInvalidError(f"{key}: ids are not sorted and unique")
+        out[key] = tuple(parsed)
+    return CompactIndex(str(obj["authority"]), out["skills"], out["compositions"], out["rules"], routing, sha, data)
+
+
+def load_index(path: str | Path) -> CompactIndex:
+    """Read and validate an index file. Raises ``FileNotFoundError`` when it
+    is missing and :class:`IndexInvalidError` when it cannot be trusted."""
+    return parse_index(Path(path).read_bytes())

@@ -1,0 +1,165 @@
+"""Writing the generated files: atomically, as a pair, under a lock
+(docs/formats.md §3: "written atomically (temporary file + rename), and
+never written when the registry has errors").
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import tempfile
+import threading
+from pathlib import Path
+
+from routelens.artifacts.build import BuildOutput, build
+from routelens.errors import BuildError
+from routelens.paths import CATALOG_NAME, INDEX_NAME
+from routelens.registry.model import Registry
+
+__all__ = ["write_generated", "atomic_write"]
+
+
+_UMASK_LOCK = threading.Lock()
+
+
+def _umask() -> int:
+    """The process umask, read without changing it where the system tells it
+    (Linux: /proc/self/status); elsewhere set and restored under a lock."""
+    try:
+        with open("/proc/self/status", encoding="ascii", errors="replace") as fh:
+            for line in fh:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    with _UMASK_LOCK:  # pragma: no cover - not Linux
+        mask = os.umask(0o022)
+        os.umask(mask)
+        return mask
+
+
+def _write_temp(path: Path, data: bytes) -> str:
+    """Write ``data`` to a new temporary file beside ``path`` (same folder,
+    so the rename is atomic), with the permissions ``path`` has (or a new
+    file would get), flushed to disk. Returns its name; nothing is left
+    behind when this raises."""
+    try:
+        mode = path.stat().st_mode & 0o777  # keep the old file's permissions
+    except OSError:
+        mode = 0o666 & ~_umask()  # what open() would give a new file
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            os.fchmod(fh.fileno(), mode)  # mkstemp creates 0600
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    return tmp
+
+
+def atomic_write(path: Path, data: bytes) -> bool:
+    """Write ``data`` to ``path`` via a temporary file in the same folder and
+    ``os.replace``. Returns False (and writes nothing) when the file already
+    holds exactly these bytes. The temporary file never outlives the call."""
+    try:
+        if path.read_bytes() == data:
+            return False
+    except OSError:
+        pass
+    tmp = _write_temp(path, data)
+    try:
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    return True
+
+
+@contextlib.contextmanager
+def _build_lock(out_dir: Path):
+    """Serialise concurrent builds into one folder (so the pair is never a
+    mix). The lock is an ``flock`` on the folder itself: no lock file is
+    left behind. Yields the folder's file descriptor."""
+    fd = os.open(out_dir, os.O_RDONLY)
+    try:
+        try:
+            import fcntl
+
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        except ImportError:  # pragma: no cover - Windows: best effort
+            pass
+        yield fd
+    finally:
+        os.close(fd)
+
+
+def _read_or_none(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return None
+
+
+def write_generated(reg: Registry, out_dir: str | Path) -> tuple[BuildOutput, list[str]]:
+    """Build and write ``routing.min.json`` and ``catalog.json`` into
+    ``out_dir`` (created when missing) atomically, as a pair (spec section 3).
+
+    Both files are first written to temporary files beside them; only when
+    both are complete on disk are they renamed over the old ones, catalog
+    first and index last, under an ``flock`` on the folder so two builds at
+    once never leave a mixed pair. A file that already holds the new bytes
+    is not touched. Returns the output and the names of the files that
+    changed (index first). Raises :class:`BuildError` with a readable
+    message (read-only folder, full disk, permission denied, ...): the
+    previous files are then unchanged (a rename that already happened is
+    rolled back) and no temporary file is left behind."""
+    out_dir = Path(out_dir)
+    if out_dir.exists() and not out_dir.is_dir():
+        raise BuildError(f"cannot write to {out_dir}: it is a file, not a folder; nothing was written")
+    out = build(reg)
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        with _build_lock(out_dir) as dir_fd:
+            plans: list[tuple[str, Path, str, bytes | None]] = []
+            done: list[tuple[Path, bytes | None]] = []
+            try:
+                for name, data in ((INDEX_NAME, out.index), (CATALOG_NAME, out.catalog)):
+                    path = out_dir / name
+                    old = _read_or_none(path)
+                    if old == data:
+                        continue
+                    plans.append((name, path, _write_temp(path, data), old))
+                for name, path, tmp, old in sorted(plans, key=lambda p: p[0] == INDEX_NAME):
+                    os.replace(tmp, path)
+                    done.append((path, old))
+            except BaseException:
+                for _, _, tmp, _ in plans:
+                    with contextlib.suppress(OSError):
+                        os.unlink(tmp)
+                for path, old in reversed(done):  # put the previous pair back
+                    with contextlib.suppress(OSError):
+                        if old is None:
+                            os.unlink(path)
+                        else:
+                            atomic_write(path, old)
+                raise
+            with contextlib.suppress(OSError):
+                os.fsync(dir_fd)  # the renames themselves reach the disk
+            written = [name for name, _, _, _ in plans]
+    except OSError as exc:
+        reason = {
+            errno.ENOSPC: "the disk is full",
+            getattr(errno, "EDQUOT", -1): "the disk quota is exceeded",
+            errno.EACCES: "permission denied",
+            errno.EROFS: "read-only file system",
+            errno.EPERM: "operation not permitted",
+            errno.ENOTDIR: "not a folder",
+        }.get(exc.errno or 0, exc.strerror or str(exc))
+        raise BuildError(f"cannot write to {out_dir}: {reason}; the previous generated files are unchanged") from None
+    return out, written
