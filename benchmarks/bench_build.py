@@ -120,7 +120,7 @@ _FLOOR = textwrap.dedent("""
 
 _BUILD = textwrap.dedent("""
     import json, resource, shutil, sys, time
-    from routelens.index import write_generated
+    from routelens.artifacts.write import write_generated
     from routelens.registry import load_registry
     path, out, repeat = sys.argv[1], sys.argv[2], int(sys.argv[3])
     best = None

@@ -4,7 +4,7 @@ Usage: ``python benchmarks/bench_route.py [--sizes 1000,10000,100000] [--tasks 1
 
 For each size it writes a synthetic registry (English + Japanese triggers, a
 few compositions, rules and high-risk terms) to a temporary folder, builds
-the compact index with ``routelens.index.write_generated``, loads a router
+the compact index with ``routelens.artifacts.write.write_generated``, loads a router
 with ``Router.from_paths`` (fresh index: the registry is hashed, not parsed)
 and routes the same varied tasks (exact triggers inside sentences, typos,
 inflections, Japanese, mixed, off-topic). In the same process it scores the
@@ -32,9 +32,10 @@ from pathlib import Path
 
 from rapidfuzz import fuzz, process
 
-from routelens.index import INDEX_NAME, write_generated
+from routelens.artifacts.write import write_generated
+from routelens.paths import INDEX_NAME
 from routelens.registry import load_registry
-from routelens.router import Router
+from routelens.routing.router import Router
 
 SYLLABLES = ("ka ri to mo ne sa lu vi de po ra ni ko be ta gu shi zo me fa "
              "lo pi ru ve da mi so ge ha no tri bra cle sto pla fre gro dri").split()
@@ -144,7 +145,7 @@ def bench(n: int, n_tasks: int, n_naive: int) -> dict:
         router = Router.from_paths(reg_path, Path(tmp) / "generated" / INDEX_NAME)
         load_s = time.perf_counter() - t0
         assert router.freshness.state == "fresh"
-        assert router._registry is None, "a fresh index must not parse the registry"
+        assert router.entries.registry is None, "a fresh index must not parse the registry"
         rng = random.Random(11)
         tasks = make_tasks(rng, triggers, n_tasks)
         for t in tasks[:20]:  # warm caches of the interpreter, not of the tasks
@@ -201,9 +202,6 @@ def long_tasks() -> None:
     """route() on long pasted tasks (skills matched on the first
     MAX_TASK_CHARS, forced rules and high-risk terms on all of it), as a
     ratio to a 1,000-character task in the same run, on the bundled registry."""
-    from routelens.registry import load_registry
-    from routelens.router import Router
-
     root = Path(__file__).resolve().parents[1]
     router = Router.from_registry(load_registry(root / "skills.yaml"))
     rng = random.Random(11)

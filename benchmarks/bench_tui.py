@@ -71,7 +71,7 @@ def synth_registry(path: Path, n: int) -> Path:
 
 
 def build(reg_path: Path) -> None:
-    from routelens.index import write_generated
+    from routelens.artifacts.write import write_generated
     from routelens.registry import load_registry
 
     write_generated(load_registry(reg_path), reg_path.parent / "generated")
@@ -124,7 +124,7 @@ what, reg, traced = sys.argv[1], Path(sys.argv[2]), sys.argv[3] == "1"
 if traced:  # tracemalloc itself roughly doubles RSS: peak RSS is measured in a run without it
     tracemalloc.start()
 if what == "builder":
-    from routelens.index import write_generated
+    from routelens.artifacts.write import write_generated
     from routelens.registry import load_registry
     import tempfile
     with tempfile.TemporaryDirectory() as d:

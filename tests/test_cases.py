@@ -21,7 +21,7 @@ from routelens.artifacts.index_file import index_bytes
 from routelens.artifacts.write import write_generated
 from routelens.paths import CATALOG_NAME, INDEX_NAME
 from routelens.registry import RegistryError, load_registry
-from routelens.router import Router
+from routelens.routing.router import Router
 
 
 def ranges(reg) -> dict[str, list[int]]:

@@ -9,7 +9,7 @@ import pytest
 
 from routelens.evaluate import QUALITY_BAR, Case, CasesError, evaluate, load_cases, parse_cases
 from routelens.registry import load_registry, parse_registry
-from routelens.router import Router
+from routelens.routing.router import Router
 
 ROOT = Path(__file__).resolve().parents[1]
 

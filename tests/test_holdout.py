@@ -9,7 +9,7 @@ from pathlib import Path
 
 from routelens.evaluate import evaluate, load_cases
 from routelens.registry import load_registry
-from routelens.router import Router
+from routelens.routing.router import Router
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from routelens import matching
-from routelens.matching import (
+from routelens.routing import matching
+from routelens.routing.matching import (
     MATCHER_VERSION,
     Match,
     TriggerMatcher,

@@ -69,7 +69,7 @@ def registry(tmp_path) -> Path:
 def test_route_task_payload_index_mode(registry):
     p = route_task_payload(registry, "please review my diff")
     idx = (registry.parent / "generated" / INDEX_NAME).read_bytes()
-    from routelens.matching import MATCHER_VERSION
+    from routelens.routing.matching import MATCHER_VERSION
 
     assert p["mode"] == "index" and p["reason"] == "clear_candidate"
     assert p["skills"] == ["code-review"] and p["composition"] is None

@@ -12,14 +12,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from routelens import router as router_mod
 from routelens.artifacts.freshness import freshness
 from routelens.artifacts.index_file import parse_index
 from routelens.artifacts.write import write_generated
-from routelens.matching import MAX_TASK_CHARS
 from routelens.paths import INDEX_NAME
 from routelens.registry import RegistryError, load_registry, parse_registry
-from routelens.router import REASONS, Decision, Router, route
+from routelens.routing import router as router_mod
+from routelens.routing.decision import REASONS, Decision
+from routelens.routing.matching import MAX_TASK_CHARS
+from routelens.routing.router import Router, route
 
 FIXTURES = Path(__file__).parent / "fixtures" / "cases"
 

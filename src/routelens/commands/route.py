@@ -62,7 +62,6 @@ def format_decision(d, router=None) -> str:
     for sid, why in d.dropped:
         lines.append(f"dropped:  {sid} ({why})")
     ranges = {e.id: f"{e.source_start}-{e.source_end}" for e in d.expansions}
-    rows = router._skill_rows if router is not None else {}
 
     def table(title, ms):
         if not ms:
@@ -71,7 +70,8 @@ def format_decision(d, router=None) -> str:
         lines.append(title)
         lines.append(f"  {'score':>6}  {'skill':<24} {'span':<11} {'lines':<9} trigger / text")
         for m in ms:
-            rng = ranges.get(m.id) or ("{}-{}".format(*rows[m.id]) if m.id in rows else "")
+            known = router.skill_range(m.id) if router is not None else None
+            rng = ranges.get(m.id) or ("{}-{}".format(*known) if known else "")
             span = f"{m.span[0]}-{m.span[1]}"
             seen = d.task[m.span[0]:m.span[1]].replace("\n", " ")
             if len(seen) > 40:

@@ -1,0 +1,215 @@
+"""What the router answers (docs/formats.md §6): the typed reasons, the
+:class:`Decision` with its evidence, each selected entry's
+:class:`Expansion`, and :class:`Explanation`; plus the wording its
+sentences share (scores, quotes, line spans, index states).
+
+Nothing in this module imports a routelens module above the routing stage.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from routelens.routing.matching import MATCHER_VERSION, Match
+
+__all__ = [
+    "REASONS",
+    "MAX_NEAR_MISSES",
+    "Expansion",
+    "Decision",
+    "Explanation",
+    "format_score",
+    "quote",
+    "line_span",
+    "index_state_words",
+]
+
+#: The typed reasons of a decision (docs/formats.md §6).
+REASONS = (
+    "explicit",
+    "clear_candidate",
+    "index_missing",
+    "index_stale",
+    "index_invalid",
+    "no_match",
+    "ambiguous",
+    "high_risk",
+    "forced_rule",
+    "composition_conflict",
+    "disabled_skill",
+)
+
+#: How many near misses a decision lists (best first).
+MAX_NEAR_MISSES = 5
+
+
+@dataclass(frozen=True)
+class Expansion:
+    """One selected entry, read from its canonical line range (spec section 6).
+
+    ``kind``: ``"skill"`` or ``"composition"``; ``source_start``/``source_end``:
+    1-based inclusive lines of the registry; ``text``: the exact text of those
+    lines (LF line ends, trailing LF); ``path``/``priority``/``status``: read
+    from the range for skills (None for compositions); ``resolved_from``:
+    ``"range"``, or ``"registry"`` when the range is not self-contained and
+    the attributes came from the whole registry.
+    """
+
+    id: str
+    kind: str
+    source_start: int
+    source_end: int
+    text: str
+    path: str | None
+    priority: str | None
+    status: str | None
+    resolved_from: str = "range"
+
+    def to_dict(self) -> dict:
+        """JSON-able dict, keys in field order."""
+        return {
+            "id": self.id,
+            "kind": self.kind,
+            "source_start": self.source_start,
+            "source_end": self.source_end,
+            "text": self.text,
+            "path": self.path,
+            "priority": self.priority,
+            "status": self.status,
+            "resolved_from": self.resolved_from,
+        }
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The router's decision for one task (spec section 6).
+
+    ``mode``: ``fast`` | ``index`` | ``full``; ``reason``: one of
+    :data:`REASONS`; ``message``: one sentence for people; ``skills``:
+    selected skill ids (``()`` when mode is full); ``composition``: the
+    selected composition id or None; ``matches``: skills scoring at or above
+    the threshold, best first (ties by id); ``near_misses``: the best skills
+    below it (at most :data:`MAX_NEAR_MISSES`, score >= 60); ``expansions``:
+    the selected entries read from their canonical ranges; ``dropped``:
+    ``(skill id, why)`` pairs, e.g. ``("legacy-deploy", "disabled")``;
+    ``rule``: the forced rule that fired; ``high_risk``: high-risk terms
+    found (as written in the registry); ``payload_chars``: characters an
+    agent reads for this decision (the expanded ranges, or the whole
+    canonical registry when mode is full); ``freshness``: ``fresh`` |
+    ``stale`` | ``missing`` | ``invalid``; ``source_sha256``: the registry's
+    canonical hash; ``index_sha256``: sha256 of the index file bytes (None
+    without an index file); ``matcher_version``: :data:`MATCHER_VERSION`.
+
+    Additions beyond the spec: ``rule_matches`` (evidence for every rule and
+    high-risk term that matched: ``Match.id`` is the rule id or the term) and
+    ``truncated`` (skills were matched on the first :data:`MAX_TASK_CHARS`
+    characters only; forced rules and high-risk terms are always matched over
+    the whole task).
+    """
+
+    task: str
+    mode: str
+    reason: str
+    message: str
+    skills: tuple[str, ...]
+    composition: str | None
+    matches: tuple[Match, ...]
+    near_misses: tuple[Match, ...]
+    expansions: tuple[Expansion, ...]
+    dropped: tuple[tuple[str, str], ...]
+    rule: str | None
+    high_risk: tuple[str, ...]
+    payload_chars: int
+    freshness: str
+    source_sha256: str | None
+    index_sha256: str | None
+    matcher_version: str = MATCHER_VERSION
+    rule_matches: tuple[Match, ...] = ()
+    truncated: bool = False
+
+    def to_dict(self) -> dict:
+        """JSON-able dict with a stable key order; spans as ``[start, end]``."""
+        return {
+            "task": self.task,
+            "mode": self.mode,
+            "reason": self.reason,
+            "message": self.message,
+            "skills": list(self.skills),
+            "composition": self.composition,
+            "matches": [m.to_dict() for m in self.matches],
+            "near_misses": [m.to_dict() for m in self.near_misses],
+            "expansions": [e.to_dict() for e in self.expansions],
+            "dropped": [[a, b] for a, b in self.dropped],
+            "rule": self.rule,
+            "high_risk": list(self.high_risk),
+            "rule_matches": [m.to_dict() for m in self.rule_matches],
+            "payload_chars": self.payload_chars,
+            "freshness": self.freshness,
+            "source_sha256": self.source_sha256,
+            "index_sha256": self.index_sha256,
+            "matcher_version": self.matcher_version,
+            "truncated": self.truncated,
+        }
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """Why one skill was or was not chosen for a task, in plain words.
+
+    ``known``: the id is a skill of the registry; ``selected``: it is among
+    ``decision.skills``; ``best``: its best-scoring trigger (None when no
+    trigger aligns at all); ``threshold``: the registry's threshold;
+    ``status``: its canonical status (None when unknown); ``reasons``: the
+    sentences of ``text``, in order; ``decision``: the decision for the task.
+    """
+
+    task: str
+    skill: str
+    known: bool
+    selected: bool
+    best: Match | None
+    threshold: float
+    status: str | None
+    reasons: tuple[str, ...]
+    decision: Decision
+
+    @property
+    def text(self) -> str:
+        """The explanation as plain sentences, one per line."""
+        return "\n".join(self.reasons)
+
+    def to_dict(self) -> dict:
+        """JSON-able dict with a stable key order."""
+        return {
+            "task": self.task,
+            "skill": self.skill,
+            "known": self.known,
+            "selected": self.selected,
+            "best": self.best.to_dict() if self.best else None,
+            "threshold": self.threshold,
+            "status": self.status,
+            "reasons": list(self.reasons),
+            "text": self.text,
+            "decision": self.decision.to_dict(),
+        }
+
+
+def format_score(score: float) -> str:
+    """A 0-100 score as a sentence shows it: ``100``, ``92.5``."""
+    return f"{score:g}" if score == int(score) else f"{score:.1f}"
+
+
+def quote(s: str) -> str:
+    """``s`` in double quotes, a line break shown as ``\\n`` (ids, triggers)."""
+    return '"' + s.replace("\n", "\\n") + '"'
+
+
+def line_span(start: int, end: int) -> str:
+    """``line 3`` or ``lines 3-7`` (1-based, inclusive)."""
+    return f"line {start}" if start == end else f"lines {start}-{end}"
+
+
+def index_state_words(state: str) -> str:
+    """``the compact index is missing`` (``stale``, ``invalid``...), for a
+    :class:`~routelens.artifacts.freshness.Freshness` state."""
+    return f"the compact index is {state}"

@@ -1,0 +1,260 @@
+"""The registry's entries as the router reads them: ids and canonical line
+ranges, and each selected entry read back from its range.
+
+The ids and ranges come from a fresh compact index (:meth:`Entries.from_index`:
+the registry is not parsed) or from the parsed registry
+(:meth:`Entries.from_registry`, when the index cannot be trusted). A
+selected entry is then read from the canonical text of its range
+(docs/formats.md §2, §6: "expanded from the canonical range"): the exact
+YAML text, and ``path``/``priority``/``status`` parsed from it. A range that
+lies beyond the end of the registry, whose first line does not hold the
+entry's key (:func:`routelens.text.canonical.holds_key`, the check freshness
+applies too) or that holds something else raises
+:class:`IndexInvalidError`: the router then falls back with
+``index_invalid`` — never a wrong skill. A range that is not
+self-contained (an alias whose anchor lies outside it) is resolved from the
+whole registry, parsed only then.
+
+Nothing in this module imports a routelens module above the routing stage.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any, Callable
+
+from routelens.artifacts.index_file import CompactIndex
+from routelens.errors import IndexInvalidError, RegistryError
+from routelens.registry.model import Registry
+from routelens.routing.decision import Expansion, line_span, quote
+from routelens.text.canonical import editor_lines, holds_key, range_text
+from routelens.text.yaml_events import TRUE_WORDS, parse_fragment
+
+__all__ = ["Entries", "KINDS"]
+
+#: The kinds of entries a range can hold.
+KINDS = ("skill", "composition", "rule")
+
+#: (start, end) per id: 1-based inclusive canonical lines
+_Rows = dict[str, tuple[int, int]]
+
+
+class Entries:
+    """The entries of one registry for routing: ids, canonical line ranges,
+    the canonical text, and expansions read from the ranges.
+
+    Build it with :meth:`from_index` or :meth:`from_registry`. Immutable
+    except for caches; safe to use from several threads.
+    """
+
+    def __init__(self, *, text: str, display_name: str, skills: _Rows, compositions: _Rows, rules: _Rows,
+                 from_index: bool, registry: Registry | None = None,
+                 registry_loader: Callable[[], Registry] | None = None):
+        """Low-level constructor; prefer :meth:`from_index` / :meth:`from_registry`.
+
+        ``text``: the registry's canonical text; ``display_name``: its name
+        in messages; ``skills``/``compositions``/``rules``: ``id -> (start,
+        end)``; ``from_index``: the rows come from a compact index (then
+        statuses, members and ``forced`` are read from the ranges); else
+        ``registry`` is the parsed registry they come from.
+        ``registry_loader``: returns the parsed registry, called only to
+        resolve a range that is not self-contained."""
+        self.text = text
+        self.display_name = display_name
+        self.from_index = from_index
+        self._rows = {"skill": skills, "composition": compositions, "rule": rules}
+        self._registry = registry
+        self._registry_loader = registry_loader
+        self._lines: list[str] | None = None
+        self._lock = threading.Lock()
+        self._cache: dict[tuple[str, str], Any] = {}
+        self._members: dict[str, tuple[str, ...]] | None = None
+        if not from_index:
+            assert registry is not None, "entries read from the registry need the registry"
+            self._members = {c.id: c.members for c in registry.compositions.values()}
+
+    @classmethod
+    def from_index(cls, text: str, display_name: str, index: CompactIndex, registry: Registry | None = None,
+                   registry_loader: Callable[[], Registry] | None = None) -> "Entries":
+        """The entries of a compact index (docs/formats.md §3) over the
+        registry's canonical ``text``. ``registry``, or else
+        ``registry_loader``, resolves ranges that are not self-contained."""
+        return cls(text=text, display_name=display_name,
+                   skills={r[0]: (r[1], r[2]) for r in index.skills},
+                   compositions={r[0]: (r[1], r[2]) for r in index.compositions},
+                   rules={r[0]: (r[1], r[2]) for r in index.rules},
+                   from_index=True, registry=registry, registry_loader=registry_loader)
+
+    @classmethod
+    def from_registry(cls, reg: Registry, display_name: str | None = None) -> "Entries":
+        """The entries of a parsed registry (used when the index cannot be
+        trusted); ``display_name`` defaults to the registry's."""
+        return cls(text=reg.text, display_name=display_name if display_name is not None else reg.display_name,
+                   skills={s.id: (s.source_start, s.source_end) for s in reg.skills.values()},
+                   compositions={c.id: (c.source_start, c.source_end) for c in reg.compositions.values()},
+                   rules={r.id: (r.source_start, r.source_end) for r in reg.rules.values()},
+                   from_index=False, registry=reg)
+
+    @property
+    def registry(self) -> Registry | None:
+        """The parsed registry when it is held (given, or loaded to resolve
+        a range that is not self-contained); None while it was not needed."""
+        return self._registry
+
+    # ------------------------------------------------------------------ ids and ranges
+    @property
+    def registry_chars(self) -> int:
+        """Characters of the canonical registry text (the payload of a full fallback)."""
+        return len(self.text)
+
+    @property
+    def skill_ids(self) -> tuple[str, ...]:
+        """Skill ids, sorted."""
+        return tuple(sorted(self._rows["skill"]))
+
+    @property
+    def composition_ids(self) -> tuple[str, ...]:
+        """Composition ids, sorted."""
+        return tuple(sorted(self._rows["composition"]))
+
+    def has(self, kind: str, entry_id: str) -> bool:
+        """True when ``entry_id`` is an entry of ``kind`` (one of :data:`KINDS`)."""
+        return entry_id in self._rows[kind]
+
+    def range_of(self, kind: str, entry_id: str) -> tuple[int, int] | None:
+        """``(source_start, source_end)`` (1-based, inclusive) of an entry, or None."""
+        return self._rows[kind].get(entry_id)
+
+    @property
+    def lines(self) -> list[str]:
+        """The canonical lines (index 0 is line 1, docs/formats.md §2)."""
+        if self._lines is None:
+            self._lines = editor_lines(self.text)
+        return self._lines
+
+    def range_text(self, start: int, end: int) -> str:
+        """Exact text of canonical lines ``start..end`` (1-based inclusive),
+        LF-joined with a trailing LF. Raises ``ValueError`` outside the file."""
+        return range_text(self.lines, start, end)
+
+    # ------------------------------------------------------------------ reading an entry back
+    def expand(self, kind: str, entry_id: str) -> Expansion:
+        """The skill or composition ``entry_id`` read from its canonical range
+        (docs/formats.md §6 ``expansions``): its exact text and, for a
+        skill, ``path``/``priority``/``status`` (``active`` when not
+        written). Raises :class:`IndexInvalidError` when the range does not
+        hold the entry."""
+        start, end, text, value, resolved = self._fragment(kind, entry_id)
+        if kind == "skill":
+            if not isinstance(value, dict):
+                raise IndexInvalidError(f"the range of skill {quote(entry_id)} does not hold a mapping")
+            status = value.get("status", "active")
+            return Expansion(entry_id, "skill", start, end, text,
+                             _str_or_none(value.get("path")), _str_or_none(value.get("priority")),
+                             _str_or_none(status) or "active", resolved)
+        return Expansion(entry_id, "composition", start, end, text, None, None, None, resolved)
+
+    def composition_members(self) -> dict[str, tuple[str, ...]]:
+        """``composition id -> member skill ids`` (in the order written), read
+        from the ranges when the rows come from an index. Raises
+        :class:`IndexInvalidError` when a range does not hold a list of ids."""
+        if self._members is None:
+            members: dict[str, tuple[str, ...]] = {}
+            for cid in sorted(self._rows["composition"]):
+                _, _, _, value, _ = self._fragment("composition", cid)
+                if not isinstance(value, list) or not all(isinstance(m, str) for m in value):
+                    raise IndexInvalidError(f"the range of composition {quote(cid)} does not hold a list of skill ids")
+                members[cid] = tuple(value)
+            self._members = members
+        return self._members
+
+    def rule_forced(self, rule_id: str) -> bool:
+        """Whether rule ``rule_id`` is ``forced`` (docs/formats.md §1). Raises
+        :class:`IndexInvalidError` when its range does not hold a mapping."""
+        if not self.from_index:
+            assert self._registry is not None
+            return self._registry.rules[rule_id].forced
+        _, _, _, value, _ = self._fragment("rule", rule_id)
+        if not isinstance(value, dict):
+            raise IndexInvalidError(f"the range of rule {quote(rule_id)} does not hold a mapping")
+        return str(value.get("forced", "false")) in TRUE_WORDS
+
+    def skill_status(self, skill_id: str) -> str | None:
+        """Canonical status of a skill (``active`` | ``deprecated`` |
+        ``disabled``), read from its range or the registry; None when the id
+        is unknown or its range cannot be read."""
+        if skill_id not in self._rows["skill"]:
+            return None
+        if not self.from_index:
+            assert self._registry is not None
+            return self._registry.skills[skill_id].status
+        try:
+            return self.expand("skill", skill_id).status
+        except IndexInvalidError:
+            return None
+
+    def _full_registry(self) -> Registry:
+        if self._registry is None:
+            with self._lock:
+                if self._registry is None:
+                    if self._registry_loader is None:
+                        raise IndexInvalidError("the registry is not available to resolve an entry")
+                    try:
+                        self._registry = self._registry_loader()
+                    except RegistryError as exc:
+                        first = exc.diagnostics[0] if exc.diagnostics else "unknown error"
+                        raise IndexInvalidError(f"the registry does not parse ({first})") from None
+        return self._registry
+
+    def _fragment(self, kind: str, entry_id: str) -> tuple[int, int, str, Any, str]:
+        """``(start, end, text, value, resolved_from)`` of an entry's range,
+        cached (a failure too). Raises :class:`IndexInvalidError`."""
+        key = (kind, entry_id)
+        cached = self._cache.get(key)
+        if cached is not None:
+            if isinstance(cached, IndexInvalidError):
+                raise cached
+            return cached
+        try:
+            result = self._read_fragment(kind, entry_id)
+        except IndexInvalidError as exc:
+            self._cache[key] = exc
+            raise
+        self._cache[key] = result
+        return result
+
+    def _read_fragment(self, kind: str, entry_id: str) -> tuple[int, int, str, Any, str]:
+        start, end = self._rows[kind][entry_id]
+        lines = self.lines
+        display = self.display_name
+        where = f"{display} {line_span(start, end)}"
+        if end > len(lines):
+            raise IndexInvalidError(f"the index puts {kind} {quote(entry_id)} at {where}, beyond the end of the "
+                                    f"registry ({len(lines)} lines)")
+        text = self.range_text(start, end)
+        if not holds_key(lines[start - 1], entry_id):
+            head = lines[start - 1].strip()
+            raise IndexInvalidError(f"line {start} of {display} should hold the key `{entry_id}:` "
+                                    f"but holds {quote(head[:60])}")
+        try:
+            value = parse_fragment(text, start, display)
+        except RegistryError:
+            # not self-contained (an alias whose anchor lies outside the range): resolve from the registry
+            reg = self._full_registry()
+            entry = {"skill": reg.skills, "composition": reg.compositions, "rule": reg.rules}[kind].get(entry_id)
+            if entry is None:
+                raise IndexInvalidError(f"{kind} {quote(entry_id)} is not in the registry") from None
+            if kind == "skill":
+                value = {"path": entry.path, "priority": entry.priority, "status": entry.status}
+            elif kind == "composition":
+                value = list(entry.members)
+            else:
+                value = {"forced": "true" if entry.forced else "false"}
+            return start, end, text, value, "registry"
+        if not isinstance(value, dict) or list(value) != [entry_id]:
+            raise IndexInvalidError(f"{where} of the registry do not hold {kind} {quote(entry_id)} alone")
+        return start, end, text, value[entry_id], "range"
+
+
+def _str_or_none(v: Any) -> str | None:
+    return v if isinstance(v, str) else None

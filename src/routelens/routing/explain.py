@@ -1,0 +1,101 @@
+"""``routelens explain``: why one skill was or was not chosen for a task, in
+plain words, from the router's decision (docs/formats.md §6) and the
+skill's best trigger.
+
+Nothing in this module imports a routelens module above the routing stage
+(the router is named for type checking only: it calls :func:`explain`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rapidfuzz import fuzz, process
+
+from routelens.routing.decision import Decision, Explanation, format_score, index_state_words, quote
+from routelens.routing.matching import Match
+
+if TYPE_CHECKING:
+    from routelens.routing.router import Router
+
+__all__ = ["explain", "SUGGEST_CUTOFF"]
+
+#: An unknown id is answered with "Did you mean ...?" only for a known skill
+#: id at least this close (rapidfuzz's plain ratio, 0-100): "nope" must not
+#: suggest an unrelated id.
+SUGGEST_CUTOFF = 70
+
+
+def explain(router: Router, task: str, skill_id: str) -> Explanation:
+    """Why ``skill_id`` was or was not chosen for ``task``: its best
+    trigger and score against the threshold, and whether staleness, an
+    explicit id, a forced rule, a high-risk term, ambiguity, a composition
+    conflict or its status stopped it. An unknown id (or a composition id)
+    is said so, with the closest skill id when it is close. Never raises."""
+    d = router.route(task)
+    skill_ids = router.skill_ids
+    reasons: list[str] = []
+    if skill_id not in skill_ids:
+        if not skill_id.strip():
+            reasons.append("No skill id was given: name one of the registry's skills.")
+        elif skill_id in router.composition_ids:
+            reasons.append(f"{quote(skill_id)} is a composition, not a skill; explain one of its members instead.")
+        else:
+            best = process.extractOne(skill_id, list(skill_ids), scorer=fuzz.ratio, score_cutoff=SUGGEST_CUTOFF)
+            hint = f" Did you mean {quote(best[0])}?" if best else ""
+            reasons.append(f"There is no skill {quote(skill_id)} in {router.display_name} "
+                           f"({len(skill_ids)} skills).{hint}")
+        reasons.append(f"The decision for this task: {d.message}.")
+        return Explanation(task, skill_id, False, False, None, router.threshold, None, tuple(reasons), d)
+    best = router.best_match(task, skill_id)
+    status = router.skill_status(skill_id)
+    selected = skill_id in d.skills
+    thr = format_score(router.threshold)
+    if best is None:
+        reasons.append(f"None of the triggers of {quote(skill_id)} appears in the task, even approximately "
+                       f"(the threshold is {thr}).")
+    else:
+        where = task[best.span[0]:best.span[1]]
+        rel = "at or above" if best.score >= router.threshold else "below"
+        reasons.append(f"Its best trigger {quote(best.trigger)} scored {format_score(best.score)} on {quote(where)} "
+                       f"(characters {best.span[0]}-{best.span[1]}), {rel} the threshold {thr}.")
+    if status in ("disabled", "deprecated"):
+        reasons.append(f"Its status is {status}" + (": a disabled skill is never selected." if status == "disabled"
+                                                    else ": it can still be selected."))
+    if selected:
+        how = f" as a member of composition {quote(d.composition)}" if d.composition else ""
+        reasons.append(f"It was selected{how} (mode {d.mode}, reason {d.reason}).")
+    else:
+        reasons.append(_why_not(d, skill_id, best, status, router.threshold, router.margin))
+    reasons.append(f"The decision: {d.message}.")
+    return Explanation(task, skill_id, True, selected, best, router.threshold, status, tuple(reasons), d)
+
+
+def _why_not(d: Decision, skill_id: str, best: Match | None, status: str | None, threshold: float,
+             margin: float) -> str:
+    above = best is not None and best.score >= threshold
+    r = d.reason
+    if r in ("index_missing", "index_stale", "index_invalid"):
+        return (f"It was not selected because {index_state_words(r[6:])}, so the router fell back to the full "
+                f"registry whatever the scores.")
+    if r == "explicit":
+        return "It was not selected because the task names other skills explicitly (fast route)."
+    if r == "forced_rule":
+        return f"It was not selected because the forced rule {quote(d.rule or '')} matched: the task goes to the full registry."
+    if r == "high_risk":
+        return (f"It was not selected because the task holds the high-risk term {quote(d.high_risk[0])}: "
+                "it goes to the full registry.")
+    if not above:
+        return "It was not selected because its score is below the threshold."
+    if status == "disabled":
+        return "It was not selected because it is disabled (dropped from the candidates)."
+    if r == "ambiguous":
+        return f"It was not selected because the choice was ambiguous: {d.message.split(': ', 1)[-1]}."
+    if r == "composition_conflict":
+        return f"It was not selected because of a composition conflict: {d.message.split(': ', 1)[-1]}."
+    if d.skills:
+        top = d.matches[0] if d.matches else None
+        if top is not None and top.id != skill_id:
+            return (f"It was not selected because {quote(top.id)} scored higher ({format_score(top.score)} vs "
+                    f"{format_score(best.score if best else 0)}), beyond the ambiguity margin {format_score(margin)}.")
+    return f"It was not selected (reason {r})."

@@ -1,0 +1,974 @@
+"""Trigger matching: normalisation, tokens, candidate generation, scores and spans.
+
+This is the scoring half of the router (spec ``formats.md`` section 6). It
+knows nothing about registries, indexes or decisions: it takes *owners*
+(skill ids, rule ids or high-risk terms), each with a list of triggers as
+written, and scores a task text against them.
+
+How a task is read
+    The task is normalised with Unicode NFKC and case folding, cluster by
+    cluster, keeping for every normalised character the offsets of the
+    original characters it came from — so full-width ``ＰＲ``, half-width
+    ``ﾃｽﾄ`` and decomposed ``e\u0301`` match, and every span is reported in
+    *original* character offsets (``[start, end)``, Python ``str`` indices).
+
+    The normalised text is cut into *tokens*: a run of letters/digits of a
+    spaced script (Latin, Greek, Cyrillic, digits, ...) is one **word**
+    token; every character of a script written without spaces (Han,
+    Hiragana, Katakana, Hangul, Thai, Lao, Myanmar, Khmer) is one
+    **spaceless** token. Everything else (spaces, punctuation, symbols,
+    control characters, NUL) separates tokens and is ignored. Triggers are
+    cut the same way, into *units*.
+
+How a trigger scores (0-100)
+    - 100: the trigger's units occur as consecutive task tokens. Because
+      word units must equal whole task words, a Latin/digit trigger matches
+      on word boundaries only (``ci`` does not match "specification"),
+      while spaceless units match inside words (``実装修正`` in
+      "ログイン画面の実装修正をお願いします").
+    - A *short* trigger (:data:`SHORT_TRIGGER_CHARS` characters or fewer
+      after normalisation, spaces not counted) scores 100 or nothing.
+    - Otherwise a fuzzy alignment: units are aligned in order with task
+      tokens; each aligned word unit earns its weight x the word similarity
+      (:func:`word_similarity`: inflections via a light English stemmer,
+      typos via rapidfuzz's OSA distance); unaligned units earn nothing;
+      task tokens inserted inside the matched span cost points. A word unit
+      weighs its length in characters, a spaceless character weighs 2, and a
+      stop word ("a", "the", "this", ...) weighs nothing but costs 2 points
+      when missing. An inserted stop word or Japanese particle costs 3
+      points, another word 12, another spaceless character 5. The same
+      letters spaced differently ("post mortem" for "postmortem") score 95.
+      Fuzzy scores are capped at :data:`FUZZY_CAP` so only an exact
+      occurrence scores 100.
+
+Candidate generation
+    A :class:`TriggerMatcher` builds, once, an inverted index from words and
+    Han/Kana bigrams to the triggers holding them, plus look-ups from stems
+    and one-character deletions (SymSpell style) to the vocabulary, so a
+    typo or an inflection finds its trigger word without a scan. Each
+    trigger is indexed under its rarest words only — as many as needed for
+    the rest to stay below the matcher's floor together (prefix filtering)
+    — and stop words never generate candidates. A task looks up its own
+    tokens, computes an upper bound per reached trigger, and aligns only the
+    triggers whose bound can still matter (every one that can reach the
+    threshold; below it, best bound first until the near misses are known).
+    The work per task grows with the task and with the triggers that share
+    a rare word with it, never with the size of the registry.
+
+Nothing in this module imports Textual.
+"""
+
+from __future__ import annotations
+
+import gc
+import re
+import unicodedata
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from rapidfuzz.distance import OSA, Levenshtein
+
+from routelens.text.unicode import is_spaceless, normalize_text
+
+__all__ = [
+    "MATCHER_VERSION",
+    "MAX_TASK_CHARS",
+    "SHORT_TRIGGER_CHARS",
+    "FUZZY_CAP",
+    "NEAR_MISS_FLOOR",
+    "Match",
+    "PreparedTask",
+    "TriggerMatcher",
+    "normalize",
+    "normalize_text",
+    "tokenize",
+    "stem",
+    "word_similarity",
+    "prepare",
+    "prepare_tail",
+]
+
+#: Version of the scoring rules; part of every decision so a decision can be
+#: replayed. Bump whenever a score for the same input can change.
+MATCHER_VERSION = "2"
+
+#: Characters of a task that take part in matching (Python ``str`` characters,
+#: i.e. code points). A longer task is truncated to this many characters for
+#: skill matching and the decision says so; spans still index the original
+#: task. Forced rules and high-risk terms are matched over the whole task
+#: (:func:`prepare_tail`).
+#: 10,000 characters is about 2,500 tokens — far beyond any real request,
+#: and it bounds the time one decision can take.
+MAX_TASK_CHARS = 10_000
+
+#: Forced rules and high-risk terms are matched over the WHOLE task, not only
+#: its first :data:`MAX_TASK_CHARS` characters (a safety check must not be
+#: dodged by a long paste): the rest is read in windows of this many
+#: characters (:func:`prepare_tail`), so memory stays bounded and time grows
+#: linearly with the task.
+SCAN_WINDOW_CHARS = MAX_TASK_CHARS
+
+#: Windows overlap by this many characters, so a match lying across a window
+#: edge is wholly inside the next window.
+SCAN_OVERLAP_CHARS = 1_000
+
+#: A trigger of this many characters or fewer (normalised, spaces not
+#: counted) must occur exactly (issue 3: ``ci`` must not fuzzy-match "cd").
+SHORT_TRIGGER_CHARS = 3
+
+#: The highest score a non-exact (fuzzy) match can get; 100 means exact.
+FUZZY_CAP = 99.0
+
+#: Scores below this are not reported as near misses (0-100 scale); it is
+#: also the floor the skill matcher's inverted index is cut to.
+NEAR_MISS_FLOOR = 60.0
+
+#: Word units that do not generate candidates and that may be missing from
+#: the task at a small cost (:data:`_MISSING_STOPWORD_COST`).
+STOPWORDS = frozenset(
+    "a an the this that these those my our your his her their its it me us "
+    "to for of in on at by with from into onto and or is are be was were "
+    "please pls can could would will do does some any s".split()
+)
+
+#: Spaceless characters that are grammatical particles in Japanese; inserting
+#: one inside a matched span ("レビューをお願い") costs little.
+PARTICLES = frozenset("をのがにはでともへや")
+
+_INSERT_COST_STOP = 3.0  # points for a stop word / particle inside a matched span
+_INSERT_COST_WORD = 12.0  # points for any other task word inside a matched span
+_INSERT_COST_CHAR = 5.0  # points for any other spaceless character inside a span
+_MISSING_STOPWORD_COST = 2.0  # points for a trigger stop word absent from the task
+_SPACELESS_WEIGHT = 2  # weight of one spaceless character (a word unit weighs its length)
+_CONCAT_SCORE = 95.0  # "post mortem" vs "postmortem": same letters, other spacing
+_MAX_INSERTS = 4  # window slack around an anchor, in tokens
+_WORD_SIM_FLOOR = 60.0  # below this a word pair counts as "not aligned"
+
+_WORD, _SPACELESS = 1, 2
+_ASCII_WORD = re.compile(r"[A-Za-z0-9]+")
+_NOT_ASCII_ALNUM = re.compile(r"[^A-Za-z0-9]")
+
+
+# --------------------------------------------------------------------------- evidence
+
+
+@dataclass(frozen=True)
+class Match:
+    """Evidence for one owner (a skill, a rule or a high-risk term).
+
+    ``id``: the owner id (skill id, rule id, or the high-risk term itself);
+    ``score``: 0-100, rounded to 1 decimal (100 = exact occurrence);
+    ``trigger``: the trigger as written in the registry;
+    ``span``: ``(start, end)`` character offsets, end exclusive, into the
+    ORIGINAL task string (not the normalised one).
+    """
+
+    id: str
+    score: float
+    trigger: str
+    span: tuple[int, int]
+
+    def to_dict(self) -> dict:
+        """``{"id", "score", "trigger", "span": [start, end]}``."""
+        return {"id": self.id, "score": self.score, "trigger": self.trigger, "span": [self.span[0], self.span[1]]}
+
+
+# --------------------------------------------------------------------------- normalisation
+
+
+_CLASS_CACHE: dict[str, int] = {}
+
+
+def _char_class(c: str) -> int:
+    """0 separator, 1 word character of a spaced script, 2 spaceless, 3 a
+    combining mark (joins the token before it)."""
+    k = _CLASS_CACHE.get(c)
+    if k is not None:
+        return k
+    cp = ord(c)
+    if cp < 128:
+        k = _WORD if c.isalnum() else 0
+    else:
+        cat = unicodedata.category(c)
+        if cat[0] == "M":
+            k = 3
+        elif c.isalnum() or cat == "Lm":
+            k = _SPACELESS if is_spaceless(cp) else _WORD
+        else:
+            k = 0
+    if len(_CLASS_CACHE) < 200_000:
+        _CLASS_CACHE[c] = k
+    return k
+
+
+def _joins_previous(c: str) -> bool:
+    """Characters normalised together with the one before them."""
+    cp = ord(c)
+    return (
+        unicodedata.combining(c) != 0
+        or cp in (0xFF9E, 0xFF9F, 0x3099, 0x309A)  # (half-width) voiced sound marks
+        or 0x1160 <= cp <= 0x11FF  # conjoining Hangul vowels/finals
+        or 0xFE00 <= cp <= 0xFE0F  # variation selectors
+        or cp == 0x200D  # zero-width joiner
+    )
+
+
+def normalize(s: str) -> tuple[str, list[int] | None, list[int] | None]:
+    """Normalise ``s`` and keep the origin of every output character.
+
+    Returns ``(norm, starts, ends)``: ``norm`` is :func:`normalize_text` of
+    each cluster (a base character with its combining marks); normalised
+    character ``i`` comes from ``s[starts[i]:ends[i]]``. For ASCII input the
+    mapping is the identity and ``starts``/``ends`` are ``None``.
+    """
+    if s.isascii():
+        return s.lower(), None, None
+    out: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    n = len(s)
+    i = 0
+    while i < n:
+        j = i + 1
+        while j < n and s[j] >= "\x80" and _joins_previous(s[j]):
+            j += 1
+        c = s[i]
+        if j == i + 1 and c < "\x80":
+            out.append(c.lower())
+            starts.append(i)
+            ends.append(j)
+            i = j
+            continue
+        piece = normalize_text(s[i:j])
+        for ch in piece:
+            out.append(ch)
+            starts.append(i)
+            ends.append(j)
+        i = j
+    return "".join(out), starts, ends
+
+
+def tokenize(norm: str) -> list[tuple[int, str, int, int]]:
+    """Tokens of a normalised text: ``(kind, text, start, end)`` with
+    ``kind`` 1 (word of a spaced script) or 2 (one spaceless character),
+    and ``[start, end)`` offsets into ``norm``. Separators are dropped."""
+    toks: list[tuple[int, str, int, int]] = []
+    if norm.isascii():
+        return [(_WORD, m.group(), m.start(), m.end()) for m in _ASCII_WORD.finditer(norm)]
+    cur_start = -1
+    cur_kind = 0
+    for i, c in enumerate(norm):
+        k = _char_class(c)
+        if k == 3:  # combining mark: stays with the token before it
+            if cur_kind == _WORD:
+                continue
+            if toks and toks[-1][3] == i:
+                kd, tx, st, _ = toks[-1]
+                toks[-1] = (kd, tx + c, st, i + 1)
+            continue
+        if k == _WORD:
+            if cur_kind != _WORD:
+                cur_start, cur_kind = i, _WORD
+            continue
+        if cur_kind == _WORD:
+            toks.append((_WORD, norm[cur_start:i], cur_start, i))
+            cur_kind = 0
+        if k == _SPACELESS:
+            toks.append((_SPACELESS, c, i, i + 1))
+    if cur_kind == _WORD:
+        toks.append((_WORD, norm[cur_start:], cur_start, len(norm)))
+    return toks
+
+
+# --------------------------------------------------------------------------- words
+
+_STEM_CACHE: dict[str, str] = {}
+
+
+def _undouble(w: str) -> str:
+    if len(w) >= 3 and w[-1] == w[-2] and w[-1] not in "lsz" and w[-1] not in "aeiou":
+        return w[:-1]
+    return w
+
+
+def stem(word: str) -> str:
+    """A light English stemmer for inflections (issue 3: ``refactoring`` vs
+    ``refactor``, ``tests`` vs ``test``): plural ``-s/-es/-ies``, ``-ing``,
+    ``-ed``, ``-er``, ``-ment``, ``-ation``/``-ion``, final ``-e``. Words
+    with digits and words of 2 letters or fewer are returned unchanged.
+    Both sides of a comparison are stemmed, so the stem need not be a word."""
+    r = _STEM_CACHE.get(word)
+    if r is not None:
+        return r
+    w = word
+    if 3 <= len(w) <= 64 and w.isalpha():
+        if w.endswith("ies") and len(w) > 4:
+            w = w[:-3] + "y"
+        elif w.endswith("sses"):
+            w = w[:-2]
+        elif w.endswith(("ss", "us", "is")):
+            pass
+        elif w.endswith("es") and w[:-2].endswith(("s", "x", "z", "ch", "sh")) and len(w) > 4:
+            w = w[:-2]
+        elif w.endswith("s") and len(w) >= 3:
+            w = w[:-1]
+        if w.endswith("ization") and len(w) > 9:
+            w = w[:-5] + "e"
+        elif w.endswith("isation") and len(w) > 9:
+            w = w[:-5] + "e"
+        elif w.endswith("ation") and len(w) > 7:
+            w = w[:-5] + "ate"
+        elif w.endswith(("tion", "sion")) and len(w) > 6:
+            w = w[:-3]
+        elif w.endswith("ment") and len(w) > 7:
+            w = w[:-4]
+        elif w.endswith("ing") and len(w) > 5:
+            w = _undouble(w[:-3])
+        elif w.endswith("ed") and len(w) > 4:
+            w = _undouble(w[:-2])
+        elif w.endswith("er") and len(w) > 5:
+            w = _undouble(w[:-2])
+        if w.endswith("e") and len(w) > 4:
+            w = w[:-1]
+        if w.endswith("y") and len(w) > 4:
+            w = w[:-1] + "i"
+    if len(_STEM_CACHE) < 500_000:
+        _STEM_CACHE[word] = w
+    return w
+
+
+_VOWELS = frozenset("aeiou")
+_SHORT_WORD = 8  # words shorter than this (letters): a wrong letter costs more, two edits never match
+_LONG_WORD = 10  # words shorter than this: a missing consonant costs more
+_COST_SLIP = 60.0  # a dropped vowel or doubled letter, two swapped letters, a doubled letter typed twice
+_COST_EXTRA = 120.0  # one extra letter that doubles nothing
+_COST_WRONG = 100.0  # one wrong letter in a long word
+_COST_WRONG_SHORT = 200.0  # one wrong letter in a short word
+_COST_CHANGES_WORD = 180.0  # a dropped consonant, or an edit of the last letter
+
+
+def _typo_score(u: str, t: str) -> float:
+    """Similarity of a trigger word ``u`` and a different task word ``t`` (4+
+    letters), by the kind of edit (rapidfuzz OSA / Levenshtein distances),
+    with ``L`` the longer length. The common typing slips cost ``60 / L``
+    points: a vowel or one letter of a double missing from the task word
+    ("refactr", "securty", "comit"), two swapped letters ("tset",
+    "reivew"), a letter typed twice. Edits that more often make ANOTHER
+    word than a typo cost more: any edit of the last letter ("local" for
+    "locale") and, in a word of fewer than :data:`_LONG_WORD` letters, a
+    missing consonant ("reactor" for "refactor") cost ``180 / L`` (a
+    missing consonant in a longer word: ``100 / L``, "dokerfile");
+    one wrong letter costs ``100 / L`` in a
+    word of :data:`_SHORT_WORD` letters or more and ``200 / L`` in a
+    shorter one ("locate" for "locale"); one extra letter that doubles
+    nothing costs ``120 / L`` (so "outrage" stays below 85 for "outage").
+    Two edits cost ``100 * 2 / L`` in a word of :data:`_SHORT_WORD` letters
+    or more and give 0 in a shorter one; more edits give 0."""
+    L = max(len(u), len(t))
+    d = OSA.distance(u, t, score_cutoff=3)
+    if d > 2:
+        return 0.0
+    if d == 2:
+        return 100.0 * (1.0 - 2 / L) if L >= _SHORT_WORD else 0.0
+    if len(t) < len(u):  # a letter missing from the task word
+        i = next((k for k in range(len(t)) if u[k] != t[k]), len(t))
+        c = u[i]
+        doubled = (i > 0 and u[i - 1] == c) or (i + 1 < len(u) and u[i + 1] == c)
+        if i == len(u) - 1 and not doubled:
+            return 100.0 - _COST_CHANGES_WORD / L
+        if doubled or c in _VOWELS:
+            return 100.0 - _COST_SLIP / L
+        return 100.0 - (_COST_CHANGES_WORD if L < _LONG_WORD else _COST_WRONG) / L
+    if len(t) > len(u):  # an extra letter in the task word
+        i = next((k for k in range(len(u)) if u[k] != t[k]), len(u))
+        doubled = (i > 0 and t[i] == t[i - 1]) or (i + 1 < len(t) and t[i] == t[i + 1])
+        if doubled:
+            return 100.0 - _COST_SLIP / L
+        return 100.0 - (_COST_CHANGES_WORD if i == len(u) else _COST_EXTRA) / L
+    if Levenshtein.distance(u, t, score_cutoff=1) > 1:  # two letters swapped
+        return 100.0 - _COST_SLIP / L
+    if u[-1] != t[-1]:  # the last letter is wrong
+        return 100.0 - _COST_CHANGES_WORD / L
+    return 100.0 - (_COST_WRONG if L >= _SHORT_WORD else _COST_WRONG_SHORT) / L  # one wrong letter
+
+
+def word_similarity(u: str, t: str) -> float:
+    """Similarity 0-100 of a trigger word ``u`` and a task word ``t`` (both
+    normalised): 100 equal; 95 same stem (inflection: "refactoring" for
+    "refactor"), except 80 when the task word is the trigger word without its
+    plural ``s``/``es`` (so "panda" stays below 85 for the library "pandas")
+    and a typo score when the two differ only by a final ``e`` ("local" and
+    "locals" are not inflections of "locale");
+    90 the task word's stem extends the trigger word's stem by at most 4
+    letters (stems of 5+ letters: "debugger" for "debug"; not the other way
+    round, so "changes" does not match "changelog"); else a typo score
+    (:func:`_typo_score`) for words of 4+ letters. A word of 3 letters or
+    fewer only matches equal or with the same stem (then 90). Scores below
+    60 are returned as 0 (not aligned)."""
+    if u == t:
+        return 100.0
+    su, st = stem(u), stem(t)
+    if len(u) <= 3 or len(t) <= 3:
+        return 90.0 if su == st and len(su) >= 2 else 0.0
+    if su == st:
+        if u.endswith("s") and (t == u[:-1] or (u.endswith("es") and t == u[:-2])):
+            return 80.0
+        if u == su + "e" and t in (su, su + "s") or t == st + "e" and u in (st, st + "s"):
+            # only a final "e" differs: another word ("local(s)" / "locale"), not an inflection
+            s = _typo_score(u, t)
+            return s if s >= _WORD_SIM_FLOOR else 0.0
+        return 95.0
+    best = 0.0
+    if len(su) >= 5 and len(st) >= 5 and st.startswith(su) and len(st) - len(su) <= 4:
+        best = 90.0
+    if best < 90.0 and abs(len(u) - len(t)) <= 2:
+        best = max(best, _typo_score(u, t))
+    if best < 90.0 and abs(len(su) - len(st)) <= 2 and (su != u or st != t):
+        best = max(best, _typo_score(su, st) - 1.0)
+    return best if best >= _WORD_SIM_FLOOR else 0.0
+
+
+def _deletes(w: str) -> set[str]:
+    return {w[:i] + w[i + 1 :] for i in range(len(w))}
+
+
+# --------------------------------------------------------------------------- tasks
+
+
+@dataclass
+class PreparedTask:
+    """A task ready for matching: shared by every matcher of one decision.
+
+    ``original``: the task as given; ``truncated``: True when only its first
+    :data:`MAX_TASK_CHARS` characters were matched; ``norm``: normalised
+    text; ``kinds``/``texts``/``ostart``/``oend``: per token its kind, text
+    and ``[start, end)`` offsets in the ORIGINAL task; ``offset``: where the
+    prepared text starts in the original task (0, except for the windows of
+    :func:`prepare_tail`).
+    """
+
+    original: str
+    truncated: bool
+    norm: str
+    kinds: list[int]
+    texts: list[str]
+    ostart: list[int]
+    oend: list[int]
+    nstarts: list[int] | None = None
+    nends: list[int] | None = None
+    offset: int = 0
+    _positions: dict[str, list[int]] | None = None
+    _ins: list[float] | None = None
+
+    @property
+    def positions(self) -> dict[str, list[int]]:
+        """Token text -> its token indices, ascending."""
+        if self._positions is None:
+            pos: dict[str, list[int]] = {}
+            for i, t in enumerate(self.texts):
+                pos.setdefault(t, []).append(i)
+            self._positions = pos
+        return self._positions
+
+    def original_span(self, nstart: int, nend: int) -> tuple[int, int]:
+        """Original ``[start, end)`` of normalised ``[nstart, nend)`` (nend > nstart)."""
+        if self.nstarts is None or self.nends is None:
+            return nstart + self.offset, nend + self.offset
+        return self.nstarts[nstart], self.nends[nend - 1]
+
+    @property
+    def ins_prefix(self) -> list[float]:
+        """Prefix sums of the cost of inserting each token inside a matched
+        span: ``ins_prefix[j]`` is the cost of tokens ``0..j-1``."""
+        if self._ins is None:
+            acc = [0.0]
+            total = 0.0
+            for k, t in zip(self.kinds, self.texts):
+                if k == _WORD:
+                    total += _INSERT_COST_STOP if t in STOPWORDS else _INSERT_COST_WORD
+                else:
+                    total += _INSERT_COST_STOP if t in PARTICLES else _INSERT_COST_CHAR
+                acc.append(total)
+            self._ins = acc
+        return self._ins
+
+
+def prepare(task: str) -> PreparedTask:
+    """Normalise and tokenize a task (any string: control characters, NUL,
+    RTL, emoji, lone surrogates). Only the first :data:`MAX_TASK_CHARS`
+    characters are read."""
+    truncated = len(task) > MAX_TASK_CHARS
+    return _prepare_slice(task, 0, MAX_TASK_CHARS if truncated else len(task), truncated)
+
+
+def _prepare_slice(task: str, start: int, end: int, truncated: bool) -> PreparedTask:
+    text = task[start:end] if (start or end < len(task)) else task
+    norm, starts, ends = normalize(text)
+    toks = tokenize(norm)
+    kinds = [t[0] for t in toks]
+    texts = [t[1] for t in toks]
+    if starts is None:
+        ostart = [t[2] + start for t in toks]
+        oend = [t[3] + start for t in toks]
+    else:
+        if start:
+            starts = [x + start for x in starts]
+            ends = [x + start for x in ends] if ends is not None else None
+        ostart = [starts[t[2]] for t in toks]
+        oend = [ends[t[3] - 1] for t in toks]  # type: ignore[index]
+    return PreparedTask(task, truncated, norm, kinds, texts, ostart, oend, starts, ends, offset=start)
+
+
+def _is_boundary(c: str) -> bool:
+    """A character a window may start after / end before without cutting a
+    word of a spaced script (a separator or a spaceless character)."""
+    return _char_class(c) in (0, _SPACELESS) and not (c >= "\x80" and _joins_previous(c))
+
+
+def prepare_tail(task: str) -> Iterable[PreparedTask]:
+    """The part of ``task`` beyond the first :data:`MAX_TASK_CHARS`
+    characters, as overlapping windows of about :data:`SCAN_WINDOW_CHARS`
+    characters (yielded one at a time; nothing for a short task). Windows
+    start on a word boundary and end on one where one lies within a quarter
+    of the overlap, so no window shows a word cut in two ("backdrop" never
+    reads as "drop"; a word cut at a window's end is longer than that quarter,
+    far longer than any trigger word). Spans of matches found in a window index the original task.
+    Used to check forced rules and high-risk terms over the whole task."""
+    n = len(task)
+    if n <= MAX_TASK_CHARS:
+        return
+    snap = SCAN_OVERLAP_CHARS // 4
+    pos = MAX_TASK_CHARS - SCAN_OVERLAP_CHARS
+    while pos < n:
+        s = n
+        m = _NOT_ASCII_ALNUM.search(task, pos)
+        while m is not None:  # the first word boundary at or after pos (a longer word is skipped whole)
+            i = m.start()
+            if _is_boundary(task[i]):
+                s = i if _char_class(task[i]) == _SPACELESS else i + 1
+                break
+            m = _NOT_ASCII_ALNUM.search(task, i + 1)
+        if s >= n:
+            return
+        e = min(n, s + SCAN_WINDOW_CHARS)
+        if e < n:
+            for i in range(e, max(s, e - snap), -1):
+                if _is_boundary(task[i]):
+                    e = i
+                    break
+        yield _prepare_slice(task, s, e, True)
+        if e >= n:
+            return
+        pos = max(e - SCAN_OVERLAP_CHARS, pos + 1)
+
+
+# --------------------------------------------------------------------------- triggers
+
+
+class _Trigger:
+    """One trigger, cut into units."""
+
+    __slots__ = ("owner", "text", "kinds", "units", "values", "optional", "short", "norm", "order")
+
+    def __init__(self, owner: str, text: str, order: int):
+        self.owner = owner
+        self.text = text
+        self.order = order
+        if text.isascii():
+            norm = text.lower()
+            units = tuple(_ASCII_WORD.findall(norm))
+            kinds: tuple[int, ...] = (_WORD,) * len(units)
+        else:
+            norm = normalize_text(text)
+            toks = tokenize(norm)
+            kinds = tuple(t[0] for t in toks)
+            units = tuple(t[1] for t in toks)
+        self.norm = norm
+        self.kinds = kinds
+        self.units = units
+        self.short = len(norm) - sum(1 for c in norm if c.isspace()) <= SHORT_TRIGGER_CHARS
+        opt = tuple(k == _WORD and u in STOPWORDS for k, u in zip(kinds, units))
+        if opt and all(opt):
+            opt = (False,) * len(opt)
+        self.optional = opt
+        weights = [0 if o else (len(u) if k == _WORD else _SPACELESS_WEIGHT) for k, u, o in zip(kinds, units, opt)]
+        total = sum(weights) or 1
+        self.values = tuple(100.0 * w / total for w in weights)
+
+
+class TriggerMatcher:
+    """Scores tasks against the triggers of many owners, through an inverted
+    index built once (so a task never touches every trigger).
+
+    ``entries``: ``(owner id, triggers as written)`` pairs. ``floor``: the
+    lowest score (0-100) :meth:`match` must be able to report; the index is
+    cut to it (prefix filtering: a trigger is indexed under its rarest words
+    only, as many as needed for the others to stay below ``floor``
+    together). Results are deterministic: ties on score are broken by
+    earlier span, longer span, then trigger order; owners come sorted by id.
+    """
+
+    #: bound of the per-matcher cache of task word -> similar vocabulary words
+    WORD_CACHE_SIZE = 100_000
+
+    def __init__(self, entries: Iterable[tuple[str, Sequence[str]]], floor: float = NEAR_MISS_FLOOR):
+        gc_was_enabled = gc.isenabled()
+        gc.disable()  # hundreds of thousands of small acyclic objects: the cyclic GC only costs time here
+        try:
+            self._build(entries, floor)
+        finally:
+            if gc_was_enabled:
+                gc.enable()
+
+    def _build(self, entries: Iterable[tuple[str, Sequence[str]]], floor: float) -> None:
+        self.floor = float(floor)
+        self.triggers: list[_Trigger] = []
+        self.by_owner: dict[str, list[int]] = {}
+        bigram_post: dict[str, list[int]] = {}
+        single_post: dict[str, list[int]] = {}
+        concat_post: dict[str, list[int]] = {}
+        df: dict[str, int] = {}
+        self.symbol_only: list[int] = []
+        for owner, trigs in entries:
+            ids = self.by_owner.setdefault(owner, [])
+            for order, text in enumerate(trigs):
+                tid = len(self.triggers)
+                tr = _Trigger(owner, text, order)
+                self.triggers.append(tr)
+                ids.append(tid)
+                if not tr.units:
+                    if tr.norm.strip():
+                        self.symbol_only.append(tid)
+                    continue
+                n = len(tr.units)
+                for w in {u for k, u, o in zip(tr.kinds, tr.units, tr.optional) if k == _WORD and not o}:
+                    df[w] = df.get(w, 0) + 1
+                for i, (k, u) in enumerate(zip(tr.kinds, tr.units)):
+                    if k != _SPACELESS:
+                        continue
+                    if i + 1 < n and tr.kinds[i + 1] == _SPACELESS:
+                        bigram_post.setdefault(u + tr.units[i + 1], []).append(tid)
+                    elif i == 0 or tr.kinds[i - 1] != _SPACELESS:
+                        single_post.setdefault(u, []).append(tid)
+                words = [u for k, u in zip(tr.kinds, tr.units) if k == _WORD]
+                if len(words) >= 2 and len(words) == n and not tr.short:
+                    concat_post.setdefault("".join(words), []).append(tid)
+        # prefix filtering: index each trigger under its rarest words only
+        word_post: dict[str, list[int]] = {}
+        floor_ = self.floor
+        for tid, tr in enumerate(self.triggers):
+            wu = sorted({(df[u], u) for k, u, o in zip(tr.kinds, tr.units, tr.optional) if k == _WORD and not o})
+            if not wu:
+                continue
+            if tr.short:
+                word_post.setdefault(wu[0][1], []).append(tid)
+                continue
+            value = {}
+            for u, v in zip(tr.units, tr.values):
+                value[u] = value.get(u, 0.0) + v
+            rem = sum(tr.values)
+            for _, u in wu:
+                if rem < floor_:
+                    break
+                word_post.setdefault(u, []).append(tid)
+                rem -= value.get(u, 0.0)
+        self._word_post = word_post
+        self._bigram_post = bigram_post
+        self._single_post = single_post
+        self._concat_post = concat_post
+        # fuzzy look-ups over the whole word vocabulary
+        vocab = set(df)
+        self._vocab = vocab
+        stems: dict[str, list[str]] = {}
+        dels: dict[str, list[str]] = {}
+        for u in sorted(vocab):
+            stems.setdefault(stem(u), []).append(u)
+            if len(u) >= 4:
+                for d in _deletes(u):
+                    dels.setdefault(d, []).append(u)
+        self._stems = stems
+        self._dels = dels
+        self._max_unit = max((len(u) for u in vocab), default=0)
+        self._word_cache: dict[str, list[tuple[str, float]]] = {}
+
+    # ------------------------------------------------------------------ candidates
+    def _word_candidates(self, t: str) -> set[str]:
+        """Vocabulary words that may be similar to task word ``t``: equal,
+        same stem, stem extended by up to 4 letters, or one edit away
+        (SymSpell: deletions of both sides meet)."""
+        out: set[str] = set()
+        vocab = self._vocab
+        if t in vocab:
+            out.add(t)
+        if len(t) > self._max_unit + 5:
+            return out
+        st = stem(t)
+        out.update(self._stems.get(st, ()))
+        if len(st) >= 6:
+            for L in range(max(5, len(st) - 4), len(st)):
+                out.update(self._stems.get(st[:L], ()))
+        if 4 <= len(t) <= self._max_unit + 1:
+            dels = self._dels
+            out.update(dels.get(t, ()))
+            for d in _deletes(t):
+                if len(d) >= 4 and d in vocab:
+                    out.add(d)
+                out.update(dels.get(d, ()))
+        return out
+
+    def _word_hits(self, t: str) -> list[tuple[str, float]]:
+        """``(vocabulary word, similarity > 0)`` for task word ``t`` (cached)."""
+        hits = self._word_cache.get(t)
+        if hits is None:
+            hits = []
+            for u in sorted(self._word_candidates(t)):
+                s = 100.0 if u == t else word_similarity(u, t)
+                if s > 0:
+                    hits.append((u, s))
+            if len(self._word_cache) >= self.WORD_CACHE_SIZE:
+                self._word_cache.clear()
+            self._word_cache[t] = hits
+        return hits
+
+    def _task_words(self, task: PreparedTask) -> dict[str, list[tuple[int, float]]]:
+        """Vocabulary word -> ``(task token, similarity)`` for one task."""
+        word_pos: dict[str, list[tuple[int, float]]] = {}
+        for j, (k, t) in enumerate(zip(task.kinds, task.texts)):
+            if k == _WORD:
+                for u, s in self._word_hits(t):
+                    lst = word_pos.get(u)
+                    if lst is None:
+                        word_pos[u] = [(j, s)]
+                    else:
+                        lst.append((j, s))
+        return word_pos
+
+    def _candidates(self, task: PreparedTask, word_pos: dict[str, list[tuple[int, float]]]
+                    ) -> tuple[set[int], dict[int, tuple[int, int]]]:
+        """Triggers reached through the inverted index, and concatenation
+        hits ``tid -> (first token, last token)`` ("post mortem" for
+        "postmortem")."""
+        cands: set[int] = set()
+        wp = self._word_post
+        for u in word_pos:
+            post = wp.get(u)
+            if post:
+                cands.update(post)
+        concat: dict[int, tuple[int, int]] = {}
+        kinds, texts = task.kinds, task.texts
+        n = len(texts)
+        for j in range(n):
+            t = texts[j]
+            if kinds[j] == _WORD:
+                for tid in self._concat_post.get(t, ()):
+                    concat.setdefault(tid, (j, j))
+                if j + 1 < n and kinds[j + 1] == _WORD:
+                    joined = t + texts[j + 1]
+                    if joined in wp:
+                        for tid in wp[joined]:
+                            if len(self.triggers[tid].units) == 1:
+                                concat.setdefault(tid, (j, j + 1))
+            else:
+                post = self._single_post.get(t)
+                if post:
+                    cands.update(post)
+                if j + 1 < n and kinds[j + 1] == _SPACELESS:
+                    post = self._bigram_post.get(t + texts[j + 1])
+                    if post:
+                        cands.update(post)
+        return cands, concat
+
+    def _evidence(self, tr: _Trigger, task: PreparedTask, word_pos: dict[str, list[tuple[int, float]]]
+                  ) -> list[tuple[int, int, float]]:
+        """``(task token j, unit i, similarity)`` for every unit of a trigger."""
+        ev: list[tuple[int, int, float]] = []
+        positions = task.positions
+        for i, (k, u) in enumerate(zip(tr.kinds, tr.units)):
+            if k == _WORD and not tr.optional[i]:
+                for j, s in word_pos.get(u, ()):
+                    ev.append((j, i, s))
+            else:
+                for j in positions.get(u, ()):
+                    ev.append((j, i, 100.0))
+        return ev
+
+    # ------------------------------------------------------------------ scoring
+    def _exact(self, tr: _Trigger, task: PreparedTask) -> tuple[int, int] | None:
+        """First token window holding the trigger's units consecutively."""
+        units = tr.units
+        n = len(units)
+        texts = task.texts
+        m = len(texts)
+        for j in task.positions.get(units[0], ()):
+            if j + n > m:
+                break
+            for i in range(1, n):
+                if texts[j + i] != units[i]:
+                    break
+            else:
+                return j, j + n - 1
+        return None
+
+    def _align(self, tr: _Trigger, task: PreparedTask, evidence: list[tuple[int, int, float]]) -> tuple[float, int, int]:
+        """Best in-order alignment of the trigger's units with task tokens,
+        over the evidence pairs (sparse dynamic programming). Returns
+        ``(score, first token, last token)``; first token -1 when nothing
+        aligns.
+
+        Score = sum of aligned units' value x similarity / 100, minus the cost
+        of task tokens inserted inside the span and of the trigger's stop
+        words missing from it."""
+        values, optional = tr.values, tr.optional
+        n = len(tr.units)
+        ordered = sorted(set(evidence))
+        skip = [(_MISSING_STOPWORD_COST if o else 0.0) for o in optional]
+        pre = [0.0] * (n + 1)
+        for i in range(n):
+            pre[i + 1] = pre[i] + skip[i]
+        total_skip = pre[n]
+        ins = task.ins_prefix
+        max_gap = n + _MAX_INSERTS + 1
+        best_vals: list[float] = []
+        starts: list[int] = []
+        res, rs, re_ = -1e9, -1, -1
+        for k, (j, i, s) in enumerate(ordered):
+            g = 0.0 if optional[i] else values[i] * s / 100.0
+            val, st = g - pre[i], j
+            for k2 in range(k - 1, -1, -1):
+                j2, i2, _ = ordered[k2]
+                if j - j2 > max_gap:
+                    break
+                if j2 >= j or i2 >= i:
+                    continue
+                cand = best_vals[k2] - (pre[i] - pre[i2 + 1]) - (ins[j] - ins[j2 + 1]) + g
+                if cand > val:
+                    val, st = cand, starts[k2]
+            best_vals.append(val)
+            starts.append(st)
+            total = val - (total_skip - pre[i + 1])
+            if total > res:
+                res, rs, re_ = total, st, j
+        return res, rs, re_
+
+    def _score_trigger(self, tid: int, task: PreparedTask, evidence: list[tuple[int, int, float]]) -> tuple[float, int, int]:
+        """``(score, first token, last token)`` of one trigger; first token
+        -1 when it does not align."""
+        tr = self.triggers[tid]
+        ex = self._exact(tr, task)
+        if ex is not None:
+            return 100.0, ex[0], ex[1]
+        if tr.short or not evidence:
+            return -1.0, -1, -1
+        score, a, b = self._align(tr, task, evidence)
+        if a < 0:
+            return -1.0, -1, -1
+        return min(FUZZY_CAP, score), a, b
+
+    def _to_match(self, tid: int, task: PreparedTask, score: float, a: int, b: int) -> Match:
+        tr = self.triggers[tid]
+        return Match(tr.owner, round(max(0.0, min(100.0, score)), 1), tr.text, (task.ostart[a], task.oend[b]))
+
+    def _symbol_matches(self, task: PreparedTask) -> list[tuple[int, Match]]:
+        """Triggers without letters or digits (e.g. ``!!``): plain substring of
+        the normalised task (rare, so scanned)."""
+        out = []
+        for tid in self.symbol_only:
+            tr = self.triggers[tid]
+            key = tr.norm.strip()
+            pos = task.norm.find(key) if key else -1
+            if pos >= 0:
+                out.append((tid, Match(tr.owner, 100.0, tr.text, task.original_span(pos, pos + len(key)))))
+        return out
+
+    def match(self, task: PreparedTask, threshold: float | None = None, keep_below: int = 5) -> dict[str, Match]:
+        """Best :class:`Match` per owner scoring at least :attr:`floor`.
+
+        Every trigger that can reach ``threshold`` (default: the floor) is
+        scored; below it, triggers are scored best upper bound first, only
+        until ``keep_below`` owners below the threshold are known and no
+        other trigger can beat them (the near misses)."""
+        floor = self.floor
+        if threshold is None:
+            threshold = floor
+        word_pos = self._task_words(task)
+        cands, concat = self._candidates(task, word_pos)
+        results: dict[str, tuple[tuple, Match]] = {}
+
+        def offer(tid: int, m: Match) -> None:
+            key = (-m.score, m.span[0], m.span[0] - m.span[1], self.triggers[tid].order)
+            old = results.get(m.id)
+            if old is None or key < old[0]:
+                results[m.id] = (key, m)
+
+        for tid, (a, b) in sorted(concat.items()):
+            if _CONCAT_SCORE >= floor:
+                offer(tid, self._to_match(tid, task, _CONCAT_SCORE, a, b))
+        for tid, m in self._symbol_matches(task):
+            offer(tid, m)
+        queue = []
+        triggers = self.triggers
+        word_best = {u: max(s for _, s in lst) for u, lst in word_pos.items()}
+        positions = task.positions
+        for tid in cands:
+            tr = triggers[tid]
+            if tr.short:
+                b = 100.0 if all(u in positions for u in tr.units) else 0.0
+            else:
+                b = 0.0
+                for i, (k, u, v) in enumerate(zip(tr.kinds, tr.units, tr.values)):
+                    if k == _WORD and not tr.optional[i]:
+                        b += v * word_best.get(u, 0.0)
+                    elif u in positions:
+                        b += v * 100.0
+                b /= 100.0
+            if b >= floor:
+                queue.append((-b, tid))
+        queue.sort()
+        for negb, tid in queue:
+            b = -negb
+            if b < threshold:
+                below = sorted((-k[0] for k, _ in results.values() if -k[0] < threshold), reverse=True)
+                if len(below) >= keep_below and (keep_below == 0 or b < below[keep_below - 1]):
+                    break
+            score, a, bb = self._score_trigger(tid, task, self._evidence(triggers[tid], task, word_pos))
+            if score >= floor and a >= 0:
+                offer(tid, self._to_match(tid, task, score, a, bb))
+        return {owner: m for owner, (_, m) in sorted(results.items())}
+
+    def score_owner(self, task: PreparedTask, owner: str) -> Match | None:
+        """Best match among the triggers of ``owner``, whatever its score (for
+        "why not X"), from the same evidence as :meth:`match`; None when
+        the owner is unknown or no trigger shares anything with the task."""
+        tids = self.by_owner.get(owner, ())
+        if not tids:
+            return None
+        word_pos = self._task_words(task)
+        _, concat = self._candidates(task, word_pos)
+        best: tuple | None = None
+
+        def offer(tid: int, m: Match) -> None:
+            nonlocal best
+            key = (-m.score, m.span[0], m.span[0] - m.span[1], self.triggers[tid].order)
+            if best is None or key < best[0]:
+                best = (key, m)
+
+        for tid in tids:
+            if tid in concat:
+                a, b = concat[tid]
+                offer(tid, self._to_match(tid, task, _CONCAT_SCORE, a, b))
+        for tid, m in self._symbol_matches(task):
+            if m.id == owner:
+                offer(tid, m)
+        for tid in tids:
+            tr = self.triggers[tid]
+            if not tr.units:
+                continue
+            score, a, b = self._score_trigger(tid, task, self._evidence(tr, task, word_pos))
+            if a >= 0:
+                offer(tid, self._to_match(tid, task, score, a, b))
+        return best[1] if best else None
+
+    def first_trigger(self, owner: str) -> str | None:
+        """The first trigger of an owner as written (for messages)."""
+        ids = self.by_owner.get(owner)
+        return self.triggers[ids[0]].text if ids else None

@@ -1,0 +1,363 @@
+"""The router's decision order (docs/formats.md §6) as one function,
+:func:`decide`, over a typed :class:`Evidence` value.
+
+:class:`Evidence` is everything the matcher found for one task (candidates
+and near misses, rule and high-risk hits, explicit ids, whether the task
+was cut) and the index's freshness; :func:`decide` turns it into a
+:class:`Verdict` (mode, reason, sentence, selection), reading the selected
+entries back from their canonical ranges through
+:class:`~routelens.routing.entries.Entries`. The router wraps the verdict
+into a :class:`~routelens.routing.decision.Decision`.
+
+The order, as :func:`decide` reads:
+
+1. the compact index is missing, invalid or stale -> ``full`` (the
+   candidates are still shown);
+2. the task names a skill or composition id as ``/id`` or ``$id`` -> ``fast``;
+3. a forced rule, then a high-risk term, matches -> ``full``;
+4. no skill scores at or above the threshold -> ``full`` (``no_match``);
+5. candidates whose canonical status is ``disabled`` are dropped (and said
+   so); nothing left -> ``full`` (``disabled_skill``);
+6. candidates that all belong to one composition (the smallest one holding
+   them) -> that composition, mode ``index``;
+7. candidates spread over compositions that do not contain each other ->
+   ``full`` (``composition_conflict``);
+8. the top two candidates closer than the ambiguity margin -> ``full``
+   (``ambiguous``);
+9. otherwise the best candidate -> mode ``index`` (``clear_candidate``).
+
+A range that does not hold its entry, at any step, makes the index
+``index_invalid`` (never a wrong skill).
+
+To weigh new kinds of evidence, add a field to :class:`Evidence` (filled by
+the router where it runs the matchers) and a step to :func:`decide` at its
+place in the order; each step is a function that returns a
+:class:`Verdict` or None ("no decision yet").
+
+Nothing in this module imports a routelens module above the routing stage.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from routelens.artifacts.freshness import Freshness
+from routelens.errors import IndexInvalidError
+from routelens.registry.model import RoutingSettings
+from routelens.routing.decision import Expansion, format_score, index_state_words, line_span, quote
+from routelens.routing.entries import Entries
+from routelens.routing.matching import Match
+
+__all__ = ["ExplicitId", "Evidence", "Verdict", "decide"]
+
+_FALLBACK = "Fell back to the full registry: "
+_BUILD = "run `routelens build`"
+
+
+@dataclass(frozen=True, slots=True)
+class ExplicitId:
+    """An id the task names as a word starting with ``/`` or ``$``
+    (docs/formats.md §6 mode ``fast``). ``kind``: ``"skill"`` or
+    ``"composition"``; ``span``: ``(start, end)`` character offsets into the
+    task as typed, the ``/`` or ``$`` included."""
+
+    id: str
+    kind: str
+    span: tuple[int, int]
+
+
+@dataclass(slots=True)
+class Evidence:
+    """What the matcher found for one task, and the index's freshness. A
+    value: nothing changes it once made (not frozen only because a frozen
+    dataclass costs several microseconds per route to build).
+
+    ``task``: the task as typed; ``matches``: skills scoring at or above
+    the threshold, best first (ties by id); ``near_misses``: the best
+    skills below it (at most ``MAX_NEAR_MISSES``); ``rule_hits``: rules at
+    or above the threshold, best first; ``risk_hits``: high-risk terms
+    found (``Match.id`` is the term as written), by position; ``explicit``:
+    the ``/id`` and ``$id`` words naming known entries, in task order;
+    ``truncated``: skills were matched on the first ``MAX_TASK_CHARS``
+    characters only (rules and high-risk terms on all of it);
+    ``freshness``: the index against the registry (docs/formats.md §3).
+    """
+
+    task: str
+    matches: tuple[Match, ...]
+    near_misses: tuple[Match, ...]
+    rule_hits: tuple[Match, ...]
+    risk_hits: tuple[Match, ...]
+    explicit: tuple[ExplicitId, ...]
+    truncated: bool
+    freshness: Freshness
+
+    @property
+    def high_risk(self) -> tuple[str, ...]:
+        """The high-risk terms found, as written in the registry."""
+        return tuple(m.id for m in self.risk_hits)
+
+    @property
+    def rule_matches(self) -> tuple[Match, ...]:
+        """Rule hits, then high-risk hits (a decision's ``rule_matches``)."""
+        return self.rule_hits + self.risk_hits
+
+
+@dataclass(slots=True)
+class Verdict:
+    """The outcome of :func:`decide` (a value, like :class:`Evidence`): ``mode`` (``fast`` | ``index`` |
+    ``full``), ``reason`` (one of ``REASONS``), ``message`` (one sentence),
+    the selection (``skills``, ``composition``, ``expansions``), ``dropped``
+    ``(skill id, why)`` pairs, the forced ``rule`` that fired; ``matches``
+    replaces the evidence's candidates when not None (explicit ids join
+    them); ``freshness`` replaces the index's state when not None (a range
+    showed the index is invalid)."""
+
+    mode: str
+    reason: str
+    message: str
+    skills: tuple[str, ...] = ()
+    composition: str | None = None
+    expansions: tuple[Expansion, ...] = ()
+    dropped: tuple[tuple[str, str], ...] = ()
+    rule: str | None = None
+    matches: tuple[Match, ...] | None = None
+    freshness: str | None = None
+
+
+def decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdict:
+    """The decision for ``ev`` in the order of docs/formats.md §6 (see the
+    module docstring). ``entries`` reads ids, ranges, statuses and members;
+    ``settings``: the threshold and ambiguity margin (0-100 scores). Never
+    raises for a broken index: a range that does not hold its entry gives
+    ``full`` / ``index_invalid``."""
+    # 1. an index that cannot be trusted
+    if not entries.from_index:
+        return _index_not_fresh(ev, entries, settings)
+    try:
+        # 2. explicit ids
+        if ev.explicit:
+            return _explicit(ev, entries)
+        # 3. forced rules, then high-risk terms
+        verdict = _forced_rule(ev, entries) or _high_risk(ev)
+        if verdict is not None:
+            return verdict
+        rule_note = "; rule " + ", ".join(quote(m.id) for m in ev.rule_hits) + " applies" if ev.rule_hits else ""
+        # 4. no candidate
+        if not ev.matches:
+            return _no_match(ev, settings, rule_note)
+        # 5. disabled candidates dropped
+        expansions = {m.id: entries.expand("skill", m.id) for m in ev.matches}
+        dropped = tuple((m.id, "disabled") for m in ev.matches if expansions[m.id].status == "disabled")
+        live = tuple(m for m in ev.matches if expansions[m.id].status != "disabled")
+        if not live:
+            return _all_disabled(dropped, rule_note)
+        note = rule_note + ("; dropped disabled " + ", ".join(quote(d[0]) for d in dropped) if dropped else "")
+        # 6./7. compositions
+        verdict = _compositions(entries, live, dropped, note)
+        if verdict is not None:
+            return verdict
+        # 8. ambiguity
+        verdict = _ambiguous(live, dropped, settings, note)
+        if verdict is not None:
+            return verdict
+        # 9. the clear candidate
+        return _clear_candidate(live[0], expansions[live[0].id], entries, dropped, settings, note)
+    except IndexInvalidError as exc:
+        return Verdict("full", "index_invalid",
+                       f"{_FALLBACK}the index is invalid: {exc}; {_BUILD}" + candidate_note(ev, settings),
+                       freshness="invalid")
+
+
+def candidate_note(ev: Evidence, settings: RoutingSettings) -> str:
+    """The end of a fallback sentence naming the best candidate, or the best
+    near miss and the threshold ("" when nothing scored)."""
+    if ev.matches:
+        m = ev.matches[0]
+        return f". Best candidate: {quote(m.id)} scored {format_score(m.score)} via {quote(m.trigger)}"
+    if ev.near_misses:
+        m = ev.near_misses[0]
+        return (f". No candidate reached the threshold {format_score(settings.threshold)} "
+                f"(best: {quote(m.id)} {format_score(m.score)})")
+    return ""
+
+
+# --------------------------------------------------------------------------- the steps
+
+
+def _index_not_fresh(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdict:
+    """Step 1: the entries come from the registry because the index is
+    missing, stale or invalid; the forced rule and disabled candidates are
+    still named, from the registry."""
+    fresh = ev.freshness
+    state = fresh.state if fresh.state != "fresh" else "invalid"
+    forced = next((m.id for m in ev.rule_hits if entries.rule_forced(m.id)), None)
+    dropped = tuple((m.id, "disabled") for m in ev.matches if entries.skill_status(m.id) == "disabled")
+    detail = fresh.message
+    for advice in (": " + _BUILD, "; " + _BUILD):
+        if detail.endswith(advice):  # said once, at the end of the sentence
+            detail = detail[: -len(advice)]
+    msg = f"{_FALLBACK}{index_state_words(state)} ({detail}); {_BUILD}" + candidate_note(ev, settings)
+    return Verdict("full", f"index_{state}", msg, rule=forced, dropped=dropped)
+
+
+def _explicit(ev: Evidence, entries: Entries) -> Verdict:
+    """Step 2: the named skills, and every member of a named composition,
+    expanded; disabled ones dropped. The named ids join the candidates with
+    score 100."""
+    task = ev.task
+    skills: list[str] = []
+    exps: list[Expansion] = []
+    dropped: list[tuple[str, str]] = []
+    comps = [e for e in ev.explicit if e.kind == "composition"]
+    composition = comps[0].id if len(ev.explicit) == 1 and comps else None
+    named_matches = []
+    for e in ev.explicit:
+        named_matches.append(Match(e.id, 100.0, task[e.span[0]:e.span[1]], e.span))
+        if e.kind == "composition":
+            exps.append(entries.expand("composition", e.id))
+            member_ids = entries.composition_members()[e.id]
+        else:
+            member_ids = (e.id,)
+        for sid in member_ids:
+            if sid in skills or any(d[0] == sid for d in dropped):
+                continue
+            if not entries.has("skill", sid):
+                raise IndexInvalidError(f"composition {quote(e.id)} names {quote(sid)}, which is not in the index")
+            x = entries.expand("skill", sid)
+            if x.status == "disabled":
+                dropped.append((sid, "disabled"))
+                continue
+            skills.append(sid)
+            exps.append(x)
+    named = ", ".join(task[e.span[0]:e.span[1]] for e in ev.explicit)
+    named_ids = {m.id for m in named_matches}
+    matches = tuple(named_matches) + tuple(m for m in ev.matches if m.id not in named_ids)
+    if not skills:
+        ids = " and ".join(quote(d[0]) for d in dropped)
+        msg = f"{_FALLBACK}the task names {named}, but {ids} {'is' if len(dropped) == 1 else 'are'} disabled"
+        return Verdict("full", "disabled_skill", msg, dropped=tuple(dropped), matches=matches)
+    msg = f"Fast route: the task names {named} explicitly"
+    if dropped:
+        msg += "; dropped disabled " + ", ".join(quote(d[0]) for d in dropped)
+    return Verdict("fast", "explicit", msg, skills=tuple(skills), composition=composition, expansions=tuple(exps),
+                   dropped=tuple(dropped), matches=matches)
+
+
+def _forced_rule(ev: Evidence, entries: Entries) -> Verdict | None:
+    """Step 3a: the best-scoring forced rule that matched."""
+    for m in ev.rule_hits:
+        if entries.rule_forced(m.id):
+            msg = (f"{_FALLBACK}forced rule {quote(m.id)} matched {quote(m.trigger)} "
+                   f"in the task (score {format_score(m.score)})")
+            return Verdict("full", "forced_rule", msg, rule=m.id)
+    return None
+
+
+def _high_risk(ev: Evidence) -> Verdict | None:
+    """Step 3b: the first high-risk term in the task."""
+    if not ev.risk_hits:
+        return None
+    m = ev.risk_hits[0]
+    more = f" (and {len(ev.risk_hits) - 1} more)" if len(ev.risk_hits) > 1 else ""
+    return Verdict("full", "high_risk", f"{_FALLBACK}the high-risk term {quote(m.id)} appears in the task{more}")
+
+
+def _no_match(ev: Evidence, settings: RoutingSettings, note: str) -> Verdict:
+    """Step 4: no skill reached the threshold."""
+    if ev.near_misses:
+        m = ev.near_misses[0]
+        msg = (f"{_FALLBACK}no skill reached the threshold {format_score(settings.threshold)} "
+               f"(best: {quote(m.id)} scored {format_score(m.score)} via {quote(m.trigger)})")
+    else:
+        msg = f"{_FALLBACK}no skill trigger matches the task"
+    return Verdict("full", "no_match", msg + note)
+
+
+def _all_disabled(dropped: tuple[tuple[str, str], ...], note: str) -> Verdict:
+    """Step 5: every candidate is disabled."""
+    ids = " and ".join(quote(d[0]) for d in dropped)
+    many = len(dropped) > 1
+    msg = f"{_FALLBACK}the only candidate{'s' if many else ''} {ids} {'are' if many else 'is'} disabled"
+    return Verdict("full", "disabled_skill", msg + note, dropped=dropped)
+
+
+def _compositions(entries: Entries, live: tuple[Match, ...], dropped: tuple[tuple[str, str], ...],
+                  note: str) -> Verdict | None:
+    """Steps 6 and 7: two or more live candidates inside one composition
+    (the smallest holding them all) route to it; spread over compositions
+    that do not contain each other, they fall back."""
+    if len(live) < 2:
+        return None
+    cand = {m.id for m in live}
+    members = entries.composition_members()
+    holding = [c for c, mem in members.items() if cand <= set(mem)]
+    if holding:
+        smallest = min(len(members[c]) for c in holding)
+        best = sorted(c for c in holding if len(members[c]) == smallest)
+        if len({frozenset(members[c]) for c in best}) == 1:
+            return _select_composition(entries, best[0], members[best[0]], live, dropped, note)
+        msg = (f"{_FALLBACK}the candidates belong to compositions {quote(best[0])} and {quote(best[1])}, "
+               "which do not contain each other")
+        return Verdict("full", "composition_conflict", msg + note, dropped=dropped)
+    touched = sorted(c for c, mem in members.items() if cand & set(mem))
+    for i, a in enumerate(touched):
+        for b in touched[i + 1:]:
+            sa, sb = set(members[a]), set(members[b])
+            # spread: each holds a candidate the other lacks, and neither contains the other
+            if not (sa <= sb or sb <= sa) and (cand & sa) - sb and (cand & sb) - sa:
+                msg = (f"{_FALLBACK}the candidates are spread over compositions {quote(a)} and {quote(b)}, "
+                       "which do not contain each other")
+                return Verdict("full", "composition_conflict", msg + note, dropped=dropped)
+    return None
+
+
+def _select_composition(entries: Entries, cid: str, members: tuple[str, ...], live: tuple[Match, ...],
+                        dropped: tuple[tuple[str, str], ...], note: str) -> Verdict:
+    """Step 6: the composition and its live members, expanded."""
+    comp_exp = entries.expand("composition", cid)
+    exps = [comp_exp]
+    skills = []
+    all_dropped = list(dropped)
+    for sid in members:
+        if not entries.has("skill", sid):
+            raise IndexInvalidError(f"composition {quote(cid)} names {quote(sid)}, which is not in the index")
+        x = entries.expand("skill", sid)
+        if x.status == "disabled":
+            if (sid, "disabled") not in all_dropped:
+                all_dropped.append((sid, "disabled"))
+            continue
+        exps.append(x)
+        skills.append(sid)
+    names = " and ".join(quote(m.id) for m in live)
+    msg = (f"Routed to composition {quote(cid)}: the candidates {names} are all members of it; "
+           f"expanded from {entries.display_name} {line_span(comp_exp.source_start, comp_exp.source_end)} "
+           "and its members' ranges")
+    if any(x.resolved_from == "registry" for x in exps):
+        msg += " (a range is not self-contained, so it was resolved from the whole registry)"
+    return Verdict("index", "clear_candidate", msg + note, skills=tuple(skills), composition=cid,
+                   expansions=tuple(exps), dropped=tuple(all_dropped))
+
+
+def _ambiguous(live: tuple[Match, ...], dropped: tuple[tuple[str, str], ...], settings: RoutingSettings,
+               note: str) -> Verdict | None:
+    """Step 8: the top two live candidates closer than the margin."""
+    if len(live) < 2 or live[0].score - live[1].score >= settings.ambiguity_margin:
+        return None
+    top, second = live[0], live[1]
+    msg = (f"{_FALLBACK}{quote(top.id)} and {quote(second.id)} scored {format_score(top.score)} and "
+           f"{format_score(second.score)}, closer than the margin {format_score(settings.ambiguity_margin)}")
+    return Verdict("full", "ambiguous", msg + note, dropped=dropped)
+
+
+def _clear_candidate(top: Match, exp: Expansion, entries: Entries, dropped: tuple[tuple[str, str], ...],
+                     settings: RoutingSettings, note: str) -> Verdict:
+    """Step 9: the best live candidate, expanded."""
+    msg = (f"Routed to {quote(top.id)}: trigger {quote(top.trigger)} scored {format_score(top.score)} "
+           f"(threshold {format_score(settings.threshold)}); expanded from {entries.display_name} "
+           f"{line_span(exp.source_start, exp.source_end)}")
+    if exp.resolved_from == "registry":
+        msg += " (its range is not self-contained, so it was resolved from the whole registry)"
+    if exp.status == "deprecated":
+        msg += "; note: this skill is deprecated"
+    return Verdict("index", "clear_candidate", msg + note, skills=(top.id,), expansions=(exp,), dropped=dropped)

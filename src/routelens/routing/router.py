@@ -1,0 +1,312 @@
+"""The router: task text -> :class:`~routelens.routing.decision.Decision`
+with its evidence (docs/formats.md §6). A facade over the routing stage:
+
+- loading: the registry's bytes are read and hashed, and the compact index
+  judged fresh or not (docs/formats.md §3); the registry is parsed only
+  when the index is not fresh, or when a range that is not self-contained
+  must be resolved;
+- matching: the triggers of skills, rules and high-risk terms
+  (:mod:`~routelens.routing.matching`) give the task's
+  :class:`~routelens.routing.policy.Evidence`;
+- deciding: :func:`~routelens.routing.policy.decide` applies the decision
+  order, reading entries back through :mod:`~routelens.routing.entries`;
+- :meth:`Router.explain` says why a skill was or was not chosen
+  (:mod:`~routelens.routing.explain`).
+
+Nothing in this module imports a routelens module above the routing stage.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+from pathlib import Path
+from typing import Callable
+
+from routelens.artifacts.freshness import Freshness, built_in_memory, by_hash, freshness
+from routelens.artifacts.index_file import CompactIndex, index_bytes, parse_index
+from routelens.paths import bundled_registry, default_index_path
+from routelens.registry.load import parse_registry, read_registry_bytes
+from routelens.registry.model import ID_RE, Registry, RoutingSettings
+from routelens.routing import explain as explaining
+from routelens.routing.decision import MAX_NEAR_MISSES, Decision, Explanation
+from routelens.routing.entries import Entries
+from routelens.routing.matching import (
+    MATCHER_VERSION,
+    MAX_TASK_CHARS,
+    NEAR_MISS_FLOOR,
+    Match,
+    PreparedTask,
+    TriggerMatcher,
+    prepare,
+    prepare_tail,
+)
+from routelens.routing.policy import Evidence, ExplicitId, Verdict, decide
+from routelens.text.canonical import canonical_bytes
+
+__all__ = ["Router", "route"]
+
+#: ``/id`` or ``$id`` as a word of its own (docs/formats.md §6 mode ``fast``)
+_EXPLICIT_RE = re.compile(r"(?<![0-9a-z_/$.\-])[/$]([0-9a-z][0-9a-z\-]*)(?![0-9a-z_/\-])")
+
+
+class Router:
+    """Routes tasks for one registry (+ its compact index).
+
+    Build it with :meth:`from_paths` (files) or :meth:`from_registry` (an
+    already parsed :class:`Registry`). It is immutable after construction
+    except for caches, and :meth:`route` is safe to call from several
+    threads. ``freshness``: the :class:`Freshness` of the index against the
+    registry; ``settings``: the routing settings in force (from the fresh
+    index, else the registry; ``threshold`` and ``margin`` are the same as
+    floats); ``entries``: the :class:`Entries` routing reads.
+    """
+
+    def __init__(
+        self,
+        *,
+        text: str,
+        display_name: str,
+        fresh: Freshness,
+        index: CompactIndex | None,
+        registry: Registry | None,
+        registry_loader: Callable[[], Registry] | None = None,
+        index_sha256: str | None = None,
+    ):
+        """Low-level constructor (the TUI uses it to reuse what it has read);
+        prefer :meth:`from_paths` / :meth:`from_registry`.
+
+        ``text``: the registry's canonical text (BOM removed, LF line ends);
+        ``display_name``: the file name used in messages; ``fresh``: the
+        index's :class:`Freshness`; ``index``: the compact index (matching
+        uses it when ``fresh.state == "fresh"``); ``registry``: the parsed
+        registry, required when the index is not fresh; ``registry_loader``:
+        a callable returning the registry, called only to resolve a range
+        that is not self-contained; ``index_sha256``: sha256 hex of the index
+        file's bytes, copied into every decision."""
+        self.freshness = fresh
+        #: sha256 hex of the index file's bytes (None without an index)
+        self.index_sha256 = index_sha256
+        self.display_name = display_name
+        if fresh.state == "fresh" and index is not None:
+            source = index.settings
+            self.entries = Entries.from_index(text, display_name, index, registry, registry_loader)
+            skill_triggers = [(r[0], r[3]) for r in index.skills]
+            rule_triggers = [(r[0], r[3]) for r in index.rules]
+        else:
+            assert registry is not None, "a router without a fresh index needs the parsed registry"
+            source = registry.routing
+            self.entries = Entries.from_registry(registry, display_name)
+            skill_triggers = [(s.id, s.triggers) for s in registry.skills.values()]
+            rule_triggers = [(r.id, r.triggers) for r in registry.rules.values()]
+        self.settings = RoutingSettings(
+            threshold=float(source.threshold), ambiguity_margin=float(source.ambiguity_margin),
+            high_risk=tuple(source.high_risk), max_index_ratio=source.max_index_ratio, present=source.present)
+        #: the threshold and ambiguity margin (0-100 scores) and the high-risk terms in force
+        self.threshold = self.settings.threshold
+        self.margin = self.settings.ambiguity_margin
+        self.high_risk_terms = self.settings.high_risk
+        self._skills = TriggerMatcher(skill_triggers, floor=min(NEAR_MISS_FLOOR, self.threshold))
+        self._rules = TriggerMatcher(rule_triggers, floor=self.threshold)
+        self._risk = TriggerMatcher([(t, [t]) for t in self.high_risk_terms], floor=self.threshold)
+
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def from_paths(cls, registry_path: str | Path, index_path: str | Path | None = None) -> "Router":
+        """A router for the registry at ``registry_path`` and the compact index
+        at ``index_path`` (default: ``generated/routing.min.json`` beside the
+        registry).
+
+        Reads the registry's bytes and hashes them (docs/formats.md §3);
+        parses the registry only when the index is not fresh. Raises
+        :class:`RegistryError` (with ``file:line:col`` diagnostics) when the
+        registry cannot be read, or must be parsed and is broken."""
+        registry_path = Path(registry_path)
+        index_path = Path(index_path) if index_path is not None else default_index_path(registry_path)
+        display = str(registry_path)
+        raw = read_registry_bytes(registry_path, display)
+        fr = freshness(registry_path, index_path, raw)
+        file_sha = fr.index.sha256 if fr.index is not None else None
+
+        def loader() -> Registry:
+            return parse_registry(raw, registry_path, display)
+
+        if fr.state == "fresh":
+            try:
+                text = canonical_bytes(raw).decode("utf-8")
+            except UnicodeDecodeError:
+                text = loader().text  # raises RegistryError naming the byte
+            return cls(text=text, display_name=display, fresh=fr, index=fr.index, registry=None,
+                       registry_loader=loader, index_sha256=file_sha)
+        reg = loader()
+        return cls(text=reg.text, display_name=display, fresh=fr, index=fr.index, registry=reg, index_sha256=file_sha)
+
+    @classmethod
+    def from_registry(cls, reg: Registry, index: CompactIndex | None = None) -> "Router":
+        """A router for an already parsed registry. Without ``index`` the
+        compact index is built in memory from ``reg`` (so it is fresh);
+        with one, its freshness is judged by ``source_sha256``."""
+        if index is None:
+            index = parse_index(index_bytes(reg))
+            fr = built_in_memory(index)
+        else:
+            fr = by_hash(index, reg.source_sha256)
+        return cls(text=reg.text, display_name=reg.display_name, fresh=fr, index=index, registry=reg,
+                   index_sha256=index.sha256)
+
+    # ------------------------------------------------------------------ what it routes over
+    @property
+    def registry_chars(self) -> int:
+        """Characters of the canonical registry text (the payload of a full fallback)."""
+        return self.entries.registry_chars
+
+    @property
+    def skill_ids(self) -> tuple[str, ...]:
+        """Skill ids known to the router, sorted."""
+        return self.entries.skill_ids
+
+    @property
+    def composition_ids(self) -> tuple[str, ...]:
+        """Composition ids known to the router, sorted."""
+        return self.entries.composition_ids
+
+    def skill_range(self, skill_id: str) -> tuple[int, int] | None:
+        """``(source_start, source_end)`` of a skill (1-based, inclusive), or None."""
+        return self.entries.range_of("skill", skill_id)
+
+    def range_text(self, start: int, end: int) -> str:
+        """Exact text of canonical lines ``start..end`` (1-based inclusive),
+        LF-joined with a trailing LF. Raises ``ValueError`` outside the file."""
+        return self.entries.range_text(start, end)
+
+    def skill_status(self, skill_id: str) -> str | None:
+        """Canonical status of a skill (``active`` | ``deprecated`` |
+        ``disabled``), read from its range or the registry; None when the id
+        is unknown or its range cannot be read."""
+        return self.entries.skill_status(skill_id)
+
+    def best_match(self, task: str, skill_id: str) -> Match | None:
+        """The best-scoring trigger of ``skill_id`` on ``task`` whatever the
+        threshold (None when no trigger aligns at all)."""
+        return self._skills.score_owner(prepare(task), skill_id)
+
+    # ------------------------------------------------------------------ routing
+    def route(self, task: str) -> Decision:
+        """The decision for ``task`` (any string: any Unicode, control
+        characters, NUL, 100,000 characters). Never raises: an internal
+        failure gives a ``full`` fallback whose message names it."""
+        if not isinstance(task, str):
+            task = "" if task is None else str(task)
+        try:
+            ev = self.evidence(task)
+            return self._decision(ev, decide(ev, self.entries, self.settings))
+        except Exception as exc:  # pragma: no cover - a safety net, the tests drive arbitrary input
+            ev = Evidence(task, (), (), (), (), (), False, self.freshness)
+            return self._decision(ev, Verdict("full", "no_match", f"Fell back to the full registry: the router "
+                                                                  f"failed on this task ({type(exc).__name__}: {exc})"))
+
+    def evidence(self, task: str) -> Evidence:
+        """What the matchers find in ``task``: skill candidates (scores at or
+        above the threshold) and near misses, rule and high-risk hits (over
+        the whole task, however long), explicit ``/id`` and ``$id`` words."""
+        p = prepare(task)
+        threshold = self.threshold
+        found = self._skills.match(p, threshold, MAX_NEAR_MISSES)
+        order = sorted(found.values(), key=lambda m: (-m.score, m.id))
+        matches = tuple(m for m in order if m.score >= threshold)
+        near = tuple(m for m in order if m.score < threshold)[:MAX_NEAR_MISSES]
+        rules = self._rules.match(p, threshold, 0)
+        risks = self._risk.match(p, threshold, 0)
+        if p.truncated and (self._rules.triggers or self._risk.triggers):
+            # safety checks read the WHOLE task: a forced rule or a high-risk term
+            # after the first MAX_TASK_CHARS characters still forces the fallback
+            for q in prepare_tail(p.original):
+                for hits, matcher in ((rules, self._rules), (risks, self._risk)):
+                    if not matcher.triggers:
+                        continue
+                    for owner, m in matcher.match(q, threshold, 0).items():
+                        old = hits.get(owner)
+                        if old is None or (-m.score, m.span[0]) < (-old.score, old.span[0]):
+                            hits[owner] = m
+        rule_hits = sorted((m for m in rules.values() if m.score >= threshold), key=lambda m: (-m.score, m.id))
+        risk_hits = sorted((m for m in risks.values() if m.score >= threshold), key=lambda m: (m.span[0], m.id))
+        return Evidence(task, matches, near, tuple(rule_hits), tuple(risk_hits), self._explicit(p), p.truncated,
+                        self.freshness)
+
+    def _explicit(self, p: PreparedTask) -> tuple[ExplicitId, ...]:
+        if "/" not in p.norm and "$" not in p.norm:
+            return ()
+        out = []
+        seen = set()
+        entries = self.entries
+        for m in _EXPLICIT_RE.finditer(p.norm):
+            ident = m.group(1)
+            if ident in seen or not ID_RE.match(ident):
+                continue
+            if entries.has("skill", ident):
+                kind = "skill"
+            elif entries.has("composition", ident):
+                kind = "composition"
+            else:
+                continue
+            seen.add(ident)
+            out.append(ExplicitId(ident, kind, p.original_span(m.start(), m.end())))
+        return tuple(out)
+
+    def _decision(self, ev: Evidence, v: Verdict) -> Decision:
+        message = v.message
+        if ev.truncated:
+            message += (f" (skills were matched on the first {MAX_TASK_CHARS:,} of {len(ev.task):,} characters of "
+                        f"the task; forced rules and high-risk terms on all of it)")
+        full = v.mode == "full"
+        return Decision(
+            task=ev.task, mode=v.mode, reason=v.reason, message=message,
+            skills=() if full else v.skills, composition=None if full else v.composition,
+            matches=ev.matches if v.matches is None else v.matches, near_misses=ev.near_misses,
+            expansions=() if full else v.expansions, dropped=v.dropped, rule=v.rule, high_risk=ev.high_risk,
+            payload_chars=self.registry_chars if full else sum(len(e.text) for e in v.expansions),
+            freshness=v.freshness or self.freshness.state,
+            source_sha256=self.freshness.registry_sha256, index_sha256=self.index_sha256,
+            matcher_version=MATCHER_VERSION, rule_matches=ev.rule_matches, truncated=ev.truncated,
+        )
+
+    # ------------------------------------------------------------------ explain
+    def explain(self, task: str, skill_id: str) -> Explanation:
+        """Why ``skill_id`` was or was not chosen for ``task`` (see
+        :func:`routelens.routing.explain.explain`). Never raises."""
+        return explaining.explain(self, task, skill_id)
+
+
+# --------------------------------------------------------------------------- convenience
+
+_ROUTER_CACHE: dict[tuple, Router] = {}
+_CACHE_LOCK = threading.Lock()
+
+
+def _stat_key(path: Path) -> tuple:
+    try:
+        st = os.stat(path)
+        return (st.st_mtime_ns, st.st_size, st.st_ino)
+    except OSError:
+        return (None,)
+
+
+def route(task: str, registry_path: str | Path | None = None, index_path: str | Path | None = None) -> Decision:
+    """Route one task (convenience). ``registry_path`` defaults to the bundled
+    registry (:func:`routelens.paths.bundled_registry`), ``index_path`` to
+    ``generated/routing.min.json`` beside it. Routers are cached per
+    (paths, file stats). Raises :class:`RegistryError` only when the registry
+    cannot be read, or must be parsed and is broken."""
+    rp = Path(registry_path) if registry_path is not None else bundled_registry()
+    ip = Path(index_path) if index_path is not None else default_index_path(rp)
+    key = (str(rp.resolve()), str(ip.resolve()), _stat_key(rp), _stat_key(ip))
+    with _CACHE_LOCK:
+        router = _ROUTER_CACHE.get(key)
+    if router is None:
+        router = Router.from_paths(rp, ip)
+        with _CACHE_LOCK:
+            if len(_ROUTER_CACHE) > 8:
+                _ROUTER_CACHE.clear()
+            _ROUTER_CACHE[key] = router
+    return router.route(task)

@@ -1,0 +1,104 @@
+"""The decision order (docs/formats.md §6) as a function of typed evidence:
+``decide`` is driven here with hand-made Evidence, no matcher involved."""
+
+from __future__ import annotations
+
+import pytest
+
+from routelens.artifacts.freshness import Freshness, built_in_memory
+from routelens.artifacts.index_file import index_bytes, parse_index
+from routelens.registry import parse_registry
+from routelens.routing.entries import Entries
+from routelens.routing.matching import Match
+from routelens.routing.policy import Evidence, ExplicitId, decide
+
+REGISTRY = """\
+schema_version: 1
+skills:
+  release:
+    path: skills/release.md
+    priority: P0
+    triggers: [cut a release]
+  release-notes:
+    path: skills/release-notes.md
+    priority: P1
+    triggers: [release notes]
+  legacy:
+    path: skills/legacy.md
+    priority: P2
+    status: disabled
+    triggers: [capistrano]
+composition:
+  release-pair: [release, release-notes]
+rules:
+  production-change:
+    forced: true
+    triggers: [production deploy]
+routing:
+  threshold: 85
+  ambiguity_margin: 5
+"""
+
+
+@pytest.fixture(scope="module")
+def reg():
+    return parse_registry(REGISTRY.encode(), "skills.yaml")
+
+
+@pytest.fixture(scope="module")
+def indexed(reg) -> Entries:
+    return Entries.from_index(reg.text, "skills.yaml", parse_index(index_bytes(reg)), reg)
+
+
+def ev(reg, *, matches=(), near=(), rules=(), risks=(), explicit=(), fresh=None) -> Evidence:
+    fresh = fresh or built_in_memory(parse_index(index_bytes(reg)))
+    return Evidence("task", tuple(matches), tuple(near), tuple(rules), tuple(risks), tuple(explicit), False, fresh)
+
+
+def m(owner: str, score: float, trigger: str = "t") -> Match:
+    return Match(owner, score, trigger, (0, 4))
+
+
+def test_a_stale_index_falls_back_and_still_names_the_forced_rule_and_disabled_candidates(reg):
+    stale = Freshness("stale", "the index was built from registry aaa, the registry is now bbb", "b" * 64, "a" * 64)
+    v = decide(ev(reg, matches=[m("legacy", 100)], rules=[m("production-change", 100)], fresh=stale),
+               Entries.from_registry(reg), reg.routing)
+    assert (v.mode, v.reason, v.rule, v.dropped) == ("full", "index_stale", "production-change", (("legacy", "disabled"),))
+    assert v.message == ("Fell back to the full registry: the compact index is stale (the index was built from "
+                         "registry aaa, the registry is now bbb); run `routelens build`. Best candidate: \"legacy\" "
+                         "scored 100 via \"t\"")
+
+
+def test_an_explicit_id_comes_before_a_forced_rule(reg, indexed):
+    v = decide(ev(reg, rules=[m("production-change", 100)], explicit=[ExplicitId("release", "skill", (0, 4))]),
+               indexed, reg.routing)
+    assert (v.mode, v.reason, v.skills) == ("fast", "explicit", ("release",))
+    assert [x.id for x in v.matches] == ["release"]
+
+
+def test_a_high_risk_term_beats_a_clear_candidate(reg, indexed):
+    v = decide(ev(reg, matches=[m("release", 100)], risks=[m("rm -rf", 100)]), indexed, reg.routing)
+    assert (v.mode, v.reason, v.message) == (
+        "full", "high_risk", 'Fell back to the full registry: the high-risk term "rm -rf" appears in the task')
+
+
+@pytest.mark.parametrize("scores, reason, composition", [
+    ((100, 96), "clear_candidate", "release-pair"),  # both members of one composition: no ambiguity
+    ((100,), "clear_candidate", None),
+])
+def test_compositions_are_decided_before_ambiguity(reg, indexed, scores, reason, composition):
+    ms = [m(i, s) for i, s in zip(("release", "release-notes"), scores)]
+    v = decide(ev(reg, matches=ms), indexed, reg.routing)
+    assert (v.mode, v.reason, v.composition) == ("index", reason, composition)
+
+
+def test_the_only_candidate_disabled(reg, indexed):
+    v = decide(ev(reg, matches=[m("legacy", 100)]), indexed, reg.routing)
+    assert (v.mode, v.reason, v.dropped) == ("full", "disabled_skill", (("legacy", "disabled"),))
+    assert v.message == 'Fell back to the full registry: the only candidate "legacy" is disabled'
+
+
+def test_no_match_names_the_best_near_miss(reg, indexed):
+    v = decide(ev(reg, near=[m("release", 72.5, "cut a release")]), indexed, reg.routing)
+    assert (v.reason, v.message) == ("no_match", 'Fell back to the full registry: no skill reached the threshold 85 '
+                                                 '(best: "release" scored 72.5 via "cut a release")')
