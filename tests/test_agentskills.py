@@ -9,21 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from routelens.agentskills import (
-    SkillFileError,
-    agentskills_name_problem,
-    apply_import,
-    discover,
-    entries_yaml,
-    plan_import,
-    propose_triggers,
-    read_skill_md,
-)
 from routelens.artifacts.check import check
 from routelens.artifacts.index_file import index_bytes
 from routelens.cli import main
+from routelens.errors import SkillFileError
 from routelens.paths import INDEX_NAME
 from routelens.registry import load_registry
+from routelens.tools.agentskills import agentskills_name_problem, discover, read_skill_md
+from routelens.tools.skill_import import apply_import, entries_yaml, plan_import, propose_triggers
 
 FIX = Path(__file__).parent / "fixtures" / "agentskills"
 ROOT = Path(__file__).resolve().parents[1]

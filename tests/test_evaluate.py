@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from routelens.evaluate import QUALITY_BAR, Case, CasesError, evaluate, load_cases, parse_cases
+from routelens.errors import CasesError
 from routelens.registry import load_registry, parse_registry
 from routelens.routing.router import Router
+from routelens.tools.evaluate import QUALITY_BAR, Case, evaluate, load_cases, parse_cases
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -13,9 +13,10 @@ import pytest
 from routelens.artifacts.index_file import index_bytes
 from routelens.artifacts.write import write_generated
 from routelens.cli import main
-from routelens.history import HistoryError, common_prefix_len, index_commit_summary, since
-from routelens.prompt import layer1_block
+from routelens.errors import HistoryError
 from routelens.registry import load_registry
+from routelens.tools.history import common_prefix_len, index_commit_summary, since
+from routelens.tools.prompt import layer1_block
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 

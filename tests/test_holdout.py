@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from routelens.evaluate import evaluate, load_cases
 from routelens.registry import load_registry
 from routelens.routing.router import Router
+from routelens.tools.evaluate import evaluate, load_cases
 
 ROOT = Path(__file__).resolve().parents[1]
 

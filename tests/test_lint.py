@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from routelens.cli import main
-from routelens.lint import lint, listing_budget
 from routelens.registry import load_registry
+from routelens.tools.lint import lint, listing_budget
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -14,7 +14,8 @@ import pytest
 
 from routelens.artifacts.write import write_generated
 from routelens.cli import main
-from routelens.mcp_server import ToolFailure, load_skill_text, route_task_payload
+from routelens.errors import ToolCallError
+from routelens.mcp_server import load_skill_text, route_task_payload
 from routelens.paths import INDEX_NAME
 from routelens.registry import load_registry
 
@@ -107,14 +108,14 @@ def test_load_skill_text(registry):
         "nope": "unknown skill id 'nope'",
     }
     for sid, message in cases.items():
-        with pytest.raises(ToolFailure) as exc:
+        with pytest.raises(ToolCallError) as exc:
             load_skill_text(registry, sid)
         assert str(exc.value) == message
 
 
 def test_broken_registry_is_a_tool_error(registry):
     registry.write_text(REGISTRY.replace("priority: P0", "priority: P7"))
-    with pytest.raises(ToolFailure) as exc:
+    with pytest.raises(ToolCallError) as exc:
         route_task_payload(registry, "please review my diff")
     assert str(exc.value) == (
         "the registry has errors; fix them, then run `routelens build`:\n"

@@ -11,8 +11,8 @@ import pytest
 
 from routelens.artifacts import sizes
 from routelens.cli import main
-from routelens.prompt import HEADER, layer1_block, layer1_stats, one_line
 from routelens.registry import load_registry, parse_registry
+from routelens.tools.prompt import HEADER, layer1_block, layer1_stats, one_line
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

@@ -12,7 +12,7 @@ import pytest
 
 from routelens.cli import main
 from routelens.registry import RegistryError, parse_registry
-from routelens.schema import node_positions, schema_object, schema_text, text_tree, validate
+from routelens.tools.schema import node_positions, schema_object, schema_text, text_tree, validate
 
 jsonschema = pytest.importorskip("jsonschema")
 

@@ -35,10 +35,13 @@ import json
 from pathlib import Path
 from typing import Any
 
-from routelens.errors import ToolCallError
 from routelens.artifacts.bodies import resolve_body_path
+from routelens.errors import RegistryError, ToolCallError
 from routelens.paths import default_index_path
-from routelens.registry import ID_RE, RegistryError, canonical_bytes, load_registry
+from routelens.registry.load import load_registry
+from routelens.registry.model import ID_RE
+from routelens.routing.router import route
+from routelens.text.canonical import canonical_bytes
 
 __all__ = [
     "SERVER_NAME",
@@ -46,7 +49,7 @@ __all__ = [
     "ROUTE_TASK_DESCRIPTION",
     "LOAD_SKILL_DESCRIPTION",
     "MAX_BODY_BYTES",
-    "ToolFailure",
+    "ToolCallError",
     "route_task_payload",
     "load_skill_text",
     "build_server",
@@ -103,18 +106,16 @@ def route_task_payload(registry_path: str | Path, task: str, index_path: str | P
          "payload_chars", "freshness", "source_sha256", "index_sha256", "matcher_version"}
 
     ``candidates`` are the matches then the near misses, best first.
-    Raises :class:`ToolFailure` when the registry cannot be read or is
+    Raises :class:`ToolCallError` when the registry cannot be read or is
     broken, or ``task`` is not a string.
     """
-    from routelens.router import route
-
     if not isinstance(task, str):
-        raise ToolFailure("task must be a string")
+        raise ToolCallError("task must be a string")
     registry_path = Path(registry_path)
     try:
         d = route(task, registry_path, _index_path(registry_path, Path(index_path) if index_path else None))
     except RegistryError as exc:
-        raise ToolFailure(_registry_errors(exc)) from None
+        raise ToolCallError(_registry_errors(exc)) from None
     reg_abs = str(registry_path.resolve())
     if d.mode == "full":
         nxt = (f"the router fell back ({d.reason}): read the whole registry at {reg_abs} "
@@ -151,40 +152,40 @@ def route_task_payload(registry_path: str | Path, task: str, index_path: str | P
 
 def load_skill_text(registry_path: str | Path, skill_id: str) -> str:
     """The Layer-2 body of ``skill_id`` as text (canonical: BOM removed, LF
-    line ends). Raises :class:`ToolFailure` for a broken registry, an
+    line ends). Raises :class:`ToolCallError` for a broken registry, an
     unknown id, a disabled skill, a body path that is absolute, uses ``..``
     or leads outside the registry's folder through a symlink, a missing or
     unreadable body, a body over :data:`MAX_BODY_BYTES` bytes, or one that
     is not UTF-8."""
     if not isinstance(skill_id, str) or not ID_RE.match(skill_id):
-        raise ToolFailure(f"unknown skill id {skill_id!r}: ids are lowercase kebab-case")
+        raise ToolCallError(f"unknown skill id {skill_id!r}: ids are lowercase kebab-case")
     try:
         reg = load_registry(Path(registry_path))
     except RegistryError as exc:
-        raise ToolFailure(_registry_errors(exc)) from None
+        raise ToolCallError(_registry_errors(exc)) from None
     skill = reg.skills.get(skill_id)
     if skill is None:
-        raise ToolFailure(f"unknown skill id {skill_id!r}")
+        raise ToolCallError(f"unknown skill id {skill_id!r}")
     if skill.status == "disabled":
-        raise ToolFailure(f"skill {skill_id!r} is disabled")
+        raise ToolCallError(f"skill {skill_id!r} is disabled")
     try:
         target = resolve_body_path(reg, skill.path)
     except ValueError as exc:
-        raise ToolFailure(f"skill {skill_id!r}: {exc}") from None
+        raise ToolCallError(f"skill {skill_id!r}: {exc}") from None
     try:
         if target.stat().st_size > MAX_BODY_BYTES:
-            raise ToolFailure(f"skill {skill_id!r}: the body is larger than {MAX_BODY_BYTES} bytes; refused")
+            raise ToolCallError(f"skill {skill_id!r}: the body is larger than {MAX_BODY_BYTES} bytes; refused")
         data = target.read_bytes()
     except FileNotFoundError:
-        raise ToolFailure(f"skill {skill_id!r}: the body {skill.path} is missing") from None
+        raise ToolCallError(f"skill {skill_id!r}: the body {skill.path} is missing") from None
     except IsADirectoryError:
-        raise ToolFailure(f"skill {skill_id!r}: the body {skill.path} is a directory") from None
+        raise ToolCallError(f"skill {skill_id!r}: the body {skill.path} is a directory") from None
     except OSError as exc:
-        raise ToolFailure(f"skill {skill_id!r}: the body {skill.path} cannot be read: {exc.strerror or exc}") from None
+        raise ToolCallError(f"skill {skill_id!r}: the body {skill.path} cannot be read: {exc.strerror or exc}") from None
     try:
         return canonical_bytes(data).decode("utf-8")
     except UnicodeDecodeError:
-        raise ToolFailure(f"skill {skill_id!r}: the body {skill.path} is not UTF-8") from None
+        raise ToolCallError(f"skill {skill_id!r}: the body {skill.path} is not UTF-8") from None
 
 
 def build_server(registry_path: str | Path, index_path: str | Path | None = None) -> Any:
@@ -206,14 +207,14 @@ def build_server(registry_path: str | Path, index_path: str | Path | None = None
     def route_task(task: str) -> str:
         try:
             payload = route_task_payload(reg_path, task, idx_path)
-        except ToolFailure as exc:
+        except ToolCallError as exc:
             raise ToolError(str(exc)) from None
         return json.dumps(payload, ensure_ascii=False, indent=1)
 
     def load_skill(id: str) -> str:  # noqa: A002 - the tool's parameter is named "id"
         try:
             return load_skill_text(reg_path, id)
-        except ToolFailure as exc:
+        except ToolCallError as exc:
             raise ToolError(str(exc)) from None
 
     server.add_tool(route_task, name="route_task", description=ROUTE_TASK_DESCRIPTION, structured_output=False)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import sys
 import time
 
-from routelens.commands._common import load_or_report, pct
 from routelens.artifacts.build import compute_stats
 from routelens.artifacts.write import write_generated
+from routelens.commands._common import load_or_report, pct
 from routelens.errors import BuildError
 from routelens.paths import CATALOG_NAME, INDEX_NAME
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import sys
 
-from routelens.commands._common import load_or_report
 from routelens.artifacts.check import check
+from routelens.commands._common import load_or_report
 
 
 def register(sub, common) -> None:

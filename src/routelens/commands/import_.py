@@ -29,8 +29,8 @@ def register(sub, common) -> None:
 
 def run(args) -> int:
     from routelens.agentskills import ImportFailure, apply_import, entries_yaml, plan_import, write_registry
-    from routelens.cli import resolve_paths
     from routelens.artifacts.write import write_generated
+    from routelens.cli import resolve_paths
     from routelens.errors import BuildError
 
     reg_path, out = resolve_paths(args)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from routelens.commands._common import load_or_report, print_json
 from routelens.artifacts.build import compute_stats
+from routelens.commands._common import load_or_report, print_json
 
 
 def _positive_int(text: str) -> int:

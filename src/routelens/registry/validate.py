@@ -19,8 +19,8 @@ from routelens.registry.model import (
     STATUSES,
     Composition,
     Registry,
-    Rule,
     RoutingSettings,
+    Rule,
     Skill,
 )
 from routelens.text.yaml_events import (

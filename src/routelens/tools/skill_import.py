@@ -1,0 +1,349 @@
+"""``routelens import``: propose registry entries from Agent Skills folders
+(read by :mod:`routelens.tools.agentskills`), and append them to
+``skills.yaml`` without touching any existing byte of it.
+
+A proposal's id is the skill's ``name``, its path the SKILL.md relative to
+the registry's folder, its description the SKILL.md's made one line; its
+triggers come from ``metadata.triggers``, or are proposed from the name and
+the description and marked ``review:``. Appending is checked before
+anything is written (the result loads with ruamel.yaml's round-trip loader
+and with routelens's reader, every existing entry unchanged), and written
+atomically. This is the only code that writes the registry, and only when
+asked (``--write``).
+
+Nothing in this module imports a routelens module above the tools stage.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+from routelens.artifacts.write import atomic_write
+from routelens.errors import Diagnostic, RegistryError, SkillFileError, SkillImportError
+from routelens.limits import LIMITS
+from routelens.registry.load import parse_registry
+from routelens.registry.model import Registry
+from routelens.text.canonical import canonical_bytes
+from routelens.text.unicode import STOP_WORDS
+from routelens.tools.agentskills import discover, read_skill_md
+from routelens.tools.prompt import one_line
+
+__all__ = [
+    "Proposal",
+    "ImportPlan",
+    "SkillImportError",
+    "propose_triggers",
+    "plan_import",
+    "entries_yaml",
+    "apply_import",
+    "write_registry",
+]
+
+# --------------------------------------------------------------------------- proposing
+
+_QUOTED = re.compile(r"\"([^\"\n]{3,60})\"|“([^”\n]{3,60})”|「([^」\n]{2,60})」|`([^`\n]{3,60})`|(?<![\w])'([^'\n]{3,60})'(?![\w])")
+_USE_WHEN = re.compile(r"\b(?:use (?:this skill )?(?:when|for|to)|when (?:the user )?(?:asks|wants) (?:to|for|about))\s+([^.;:,()\n]+)", re.I)
+
+
+def propose_triggers(name: str, description: str) -> list[str]:
+    """Trigger phrases proposed from a skill's name and description, for a
+    person to review: the name with hyphens as spaces, phrases quoted in the
+    description ("...", “...”, 「...」, `...`, '...'), and the words after
+    "Use when"/"Use for"/"when the user asks to" (at most 6 words). Phrases of
+    3 characters or fewer and stop words are left out, duplicates (case
+    folded) removed; at most 5, in that order. Deterministic."""
+    cands = [name.replace("-", " ")]
+    for m in _QUOTED.finditer(description):
+        cands.append(next(g for g in m.groups() if g))
+    m = _USE_WHEN.search(description)
+    if m:
+        rest = re.sub(r"^(?:(?:the user|someone|you)\s+)?(?:asks?|wants?|needs?)(?:\s+(?:for|to|about))?\s*", "",
+                      m.group(1), flags=re.I)
+        rest = re.split(r"[\"“「`']|\s(?:or|and)\s+(?:when|if)\b", rest)[0]
+        cands.append(" ".join(rest.split()[:6]))
+    out: list[str] = []
+    seen: set[str] = set()
+    for c in cands:
+        c = " ".join(c.split()).strip(" .,;:!?")
+        key = c.casefold()
+        if len(c) <= 3 or key in STOP_WORDS or key in seen or len(c) > LIMITS["max_trigger_chars"]:
+            continue
+        seen.add(key)
+        out.append(c)
+    return out[:5] or [name]
+
+
+@dataclass
+class Proposal:
+    """A registry entry proposed from a SKILL.md.
+
+    ``path``: the SKILL.md relative to the registry's folder, with ``/``;
+    ``triggers_from``: ``"metadata.triggers"`` or ``"proposed"`` (then the
+    entry carries ``review:`` metadata); ``description``: the SKILL.md
+    description made one line; ``extra``: further keys written after the
+    standard ones (``when_to_use`` when the SKILL.md has one).
+    """
+
+    id: str
+    path: str
+    priority: str
+    description: str
+    triggers: tuple[str, ...]
+    triggers_from: str
+    source: Path
+    extra: dict[str, str] = field(default_factory=dict)
+
+    def entry(self) -> dict[str, Any]:
+        """The entry's value as written to the registry, in key order."""
+        d: dict[str, Any] = {"path": self.path, "priority": self.priority, "triggers": list(self.triggers),
+                             "description": self.description}
+        d.update(self.extra)
+        return d
+
+
+@dataclass
+class ImportPlan:
+    """What ``routelens import`` would do. ``proposals``: entries to add, in
+    the order given; ``skipped``: ``(id, SKILL.md, reason)`` for skills that
+    are already in the registry or named twice; ``errors``/``warnings``:
+    diagnostics of broken SKILL.md files and of paths (positions in the
+    SKILL.md files)."""
+
+    registry_path: Path
+    proposals: list[Proposal] = field(default_factory=list)
+    skipped: list[tuple[str, Path, str]] = field(default_factory=list)
+    errors: list[Diagnostic] = field(default_factory=list)
+    warnings: list[Diagnostic] = field(default_factory=list)
+
+
+def _rel_posix(target: Path, base: Path) -> str | None:
+    t, b = target.resolve(), base.resolve()
+    try:
+        return t.relative_to(b).as_posix()
+    except ValueError:
+        return None
+
+
+def plan_import(paths: list[str | Path], registry_path: str | Path, reg: Registry | None,
+                priority: str = "P2") -> ImportPlan:
+    """Read every SKILL.md under ``paths`` and propose entries for the
+    registry at ``registry_path`` (``reg`` is that registry, or None when the
+    file does not exist yet). A broken SKILL.md becomes an error in the plan
+    and the others are still proposed. A skill whose name is already an id
+    of the registry (skill, composition or rule) is skipped, never replaced;
+    so is a SKILL.md outside the registry's folder (its body path could not
+    be relative) and a second skill of the same name."""
+    registry_path = Path(registry_path)
+    plan = ImportPlan(registry_path)
+    files, errs = discover(paths)
+    plan.errors.extend(errs)
+    taken = set()
+    if reg is not None:
+        taken = set(reg.skills) | set(reg.compositions) | set(reg.rules)
+    for f in files:
+        try:
+            sk = read_skill_md(f)
+        except SkillFileError as exc:
+            plan.errors.extend(exc.diagnostics)
+            plan.warnings.extend(exc.warnings)
+            continue
+        plan.warnings.extend(sk.warnings)
+        if sk.name in taken:
+            kind = "skill" if reg and sk.name in reg.skills else "entry"
+            plan.skipped.append((sk.name, f, f"already a {kind} id in {registry_path.name}; never replaced"))
+            continue
+        if any(p.id == sk.name for p in plan.proposals):
+            plan.skipped.append((sk.name, f, "a skill of this name was already proposed from another folder"))
+            continue
+        rel = _rel_posix(f, registry_path.parent)
+        if rel is None:
+            plan.errors.append(Diagnostic(
+                str(f), 1, 1, "",
+                f"outside the registry's folder {registry_path.parent.resolve()}: a skill's path must be relative "
+                "to it; move or copy the skill folder under it first"))
+            continue
+        extra: dict[str, str] = {}
+        wtu = sk.frontmatter.get("when_to_use")
+        if isinstance(wtu, str) and wtu.strip():
+            extra["when_to_use"] = one_line(wtu)
+        if sk.triggers is not None:
+            triggers, source = sk.triggers, "metadata.triggers"
+        else:
+            triggers, source = tuple(propose_triggers(sk.name, sk.description)), "proposed"
+            extra["review"] = "triggers proposed from the name and description; edit them, then delete this key"
+        plan.proposals.append(Proposal(sk.name, rel, priority, one_line(sk.description), triggers, source, f, extra))
+        taken.add(sk.name)
+    plan.errors.sort(key=lambda d: (d.file, d.line, d.column))
+    plan.warnings.sort(key=lambda d: (d.file, d.line, d.column))
+    return plan
+
+
+# --------------------------------------------------------------------------- writing
+
+
+@dataclass(frozen=True)
+class _Layout:
+    key_indent: int
+    map_step: int
+    seq_offset: int
+    blank_between: bool
+
+
+def _layout(reg: Registry | None) -> _Layout:
+    """Indentation of the registry's skills (key column, mapping step,
+    sequence dash offset) and whether entries are separated by a blank line,
+    so appended entries look like the existing ones."""
+    if reg is None or not reg.skills:
+        return _Layout(2, 2, 2, True)
+    lines = reg.lines
+    entries = sorted(reg.skills.values(), key=lambda s: s.source_start)
+    last = entries[-1]
+    key_line = lines[last.source_start - 1]
+    key_indent = len(key_line) - len(key_line.lstrip(" "))
+    step, offset = 2, 2
+    for ln in lines[last.source_start : last.source_end]:
+        if ln.strip() and not ln.lstrip().startswith("#"):
+            step = max(len(ln) - len(ln.lstrip(" ")) - key_indent, 1)
+            break
+    for s in entries:
+        for i in range(s.source_start, s.source_end - 1):
+            if re.match(r"^\s*triggers\s*:\s*$", lines[i]):
+                nxt = lines[i + 1]
+                if nxt.lstrip().startswith("-"):
+                    offset = (len(nxt) - len(nxt.lstrip(" "))) - (len(lines[i]) - len(lines[i].lstrip(" ")))
+                break
+        else:
+            continue
+        break
+    blank = any(lines[s.source_start - 2].strip() == "" for s in entries[1:]) if len(entries) > 1 else True
+    return _Layout(key_indent, step, max(offset, 0), blank)
+
+
+def entries_yaml(proposals: list[Proposal], reg: Registry | None = None) -> str:
+    """The YAML text (LF line ends) of the entries to append under
+    ``skills:``, dumped with ruamel.yaml's round-trip dumper in the
+    registry's own indentation (a value that would read as another type,
+    such as ``yes`` or ``1.10``, comes out quoted). Entries are separated by
+    a blank line when the registry's are."""
+    lay = _layout(reg)
+    y = YAML()  # round-trip
+    y.width = 1_000_000
+    y.allow_unicode = True
+    y.indent(mapping=lay.map_step, sequence=lay.seq_offset + 2, offset=lay.seq_offset)
+    chunks = []
+    for p in proposals:
+        value = CommentedMap()
+        for k, v in p.entry().items():
+            if isinstance(v, list):
+                seq = CommentedSeq(v)
+                value[k] = seq
+            else:
+                value[k] = v
+        buf = io.StringIO()
+        y.dump(CommentedMap([(p.id, value)]), buf)
+        text = "".join(" " * lay.key_indent + ln if ln.strip() else ln for ln in buf.getvalue().splitlines(True))
+        chunks.append(text)
+    return ("\n" if lay.blank_between else "").join(chunks)
+
+
+def _line_end_offset(raw: bytes, line: int) -> tuple[int, bytes]:
+    """Byte offset just after the line end of 1-based ``line`` in ``raw``
+    (counting CRLF, CR and LF as one line end each, as the registry does),
+    and that line end (b"" when the line is the last one and unterminated)."""
+    i, n, count = 0, len(raw), 0
+    while i < n:
+        j = i
+        while j < n and raw[j] not in (0x0A, 0x0D):
+            j += 1
+        if j >= n:
+            return n, b""
+        end = raw[j : j + 2] if raw[j : j + 2] == b"\r\n" else raw[j : j + 1]
+        count += 1
+        if count == line:
+            return j + len(end), end
+        i = j + len(end)
+    return n, b""
+
+
+def apply_import(plan: ImportPlan, reg: Registry | None) -> tuple[bytes, bytes, int, Registry]:
+    """Compute the registry bytes with the plan's entries appended.
+
+    Returns ``(old_bytes, new_bytes, offset, new_registry)``: the entries'
+    text is inserted at byte ``offset`` (just after the last line of the last
+    skill, so every other byte is unchanged: ``new[:offset] == old[:offset]``
+    and ``new[offset + k:] == old[offset:]``), in the file's own line ends.
+    The result is checked before anything is written: it must load with
+    ruamel.yaml's round-trip loader and with routelens's reader, keep every
+    existing entry's value, and hold each proposal as proposed. Raises
+    :class:`SkillImportError` otherwise. Writes nothing.
+    """
+    path = plan.registry_path
+    if reg is None:
+        old = b""
+        head = b"schema_version: 1\n\nskills:\n"
+        offset, eol = 0, b"\n"
+        insert = head + entries_yaml(plan.proposals, None).encode("utf-8")
+    else:
+        old = path.read_bytes()
+        if canonical_bytes(old).decode("utf-8") != reg.text:
+            raise SkillImportError(f"{path} changed while importing; run the import again")
+        if not reg.skills:
+            raise SkillImportError(f"{path}: `skills` has no entries written in block style to append after "
+                               "(e.g. `skills: {}`); write `skills:` with one entry by hand first")
+        last = max(reg.skills.values(), key=lambda s: s.source_end)
+        offset, eol = _line_end_offset(old, last.source_end)
+        if not eol:
+            eol = b"\r\n" if b"\r\n" in old else (b"\r" if b"\r" in old else b"\n")
+            prefix = eol
+        else:
+            prefix = b""
+        lay = _layout(reg)
+        text = ("\n" if lay.blank_between else "") + entries_yaml(plan.proposals, reg)
+        insert = prefix + text.encode("utf-8").replace(b"\n", eol)
+    new = old[:offset] + insert + old[offset:]
+    # check 1: ruamel.yaml round-trip loads the result
+    try:
+        YAML().load(canonical_bytes(new).decode("utf-8"))
+    except Exception as exc:  # pragma: no cover - entries are dumped by ruamel itself
+        raise SkillImportError(f"the appended registry would not load with ruamel.yaml: {exc}") from None
+    # check 2: routelens reads it, old entries unchanged, new ones as proposed
+    try:
+        new_reg = parse_registry(new, path)
+    except RegistryError as exc:
+        raise SkillImportError("the appended registry would be invalid:\n" + "\n".join(map(str, exc.diagnostics))) from None
+    if reg is not None:
+        for sid, s in reg.skills.items():
+            n = new_reg.skills.get(sid)
+            if n is None or (n.path, n.priority, n.triggers, n.description, n.status, n.metadata) != (
+                    s.path, s.priority, s.triggers, s.description, s.status, s.metadata):
+                raise SkillImportError(f"appending would change the existing skill {sid!r}; nothing was written")
+        for cid, c in reg.compositions.items():
+            if cid not in new_reg.compositions or new_reg.compositions[cid].members != c.members:
+                raise SkillImportError(f"appending would change the composition {cid!r}; nothing was written")
+    for p in plan.proposals:
+        n = new_reg.skills.get(p.id)
+        if n is None or (n.path, n.priority, list(n.triggers), n.description) != (
+                p.path, p.priority, list(p.triggers), p.description):
+            raise SkillImportError(f"the appended entry {p.id!r} would not read back as proposed; nothing was written")
+    return old, new, offset, new_reg
+
+
+def write_registry(path: Path, old: bytes, new: bytes) -> None:
+    """Replace ``path``'s bytes ``old`` by ``new`` atomically (a temporary
+    file in the same folder, then a rename; the file's mode is kept, a new
+    file gets the umask's). Raises :class:`SkillImportError` when the file
+    changed since it was read, ``OSError`` when it cannot be written."""
+    try:
+        current = path.read_bytes()
+    except FileNotFoundError:
+        current = b""
+    if current != old:
+        raise SkillImportError(f"{path} changed while importing; nothing was written, run the import again")
+    atomic_write(path, new)
