@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from conftest import EXAMPLE
-from routelens.commands import build as build_cmd
+from routelens.cli.commands import build as build_cmd
 from routelens.paths import CATALOG_NAME, INDEX_NAME
 
 H = "schema_version: 1\nskills:\n"

@@ -1,1 +1,2 @@
-"""CLI subcommands, one module each (see :mod:`routelens.cli`)."""
+"""Former home of the CLI subcommands; kept one release so that old imports
+work. New code imports :mod:`routelens.cli.commands`."""

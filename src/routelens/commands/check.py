@@ -1,32 +1,6 @@
-"""``routelens check``: are the generated files fresh and within budget? Never writes."""
+"""Former home of ``routelens check``; kept one release so that old imports work.
+New code imports :mod:`routelens.cli.commands.check`."""
 
-from __future__ import annotations
+from routelens.cli.commands.check import register, run
 
-import sys
-
-from routelens.artifacts.check import check
-from routelens.commands._common import load_or_report
-
-
-def register(sub, common) -> None:
-    p = sub.add_parser("check", parents=[common], help="exit 0 when generated files are fresh and within budget",
-                       description="Compare generated/ with a fresh build, byte for byte, and check the size "
-                       "budget. Exit 0 when both hold, 1 otherwise (saying which ids were added, removed or "
-                       "changed), 2 when the registry has errors. Never writes; for CI and pre-commit.")
-    p.set_defaults(func=run)
-
-
-def run(args) -> int:
-    from routelens.cli import resolve_paths
-
-    reg_path, out = resolve_paths(args)
-    reg = load_or_report(reg_path)
-    if reg is None:
-        return 2
-    res = check(reg, out)
-    if res.ok:
-        print(f"ok: {out} is fresh for {reg_path} ({reg.source_sha256[:12]}) and within the size budget")
-        return 0
-    for p in res.problems:
-        print(f"routelens check: {p}", file=sys.stderr)
-    return 1
+__all__ = ["register", "run"]

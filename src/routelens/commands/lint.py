@@ -1,58 +1,6 @@
-"""``routelens lint``: registry hygiene and agent listing budgets."""
+"""Former home of ``routelens lint``; kept one release so that old imports work.
+New code imports :mod:`routelens.cli.commands.lint`."""
 
-from __future__ import annotations
+from routelens.cli.commands.lint import register, run
 
-import argparse
-import sys
-
-from routelens.commands._common import print_json
-
-
-def _positive_int(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if n <= 0:
-        raise argparse.ArgumentTypeError(f"must be positive: {text!r}")
-    return n
-
-
-def register(sub, common) -> None:
-    p = sub.add_parser(
-        "lint", parents=[common], help="registry hygiene: triggers, bodies, compositions, listing budgets",
-        description="Check the registry for shared, shadowed, short and stop-word triggers, skills their own "
-        "description would not route to, deprecated/disabled skills in compositions, missing bodies, Agent "
-        "Skills name/description limits, and the Layer-1 listing against Claude Code's budget (1% of the "
-        "context window; each entry's description capped at 1,536 characters) and against --budget. "
-        "Exit 1 on errors, 0 with warnings only, 2 when the registry is invalid.")
-    p.add_argument("--json", action="store_true", help="print the report as JSON")
-    p.add_argument("--budget", type=_positive_int, default=None, metavar="CHARS",
-                   help="your budget for the Layer-1 block, in characters: exceeding it is an error")
-    p.add_argument("--context-window", type=_positive_int, default=None, metavar="TOKENS",
-                   help="context window assumed for Claude Code's listing budget estimate (default 200000); "
-                   "SLASH_COMMAND_TOOL_CHAR_BUDGET, when set, gives the exact budget instead")
-    p.set_defaults(func=run)
-
-
-def run(args) -> int:
-    from routelens.cli import resolve_paths
-    from routelens.lint import DEFAULT_CONTEXT_WINDOW, lint
-    from routelens.registry import RegistryError, load_registry
-
-    reg_path, _ = resolve_paths(args)
-    try:
-        reg = load_registry(reg_path)
-    except RegistryError as exc:
-        for d in exc.diagnostics:
-            print(str(d), file=sys.stderr)
-        n = len(exc.diagnostics)
-        print(f"{reg_path}: {n} error{'s' if n != 1 else ''}; not linted", file=sys.stderr)
-        return 2
-    report = lint(reg, args.budget, args.context_window or DEFAULT_CONTEXT_WINDOW)
-    if args.json:
-        print_json(report.to_dict())
-    else:
-        for line in report.text_lines():
-            print(line)
-    return report.exit_code
+__all__ = ["register", "run"]

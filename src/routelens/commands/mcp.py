@@ -1,35 +1,6 @@
-"""``routelens mcp``: a stdio MCP server (tools route_task and load_skill)."""
+"""Former home of ``routelens mcp``; kept one release so that old imports work.
+New code imports :mod:`routelens.cli.commands.mcp`."""
 
-from __future__ import annotations
+from routelens.cli.commands.mcp import register, run
 
-import sys
-
-
-def register(sub, common) -> None:
-    p = sub.add_parser(
-        "mcp", parents=[common], help="run a stdio MCP server with the tools route_task and load_skill",
-        description="Serve the registry over MCP on standard input/output (official `mcp` SDK; install with "
-        "pip install 'routelens[mcp]'). Tools: route_task(task) returns the decision as pointers (ids, line "
-        "ranges and the expanded YAML, or the fallback reason and the registry to read); load_skill(id) "
-        "returns a skill's Layer-2 body. The tool definitions never contain registry content. The registry "
-        "and index are re-read on every call.")
-    p.set_defaults(func=run)
-
-
-def run(args) -> int:
-    from routelens.cli import resolve_paths
-    from routelens.commands._common import load_or_report
-    from routelens.paths import INDEX_NAME
-
-    try:
-        import mcp  # noqa: F401
-    except ImportError:
-        print("routelens mcp needs the MCP Python SDK: pip install 'routelens[mcp]'", file=sys.stderr)
-        return 2
-    reg_path, out = resolve_paths(args)
-    if load_or_report(reg_path) is None:  # refuse to start on a broken registry, with file:line:col
-        return 2
-    from routelens.mcp_server import serve
-
-    serve(reg_path, out / INDEX_NAME)
-    return 0
+__all__ = ["register", "run"]

@@ -1,0 +1,79 @@
+"""``routelens build``: write the compact index and the debug catalog."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from routelens.artifacts.build import compute_stats
+from routelens.artifacts.write import write_generated
+from routelens.cli.commands.common import load_or_exit, pct, resolve_paths
+from routelens.errors import BuildError
+from routelens.paths import CATALOG_NAME, INDEX_NAME
+
+
+def register(sub, common) -> None:
+    p = sub.add_parser("build", parents=[common], help="write generated/routing.min.json and catalog.json",
+                       description="Validate the registry and write the compact index and the debug catalog "
+                       "atomically. Nothing is written when the registry has errors (exit 2).")
+    p.add_argument("--quiet", "-q", action="store_true", help="print nothing on success")
+    p.set_defaults(func=run)
+
+
+def size_summary(st: dict) -> list[str]:
+    """Lines of the size summary printed by build and stats."""
+    r, c, i, b = st["registry"], st["catalog"], st["index"], st["budget"]
+    return [
+        f"{'':9}{'chars':>10}{'bytes':>10}{'lines':>8}  reduction",
+        f"{'registry':9}{r['chars']:>10}{r['bytes']:>10}{r['lines']:>8}",
+        f"{'catalog':9}{c['chars']:>10}{c['bytes']:>10}{c['lines']:>8}  {pct(c['reduction'])}",
+        f"{'index':9}{i['chars']:>10}{i['bytes']:>10}{i['lines']:>8}  {pct(i['reduction'])}",
+        f"budget: index/registry = {b['ratio']:.3f} {'<' if b['ok'] else '>='} {b['max_index_ratio']} "
+        f"({'ok' if b['ok'] else 'EXCEEDED'})",
+    ]
+
+
+#: registries bigger than this (bytes) get progress lines on stderr
+BIG_REGISTRY_BYTES = 4 * 1024 * 1024
+
+
+def run(args) -> int:
+    reg_path, out = resolve_paths(args)
+    t0 = time.perf_counter()
+    try:
+        size = reg_path.stat().st_size
+    except OSError:
+        size = 0
+    big = size > BIG_REGISTRY_BYTES
+    tty = big and sys.stderr.isatty()
+    progress = None
+    if big:
+        # a terminal gets a live percentage; a log gets one line per phase
+        print(f"reading {reg_path} ({size / 1e6:.1f} MB)...", end="" if tty else "\n", file=sys.stderr, flush=True)
+    if tty:
+        def progress(fraction: float) -> None:
+            print(f"\rreading {reg_path} ({size / 1e6:.1f} MB): {fraction * 100:3.0f}%", end="",
+                  file=sys.stderr, flush=True)
+    try:
+        reg = load_or_exit(args, outcome="nothing was written", progress=progress).registry
+    finally:
+        if tty:
+            print(file=sys.stderr, flush=True)  # end the progress line
+    if big:
+        print(f"validated {len(reg.skills)} skills in {time.perf_counter() - t0:.1f}s; writing {out}...",
+              file=sys.stderr, flush=True)
+    try:
+        output, written = write_generated(reg, out)
+    except BuildError as exc:
+        print(f"routelens build: {exc}", file=sys.stderr)
+        return 2
+    if big:
+        print(f"done in {time.perf_counter() - t0:.1f}s", file=sys.stderr, flush=True)
+    if not args.quiet:
+        st = compute_stats(reg, output.index, output.catalog)
+        state = ", ".join(written) if written else "unchanged"
+        print(f"built {out / INDEX_NAME} and {out / CATALOG_NAME} from {reg_path} "
+              f"({len(reg.skills)} skills, {len(reg.compositions)} compositions, {len(reg.rules)} rules; {state})")
+        for line in size_summary(st):
+            print(line)
+    return 0

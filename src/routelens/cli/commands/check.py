@@ -1,0 +1,28 @@
+"""``routelens check``: are the generated files fresh and within budget? Never writes."""
+
+from __future__ import annotations
+
+import sys
+
+from routelens.artifacts.check import check
+from routelens.cli.commands.common import load_or_exit
+
+
+def register(sub, common) -> None:
+    p = sub.add_parser("check", parents=[common], help="exit 0 when generated files are fresh and within budget",
+                       description="Compare generated/ with a fresh build, byte for byte, and check the size "
+                       "budget. Exit 0 when both hold, 1 otherwise (saying which ids were added, removed or "
+                       "changed), 2 when the registry has errors. Never writes; for CI and pre-commit.")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    loaded = load_or_exit(args)
+    reg_path, out, reg = loaded.registry_path, loaded.out_dir, loaded.registry
+    res = check(reg, out)
+    if res.ok:
+        print(f"ok: {out} is fresh for {reg_path} ({reg.source_sha256[:12]}) and within the size budget")
+        return 0
+    for p in res.problems:
+        print(f"routelens check: {p}", file=sys.stderr)
+    return 1

@@ -1,0 +1,121 @@
+"""What every subcommand shares: the common options, and the one preamble
+"resolve the paths, load the registry or report every error, exit 2".
+
+A command that cannot go on raises :class:`CommandExit` with its exit code
+after saying why on standard error; :func:`routelens.cli.main` returns
+that code. Bad input never shows a traceback (``FILE:LINE:COL: key.path:
+message`` lines, docs/formats.md §1).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from routelens.errors import RegistryError
+from routelens.paths import REGISTRY_ENV, bundled_registry, default_out_dir
+from routelens.registry.load import load_registry
+from routelens.registry.model import Registry
+
+__all__ = [
+    "CommandExit",
+    "Loaded",
+    "common_options",
+    "resolve_paths",
+    "load_or_exit",
+    "report_registry_error",
+    "positive_int",
+    "print_json",
+    "pct",
+]
+
+
+class CommandExit(SystemExit):
+    """Stop the command with exit ``code`` (it has reported why already)."""
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """A command's registry: where it is, the generated folder, and the
+    validated registry."""
+
+    registry_path: Path
+    out_dir: Path
+    registry: Registry
+
+
+def common_options() -> argparse.ArgumentParser:
+    """Options every subcommand accepts (a parent parser)."""
+    p = argparse.ArgumentParser(add_help=False)
+    p.add_argument("--registry", type=Path, default=None, metavar="PATH",
+                   help="the canonical registry (default: $ROUTELENS_REGISTRY, else ./skills.yaml, else the bundled one)")
+    p.add_argument("--out", "--generated", dest="out", type=Path, default=None, metavar="DIR",
+                   help="folder of routing.min.json and catalog.json (default: generated/ beside the registry)")
+    return p
+
+
+def resolve_paths(args: argparse.Namespace) -> tuple[Path, Path]:
+    """(registry path, generated folder) from parsed arguments
+    (:func:`routelens.paths.bundled_registry` and ``generated/`` beside the
+    registry when not given)."""
+    reg = args.registry or bundled_registry()
+    return reg, args.out or default_out_dir(reg)
+
+
+def report_registry_error(path: Path, exc: RegistryError, outcome: str = "") -> None:
+    """Print every diagnostic of ``exc`` to stderr, then ``PATH: N errors``
+    (``; outcome`` appended, e.g. ``nothing was written``), and how to name
+    a registry when there is no file at ``path``."""
+    for d in exc.diagnostics:
+        print(str(d), file=sys.stderr)
+    n = len(exc.diagnostics)
+    tail = f"; {outcome}" if outcome else ""
+    print(f"{path}: {n} error{'s' if n != 1 else ''}{tail}", file=sys.stderr)
+    if not Path(path).exists():
+        print(f"routelens: no registry there: pass --registry PATH, set {REGISTRY_ENV}, "
+              "or run routelens in a folder that holds skills.yaml", file=sys.stderr)
+
+
+def load_or_exit(args: argparse.Namespace, *, outcome: str = "", show_warnings: bool = True,
+                 progress: Callable[[float], None] | None = None) -> Loaded:
+    """The preamble of a command that needs the registry: resolve the paths,
+    load and validate the registry (``progress(fraction)`` is passed on),
+    print its warnings to stderr (unless ``show_warnings`` is False: lint
+    reports them as findings). On errors, report them
+    (:func:`report_registry_error` with ``outcome``) and raise
+    :class:`CommandExit` (2)."""
+    reg_path, out = resolve_paths(args)
+    try:
+        reg = load_registry(reg_path, progress=progress)
+    except RegistryError as exc:
+        report_registry_error(reg_path, exc, outcome)
+        raise CommandExit(2) from None
+    if show_warnings:
+        for w in reg.warnings:
+            print(str(w), file=sys.stderr)
+    return Loaded(reg_path, out, reg)
+
+
+def positive_int(text: str) -> int:
+    """argparse type: a whole number of 1 or more."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if n <= 0:
+        raise argparse.ArgumentTypeError(f"must be positive: {text!r}")
+    return n
+
+
+def print_json(obj: Any) -> None:
+    """``obj`` as pretty JSON (indent 2, no ASCII escaping) on stdout."""
+    sys.stdout.write(json.dumps(obj, ensure_ascii=False, indent=2) + "\n")
+
+
+def pct(x: float) -> str:
+    """A share as a percentage with one decimal: ``0.695`` -> ``69.5%``."""
+    return f"{x * 100:.1f}%"

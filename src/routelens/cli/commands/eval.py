@@ -1,0 +1,78 @@
+"""``routelens eval``: run labelled routing cases and check the quality bar of issue 3."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from routelens.cli.commands.common import pct
+from routelens.cli.commands.route import open_router
+from routelens.errors import CasesError
+from routelens.tools.evaluate import QUALITY_BAR, evaluate, load_cases
+
+
+def register(sub, common) -> None:
+    p = sub.add_parser("eval", parents=[common], help="measure routing quality on labelled cases",
+                       description="Route every case of CASES.yaml and print confident precision, coverage, "
+                       "must-fallback recall, the off-topic false-route rate, a per-category table and the wrong "
+                       "cases. Exit 1 when below the quality bar (precision >= 0.97, coverage >= 0.80, "
+                       "must-fallback recall = 1.0, off-topic false-route rate <= 0.02), 2 on bad input.")
+    p.add_argument("cases", metavar="CASES.yaml")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument("--index", default=None, metavar="PATH", help="the compact index (default: in the generated folder)")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    try:
+        cases = load_cases(args.cases)
+    except CasesError as exc:
+        for d in exc.diagnostics:
+            print(str(d), file=sys.stderr)
+        return 2
+    router = open_router(args)
+    try:
+        rep = evaluate(router, cases)  # raises on expect/composition ids the registry does not have
+    except CasesError as exc:
+        for d in exc.diagnostics:
+            print(str(d), file=sys.stderr)
+        return 2
+    if args.json:
+        sys.stdout.write(json.dumps(rep.to_dict(), ensure_ascii=False, indent=2) + "\n")
+        return 0 if rep.passed else 1
+    c = rep.counts
+    print(f"{c['cases']} cases, index {router.freshness.state}, threshold {router.threshold:g}, "
+          f"margin {router.margin:g}")
+    rows = [
+        ("confident precision", rep.precision, f"{c['routed_correct']}/{c['routed']} routed decisions right", "precision"),
+        ("coverage", rep.coverage, f"{c['routable_routed']}/{c['routable']} routable cases routed", "coverage"),
+        ("must-fallback recall", rep.must_fallback_recall, f"{c['must_fallback_ok']}/{c['must_fallback']} fell back",
+         "must_fallback_recall"),
+        ("off-topic false-route", rep.offtopic_false_route_rate, f"{c['offtopic_routed']}/{c['offtopic']} routed",
+         "offtopic_false_route_rate"),
+    ]
+    failing = " ".join(rep.failures)
+    for label, value, detail, key in rows:
+        op, bound = QUALITY_BAR[key]
+        mark = "FAIL" if key in failing else "ok"
+        print(f"  {label:<22} {pct(value):>7}  (bar {op} {pct(bound)})  {mark:<4}  {detail}")
+    print()
+    print(f"  {'category':<14}{'cases':>6}{'routed':>8}{'right':>7}{'wrong':>7}{'missed':>8}")
+    for cat, v in rep.categories.items():
+        print(f"  {cat:<14}{v['cases']:>6}{v['routed']:>8}{v['correct']:>7}{v['wrong']:>7}{v['missed']:>8}")
+    for title, items in (("wrong", rep.wrong), ("missed (fell back on a routable case)", rep.missed)):
+        if not items:
+            continue
+        print()
+        print(f"{title}:")
+        for r in items:
+            d = r.decision
+            want = r.case.composition or ",".join(r.case.expect) or "(fallback)"
+            got = d.composition or ",".join(d.skills) or "(none)"
+            task = r.case.task.replace("\n", " ")
+            task = task if len(task) <= 70 else task[:69] + "…"
+            print(f"  {args.cases}:{r.case.line}: [{r.case.category}] {json.dumps(task, ensure_ascii=False)}")
+            print(f"      want {want} ({r.case.mode or '-'}); got {got} ({d.mode}, {d.reason}): {d.message}")
+    print()
+    print("PASS: meets the quality bar" if rep.passed else "FAIL: below the quality bar: " + "; ".join(rep.failures))
+    return 0 if rep.passed else 1

@@ -1,0 +1,34 @@
+"""``routelens lint``: registry hygiene and agent listing budgets."""
+
+from __future__ import annotations
+
+from routelens.cli.commands.common import load_or_exit, positive_int, print_json
+from routelens.tools.lint import DEFAULT_CONTEXT_WINDOW, lint
+
+
+def register(sub, common) -> None:
+    p = sub.add_parser(
+        "lint", parents=[common], help="registry hygiene: triggers, bodies, compositions, listing budgets",
+        description="Check the registry for shared, shadowed, short and stop-word triggers, skills their own "
+        "description would not route to, deprecated/disabled skills in compositions, missing bodies, Agent "
+        "Skills name/description limits, and the Layer-1 listing against Claude Code's budget (1% of the "
+        "context window; each entry's description capped at 1,536 characters) and against --budget. "
+        "Exit 1 on errors, 0 with warnings only, 2 when the registry is invalid.")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument("--budget", type=positive_int, default=None, metavar="CHARS",
+                   help="your budget for the Layer-1 block, in characters: exceeding it is an error")
+    p.add_argument("--context-window", type=positive_int, default=None, metavar="TOKENS",
+                   help="context window assumed for Claude Code's listing budget estimate (default 200000); "
+                   "SLASH_COMMAND_TOOL_CHAR_BUDGET, when set, gives the exact budget instead")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    reg = load_or_exit(args, outcome="not linted", show_warnings=False).registry  # warnings become findings
+    report = lint(reg, args.budget, args.context_window or DEFAULT_CONTEXT_WINDOW)
+    if args.json:
+        print_json(report.to_dict())
+    else:
+        for line in report.text_lines():
+            print(line)
+    return report.exit_code

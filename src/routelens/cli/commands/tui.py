@@ -1,0 +1,44 @@
+"""``routelens tui`` (also ``routelens`` with no command): the terminal UI.
+
+Textual is imported only when the UI opens, so the other commands stay
+fast and headless (tests/test_layers.py)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from routelens.cli.commands.common import resolve_paths
+
+
+def register(sub, common) -> None:
+    p = sub.add_parser(
+        "tui", parents=[common], help="open the terminal UI (the default command)",
+        description="Registry, compact index and debug catalog side by side; routes what you type, live; "
+        "says why it fell back. Watches the files and reloads on change.",
+    )
+    p.add_argument("--index", type=Path, default=None, metavar="PATH",
+                   help="the compact index (default: routing.min.json in --out, else generated/ beside the registry)")
+    p.add_argument("--task", default="", metavar="TEXT", help="start with this task typed in")
+    p.add_argument("--theme", default="textual-dark", metavar="NAME", help="Textual theme (default textual-dark)")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    reg_path, out_dir = resolve_paths(args)
+    if not sys.stdout.isatty() and not sys.stdin.isatty():
+        print("routelens tui needs a terminal; use `routelens route`, `routelens stats` or `routelens check` in scripts",
+              file=sys.stderr)
+        return 2
+    # deferred: Textual loads only when the UI opens (a heavy dependency; tests/test_layers.py)
+    from routelens.tui.app import RouteLensApp
+    from routelens.tui.model import Paths
+
+    paths = Paths.make(reg_path, args.index, out_dir)
+    app = RouteLensApp(paths, task=args.task)
+    if args.theme not in app.available_themes:
+        print(f"unknown theme {args.theme!r}; one of: {', '.join(sorted(app.available_themes))}", file=sys.stderr)
+        return 2
+    app.theme = args.theme
+    app.run()
+    return 0
