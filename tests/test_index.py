@@ -1,4 +1,4 @@
-"""Compact index and debug catalog (spec sections 3-5): exact bytes,
+"""Compact index and debug catalog (docs/formats.md §3-§5): exact bytes,
 freshness, check, atomic writes, body reading."""
 
 from __future__ import annotations

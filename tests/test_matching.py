@@ -1,6 +1,5 @@
 """Trigger matching: normalisation with original offsets, tokens, word
-similarity, exact/fuzzy scores and spans, candidate generation (spec
-``formats.md`` section 6; issue 3)."""
+similarity, exact/fuzzy scores and spans, candidate generation (docs/formats.md §6; issue 3)."""
 
 from __future__ import annotations
 

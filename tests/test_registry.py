@@ -1,4 +1,4 @@
-"""Registry reading (spec formats.md sections 1-2): exact line ranges, text
+"""Registry reading (docs/formats.md §1, §2): exact line ranges, text
 as written, every error with file, line, column and key path."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The router's decisions (spec ``formats.md`` section 6; issue 3): every
+"""The router's decisions (docs/formats.md §6; issue 3): every
 reason, spans, expansions read from canonical ranges, freshness, and
 arbitrary input."""
 

@@ -1,16 +1,24 @@
 """routelens: a canonical YAML skill registry, a compact routing index built
 from it, a router that falls back to the full registry, and a Textual UI.
 
-The public core API (no Textual import happens here):
+The package is one folder per stage of the data's path (README,
+"Architecture"): :mod:`routelens.text` < :mod:`routelens.registry` <
+:mod:`routelens.artifacts` < :mod:`routelens.routing` < :mod:`routelens.tools`
+< the front ends (:mod:`routelens.cli`, :mod:`routelens.mcp_server`,
+:mod:`routelens.tui`). The public core API (no Textual import happens here):
 
 - :func:`routelens.registry.load_registry` / :func:`parse_registry` -> :class:`Registry`
-- :func:`routelens.index.build` / :func:`routelens.index.check` / :func:`routelens.index.freshness`
-- :func:`routelens.stats.compute_stats`
-- :func:`routelens.router.route`
+  (also importable from here)
+- :func:`routelens.artifacts.build.build` / :func:`routelens.artifacts.write.write_generated`
+  / :func:`routelens.artifacts.check.check` / :func:`routelens.artifacts.freshness.freshness`
+- :func:`routelens.artifacts.build.compute_stats`
+- :class:`routelens.routing.router.Router` / :func:`routelens.routing.router.route`
+- :mod:`routelens.errors`: :class:`Diagnostic`, :class:`RoutelensError` and its subclasses
 """
 
 __version__ = "0.1.0"
 
+from routelens.errors import RoutelensError  # noqa: E402
 from routelens.registry import (  # noqa: E402
     Composition,
     Diagnostic,
@@ -29,6 +37,7 @@ __all__ = [
     "Diagnostic",
     "Registry",
     "RegistryError",
+    "RoutelensError",
     "Rule",
     "RoutingSettings",
     "Skill",

@@ -38,7 +38,7 @@ def _inside(base: str, target: str) -> bool:
 def resolve_body_path(reg: Registry, rel: str) -> Path:
     """The real path of a skill body (``rel`` is the skill's ``path``,
     relative to the registry's folder), checked to stay inside that folder
-    after resolving symlinks (spec section 1). Raises ``ValueError`` with a
+    after resolving symlinks (docs/formats.md §1). Raises ``ValueError`` with a
     message for an empty path, an absolute path, a ``..`` escape or a
     symlink that leads outside. The file need not exist."""
     _refuse_lexically(rel)
@@ -50,7 +50,7 @@ def resolve_body_path(reg: Registry, rel: str) -> Path:
 
 
 def body_info(reg: Registry, rel: str, _dirs: dict[str, Any] | None = None) -> dict[str, Any]:
-    """What the catalog says about a skill body (spec section 4):
+    """What the catalog says about a skill body (docs/formats.md §4):
     ``{"exists": true, "chars": n}`` with ``n`` the characters of its
     canonical text (BOM removed, CRLF/CR as LF, invalid UTF-8 bytes counted
     as one replacement character each), so a CRLF checkout gives the same

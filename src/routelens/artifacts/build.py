@@ -27,8 +27,8 @@ class BuildOutput:
 
 def build(reg: Registry) -> BuildOutput:
     """Build both generated files in memory (nothing is written): the
-    exact bytes of ``routing.min.json`` (spec section 3) and
-    ``catalog.json`` (section 4)."""
+    exact bytes of ``routing.min.json`` (docs/formats.md §3) and
+    ``catalog.json`` (§4)."""
     with gc_paused():
         idx = index_bytes(reg)
         return BuildOutput(idx, catalog_bytes(reg, idx))

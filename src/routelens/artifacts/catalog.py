@@ -20,9 +20,9 @@ __all__ = ["catalog_bytes", "catalog_object"]
 
 
 def catalog_object(reg: Registry, index_data: bytes | None = None) -> dict[str, Any]:
-    """The debug catalog (spec section 4) as a dict: exactly what
+    """The debug catalog (docs/formats.md §4) as a dict: exactly what
     ``json.loads(catalog_bytes(reg, index_data))`` gives, including the size
-    statistics of section 5 with the catalog's own size."""
+    statistics of §5 with the catalog's own size."""
     return json.loads(catalog_bytes(reg, index_data))
 
 
@@ -120,7 +120,7 @@ _SKILLS_SENTINEL = "\x00skills\x00"
 
 
 def _skills_pieces(reg: Registry, pad: str) -> Iterator[str]:
-    """The catalog's ``skills`` object (spec section 4) at indentation
+    """The catalog's ``skills`` object (docs/formats.md §4) at indentation
     ``pad``, exactly as the stdlib's pretty printer would write it, in
     pieces (one per skill), written straight from the registry."""
     if not reg.skills:
@@ -164,13 +164,13 @@ def _skills_pieces(reg: Registry, pad: str) -> Iterator[str]:
 
 
 def _catalog_measure(reg: Registry, m: tuple[int, int, int], digits: int = 4) -> dict[str, Any]:
-    """The catalog's ``{chars, bytes, lines, reduction}`` (spec section 5)."""
+    """The catalog's ``{chars, bytes, lines, reduction}`` (docs/formats.md §5)."""
     rc = max(len(reg.text), 1)
     return {"chars": m[0], "bytes": m[1], "lines": m[2], "reduction": round(1 - m[0] / rc, digits)}
 
 
 def catalog_bytes(reg: Registry, index_data: bytes | None = None) -> bytes:
-    """Exact bytes of ``catalog.json`` (spec section 4): UTF-8, indent 2,
+    """Exact bytes of ``catalog.json`` (docs/formats.md §4): UTF-8, indent 2,
     ids sorted, one trailing LF. ``index_data`` is the index built from the
     same registry (built here when not given)."""
     return _catalog_bytes(reg, index_data)

@@ -71,8 +71,8 @@ def _load_json(data: bytes) -> Any:
 
 def check(reg: Registry, out_dir: str | Path) -> CheckResult:
     """Compare the generated files in ``out_dir`` with a fresh in-memory
-    build of ``reg`` (byte for byte) and check the size budget (spec
-    section 5). Never writes."""
+    build of ``reg`` (byte for byte) and check the size budget (docs/formats.md
+    §5). Never writes."""
     out_dir = Path(out_dir)
     out = build(reg)
     problems: list[str] = []

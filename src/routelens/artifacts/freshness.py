@@ -77,7 +77,7 @@ def index_problem(idx: CompactIndex, registry_text: str) -> str | None:
 
 def freshness(registry_path: str | Path, index_path: str | Path, registry_raw: bytes | None = None,
               registry: Registry | None = None) -> Freshness:
-    """Is the index at ``index_path`` fresh for the registry (spec section 3)?
+    """Is the index at ``index_path`` fresh for the registry (docs/formats.md §3)?
 
     Compares the index's ``source_sha256`` with the sha256 of the registry's
     canonical bytes (``registry_raw`` when given, else read from

@@ -40,7 +40,7 @@ _HEX64 = re.compile(r"^[0-9a-f]{64}$")
 
 
 def index_object(reg: Registry) -> dict[str, Any]:
-    """The compact index as a dict in spec section 3 key order."""
+    """The compact index as a dict in docs/formats.md §3 key order."""
     obj: dict[str, Any] = {
         "v": INDEX_VERSION,
         "authority": reg.path.name,
@@ -64,7 +64,7 @@ def index_object(reg: Registry) -> dict[str, Any]:
 
 def index_bytes(reg: Registry) -> bytes:
     """Exact bytes of ``routing.min.json``: UTF-8, no ASCII escaping, no
-    spaces, entries sorted by id, one trailing LF (spec section 3)."""
+    spaces, entries sorted by id, one trailing LF (docs/formats.md §3)."""
     return (compact(index_object(reg)) + "\n").encode("utf-8")
 
 

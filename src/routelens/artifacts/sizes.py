@@ -34,7 +34,7 @@ _NEXT_KEYS = ('],"composition_fields":', '],"rule_fields":', '],"routing":', '],
 
 def _rows_from_text(text: str) -> list[tuple[str, str, int]] | None:
     """``(kind, id, chars)`` of every entry of a compact index that routelens
-    wrote (spec section 3 layout), cut out of the text without decoding it:
+    wrote (docs/formats.md §3 layout), cut out of the text without decoding it:
     the rows of an array are separated by ``],["``, which no row holds
     inside (quotes inside JSON strings are escaped, ids are kebab-case).
     None when the text does not have that layout."""

@@ -108,7 +108,7 @@ def _read_or_none(path: Path) -> bytes | None:
 
 def write_generated(reg: Registry, out_dir: str | Path) -> tuple[BuildOutput, list[str]]:
     """Build and write ``routing.min.json`` and ``catalog.json`` into
-    ``out_dir`` (created when missing) atomically, as a pair (spec section 3).
+    ``out_dir`` (created when missing) atomically, as a pair (docs/formats.md §3).
 
     Both files are first written to temporary files beside them; only when
     both are complete on disk are they renamed over the old ones, catalog

@@ -27,7 +27,7 @@ def parse_registry(raw: bytes, path: str | Path = "skills.yaml", display_name: s
     ``path`` is where the registry lives (skill paths are relative to its
     folder); ``display_name`` is the file name used in diagnostics (defaults
     to ``path``). Raises :class:`RegistryError` carrying *every* error found
-    (spec section 1): syntax, duplicate keys, bad ids, missing keys, refused
+    (docs/formats.md §1): syntax, duplicate keys, bad ids, missing keys, refused
     tags, alias bombs, non-UTF-8 bytes, an empty file, a second document.
     ``progress(fraction)``, when given, is called while reading with the
     fraction (0..1) of the text read so far, at most about a hundred times.

@@ -38,13 +38,13 @@ STATUSES = ("active", "deprecated", "disabled")
 
 @dataclass(frozen=True)
 class Skill:
-    """A skill entry of the registry (spec section 1).
+    """A skill entry of the registry (docs/formats.md §1).
 
     ``source_start``/``source_end``: 1-based inclusive canonical line range
-    (spec section 2). ``triggers``: the text as written, in file order.
+    (docs/formats.md §2). ``triggers``: the text as written, in file order.
     ``metadata``: every further key, as plain JSON-able values.
     ``self_contained``: False when the range uses an alias whose anchor lies
-    outside it (spec section 2).
+    outside it (docs/formats.md §2).
     """
 
     id: str
@@ -110,7 +110,7 @@ class Registry:
     """A validated registry.
 
     ``text`` is the canonical text (BOM removed, LF line ends);
-    ``source_sha256`` the sha256 hex of its UTF-8 bytes (spec section 3).
+    ``source_sha256`` the sha256 hex of its UTF-8 bytes (docs/formats.md §3).
     ``skills``, ``compositions`` and ``rules`` are dicts sorted by id.
     ``line_count`` counts lines as an editor does (a final newline adds none).
     """

@@ -121,7 +121,7 @@ _NOT_STREAMED = object()
 
 
 def _entry_range(r: Reader, knode: Node, vnode: Node) -> tuple[int, int, bool]:
-    """(source_start, source_end, self_contained) of an entry (spec section 2)."""
+    """(source_start, source_end, self_contained) of an entry (docs/formats.md §2)."""
     start = r.line_of(knode.start)
     end = r.line_of(max(r.content_end(vnode) - 1, vnode.start))
     end = max(end, start)

@@ -45,7 +45,7 @@ MAX_NEAR_MISSES = 5
 
 @dataclass(frozen=True)
 class Expansion:
-    """One selected entry, read from its canonical line range (spec section 6).
+    """One selected entry, read from its canonical line range (docs/formats.md §6).
 
     ``kind``: ``"skill"`` or ``"composition"``; ``source_start``/``source_end``:
     1-based inclusive lines of the registry; ``text``: the exact text of those
@@ -82,7 +82,7 @@ class Expansion:
 
 @dataclass(frozen=True)
 class Decision:
-    """The router's decision for one task (spec section 6).
+    """The router's decision for one task (docs/formats.md §6).
 
     ``mode``: ``fast`` | ``index`` | ``full``; ``reason``: one of
     :data:`REASONS`; ``message``: one sentence for people; ``skills``:
@@ -100,7 +100,7 @@ class Decision:
     canonical hash; ``index_sha256``: sha256 of the index file bytes (None
     without an index file); ``matcher_version``: :data:`MATCHER_VERSION`.
 
-    Additions beyond the spec: ``rule_matches`` (evidence for every rule and
+    Additions beyond docs/formats.md §6: ``rule_matches`` (evidence for every rule and
     high-risk term that matched: ``Match.id`` is the rule id or the term) and
     ``truncated`` (skills were matched on the first :data:`MAX_TASK_CHARS`
     characters only; forced rules and high-risk terms are always matched over

@@ -2,23 +2,21 @@
 plain words, from the router's decision (docs/formats.md §6) and the
 skill's best trigger.
 
-Nothing in this module imports a routelens module above the routing stage
-(the router is named for type checking only: it calls :func:`explain`).
+Nothing in this module imports a routelens module above the routing stage;
+it asks the router through the :class:`Routes` interface (the router
+calls :func:`explain`, so it is not imported here).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from rapidfuzz import fuzz, process
 
 from routelens.routing.decision import Decision, Explanation, format_score, index_state_words, quote
 from routelens.routing.matching import Match
 
-if TYPE_CHECKING:
-    from routelens.routing.router import Router
-
-__all__ = ["explain", "SUGGEST_CUTOFF"]
+__all__ = ["Routes", "explain", "SUGGEST_CUTOFF"]
 
 #: An unknown id is answered with "Did you mean ...?" only for a known skill
 #: id at least this close (rapidfuzz's plain ratio, 0-100): "nope" must not
@@ -26,7 +24,28 @@ __all__ = ["explain", "SUGGEST_CUTOFF"]
 SUGGEST_CUTOFF = 70
 
 
-def explain(router: Router, task: str, skill_id: str) -> Explanation:
+class Routes(Protocol):
+    """What :func:`explain` asks of a router
+    (:class:`routelens.routing.router.Router` is one)."""
+
+    threshold: float
+    margin: float
+    display_name: str
+
+    @property
+    def skill_ids(self) -> tuple[str, ...]: ...
+
+    @property
+    def composition_ids(self) -> tuple[str, ...]: ...
+
+    def route(self, task: str) -> Decision: ...
+
+    def skill_status(self, skill_id: str) -> str | None: ...
+
+    def best_match(self, task: str, skill_id: str) -> Match | None: ...
+
+
+def explain(router: Routes, task: str, skill_id: str) -> Explanation:
     """Why ``skill_id`` was or was not chosen for ``task``: its best
     trigger and score against the threshold, and whether staleness, an
     explicit id, a forced rule, a high-risk term, ambiguity, a composition

@@ -588,7 +588,7 @@ def sorted_unique(diags: list[Diagnostic]) -> list[Diagnostic]:
 
 
 def parse_fragment(text: str, first_line: int = 1, display: str = "<fragment>") -> dict[str, Any]:
-    """Parse the text of one canonical line range (spec section 2, the
+    """Parse the text of one canonical line range (docs/formats.md §2, the
     slicing property): the range is dedented and parsed as a one-key mapping
     with the same reading rules as the registry (text as written, no tags).
 

@@ -72,7 +72,7 @@ COMPATIBILITY_MAX_CHARS = 500
 #: lowercase letters, digits and single hyphens; no leading/trailing hyphen.
 NAME_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 SKILL_FILE = "SKILL.md"
-#: largest SKILL.md read, in bytes (the spec's guidance is < 500 lines).
+#: largest SKILL.md read, in bytes (the Agent Skills specification's guidance is < 500 lines).
 MAX_SKILL_BYTES = 4 * 1024 * 1024
 
 

@@ -45,8 +45,7 @@ Units: lengths are characters (Unicode code points). The Claude Code budget
 is in characters: taken exactly from ``SLASH_COMMAND_TOOL_CHAR_BUDGET`` when
 that variable is set (it pins the budget in Claude Code), otherwise
 estimated as 1% of an assumed context window (default 200,000 tokens) at ~4
-characters per token, and labelled as an estimate
-(``shared/guides/peers.md``, "Claude Code listing").
+characters per token, and labelled as an estimate.
 
 Nothing in this module imports Textual.
 """

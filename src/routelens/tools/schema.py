@@ -3,7 +3,7 @@ that see the registry's YAML as text.
 
 The schema (``routelens/data/skills.schema.json``, JSON Schema draft-07,
 which YAML editors such as yaml-language-server support) describes the
-structure of spec ``formats.md`` section 1. The bundled registry's first
+structure of docs/formats.md §1. The bundled registry's first
 line, ``# yaml-language-server: $schema=./src/routelens/data/skills.schema.json``,
 makes editors validate and complete it.
 
