@@ -2,8 +2,6 @@
 the path checks (docs/formats.md §1: relative to the registry's folder,
 never absolute, never outside it, symlinks included) and what the catalog
 says about a body (§4: whether it exists, and its size).
-
-Nothing in this module imports a routelens module above the registry stage.
 """
 
 from __future__ import annotations

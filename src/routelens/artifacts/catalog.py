@@ -1,8 +1,6 @@
 """The debug catalog, ``generated/catalog.json`` (docs/formats.md §4):
 everything about every entry, pretty-printed, with the size statistics of
 §5, the catalog's own size included.
-
-Nothing in this module imports a routelens module above the artifacts stage.
 """
 
 from __future__ import annotations

@@ -1,8 +1,6 @@
 """The compact runtime index, ``generated/routing.min.json`` (docs/formats.md
 §3): its exact bytes from a registry, and reading it back (validated) for
 routing.
-
-Nothing in this module imports a routelens module above the registry stage.
 """
 
 from __future__ import annotations

@@ -6,8 +6,6 @@ the *canonical* text (BOM removed, LF line ends, so a CRLF checkout gives
 the same figures); ``lines`` count as an editor does. ``reduction`` is
 ``1 - x_chars / registry_chars``. Token counts are not part of these
 figures (they depend on an optional tokenizer); see :func:`token_count`.
-
-Nothing in this module imports a routelens module above the registry stage.
 """
 
 from __future__ import annotations

@@ -2,8 +2,7 @@
 canonical line ranges, routing settings with the only defaults, and the
 validated :class:`Registry`.
 
-Nothing in this module reads a file or imports a routelens module above
-the text stage.
+Nothing in this module reads a file.
 """
 
 from __future__ import annotations

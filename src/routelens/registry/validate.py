@@ -54,6 +54,9 @@ class Validator:
         self.r = r
 
     def string(self, node: Node, path: str, what: str, allow_empty: bool = False) -> str | None:
+        """The text of a scalar, or None after an error: a list or mapping, a
+        plain null, or an empty string (unless ``allow_empty``). ``what`` names
+        the value in the message."""
         r = self.r
         n = r.deref(node)
         if n.kind != SCALAR:
@@ -68,6 +71,7 @@ class Validator:
         return n.value
 
     def mapping(self, node: Node, path: str, what: str) -> bool:
+        """True when ``node`` (aliases followed) is a mapping; else an error and False."""
         n = self.r.deref(node)
         if n.kind != MAP:
             kind = "a list" if n.kind == SEQ else ("null" if n.plain and n.value in NULL_WORDS else f"the scalar {n.value!r}")
@@ -76,6 +80,10 @@ class Validator:
         return True
 
     def triggers(self, node: Node, path: str) -> tuple[str, ...]:
+        """A trigger list (docs/formats.md §1: a non-empty list of non-empty
+        strings, at most ``LIMITS["max_triggers_per_entry"]`` of at most
+        ``LIMITS["max_trigger_chars"]`` characters each), the valid ones; every
+        bad item is an error."""
         r = self.r
         n = r.deref(node)
         if n.kind != SEQ:
@@ -108,6 +116,7 @@ class Validator:
         return tuple(out)
 
     def entry_id(self, knode: Node, key: str, section: str) -> str | None:
+        """``key`` when it is a valid id (:data:`ID_RE`), else None after an error."""
         if not ID_RE.match(key):
             self.r.error(
                 knode.start, join_path(section, key),

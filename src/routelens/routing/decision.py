@@ -2,8 +2,6 @@
 :class:`Decision` with its evidence, each selected entry's
 :class:`Expansion`, and :class:`Explanation`; plus the wording its
 sentences share (scores, quotes, line spans, index states).
-
-Nothing in this module imports a routelens module above the routing stage.
 """
 
 from __future__ import annotations

@@ -14,8 +14,6 @@ applies too) or that holds something else raises
 ``index_invalid`` — never a wrong skill. A range that is not
 self-contained (an alias whose anchor lies outside it) is resolved from the
 whole registry, parsed only then.
-
-Nothing in this module imports a routelens module above the routing stage.
 """
 
 from __future__ import annotations

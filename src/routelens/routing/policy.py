@@ -33,8 +33,6 @@ To weigh new kinds of evidence, add a field to :class:`Evidence` (filled by
 the router where it runs the matchers) and a step to :func:`decide` at its
 place in the order; each step is a function that returns a
 :class:`Verdict` or None ("no decision yet").
-
-Nothing in this module imports a routelens module above the routing stage.
 """
 
 from __future__ import annotations

@@ -12,8 +12,6 @@ with its evidence (docs/formats.md §6). A facade over the routing stage:
   order, reading entries back through :mod:`~routelens.routing.entries`;
 - :meth:`Router.explain` says why a skill was or was not chosen
   (:mod:`~routelens.routing.explain`).
-
-Nothing in this module imports a routelens module above the routing stage.
 """
 
 from __future__ import annotations

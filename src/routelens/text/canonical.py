@@ -6,8 +6,6 @@ UTF-8 BOM removed and CRLF and CR turned into LF; its sha256 is the
 shows them (docs/formats.md §2): only LF ends a line in canonical text
 (U+0085, U+2028, U+2029 do not, so ``str.splitlines()`` is the wrong tool),
 and a final newline adds no line.
-
-Nothing in this module imports a routelens module above the ground floor.
 """
 
 from __future__ import annotations

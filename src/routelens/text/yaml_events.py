@@ -20,8 +20,7 @@ those characters are masked before parsing (:func:`mask_separators`).
 The reader (:class:`Reader`, :class:`Node`, the kinds :data:`SCALAR`,
 :data:`SEQ`, :data:`MAP`, :data:`ALIAS`) is public inside the package: the
 registry's validation, the JSON Schema's text tree and the cases reader
-walk its nodes. Nothing in this module imports a routelens module above
-the ground floor.
+walk its nodes.
 """
 
 from __future__ import annotations
@@ -157,6 +156,8 @@ class Reader:
         return line + self.fragment_offset, index - starts[line - 1] + 1 + self.column_offset
 
     def error(self, index: int, key_path: str, message: str) -> None:
+        """Record an error at character ``index``; raises :class:`ReadStoppedError`
+        once ``LIMITS["max_errors"]`` errors are recorded."""
         line, col = self.pos(index)
         self.errors.append(Diagnostic(self.display, line, col, key_path, message))
         if len(self.errors) >= LIMITS["max_errors"]:
@@ -165,6 +166,7 @@ class Reader:
             raise ReadStoppedError()
 
     def warn(self, index: int, key_path: str, message: str) -> None:
+        """Record a warning at character ``index``."""
         line, col = self.pos(index)
         self.warnings.append(Diagnostic(self.display, line, col, key_path, message, "warning"))
 
@@ -411,6 +413,7 @@ class Reader:
 
     # helpers -----------------------------------------------------------
     def deref(self, node: Node) -> Node:
+        """The node an alias stands for (``node`` itself when it is no alias)."""
         while node.kind == ALIAS:
             node = node.target  # type: ignore[assignment]
         return node

@@ -34,8 +34,6 @@ Reading is robust (each case has a fixture in ``tests/fixtures/agentskills``):
   seems to start (never a confusing YAML error deep in the body);
 - ``---`` horizontal rules in the body are body text: the frontmatter ends at
   the first ``---`` line after the opener.
-
-Nothing in this module imports a routelens module above the registry stage.
 """
 
 from __future__ import annotations

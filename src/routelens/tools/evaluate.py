@@ -99,6 +99,7 @@ class CaseResult:
         return self.outcome in ("wrong_route", "false_route")
 
     def to_dict(self) -> dict:
+        """JSON-able dict: the case, its outcome, what was expected and what was decided."""
         d = self.decision
         return {
             "task": self.case.task,
@@ -127,6 +128,7 @@ class EvalReport:
 
     @property
     def metrics(self) -> dict[str, float]:
+        """The four metrics by name (shares in [0, 1])."""
         return {
             "precision": self.precision,
             "coverage": self.coverage,
@@ -147,17 +149,21 @@ class EvalReport:
 
     @property
     def passed(self) -> bool:
+        """True when every metric meets the :data:`QUALITY_BAR`."""
         return not self.failures
 
     @property
     def wrong(self) -> list[CaseResult]:
+        """The results that count against precision or recall, in file order."""
         return [r for r in self.results if r.wrong]
 
     @property
     def missed(self) -> list[CaseResult]:
+        """Routable cases that fell back (they cost coverage), in file order."""
         return [r for r in self.results if r.outcome == "missed"]
 
     def to_dict(self) -> dict:
+        """The report as JSON-able dict (``routelens eval --json``)."""
         return {
             "metrics": self.metrics,
             "quality_bar": {k: [op, b] for k, (op, b) in QUALITY_BAR.items()},

@@ -141,6 +141,7 @@ class Finding:
         return f"{self.file}:{self.line}:{self.column}: {self.severity}: {where}{self.message} [{self.code}]"
 
     def to_dict(self) -> dict[str, Any]:
+        """JSON-able dict, keys in field order."""
         return {"severity": self.severity, "code": self.code, "file": self.file, "line": self.line,
                 "column": self.column, "key_path": self.key_path, "message": self.message}
 
@@ -165,9 +166,11 @@ class LintReport:
 
     @property
     def exit_code(self) -> int:
+        """1 when any finding is an error, else 0 (``routelens lint``)."""
         return 1 if self.errors else 0
 
     def to_dict(self) -> dict[str, Any]:
+        """The report as JSON-able dict (``routelens lint --json``)."""
         return {"registry": self.registry, "errors": self.errors, "warnings": self.warnings,
                 "findings": [f.to_dict() for f in self.findings], "listing": self.listing,
                 "matcher": self.matcher}

@@ -10,8 +10,6 @@ anything is written (the result loads with ruamel.yaml's round-trip loader
 and with routelens's reader, every existing entry unchanged), and written
 atomically. This is the only code that writes the registry, and only when
 asked (``--write``).
-
-Nothing in this module imports a routelens module above the tools stage.
 """
 
 from __future__ import annotations
