@@ -51,7 +51,7 @@ from routelens.tui.widgets.header_bar import HeaderBar, HeaderState
 from routelens.tui.widgets.hits_table import HitsTable
 from routelens.tui.widgets.source_view import MAX_TEXTAREA_LINES
 from routelens.tui.widgets.task_input import TaskInput
-from routelens.tui.words import num, short
+from routelens.tui import words
 
 __all__ = ["RouteLensApp", "run", "PANES"]
 
@@ -288,7 +288,7 @@ class RouteLensApp(App[None]):
         for name in PANES:
             self.pane(name).loading = False
         self._show("registry", pre.display_text, "yaml")
-        self.pane("registry").border_subtitle = f"{num(pre.display_text.count(chr(10)) + 1)} lines · canonical"
+        self.pane("registry").border_subtitle = words.registry_subtitle(pre.display_text.count("\n") + 1)
         if pre.index is not None:
             self._show("index", pre.index.text, "json" if pre.index.formatted else None)
         if pre.catalog is not None:
@@ -303,7 +303,7 @@ class RouteLensApp(App[None]):
             registry_sha=fr.registry_sha256 if fr else None,
             reduction=1 - idx_chars / reg_chars if idx_chars is not None else None, index_chars=idx_chars,
         )
-        self.query_one(DecisionPanel).show_hint(f"Validating {self.paths.registry_name} ({num(counts[0])} skills)…")
+        self.query_one(DecisionPanel).show_hint(words.validating(self.paths.registry_name, counts[0]))
 
     def _mark_first_paint(self) -> None:
         self.first_paint_at = time.perf_counter()
@@ -317,18 +317,18 @@ class RouteLensApp(App[None]):
             reg = self.pane("registry")
             text = display_text(failure.text.removesuffix("\n")) if failure.text is not None else ""
             self._show("registry", text, "yaml")
-            reg.set_notice("The registry cannot be used: see the errors above. Nothing is routed until it is fixed.", "error")
+            reg.set_notice(words.REGISTRY_UNUSABLE, "error")
             bands = [Band(d.line - 1, d.line - 1, "error", f"line {d.line}") for d in failure.diagnostics]
             reg.set_bands(bands)
             if bands:
                 reg.reveal(bands[0].start, bands[0].end)
             for name in ("index", "catalog"):
                 self._show(name, "", None)
-                self.pane(name).set_notice("Waiting for a valid registry.", "info")
-            self.query_one(DecisionPanel).show_hint("The registry has errors: nothing can be routed until they are fixed.")
+                self.pane(name).set_notice(words.WAITING_FOR_REGISTRY, "info")
+            self.query_one(DecisionPanel).show_hint(words.NOTHING_ROUTED)
         elif first_error:
-            self.notify("The registry has errors; the last good version stays on screen.", severity="error",
-                        title="Registry not reloaded")
+            title, text = words.LAST_GOOD_KEPT
+            self.notify(text, severity="error", title=title)
 
     def _apply_snapshot(self, snap: Snapshot) -> None:
         recovered = self.failure is not None and self.snapshot is not None
@@ -342,9 +342,8 @@ class RouteLensApp(App[None]):
         rp = self.pane("registry")
         self._show("registry", snap.display_text, "yaml")
         rp.border_title = self.paths.registry_name
-        rp.border_subtitle = f"{num(reg.line_count)} lines · canonical"
-        warn = f"{len(reg.warnings)} warning{'s' if len(reg.warnings) != 1 else ''}: {reg.warnings[0]}" if reg.warnings else None
-        rp.set_notice(warn, "warning")
+        rp.border_subtitle = words.registry_subtitle(reg.line_count)
+        rp.set_notice(words.warnings_notice(reg.warnings), "warning")
         # index pane
         ip = self.pane("index")
         fr = snap.freshness
@@ -353,39 +352,22 @@ class RouteLensApp(App[None]):
         else:
             self._show("index", "", None)
         ip.border_subtitle = (
-            f"{num(len(snap.index.rows))} tuples · one per line" if snap.index is not None and snap.index.formatted else ""
+            words.index_subtitle(len(snap.index.rows)) if snap.index is not None and snap.index.formatted else ""
         )
-        if fr.state == "fresh":
-            ip.set_notice(None)
-        elif fr.state == "stale":
-            ip.set_notice(f"▲ STALE: built from registry {short(fr.index_sha256)}, the registry is now "
-                          f"{short(fr.registry_sha256)}. Routing falls back to the full registry. F5 rebuilds.",
-                          "warning")
-        elif fr.state == "missing":
-            ip.set_notice(f"✗ NO INDEX: {self.paths.show(self.paths.index)} does not exist. "
-                          "Routing falls back to the full registry. F5 builds it.", "error")
-        else:
-            detail = fr.message.split(": ", 1)[-1] if ": " in fr.message else fr.message
-            ip.set_notice(f"✗ INVALID INDEX: {detail}. Routing falls back to the full registry. F5 rebuilds.",
-                          "error")
+        ip.set_notice(*words.index_notice(snap))
         # catalog pane
         cp = self.pane("catalog")
         if snap.catalog is not None:
             self._show("catalog", snap.catalog.text, "json")
         else:
             self._show("catalog", "", None)
-        if snap.catalog_error:
-            cp.set_notice(f"✗ {snap.catalog_error}. F5 builds it.", "error")
-        elif snap.catalog is not None and snap.catalog.source_sha256 != reg.source_sha256:
-            cp.set_notice(f"▲ STALE: built from registry {short(snap.catalog.source_sha256)}, "
-                          f"the registry is now {short(reg.source_sha256)}.", "warning")
-        else:
-            cp.set_notice(None)
+        cp.set_notice(*words.catalog_notice(snap))
         self._update_header()
         if recovered:
-            self.notify("The registry is valid again and was reloaded.", title="Recovered")
+            title, text = words.RECOVERED
+            self.notify(text, title=title)
         elif had is not None:
-            self.notify(f"Reloaded: index {fr.state}.", timeout=2)
+            self.notify(words.reloaded(fr.state), timeout=2)
         # keep the current entry; route again once the router is built
         self._paint_hits()
         if not self._task_text.strip():
@@ -398,7 +380,7 @@ class RouteLensApp(App[None]):
         try:
             router = make_router(snap.registry, snap.freshness, snap.paths)
         except Exception as exc:  # never crash the UI on a router bug
-            self.call_from_thread(self.notify, f"The router could not be built: {exc}", severity="error")
+            self.call_from_thread(self.notify, words.router_failed(str(exc)), severity="error")
             return
         self.call_from_thread(self._router_ready, snap, router)
 
@@ -485,8 +467,7 @@ class RouteLensApp(App[None]):
             self._apply_decision(self._route_seq, None)
             return
         if snap.router is None:  # still being built: _router_ready routes again
-            self.query_one(DecisionPanel).show_hint(
-                f"Preparing the router for {num(len(snap.registry.skills))} skills…")
+            self.query_one(DecisionPanel).show_hint(words.preparing_router(len(snap.registry.skills)))
             return
         self._route_worker(snap.router, self._task_text, self._route_seq)
 
@@ -560,10 +541,10 @@ class RouteLensApp(App[None]):
             cb.append(Band(s, e, "current", cur.id))
         cp.set_bands(cb)
         if cur is not None:
-            rp.border_subtitle = f"{cur.id} · lines {cur.start}–{cur.end}" if cur.start else cur.id
+            rp.border_subtitle = words.entry_subtitle(cur.id, cur.start, cur.end)
             cp.border_subtitle = f"{cur.kind}.{cur.id}" if cb else ""
         else:
-            rp.border_subtitle = f"{num(snap.registry.line_count)} lines · canonical"
+            rp.border_subtitle = words.registry_subtitle(snap.registry.line_count)
             cp.border_subtitle = ""
         self.reveal_current()
         # the decision panel may change height in this frame: reveal again once laid out
@@ -691,15 +672,10 @@ class RouteLensApp(App[None]):
         """Ask, then rebuild generated/ from the registry on disk."""
         from routelens.tui.screens.confirm import ConfirmScreen
 
-        out = self.paths.show(self.paths.out_dir)
         self.push_screen(
-            ConfirmScreen(
-                "Rebuild the index?",
-                f"Reads {self.paths.registry_name} from disk and writes {out}/routing.min.json and "
-                f"{out}/catalog.json atomically (the same build as `routelens build`). "
-                "Nothing is written if the registry has errors.",
-                confirm="Rebuild",
-            ),
+            ConfirmScreen(words.REBUILD_QUESTION,
+                          words.rebuild_detail(self.paths.registry_name, self.paths.show(self.paths.out_dir)),
+                          confirm="Rebuild"),
             callback=self._rebuild_answer,
         )
 
@@ -713,8 +689,7 @@ class RouteLensApp(App[None]):
         try:
             reg = load_registry(self.paths.registry, self.paths.registry_name)
         except RegistryError as exc:
-            n = len(exc.diagnostics)
-            self.call_from_thread(self.notify, f"The registry has {n} error{'s' if n != 1 else ''}: nothing was written.",
+            self.call_from_thread(self.notify, words.rebuild_refused(len(exc.diagnostics)),
                                   severity="error", title="Rebuild refused")
             return
         try:
@@ -722,8 +697,7 @@ class RouteLensApp(App[None]):
         except BuildError as exc:
             self.call_from_thread(self.notify, str(exc), severity="error", title="Rebuild failed")
             return
-        msg = f"Wrote {', '.join(written)}." if written else "Already up to date: nothing to write."
-        self.call_from_thread(self._rebuilt, msg)
+        self.call_from_thread(self._rebuilt, words.rebuilt(list(written)))
 
     def _rebuilt(self, msg: str) -> None:
         self.notify(msg, title="Index rebuilt")

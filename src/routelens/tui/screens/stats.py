@@ -15,17 +15,10 @@ from textual.widgets import DataTable, Footer, Static
 
 from routelens.tui.cells import cell
 from routelens.tui.model import Analysis, Snapshot
-from routelens.tui.words import FRESHNESS_LABEL, num, pct, short, size_vs_registry
+from routelens.tui.widgets.header_bar import FRESHNESS_STYLE
+from routelens.tui.words import FRESHNESS_GLYPH, FRESHNESS_LABEL, num, pct, short, size_vs_registry
 
 __all__ = ["StatsScreen", "budget_bar", "freshness_lines"]
-
-_STATE_STYLE = {
-    "fresh": "bold $text on $success",
-    "stale": "bold $text on $warning",
-    "missing": "bold $text on $error",
-    "invalid": "bold $text on $error",
-}
-_GLYPH = {"fresh": "✓", "stale": "▲", "missing": "✗", "invalid": "✗"}
 
 
 def budget_bar(ratio: float, limit: float, width: int = 40) -> Content:
@@ -53,7 +46,7 @@ def freshness_lines(snap: Snapshot, analysis: Analysis | None) -> Content:
     fr = snap.freshness
     state = fr.state
     out = Content.assemble(
-        (f" {_GLYPH[state]} {FRESHNESS_LABEL[state]} ", _STATE_STYLE[state]), "  ", (fr.message, "bold"), "\n",
+        (f" {FRESHNESS_GLYPH[state]} {FRESHNESS_LABEL[state]} ", FRESHNESS_STYLE[state]), "  ", (fr.message, "bold"), "\n",
         ("registry ", "$text-muted"), (short(fr.registry_sha256, 12), "bold"),
         ("   index built from ", "$text-muted"), (short(fr.index_sha256, 12), "bold"),
     )
