@@ -116,7 +116,7 @@ def test_task_content_marks_spans_current_and_risk():
 
 
 def test_textarea_yaml_and_json_grammars_do_not_crash():
-    """tree-sitter 0.26 segfaults on a JSON TextArea (guide #6): run it in a
+    """tree-sitter 0.26 segfaults on a JSON TextArea (textual 8.2): run it in a
     subprocess so a crash fails this test instead of the whole run."""
     code = (
         "import asyncio\n"
