@@ -90,7 +90,7 @@ REASON_HELP = {
     "disabled_skill": "A candidate's canonical status is disabled: it was dropped.",
 }
 
-#: Badge text per freshness state (docs/formats.md, freshness).
+#: Badge text per freshness state (docs/formats.md §3.5, "the UI shows").
 FRESHNESS_LABEL = {
     "fresh": "FRESH",
     "stale": "STALE",
@@ -167,7 +167,7 @@ def warnings_notice(warnings: list[Diagnostic]) -> str | None:
     return f"{count(len(warnings), 'warning')}: {warnings[0]}"
 
 
-#: What a missing, stale or invalid index means for routing (spec section 3).
+#: What a missing, stale or invalid index means for routing (docs/formats.md §6, step 1).
 FALLBACK = "Routing falls back to the full registry."
 
 
