@@ -36,7 +36,8 @@ def pytest_pyfunc_call(pyfuncitem):
 
 @pytest.fixture(autouse=True)
 def _no_color(monkeypatch):
-    """NO_COLOR changes every snapshot (guide #15c)."""
+    """NO_COLOR changes every snapshot (and the first App removes it, so
+    results would depend on test order)."""
     monkeypatch.delenv("NO_COLOR", raising=False)
 
 

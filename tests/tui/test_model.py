@@ -116,7 +116,7 @@ def test_task_content_marks_spans_current_and_risk():
 
 
 def test_textarea_yaml_and_json_grammars_do_not_crash():
-    """tree-sitter 0.26 segfaults on a JSON TextArea (guide #6): run it in a
+    """tree-sitter 0.26 segfaults on a JSON TextArea (textual 8.2): run it in a
     subprocess so a crash fails this test instead of the whole run."""
     code = (
         "import asyncio\n"
@@ -173,3 +173,38 @@ def test_help_lists_every_key_of_every_screen():
                 if shown not in sections[title]:
                     missing.append((cls.__name__, key))
     assert missing == []
+
+
+def test_pane_notices_say_what_the_index_and_catalog_state_means(registry):
+    """The sentences of the index and catalog notices (tui/words.py, the
+    one place they are built) for a fresh, a stale, a missing and an
+    invalid index, and for a stale and a missing catalog."""
+    from routelens.tui.words import catalog_notice, index_notice
+
+    gen = registry.parent / "generated"
+    snap = load(Paths.make(registry))
+    assert index_notice(snap) == (None, "info") and catalog_notice(snap) == (None, "info")
+    built_from = snap.registry.source_sha256
+    registry.write_text(registry.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+    stale = load(Paths.make(registry))
+    now = stale.registry.source_sha256
+    assert index_notice(stale) == (
+        f"▲ STALE: built from registry {built_from[:8]}, the registry is now {now[:8]}. "
+        "Routing falls back to the full registry. F5 rebuilds.", "warning")
+    assert catalog_notice(stale) == (
+        f"▲ STALE: built from registry {built_from[:8]}, the registry is now {now[:8]}.", "warning")
+    (gen / "routing.min.json").unlink()
+    (gen / "catalog.json").unlink()
+    missing = load(Paths.make(registry))
+    assert index_notice(missing) == (
+        "✗ NO INDEX: generated/routing.min.json does not exist. Routing falls back to the full registry. "
+        "F5 builds it.", "error")
+    assert catalog_notice(missing) == ("✗ generated/catalog.json is missing. F5 builds it.", "error")
+    (gen / "routing.min.json").write_text('{"v":1,"skills":[', encoding="utf-8")
+    invalid = load(Paths.make(registry))
+    text, level = index_notice(invalid)
+    assert level == "error" and text.startswith("✗ INVALID INDEX: ")
+    assert text.endswith(". Routing falls back to the full registry. F5 rebuilds.")
+    # the detail is the core's freshness message after its "the index <path> is invalid" head
+    assert text.removeprefix("✗ INVALID INDEX: ").removesuffix(". Routing falls back to the full registry. F5 rebuilds.") \
+        == invalid.freshness.message.split(": ", 1)[1]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 
 from textual.widgets import DataTable
 
@@ -29,7 +28,7 @@ async def type_task(app, pilot, text: str) -> None:
 
 def rows(app, pane: str, kind: str | None = None) -> list[int]:
     """Highlighted 1-based line numbers of a pane."""
-    return [r + 1 for r in app.pane(pane).highlighted_rows(kind)]
+    return [r + 1 for r in app.main.pane(pane).highlighted_rows(kind)]
 
 
 async def test_first_screen_loads_registry_index_and_catalog(registry):
@@ -38,12 +37,12 @@ async def test_first_screen_loads_registry_index_and_catalog(registry):
         await settle(app, pilot)
         snap = app.snapshot
         assert snap is not None and snap.freshness.state == "fresh"
-        assert app.pane("registry").view.text.split("\n")[0] == "# A small registry for the TUI tests: every decision reason has a task."
-        assert app.pane("registry").view.line_count == snap.registry.line_count == 97
-        index_lines = app.pane("index").view.text.split("\n")
+        assert app.main.pane("registry").view.text.split("\n")[0] == "# A small registry for the TUI tests: every decision reason has a task."
+        assert app.main.pane("registry").view.line_count == snap.registry.line_count == 97
+        index_lines = app.main.pane("index").view.text.split("\n")
         assert index_lines[snap.index.rows["skills:blog-post"]].startswith('  ["blog-post",5,13,')
-        assert app.pane("catalog").view.text.startswith("{\n")
-        assert app.decision is None and app.hits == []
+        assert app.main.pane("catalog").view.text.startswith("{\n")
+        assert app.decision is None and app.main.hits == []
 
 
 async def test_typing_routes_and_highlights_the_hit_everywhere(registry):
@@ -53,21 +52,21 @@ async def test_typing_routes_and_highlights_the_hit_everywhere(registry):
         await pilot.click("#task")
         await pilot.press(*"a blog post")  # real key presses, debounced routing
         await settle(app, pilot)
-        assert app.task_text == "a blog post" and app.decision.task == "a blog post"
+        assert app.main.task_text == "a blog post" and app.decision.task == "a blog post"
         await type_task(app, pilot, "write a blog post about the launch")
         d = app.decision
         assert (d.mode, d.reason, d.skills) == ("index", "clear_candidate", ("blog-post",))
-        assert [(h.id, h.role, h.start, h.end) for h in app.hits] == [("blog-post", "match", 5, 13)]
+        assert [(h.id, h.role, h.start, h.end) for h in app.main.hits] == [("blog-post", "match", 5, 13)]
         assert rows(app, "registry", "current") == list(range(5, 14))
-        assert app.pane("registry").view.text.split("\n")[4] == "  blog-post:"
+        assert app.main.pane("registry").view.text.split("\n")[4] == "  blog-post:"
         idx_row = app.snapshot.index.rows["skills:blog-post"]
-        assert app.pane("index").highlighted_rows("current") == [idx_row]
+        assert app.main.pane("index").highlighted_rows("current") == [idx_row]
         s, e = app.snapshot.catalog.entries["skills:blog-post"]
-        assert app.pane("catalog").highlighted_rows("current") == list(range(s, e + 1))
-        assert app.pane("catalog").view.text.split("\n")[s].strip() == '"blog-post": {'
+        assert app.main.pane("catalog").highlighted_rows("current") == list(range(s, e + 1))
+        assert app.main.pane("catalog").view.text.split("\n")[s].strip() == '"blog-post": {'
         table = app.query_one("#matches", HitsTable)
         assert table.row_count == 1 and table.hits[0].trigger == "blog post"
-        assert app.hits[0].span == (8, 17)  # "blog post" in the task
+        assert app.main.hits[0].span == (8, 17)  # "blog post" in the task
 
 
 async def test_moving_between_hits_moves_the_bands(registry):
@@ -76,30 +75,30 @@ async def test_moving_between_hits_moves_the_bands(registry):
         await settle(app, pilot)
         await type_task(app, pilot, "write a blog post and cite sources")
         assert app.decision.composition == "article-writing"
-        assert [h.id for h in app.hits] == ["article-writing", "blog-post", "research"]
+        assert [h.id for h in app.main.hits] == ["article-writing", "blog-post", "research"]
         comp = app.snapshot.registry.compositions["article-writing"]
         assert rows(app, "registry", "current") == list(range(comp.source_start, comp.source_end + 1))
         await pilot.press("down")  # the task input binds ↓ to the next hit
         await settle(app, pilot)
-        assert app.current.id == "blog-post" and app.hit_index == 1
+        assert app.main.current.id == "blog-post" and app.main.hit_index == 1
         assert rows(app, "registry", "current") == list(range(5, 14))
         await pilot.press("down")
         await settle(app, pilot)
-        assert app.current.id == "research"
+        assert app.main.current.id == "research"
         research = app.snapshot.registry.skills["research"]
         assert rows(app, "registry", "current") == list(range(research.source_start, research.source_end + 1))
         # the other hits stay banded as "hit"
         assert set(range(5, 14)) <= set(rows(app, "registry", "hit"))
         await pilot.press("down")  # wraps
         await settle(app, pilot)
-        assert app.current.id == "article-writing"
+        assert app.main.current.id == "article-writing"
         await pilot.press("up")
         await settle(app, pilot)
-        assert app.current.id == "research"
+        assert app.main.current.id == "research"
         assert app.query_one("#matches", HitsTable).cursor_row == 2
         await pilot.press("ctrl+n")
         await settle(app, pilot)
-        assert app.current.id == "article-writing"
+        assert app.main.current.id == "article-writing"
 
 
 async def test_near_miss_rows_reveal_why_not(registry):
@@ -107,7 +106,7 @@ async def test_near_miss_rows_reveal_why_not(registry):
     async with app.run_test(size=(140, 40)) as pilot:
         await settle(app, pilot)
         await type_task(app, pilot, "blogging about release")
-        assert app.decision.reason == "no_match" and app.hits == []
+        assert app.decision.reason == "no_match" and app.main.hits == []
         near = app.query_one("#near-misses", HitsTable)
         assert [(h.id, h.score, h.trigger) for h in near.hits] == [
             (m.id, m.score, m.trigger) for m in app.decision.near_misses]
@@ -115,7 +114,7 @@ async def test_near_miss_rows_reveal_why_not(registry):
         near.focus()
         await settle(app, pilot)
         rel = app.snapshot.registry.skills["release"]
-        assert app.current.id == "release" and app.current.role == "near"
+        assert app.main.current.id == "release" and app.main.current.role == "near"
         assert rows(app, "registry", "current") == list(range(rel.source_start, rel.source_end + 1))
 
 
@@ -154,7 +153,7 @@ async def test_skill_browser_filter_select_and_show(registry):
         await pilot.press("enter")  # choose
         await settle(app, pilot)
         assert app.screen is app.screen_stack[0]
-        assert app.current.id == "blog-post"
+        assert app.main.current.id == "blog-post"
 
 
 async def test_skill_browser_arrows_in_the_filter_move_the_list(registry):
@@ -203,7 +202,7 @@ async def test_skill_browser_arrows_in_the_filter_move_the_list(registry):
         assert browser.selected.id == "deploy-docs"
         await pilot.press("enter")
         await settle(app, pilot)
-        assert app.screen is app.screen_stack[0] and app.current.id == "deploy-docs"
+        assert app.screen is app.screen_stack[0] and app.main.current.id == "deploy-docs"
 
 
 async def test_skill_browser_refuses_a_body_outside_the_registry(tmp_path):
@@ -234,19 +233,19 @@ async def test_file_change_reloads_and_reroutes(registry):
         await settle(app, pilot)
         await type_task(app, pilot, "translate the readme")
         assert app.decision.skills == ("translation",)
-        loads = app.loads
+        loads = app.main.loads
         text = registry.read_text(encoding="utf-8")
         registry.write_text(text.replace("triggers: [translate, 翻訳]", "triggers: [translate the readme, 翻訳]"),
                             encoding="utf-8")
         for _ in range(100):
             await pilot.pause(0.05)
-            if app.loads > loads and not app.routing_pending:
+            if app.main.loads > loads and not app.routing_pending:
                 break
         await settle(app, pilot)
         assert app.snapshot.freshness.state == "stale"
         assert app.decision.reason == "index_stale"
         assert app.decision.matches[0].trigger == "translate the readme"
-        assert "STALE" in app.pane("index").notice
+        assert "STALE" in app.main.pane("index").notice
 
 
 async def test_broken_registry_shows_errors_keeps_last_good_and_recovers(registry):
@@ -254,22 +253,22 @@ async def test_broken_registry_shows_errors_keeps_last_good_and_recovers(registr
     async with app.run_test(size=(140, 40)) as pilot:
         await settle(app, pilot)
         good_text = registry.read_text(encoding="utf-8")
-        shown_before = app.pane("registry").view.text
+        shown_before = app.main.pane("registry").view.text
 
         async def wait_loads(n):
             for _ in range(200):
                 await pilot.pause(0.05)
-                if app.loads >= n:
+                if app.main.loads >= n:
                     break
             await settle(app, pilot)
 
         # a partially written file
         registry.write_text(good_text[: good_text.index("  release-notes:") + 30], encoding="utf-8")
-        await wait_loads(app.loads + 1)
+        await wait_loads(app.main.loads + 1)
         panel = app.query_one(ErrorPanel)
-        assert panel.has_class("-shown") and app.failure is not None
-        assert [(d.line, d.column) for d in app.failure.diagnostics][:1] == [(28, 1)] or app.failure.diagnostics
-        assert app.pane("registry").view.text == shown_before  # the last good view stays
+        assert panel.has_class("-shown") and app.main.failure is not None
+        assert [(d.line, d.column) for d in app.main.failure.diagnostics][:1] == [(28, 1)] or app.main.failure.diagnostics
+        assert app.main.pane("registry").view.text == shown_before  # the last good view stays
         assert app.snapshot.registry.line_count == 97
         # the badge must not claim FRESH for a registry that cannot be read
         header = app.query_one(HeaderBar).render().plain
@@ -282,11 +281,11 @@ async def test_broken_registry_shows_errors_keeps_last_good_and_recovers(registr
         await settle(app, pilot)
         # deleted, then recreated
         registry.unlink()
-        await wait_loads(app.loads + 1)
-        assert app.failure.diagnostics[0].message.startswith("cannot read the registry")
+        await wait_loads(app.main.loads + 1)
+        assert app.main.failure.diagnostics[0].message.startswith("cannot read the registry")
         registry.write_text(good_text, encoding="utf-8")
-        await wait_loads(app.loads + 1)
-        assert app.failure is None and not panel.has_class("-shown")
+        await wait_loads(app.main.loads + 1)
+        assert app.main.failure is None and not panel.has_class("-shown")
         assert app.snapshot.freshness.state == "fresh"
         header = app.query_one(HeaderBar).render().plain
         assert "✓ FRESH" in header and "UNKNOWN" not in header and "last good" not in header
@@ -298,7 +297,7 @@ async def test_error_view_of_a_registry_that_never_loaded(tmp_path):
     async with app.run_test(size=(140, 40)) as pilot:
         await settle(app, pilot)
         assert app.snapshot is None
-        diags = [(d.file, d.line) for d in app.failure.diagnostics]
+        diags = [(d.file, d.line) for d in app.main.failure.diagnostics]
         assert diags == [("skills.yaml", 3), ("skills.yaml", 11)]
         assert rows(app, "registry", "error") == [3, 11]
 
@@ -351,7 +350,7 @@ async def test_unicode_line_separator_rows_match_canonical_lines(tmp_path):
     app = make_app(reg)
     async with app.run_test(size=(140, 40)) as pilot:
         await settle(app, pilot)
-        view = app.pane("registry").view
+        view = app.main.pane("registry").view
         assert isinstance(view, SourceView)
         # TextArea splits on U+2028 (str.splitlines); the app shows it as one visible mark instead
         assert view.document.line_count == app.snapshot.registry.line_count == 13
@@ -362,25 +361,25 @@ async def test_unicode_line_separator_rows_match_canonical_lines(tmp_path):
         assert view.document.get_line(8) == "  beta:"
         assert view.document.get_line(12) == "      - beta task"
         # the catalog and index panes keep one row per line as well
-        assert app.pane("index").view.text.count("\n") == app.snapshot.index.text.count("\n")
+        assert app.main.pane("index").view.text.count("\n") == app.snapshot.index.text.count("\n")
 
 
 async def test_narrow_terminal_uses_tabs(registry):
     app = make_app(registry)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
-        assert app.narrow and app.screen.has_class("-narrow")
-        assert [app.pane(n).display for n in ("registry", "index", "catalog")] == [True, False, False]
+        assert app.main.narrow and app.screen.has_class("-narrow")
+        assert [app.main.pane(n).display for n in ("registry", "index", "catalog")] == [True, False, False]
         await pilot.click("#tab-index")
         await settle(app, pilot)
-        assert [app.pane(n).display for n in ("registry", "index", "catalog")] == [False, True, False]
+        assert [app.main.pane(n).display for n in ("registry", "index", "catalog")] == [False, True, False]
         await pilot.press("f4")
         await settle(app, pilot)
         assert not app.query_one("#decision").display or app.screen.has_class("-zoomed")
 
 
 def shown_panes(app) -> list[bool]:
-    return [app.pane(n).display for n in ("registry", "index", "catalog")]
+    return [app.main.pane(n).display for n in ("registry", "index", "catalog")]
 
 
 async def test_layout_follows_every_resize(registry):
@@ -389,13 +388,13 @@ async def test_layout_follows_every_resize(registry):
     app = make_app(registry)
     async with app.run_test(size=(140, 40)) as pilot:
         await settle(app, pilot)
-        assert not app.narrow and not app.screen.has_class("-narrow")
+        assert not app.main.narrow and not app.screen.has_class("-narrow")
         assert shown_panes(app) == [True, True, True]
         await pilot.resize_terminal(80, 24)
         await settle(app, pilot)
         await pilot.pause(0.05)
         assert app.size.width == 80
-        assert app.narrow and app.screen.has_class("-narrow") and app.screen.has_class("-short")
+        assert app.main.narrow and app.screen.has_class("-narrow") and app.screen.has_class("-short")
         assert shown_panes(app) == [True, False, False]
         assert app.query_one("#pane-tabs").display
         await pilot.resize_terminal(140, 40)
@@ -423,11 +422,11 @@ async def test_palette_jump_and_toggle_pane(registry):
         await pilot.press("enter")
         await settle(app, pilot)
         dd = app.snapshot.registry.skills["deploy-docs"]
-        assert app.current.id == "deploy-docs"
+        assert app.main.current.id == "deploy-docs"
         assert rows(app, "registry", "current") == list(range(dd.source_start, dd.source_end + 1))
-        app.toggle_pane("catalog")
+        app.main.toggle_pane("catalog")
         await settle(app, pilot)
-        assert not app.pane("catalog").display and app.pane("index").display
+        assert not app.main.pane("catalog").display and app.main.pane("index").display
 
 
 async def test_stats_panel_figures(registry):
@@ -485,11 +484,11 @@ async def test_big_documents_use_the_line_view(registry):
     app = make_app(registry, max_textarea_lines=50)
     async with app.run_test(size=(140, 40)) as pilot:
         await settle(app, pilot)
-        assert isinstance(app.pane("registry").view, LineView)
+        assert isinstance(app.main.pane("registry").view, LineView)
         await type_task(app, pilot, "ship the release with release notes")
         comp = app.snapshot.registry.compositions["release-train"]
         assert rows(app, "registry", "current") == list(range(comp.source_start, comp.source_end + 1))
-        view = app.pane("registry").view
+        view = app.main.pane("registry").view
         assert view.scroll_offset.y <= comp.source_start - 1 <= view.scroll_offset.y + view.size.height
 
 
@@ -500,7 +499,41 @@ async def test_stale_index_and_damaged_index_fall_back(registry):
     async with app.run_test(size=(140, 40)) as pilot:
         await settle(app, pilot)
         assert app.snapshot.freshness.state == "invalid"
-        assert "INVALID" in app.pane("index").notice
+        assert "INVALID" in app.main.pane("index").notice
         await type_task(app, pilot, "write a blog post about the launch")
         assert (app.decision.mode, app.decision.reason) == ("full", "index_invalid")
-        assert app.hits[0].id == "blog-post"  # candidates are still shown
+        assert app.main.hits[0].id == "blog-post"  # candidates are still shown
+
+
+async def test_workers_answer_with_messages_and_stale_answers_are_dropped(registry):
+    """Loading, building the router and routing post messages (issue 9);
+    an answer to an older keystroke or an older load changes nothing."""
+    from routelens.tui import messages
+
+    seen = []
+    app = make_app(registry)
+    async with app.run_test(size=(140, 40), message_hook=seen.append) as pilot:
+        await settle(app, pilot)
+        await type_task(app, pilot, "write a blog post about the launch")
+        kinds = (messages.PreviewReady, messages.RegistryLoaded, messages.LoadFailed, messages.RouterReady,
+                 messages.RouterFailed, messages.DecisionReady)
+        assert [type(m).__name__ for m in seen if isinstance(m, kinds)] == [
+            "PreviewReady", "RegistryLoaded", "RouterReady", "DecisionReady"]
+        main, shown = app.main, app.decision
+        assert shown.skills == ("blog-post",)
+        # a decision for an older keystroke (sequence 0 never is the latest)
+        main.post_message(messages.DecisionReady(0, app.snapshot.router.route("translate the readme")))
+        await settle(app, pilot)
+        assert app.decision is shown and [h.id for h in main.hits] == ["blog-post"]
+        # a router for an older load
+        old = app.snapshot
+        loads = main.loads
+        main.reload()
+        while main.loads == loads:
+            await pilot.pause()
+        await settle(app, pilot)
+        assert app.snapshot is not old and app.snapshot.router is not None
+        router = app.snapshot.router
+        main.post_message(messages.RouterReady(old, old.router))
+        await settle(app, pilot)
+        assert app.snapshot.router is router and app.decision.skills == ("blog-post",)

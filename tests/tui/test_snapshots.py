@@ -152,9 +152,9 @@ def test_error_view_keeps_last_good(snap_compare, registry):
         text = registry.read_text(encoding="utf-8")
         registry.write_text(text.replace("priority: P1\n    triggers: [release notes", "priority: P9\n    triggers: [release notes"),
                             encoding="utf-8")
-        loads = app.loads
-        app.reload()
-        while app.loads == loads:
+        loads = app.main.loads
+        app.main.reload()
+        while app.main.loads == loads:
             await pilot.pause()
         await settle(app, pilot)
         app.clear_notifications()

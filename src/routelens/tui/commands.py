@@ -1,61 +1,69 @@
 """Command palette entries (ctrl+p): jump to an entry, rebuild, toggle panes,
 open the browser and stats, copy the decision. Theme switching comes from
-Textual's own system commands, which stay in the palette."""
+Textual's own system commands, which stay in the palette.
+
+Every entry runs an app action by name (``self.app.run_action``), so this
+module does not import the app; the loaded registry is read through
+:class:`PaletteHost`, the one thing the palette needs to know of it."""
 
 from __future__ import annotations
 
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import Protocol, cast
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
-if TYPE_CHECKING:
-    from routelens.tui.app import RouteLensApp
+from routelens.tui.model import Snapshot
 
-__all__ = ["RouteLensCommands"]
+__all__ = ["RouteLensCommands", "PaletteHost", "COMMANDS"]
+
+#: ``(name, action, help)`` of the palette's fixed entries, in order.
+COMMANDS: list[tuple[str, str, str]] = [
+    ("Rebuild the index…", "rebuild", "write generated/ from the registry (asks first)"),
+    ("Skill browser", "skills", "filter skills; body, catalog entry, explain (F2)"),
+    ("Stats", "stats", "sizes, budget, freshness, biggest contributors (F3)"),
+    ("Copy decision as JSON", "copy_json", "copy to the clipboard and show it (F6)"),
+    ("Zoom panes", "zoom", "hide or show the decision panel (F4)"),
+    ("Help", "help", "keys and what the reasons mean (F1)"),
+    ("Reload files", "reload", "re-read the registry and generated/ now"),
+    *((f"Toggle {name} pane", f"toggle_pane({name!r})", f"hide or show the {name} pane")
+      for name in ("registry", "index", "catalog")),
+]
+
+
+class PaletteHost(Protocol):
+    """What the palette reads from the app: the last good load."""
+
+    @property
+    def snapshot(self) -> Snapshot | None: ...
 
 
 class RouteLensCommands(Provider):
     """The app's commands plus one "Jump to" command per skill,
     composition and rule of the loaded registry."""
 
-    def _commands(self) -> list[tuple[str, object, str]]:
-        app: RouteLensApp = self.app  # type: ignore[assignment]
-        cmds: list[tuple[str, object, str]] = [
-            ("Rebuild the index…", app.action_rebuild, "write generated/ from the registry (asks first)"),
-            ("Skill browser", app.action_skills, "filter skills; body, catalog entry, explain (F2)"),
-            ("Stats", app.action_stats, "sizes, budget, freshness, biggest contributors (F3)"),
-            ("Copy decision as JSON", app.action_copy_json, "copy to the clipboard and show it (F6)"),
-            ("Zoom panes", app.action_zoom, "hide or show the decision panel (F4)"),
-            ("Help", app.action_help, "keys and what the reasons mean (F1)"),
-            ("Reload files", app.reload, "re-read the registry and generated/ now"),
-        ]
-        for name in ("registry", "index", "catalog"):
-            cmds.append((f"Toggle {name} pane", partial(app.toggle_pane, name), f"hide or show the {name} pane"))
-        snap = app.snapshot
+    def _commands(self) -> list[tuple[str, str, str]]:
+        """``(name, action, help)`` of every entry."""
+        cmds = list(COMMANDS)
+        snap = cast(PaletteHost, self.app).snapshot
         if snap is not None:
             reg = snap.registry
             for kind, table, label in (("skills", reg.skills, "skill"), ("compositions", reg.compositions, "composition"),
                                        ("rules", reg.rules, "rule")):
                 for eid, e in table.items():
-                    cmds.append((f"Jump to {label} {eid}", partial(self._jump, kind, eid),
+                    cmds.append((f"Jump to {label} {eid}", f"jump({kind!r}, {eid!r})",
                                  f"lines {e.source_start}–{e.source_end}"))
         return cmds
 
-    def _jump(self, kind: str, eid: str) -> None:
-        app: RouteLensApp = self.app  # type: ignore[assignment]
-        app.reveal_entry(kind, eid)
-        app.show_pane("registry")
-
     async def discover(self) -> Hits:
-        for name, cb, help_text in self._commands():
+        for name, action, help_text in self._commands():
             if name.startswith("Jump to"):
                 continue
-            yield DiscoveryHit(name, cb, help=help_text)  # type: ignore[arg-type]
+            yield DiscoveryHit(name, partial(self.app.run_action, action), help=help_text)
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
-        for name, cb, help_text in self._commands():
+        for name, action, help_text in self._commands():
             score = matcher.match(name)
             if score > 0:
-                yield Hit(score, matcher.highlight(name), cb, help=help_text)  # type: ignore[arg-type]
+                yield Hit(score, matcher.highlight(name), partial(self.app.run_action, action), help=help_text)

@@ -6,8 +6,8 @@ decision) or ``error`` (a line a diagnostic points at). The views paint
 them; tests read them back.
 
 :func:`highlight_line` is the regex highlighter of the line-API view used
-for very large documents, where tree-sitter would be too slow (see
-shared/guides/textual.md #7, #8): it only looks at one line at a time.
+for very large documents, where tree-sitter would be too slow (its cost
+grows with the whole document): it only looks at one line at a time.
 """
 
 from __future__ import annotations

@@ -30,9 +30,12 @@ from routelens.index import (
     index_bytes,
 )
 from routelens.registry import (
+    Composition,
     Diagnostic,
     Registry,
     RegistryError,
+    Rule,
+    Skill,
     canonical_bytes,
     read_registry_bytes,
     parse_registry,
@@ -56,6 +59,11 @@ __all__ = [
     "format_catalog",
     "load",
     "analyze",
+    "Hit",
+    "entry_of",
+    "hits_of",
+    "near_hits_of",
+    "make_router",
 ]
 
 #: Characters ``str.splitlines()`` (and so Textual's TextArea) treats as line
@@ -311,7 +319,9 @@ class Snapshot:
     ``registry`` was parsed from the same bytes ``freshness`` was computed
     from. ``fresh_index_chars`` is the size of the index a build would
     write now (the header's reduction figure). ``display_text`` is the
-    registry text as shown (see :func:`display_text`).
+    registry text as shown (see :func:`display_text`). ``router`` and
+    ``analysis`` start as None and are set on the UI thread when their
+    workers finish (both belong to this one load).
     """
 
     paths: Paths
@@ -325,6 +335,8 @@ class Snapshot:
     fresh_index_chars: int
     signature: tuple
     display_text: str = ""
+    #: the stats panel's figures, computed on first use (:func:`analyze`)
+    analysis: "Analysis | None" = None
 
     @property
     def reduction(self) -> float:
@@ -347,6 +359,13 @@ class LoadFailure:
     diagnostics: list[Diagnostic]
     text: str | None
     signature: tuple
+
+    @classmethod
+    def internal(cls, paths: Paths, exc: BaseException) -> "LoadFailure":
+        """A bug in the loader as a failure with one diagnostic at line 1,
+        column 1 of the registry (the UI shows it instead of crashing)."""
+        return cls(paths, [Diagnostic(paths.registry_name, 1, 1, "", f"internal error: {exc!r}")], None,
+                   signature(paths))
 
 
 def make_router(reg: Registry, fresh: Freshness, paths: Paths) -> Any:
@@ -567,9 +586,21 @@ class Hit:
         return f"{self.kind}:{self.id}"
 
 
+def entry_of(reg: Registry, kind: str, eid: str) -> Skill | Composition | Rule | None:
+    """Entry ``eid`` of the registry table ``kind`` (``skills``,
+    ``compositions`` or ``rules``: the index sections), or None. Raises
+    KeyError for another ``kind``."""
+    if kind == "skills":
+        return reg.skills.get(eid)
+    if kind == "compositions":
+        return reg.compositions.get(eid)
+    if kind == "rules":
+        return reg.rules.get(eid)
+    raise KeyError(kind)
+
+
 def _entry_range(reg: Registry, kind: str, eid: str) -> tuple[int, int]:
-    table = {"skills": reg.skills, "compositions": reg.compositions, "rules": reg.rules}[kind]
-    e = table.get(eid)
+    e = entry_of(reg, kind, eid)
     return (e.source_start, e.source_end) if e is not None else (0, 0)
 
 

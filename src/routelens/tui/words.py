@@ -1,9 +1,50 @@
 """Plain words for the router's codes (shown in the decision panel, help
-and stats), and small number formatting helpers. No Textual here."""
+and stats), the sentences the screens say about the registry, the index
+and the catalog (freshness notices, load and rebuild messages), and small
+number formatting helpers. No Textual here: every sentence is built in
+this one module, from the model's objects, and the screens only place it.
+"""
 
 from __future__ import annotations
 
-__all__ = ["MODE_LABEL", "REASON_LABEL", "REASON_HELP", "FRESHNESS_LABEL", "num", "pct", "short", "size_vs_registry"]
+from routelens.index import CATALOG_NAME, INDEX_NAME
+from routelens.registry import Diagnostic
+from routelens.tui.model import Snapshot
+
+__all__ = [
+    "MODE_LABEL",
+    "MODE_HELP",
+    "REASON_LABEL",
+    "REASON_HELP",
+    "FRESHNESS_LABEL",
+    "FRESHNESS_GLYPH",
+    "FALLBACK",
+    "num",
+    "pct",
+    "short",
+    "plural",
+    "count",
+    "size_vs_registry",
+    "registry_subtitle",
+    "entry_subtitle",
+    "index_subtitle",
+    "warnings_notice",
+    "index_notice",
+    "catalog_notice",
+    "validating",
+    "preparing_router",
+    "router_failed",
+    "reloaded",
+    "REGISTRY_UNUSABLE",
+    "WAITING_FOR_REGISTRY",
+    "NOTHING_ROUTED",
+    "LAST_GOOD_KEPT",
+    "RECOVERED",
+    "REBUILD_QUESTION",
+    "rebuild_detail",
+    "rebuild_refused",
+    "rebuilt",
+]
 
 #: Badge text per decision mode.
 MODE_LABEL = {
@@ -49,12 +90,16 @@ REASON_HELP = {
     "disabled_skill": "A candidate's canonical status is disabled: it was dropped.",
 }
 
+#: Badge text per freshness state (docs/formats.md §3.5, "the UI shows").
 FRESHNESS_LABEL = {
     "fresh": "FRESH",
     "stale": "STALE",
     "missing": "NO INDEX",
     "invalid": "INDEX INVALID",
 }
+
+#: One glyph per freshness state, in front of its badge or notice.
+FRESHNESS_GLYPH = {"fresh": "✓", "stale": "▲", "missing": "✗", "invalid": "✗"}
 
 
 def num(n: float | int) -> str:
@@ -83,3 +128,128 @@ def size_vs_registry(reduction: float) -> str:
 def short(sha: str | None, n: int = 8) -> str:
     """The first ``n`` hex digits of a hash, or an em dash."""
     return sha[:n] if sha else "—"
+
+
+def plural(n: int, word: str) -> str:
+    """``word`` for one, ``word + "s"`` for any other ``n``."""
+    return word if n == 1 else word + "s"
+
+
+def count(n: int, word: str) -> str:
+    """``1 error``, ``2 errors`` (``n`` as digits, no separators)."""
+    return f"{n} {plural(n, word)}"
+
+
+# --------------------------------------------------------------------------- pane titles and notices
+
+
+def registry_subtitle(lines: int) -> str:
+    """The registry pane's subtitle when no entry is current."""
+    return f"{num(lines)} lines · canonical"
+
+
+def entry_subtitle(entry_id: str, start: int, end: int) -> str:
+    """The registry pane's subtitle for the current entry: its id and its
+    canonical 1-based line range (just the id when it has none)."""
+    return f"{entry_id} · lines {start}–{end}" if start else entry_id
+
+
+def index_subtitle(tuples: int) -> str:
+    """The index pane's subtitle (the index laid out one tuple per line)."""
+    return f"{num(tuples)} tuples · one per line"
+
+
+def warnings_notice(warnings: list[Diagnostic]) -> str | None:
+    """The registry pane's notice: how many warnings and the first one,
+    or None without warnings."""
+    if not warnings:
+        return None
+    return f"{count(len(warnings), 'warning')}: {warnings[0]}"
+
+
+#: What a missing, stale or invalid index means for routing (docs/formats.md §6, step 1).
+FALLBACK = "Routing falls back to the full registry."
+
+
+def index_notice(snap: Snapshot) -> tuple[str | None, str]:
+    """``(text, level)`` of the index pane's notice for the snapshot's
+    freshness: None for a fresh index; the hashes a stale one was built
+    from (``warning``); the missing file or what is wrong with an invalid
+    one (``error``, the detail is the freshness message's)."""
+    fr = snap.freshness
+    if fr.state == "fresh":
+        return None, "info"
+    if fr.state == "stale":
+        return (f"▲ STALE: built from registry {short(fr.index_sha256)}, the registry is now "
+                f"{short(fr.registry_sha256)}. {FALLBACK} F5 rebuilds.", "warning")
+    if fr.state == "missing":
+        return f"✗ NO INDEX: {snap.paths.show(snap.paths.index)} does not exist. {FALLBACK} F5 builds it.", "error"
+    detail = fr.message.split(": ", 1)[-1] if ": " in fr.message else fr.message
+    return f"✗ INVALID INDEX: {detail}. {FALLBACK} F5 rebuilds.", "error"
+
+
+def catalog_notice(snap: Snapshot) -> tuple[str | None, str]:
+    """``(text, level)`` of the catalog pane's notice: why it cannot be
+    used (``error``), that it was built from another registry
+    (``warning``), or None."""
+    if snap.catalog_error:
+        return f"✗ {snap.catalog_error}. F5 builds it.", "error"
+    if snap.catalog is not None and snap.catalog.source_sha256 != snap.registry.source_sha256:
+        return (f"▲ STALE: built from registry {short(snap.catalog.source_sha256)}, "
+                f"the registry is now {short(snap.registry.source_sha256)}.", "warning")
+    return None, "info"
+
+
+# --------------------------------------------------------------------------- loading
+
+
+def validating(registry_name: str, skills: int) -> str:
+    """Shown while a registry painted from its fresh index is parsed."""
+    return f"Validating {registry_name} ({num(skills)} skills)…"
+
+
+def preparing_router(skills: int) -> str:
+    """Shown while the router of a new load is built."""
+    return f"Preparing the router for {num(skills)} skills…"
+
+
+def router_failed(error: str) -> str:
+    return f"The router could not be built: {error}"
+
+
+def reloaded(state: str) -> str:
+    """The note after a reload, with the index's freshness state."""
+    return f"Reloaded: index {state}."
+
+
+#: The registry pane's notice when no version of the registry could be used.
+REGISTRY_UNUSABLE = "The registry cannot be used: see the errors above. Nothing is routed until it is fixed."
+#: The index and catalog panes' notice meanwhile.
+WAITING_FOR_REGISTRY = "Waiting for a valid registry."
+#: The decision panel's line meanwhile.
+NOTHING_ROUTED = "The registry has errors: nothing can be routed until they are fixed."
+#: ``(title, message)`` when a reload fails and the last good version stays.
+LAST_GOOD_KEPT = ("Registry not reloaded", "The registry has errors; the last good version stays on screen.")
+#: ``(title, message)`` when a broken registry is valid again.
+RECOVERED = ("Recovered", "The registry is valid again and was reloaded.")
+
+
+# --------------------------------------------------------------------------- rebuild
+
+REBUILD_QUESTION = "Rebuild the index?"
+
+
+def rebuild_detail(registry_name: str, out_dir: str) -> str:
+    """What a rebuild reads and writes (asked before it runs)."""
+    return (f"Reads {registry_name} from disk and writes {out_dir}/{INDEX_NAME} and "
+            f"{out_dir}/{CATALOG_NAME} atomically (the same build as `routelens build`). "
+            "Nothing is written if the registry has errors.")
+
+
+def rebuild_refused(errors: int) -> str:
+    return f"The registry has {count(errors, 'error')}: nothing was written."
+
+
+def rebuilt(written: list[str]) -> str:
+    """The note after a rebuild: the files written, or that none had to be."""
+    return f"Wrote {', '.join(written)}." if written else "Already up to date: nothing to write."

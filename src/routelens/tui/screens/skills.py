@@ -19,6 +19,7 @@ from textual.widgets import DataTable, Footer, Input, Markdown, Static, TabbedCo
 from routelens.index import resolve_body_path
 from routelens.registry import Skill
 from routelens.tui.cells import cell
+from routelens.tui.messages import ExplainReady
 from routelens.tui.model import Snapshot, display_text
 from routelens.tui.widgets.code_pane import CodePane
 
@@ -264,11 +265,12 @@ class SkillBrowser(Screen[str | None]):
                 text = self.snap.router.explain(task, skill_id).text
             except Exception as exc:  # explain must never take the browser down
                 text = f"explain failed: {exc}"
-        self.app.call_from_thread(self._show_explain, skill_id, task, text)
+        self.post_message(ExplainReady(skill_id, task, text))
 
-    def _show_explain(self, skill_id: str, task: str, text: str) -> None:
+    def on_explain_ready(self, message: ExplainReady) -> None:
+        skill_id, task, text = message.skill_id, message.task, message.text
         if self.selected is None or self.selected.id != skill_id:
-            return
+            return  # another skill was selected meanwhile
         self.explanation = text
         head = Content.assemble(("task ", "$text-muted"), (f"“{task}”", "italic"), "\n") if task.strip() else Content("")
         self.query_one("#explain", Static).update(head + Content(text))

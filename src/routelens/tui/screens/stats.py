@@ -6,6 +6,7 @@ hashes and, in a git work tree, the commit the index was built from."""
 
 from __future__ import annotations
 
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -14,18 +15,12 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from routelens.tui.cells import cell
-from routelens.tui.model import Analysis, Snapshot
-from routelens.tui.words import FRESHNESS_LABEL, num, pct, short, size_vs_registry
+from routelens.tui.messages import AnalysisDone
+from routelens.tui.model import Analysis, Snapshot, analyze
+from routelens.tui.widgets.header_bar import FRESHNESS_STYLE
+from routelens.tui.words import FRESHNESS_GLYPH, FRESHNESS_LABEL, num, pct, short, size_vs_registry
 
 __all__ = ["StatsScreen", "budget_bar", "freshness_lines"]
-
-_STATE_STYLE = {
-    "fresh": "bold $text on $success",
-    "stale": "bold $text on $warning",
-    "missing": "bold $text on $error",
-    "invalid": "bold $text on $error",
-}
-_GLYPH = {"fresh": "✓", "stale": "▲", "missing": "✗", "invalid": "✗"}
 
 
 def budget_bar(ratio: float, limit: float, width: int = 40) -> Content:
@@ -53,7 +48,7 @@ def freshness_lines(snap: Snapshot, analysis: Analysis | None) -> Content:
     fr = snap.freshness
     state = fr.state
     out = Content.assemble(
-        (f" {_GLYPH[state]} {FRESHNESS_LABEL[state]} ", _STATE_STYLE[state]), "  ", (fr.message, "bold"), "\n",
+        (f" {FRESHNESS_GLYPH[state]} {FRESHNESS_LABEL[state]} ", FRESHNESS_STYLE[state]), "  ", (fr.message, "bold"), "\n",
         ("registry ", "$text-muted"), (short(fr.registry_sha256, 12), "bold"),
         ("   index built from ", "$text-muted"), (short(fr.index_sha256, 12), "bold"),
     )
@@ -87,8 +82,9 @@ def freshness_lines(snap: Snapshot, analysis: Analysis | None) -> Content:
 
 
 class StatsScreen(Screen[None]):
-    """Opened with F3; Escape or F3 closes it. Figures come from
-    :func:`routelens.tui.model.analyze` in a worker."""
+    """Opened with F3 on ``snapshot``; Escape or F3 closes it. Figures come
+    from :func:`routelens.tui.model.analyze` in a worker, once per load
+    (kept in ``snapshot.analysis``)."""
 
     BINDINGS = [Binding("escape,f3,q", "close", "Back")]
 
@@ -120,8 +116,12 @@ class StatsScreen(Screen[None]):
     StatsScreen #contrib { max-height: 100%; height: 1fr; }
     """
 
-    def __init__(self) -> None:
+    def __init__(self, snapshot: Snapshot, *, last_good: bool = False) -> None:
         super().__init__()
+        #: the load whose figures are shown (fixed while the panel is open)
+        self.snapshot = snapshot
+        #: True when the registry on disk has errors and ``snapshot`` is the last good load
+        self.last_good = last_good
         self.analysis: Analysis | None = None
 
     def compose(self) -> ComposeResult:
@@ -140,17 +140,16 @@ class StatsScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        snap = self.app.snapshot  # type: ignore[attr-defined]
+        snap = self.snapshot
         self.query_one("#sizes-box").border_title = "Sizes · fresh build vs the registry"
         self.query_one("#budget-box").border_title = "Size budget"
         self.query_one("#layer1-box").border_title = "Layer 1 · what an agent's system prompt carries"
         self.query_one("#contrib-box").border_title = "Biggest contributors to the index"
         self.query_one("#fresh-box").border_title = "Freshness"
-        failure = getattr(self.app, "failure", None)
         self.query_one("#stats-title", Static).update(Content.assemble(
             ("Stats ", "bold"), (snap.paths.registry_name, "bold $accent"),
             *((("  the registry on disk has errors: these are the figures of the last good load ",
-                "bold $text on $warning"),) if failure is not None else ()),
+                "bold $text on $warning"),) if self.last_good else ()),
             (f"  ·  {num(len(snap.registry.skills))} skills  ·  figures of a fresh in-memory build, like `routelens stats`"
              "  ·  Esc back", "$text-muted"),
         ))
@@ -161,10 +160,21 @@ class StatsScreen(Screen[None]):
         contrib = self.query_one("#contrib", DataTable)
         for label, key in (("entry", "id"), ("kind", "kind"), ("chars", "chars"), ("share", "share"), ("", "bar")):
             contrib.add_column(label, key=key)
+        if snap.analysis is not None:
+            self.show_analysis(snap.analysis)
+            return
         self._show_freshness(snap, None)
         for box in ("#sizes-box", "#budget-box", "#contrib-box"):
             self.query_one(box).loading = True
-        self.app.request_analysis(self.show_analysis)  # type: ignore[attr-defined]
+        self._analysis_worker(snap)
+
+    @work(thread=True, exclusive=True, group="analysis", exit_on_error=False)
+    def _analysis_worker(self, snap: Snapshot) -> None:
+        self.post_message(AnalysisDone(snap, analyze(snap)))
+
+    def on_analysis_done(self, message: AnalysisDone) -> None:
+        message.snapshot.analysis = message.analysis  # kept with its load: opening the panel again is instant
+        self.show_analysis(message.analysis)
 
     def _show_freshness(self, snap: Snapshot, analysis: Analysis | None) -> None:
         box = self.query_one("#fresh-box", Static)
@@ -176,7 +186,7 @@ class StatsScreen(Screen[None]):
         if not self.is_attached:
             return
         self.analysis = analysis
-        snap = self.app.snapshot  # type: ignore[attr-defined]
+        snap = self.snapshot
         for box in ("#sizes-box", "#budget-box", "#contrib-box"):
             self.query_one(box).loading = False
         self._show_freshness(snap, analysis)

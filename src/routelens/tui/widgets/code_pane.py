@@ -55,25 +55,32 @@ class CodePane(Vertical):
         self.max_textarea_lines = max_textarea_lines
         self._language: str | None = None
 
+    # compose-time references
+    notice_line: Static
+    source_view: SourceView
+    line_view: LineView
+
     def compose(self) -> ComposeResult:
-        yield Static("", classes="pane-notice", markup=False)
-        yield SourceView(classes="code")
-        yield LineView(classes="code")
+        self.notice_line = Static("", classes="pane-notice", markup=False)
+        self.source_view = SourceView(classes="code")
+        self.line_view = LineView(classes="code")
+        yield self.notice_line
+        yield self.source_view
+        yield self.line_view
 
     def on_mount(self) -> None:
-        self.query_one(LineView).display = False
+        self.line_view.display = False
 
     @property
     def view(self) -> SourceView | LineView:
         """The view in use now (the TextArea one for an empty pane)."""
-        lv = self.query_one(LineView)
-        return lv if lv.display else self.query_one(SourceView)
+        return self.line_view if self.line_view.display else self.source_view
 
     def show(self, text: str, language: str | None) -> None:
         """Show ``text`` (display text: line breaks already made visible)."""
         lines = text.count("\n") + 1
         big = lines > self.max_textarea_lines
-        sv, lv = self.query_one(SourceView), self.query_one(LineView)
+        sv, lv = self.source_view, self.line_view
         if big:
             sv.show("", None)
             lv.show(text, language)
@@ -85,14 +92,14 @@ class CodePane(Vertical):
 
     def set_notice(self, text: str | None, level: str = "info") -> None:
         """A line above the code (``info``, ``warning`` or ``error``), or none."""
-        notice = self.query_one(".pane-notice", Static)
-        notice.set_classes(["pane-notice"] + ([f"-shown", f"-{level}"] if text else []))
+        notice = self.notice_line
+        notice.set_classes(["pane-notice"] + (["-shown", f"-{level}"] if text else []))
         notice.update(text or "")
 
     @property
     def notice(self) -> str:
         """The notice shown now ("" when none)."""
-        notice = self.query_one(".pane-notice", Static)
+        notice = self.notice_line
         return str(notice.content) if notice.has_class("-shown") else ""
 
     def set_bands(self, bands: list[Band]) -> None:

@@ -78,13 +78,25 @@ class DecisionPanel(Vertical):
     }
     """
 
+    # compose-time references
+    summary: Static
+    task_line: Static
+    selected: Static
+    matches: HitsTable
+    near_misses: HitsTable
+
     def compose(self) -> ComposeResult:
-        yield Static("", id="decision-summary")
-        yield Static("", id="decision-task")
-        yield Static("", id="decision-selected")
+        self.summary = Static("", id="decision-summary")
+        self.task_line = Static("", id="decision-task")
+        self.selected = Static("", id="decision-selected")
+        self.matches = HitsTable(id="matches")
+        self.near_misses = HitsTable(near=True, id="near-misses")
+        yield self.summary
+        yield self.task_line
+        yield self.selected
         with Horizontal(id="decision-tables"):
-            yield HitsTable(id="matches")
-            yield HitsTable(near=True, id="near-misses")
+            yield self.matches
+            yield self.near_misses
 
     def on_mount(self) -> None:
         self.border_title = "Decision"
@@ -95,7 +107,7 @@ class DecisionPanel(Vertical):
         """No task yet: a one-line invitation."""
         self.add_class("-empty")
         self.border_subtitle = ""
-        self.query_one("#decision-summary", Static).update(
+        self.summary.update(
             Content.assemble(
                 ("Type a task above", "bold"),
                 (" — routing runs as you type. Name a skill with ", "$text-muted"),
@@ -106,8 +118,8 @@ class DecisionPanel(Vertical):
             )
             if text is None else Content(text)
         )
-        self.query_one("#matches", HitsTable).set_hits([])
-        self.query_one("#near-misses", HitsTable).set_hits([])
+        self.matches.set_hits([])
+        self.near_misses.set_hits([])
 
     def show_decision(self, decision: Any, hits: list[Hit], near: list[Hit], current: int,
                       registry_chars: int, threshold: float) -> None:
@@ -117,7 +129,7 @@ class DecisionPanel(Vertical):
         badge = Content.styled(f" {MODE_LABEL.get(mode, mode.upper())} ", _MODE_STYLE.get(mode, "reverse"))
         reason = Content.styled(f" {REASON_LABEL.get(decision.reason, decision.reason)} ", "bold $text on $panel")
         summary = Content.assemble(badge, reason, " ", Content(decision.message or ""))
-        self.query_one("#decision-summary", Static).update(summary)
+        self.summary.update(summary)
 
         self._paint_task(decision, hits, near, current)
 
@@ -137,12 +149,12 @@ class DecisionPanel(Vertical):
         share = decision.payload_chars / max(registry_chars, 1)
         parts += [("payload ", "$text-muted"), (f"{num(decision.payload_chars)} chars", "bold"),
                   (f" ({pct(share)} of the registry)", "$text-muted")]
-        self.query_one("#decision-selected", Static).update(Content.assemble(*parts))
+        self.selected.update(Content.assemble(*parts))
 
         thr = f"{threshold:g}"
-        self.query_one("#matches", HitsTable).set_hits(
+        self.matches.set_hits(
             hits, current, threshold, placeholder=f"no skill reached the threshold {thr}")
-        self.query_one("#near-misses", HitsTable).set_hits(
+        self.near_misses.set_hits(
             near, None, threshold, placeholder="no near miss" if hits else "no trigger came close")
         self.border_subtitle = f"hit {current + 1}/{len(hits)} · ↓↑ move" if hits else ""
 
@@ -156,4 +168,4 @@ class DecisionPanel(Vertical):
         spans = [h.span for h in hits if h.span] or [h.span for h in near if h.span]
         risk = [tuple(m.span) for m in getattr(decision, "rule_matches", ()) or ()]
         task = task_content(decision.task, spans, cur.span if cur and cur.span else None, risk)
-        self.query_one("#decision-task", Static).update(Content.assemble(("task  ", "$text-muted"), task))
+        self.task_line.update(Content.assemble(("task  ", "$text-muted"), task))

@@ -8,6 +8,7 @@ from textual.content import Content
 from textual.widgets import Static
 
 from routelens.registry import Diagnostic
+from routelens.tui.words import count
 
 __all__ = ["ErrorPanel"]
 
@@ -41,7 +42,7 @@ class ErrorPanel(VerticalScroll):
         the last valid registry."""
         self.diagnostics = list(diagnostics)
         n = len(diagnostics)
-        self.border_title = f" ✗ the registry has {n} error{'s' if n != 1 else ''} "
+        self.border_title = f" ✗ the registry has {count(n, 'error')} "
         self.border_subtitle = (
             "showing the last good version · fix the file and it reloads"
             if last_good else "nothing routed · fix the file and it reloads"

@@ -9,22 +9,23 @@ from textual.content import Content
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from routelens.tui.words import FRESHNESS_LABEL, num, short, size_vs_registry
+from routelens.tui.words import FRESHNESS_GLYPH, FRESHNESS_LABEL, num, plural, short, size_vs_registry
 
-__all__ = ["HeaderBar", "HeaderState"]
+__all__ = ["HeaderBar", "HeaderState", "FRESHNESS_STYLE"]
+
+#: Badge style per freshness state (the stats panel's badge uses it too).
+FRESHNESS_STYLE = {
+    "fresh": "bold $text on $success",
+    "stale": "bold $text on $warning",
+    "missing": "bold $text on $error",
+    "invalid": "bold $text on $error",
+}
 
 _BADGE = {
-    "fresh": ("✓", "bold $text on $success"),
-    "stale": ("▲", "bold $text on $warning"),
-    "missing": ("✗", "bold $text on $error"),
-    "invalid": ("✗", "bold $text on $error"),
+    **{state: (FRESHNESS_GLYPH[state], style) for state, style in FRESHNESS_STYLE.items()},
     "loading": ("…", "bold $text on $panel"),
     "unknown": ("?", "bold $text on $warning"),
 }
-
-
-def _plural(n: int, word: str) -> str:
-    return word if n == 1 else word + "s"
 
 
 @dataclass(frozen=True)
@@ -70,12 +71,12 @@ class HeaderBar(Widget):
         reg = Content.assemble(" ", (s.registry or "…", "bold"), " ")
         counts = Content.assemble(
             ("· ", "$text-muted"),
-            (num(s.skills), "bold"), (f" {_plural(s.skills, 'skill')} · ", "$text-muted"),
-            (num(s.compositions), "bold"), (f" {_plural(s.compositions, 'composition')} · ", "$text-muted"),
-            (num(s.rules), "bold"), (f" {_plural(s.rules, 'rule')} ", "$text-muted"),
+            (num(s.skills), "bold"), (f" {plural(s.skills, 'skill')} · ", "$text-muted"),
+            (num(s.compositions), "bold"), (f" {plural(s.compositions, 'composition')} · ", "$text-muted"),
+            (num(s.rules), "bold"), (f" {plural(s.rules, 'rule')} ", "$text-muted"),
         )
         counts_short = Content.assemble(("· ", "$text-muted"), (num(s.skills), "bold"),
-                                        (f" {_plural(s.skills, 'skill')} ", "$text-muted"))
+                                        (f" {plural(s.skills, 'skill')} ", "$text-muted"))
         glyph, style = _BADGE.get(s.freshness, _BADGE["loading"])
         label = FRESHNESS_LABEL.get(s.freshness, "LOADING")
         if s.errors and s.loaded:

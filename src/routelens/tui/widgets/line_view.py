@@ -5,7 +5,8 @@ only the visible rows, with a per-line regex highlighter and an LRU cache
 of strips. The document is kept as one string plus an array of line start
 offsets (8 bytes a line, no string per line), so a 300,000-line catalog
 costs its own text and 2.4 MB. Mounting and scrolling cost is independent
-of the document size (guide #8), which a TextArea is not (guide #7). Same
+of the document size, which a TextArea's is not (it does work in
+proportion to the whole document for every rendered line). Same
 interface as :class:`~routelens.tui.widgets.source_view.SourceView`:
 :meth:`show`, :meth:`set_bands`, :attr:`bands`, :meth:`reveal`,
 :attr:`line_count`.

@@ -29,7 +29,8 @@ from routelens.tui.widgets.banded import BandedMixin
 __all__ = ["SourceView", "MAX_TEXTAREA_LINES"]
 
 #: Above this many lines the app uses LineView: a TextArea gets slow
-#: above ~20,000 lines (guide #7) and keeps ~0.7 KB a line in its document
+#: above ~20,000 lines (each rendered line costs work in proportion to the
+#: whole document: ~67 ms a scroll step at 10,000 lines) and keeps ~0.7 KB a line in its document
 #: and wrap tables, where LineView keeps 8 bytes a line.
 MAX_TEXTAREA_LINES = 5_000
 #: Above this many lines a TextArea shows no syntax highlighting (tree-sitter cost).

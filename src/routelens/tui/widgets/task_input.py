@@ -10,11 +10,11 @@ __all__ = ["TaskInput"]
 
 class TaskInput(Input):
     """Single-line task entry. ``↓``/``↑`` move between the decision's hits
-    (the app's ``next_hit``/``prev_hit`` actions); Escape clears the task."""
+    (the main screen's ``next_hit``/``prev_hit`` actions); Escape clears the task."""
 
     BINDINGS = [
-        Binding("down", "app.next_hit", "Next hit", id="next-hit"),
-        Binding("up", "app.prev_hit", "Prev hit", id="prev-hit"),
+        Binding("down", "screen.next_hit", "Next hit", id="next-hit"),
+        Binding("up", "screen.prev_hit", "Prev hit", id="prev-hit"),
         Binding("escape", "clear_task", "Clear", show=False, id="clear-task"),
     ]
 

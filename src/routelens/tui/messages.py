@@ -1,0 +1,114 @@
+"""The messages thread workers post with their results.
+
+A worker runs on a thread and must not touch widgets; it posts one of
+these to the node that started it (``post_message`` is thread-safe) and
+that node's ``on_<name>`` handler updates state and paints on the UI
+thread. None of them bubble: each is the answer to the node that asked.
+Stale answers are dropped by the handlers (a route's ``seq``, a load's or
+an analysis's ``snapshot`` identity).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from textual.message import Message
+
+from routelens.tui.model import Analysis, LoadFailure, Preview, Snapshot
+
+if TYPE_CHECKING:
+    from routelens.router import Decision, Router
+
+__all__ = [
+    "PreviewReady",
+    "RegistryLoaded",
+    "LoadFailed",
+    "RouterReady",
+    "RouterFailed",
+    "DecisionReady",
+    "RebuildDone",
+    "RebuildFailed",
+    "AnalysisDone",
+    "ExplainReady",
+]
+
+
+@dataclass
+class PreviewReady(Message, bubble=False):
+    """The registry's bytes and the generated files were read, not parsed
+    yet (:func:`routelens.tui.model.preview`)."""
+
+    preview: Preview
+
+
+@dataclass
+class RegistryLoaded(Message, bubble=False):
+    """The registry was parsed and validated; ``snapshot.router`` is still
+    None (it is built next, in its own worker)."""
+
+    snapshot: Snapshot
+
+
+@dataclass
+class LoadFailed(Message, bubble=False):
+    """The registry cannot be used: every diagnostic is in ``failure``."""
+
+    failure: LoadFailure
+
+
+@dataclass
+class RouterReady(Message, bubble=False):
+    """The router for ``snapshot`` was built."""
+
+    snapshot: Snapshot
+    router: Router
+
+
+@dataclass
+class RouterFailed(Message, bubble=False):
+    """Building the router for ``snapshot`` raised; ``error`` says what."""
+
+    snapshot: Snapshot
+    error: str
+
+
+@dataclass
+class DecisionReady(Message, bubble=False):
+    """The router's decision for the task routed as number ``seq``."""
+
+    seq: int
+    decision: Decision
+
+
+@dataclass
+class RebuildDone(Message, bubble=False):
+    """``generated/`` was rebuilt; ``written`` names the files that changed
+    (empty: everything was up to date)."""
+
+    written: list[str]
+
+
+@dataclass
+class RebuildFailed(Message, bubble=False):
+    """Nothing was written; ``title`` and ``message`` say why, for people."""
+
+    title: str
+    message: str
+
+
+@dataclass
+class AnalysisDone(Message, bubble=False):
+    """The stats panel's figures for ``snapshot``."""
+
+    snapshot: Snapshot
+    analysis: Analysis
+
+
+@dataclass
+class ExplainReady(Message, bubble=False):
+    """``explain`` of skill ``skill_id`` for ``task``, as text."""
+
+    skill_id: str
+    task: str
+    text: str

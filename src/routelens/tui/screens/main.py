@@ -1,0 +1,535 @@
+"""The main screen: the task input, the decision panel with its hits
+tables, and the registry, compact index and debug catalog side by side.
+
+It owns what it shows. Loading (:func:`routelens.tui.model.preview`, then
+:func:`~routelens.tui.model.complete`), building the router and routing
+run in thread workers that post their results as messages
+(:mod:`routelens.tui.messages`); the handlers keep the state and paint.
+The registry and the generated files are watched by polling ``(mtime,
+size, inode)`` every ``poll_interval`` seconds (no extra dependency, works
+on every platform and on network file systems).
+
+The app sets what this screen cannot know (the terminal size on a resize)
+and calls its methods for the global keys; the screen never reaches up.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import TYPE_CHECKING
+
+from textual import work
+from textual.app import ComposeResult
+from textual.geometry import Size
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import Footer, Input, Tab, Tabs
+from textual.worker import get_current_worker
+
+from routelens.tui import words
+from routelens.tui.messages import (
+    DecisionReady,
+    LoadFailed,
+    PreviewReady,
+    RegistryLoaded,
+    RouterFailed,
+    RouterReady,
+)
+from routelens.tui.model import (
+    Hit,
+    LoadFailure,
+    Paths,
+    Preview,
+    Snapshot,
+    complete,
+    entry_of,
+    hits_of,
+    make_router,
+    near_hits_of,
+    preview,
+    signature,
+)
+from routelens.tui.widgets.code_pane import CodePane
+from routelens.tui.widgets.decision_panel import DecisionPanel
+from routelens.tui.widgets.error_panel import ErrorPanel
+from routelens.tui.widgets.header_bar import HeaderBar, HeaderState
+from routelens.tui.widgets.hits_table import HitsTable
+from routelens.tui.widgets.pane_set import PANES, PaneSet
+from routelens.tui.widgets.source_view import MAX_TEXTAREA_LINES
+from routelens.tui.widgets.task_input import TaskInput
+
+if TYPE_CHECKING:
+    from routelens.router import Decision, Router
+
+__all__ = ["MainScreen"]
+
+
+class MainScreen(Screen[None]):
+    """The screen the app opens on (its default screen).
+
+    ``paths``: registry and index locations. ``task``: initial task text.
+    ``poll_interval``: seconds between file checks (None: no watching).
+    ``route_debounce``: seconds of typing pause before routing (0: route
+    on every change). ``max_textarea_lines``: documents longer than this
+    use the line-API view instead of a TextArea.
+
+    State the app, tests and benchmarks read: :attr:`snapshot` (the last
+    good load), :attr:`failure` (why the registry on disk cannot be used,
+    or None), :attr:`decision`, :attr:`hits`, :attr:`near`,
+    :attr:`current`, :attr:`hit_index`, :attr:`loads`, :attr:`decisions`.
+    """
+
+    #: Below this width the three panes become tabs.
+    NARROW_WIDTH = 120
+    #: Below this height the decision panel gets compact.
+    SHORT_HEIGHT = 30
+
+    def __init__(
+        self,
+        paths: Paths,
+        *,
+        task: str = "",
+        poll_interval: float | None = 0.75,
+        route_debounce: float = 0.05,
+        max_textarea_lines: int = MAX_TEXTAREA_LINES,
+    ) -> None:
+        super().__init__()
+        self.paths = paths
+        self.poll_interval = poll_interval
+        self.route_debounce = route_debounce
+        self.snapshot: Snapshot | None = None
+        self.failure: LoadFailure | None = None
+        self.decision: Decision | None = None
+        self.hits: list[Hit] = []
+        self.near: list[Hit] = []
+        self.hit_index = 0
+        self.current: Hit | None = None
+        self.hidden_panes: set[str] = set()
+        self.active_tab = "registry"
+        self.zoomed = False
+        self.loads = 0  # completed loads (tests and benchmark read this)
+        self.decisions = 0  # decisions shown
+        self.last_decision_at = 0.0  # perf_counter() when the last decision was applied
+        self.last_decision_painted_at = 0.0  # perf_counter() after the frame showing it
+        self.first_paint_at = 0.0
+        self.load_applied_at = 0.0
+        self._task_text = task
+        self._route_seq = 0
+        self._route_timer: Timer | None = None
+        self._route_pending = False
+        self._loading = False
+        self._load_again = False
+        self._sig: tuple | None = None
+        # the widgets this screen drives, made here so that they exist before
+        # the screen is composed (the app lays out on its first resize, earlier)
+        self.header = HeaderBar(id="header")
+        self.task_input = TaskInput(
+            value=task,
+            placeholder="Type a task to route, e.g. “write a blog post about the new release”",
+            id="task",
+        )
+        self.error_panel = ErrorPanel(id="errors")
+        self.decision_panel = DecisionPanel(id="decision")
+        self.pane_tabs = Tabs(*(Tab(label, id=f"tab-{name}") for name, label in PANES.items()), id="pane-tabs")
+        self.panes = PaneSet(paths, max_textarea_lines=max_textarea_lines, id="panes")
+        self.footer = Footer()
+
+    # ------------------------------------------------------------------ layout
+    def compose(self) -> ComposeResult:
+        yield self.header
+        yield self.task_input
+        yield self.error_panel
+        yield self.decision_panel
+        yield self.pane_tabs
+        yield self.panes
+        yield self.footer
+
+    def on_mount(self) -> None:
+        self.task_input.cursor_blink = False
+        self.panes.set_panes_loading(True)
+        self.relayout()
+        self.reload()
+        if self.poll_interval:
+            self.set_interval(self.poll_interval, self._poll, name="watch")
+        self.task_input.focus()
+
+    def pane(self, name: str) -> CodePane:
+        """The ``registry``, ``index`` or ``catalog`` pane."""
+        return self.panes[name]
+
+    @property
+    def narrow(self) -> bool:
+        """True when the panes are tabs (terminal narrower than NARROW_WIDTH)."""
+        return self.app.size.width < self.NARROW_WIDTH
+
+    def relayout(self, size: Size | None = None) -> None:
+        """Apply the narrow/short/zoomed layout for ``size`` (default: the
+        terminal's current size; the app passes the new one on a resize,
+        before it has stored it)."""
+        size = size or self.app.size
+        narrow = size.width < self.NARROW_WIDTH
+        self.set_class(narrow, "-narrow")
+        self.set_class(size.height < self.SHORT_HEIGHT, "-short")
+        self.set_class(self.zoomed, "-zoomed")
+        self.footer.compact = narrow
+        if narrow:
+            self.panes.show_only({self.active_tab})
+        else:  # never hide all three
+            self.panes.show_only(set(PANES) - self.hidden_panes or {"registry"})
+
+    def on_tabs_tab_activated(self, event: Tabs.TabActivated) -> None:
+        if event.tabs is not self.pane_tabs or event.tab is None or event.tab.id is None:
+            return
+        self.active_tab = event.tab.id.removeprefix("tab-")
+        self.relayout()
+
+    def show_pane(self, name: str) -> None:
+        """Make pane ``name`` visible (activates its tab when narrow)."""
+        self.hidden_panes.discard(name)
+        if self.narrow:
+            self.pane_tabs.active = f"tab-{name}"
+            self.active_tab = name
+        self.relayout()
+
+    def toggle_pane(self, name: str) -> None:
+        """Hide or show pane ``name`` in the side-by-side layout."""
+        if name in self.hidden_panes:
+            self.hidden_panes.discard(name)
+        else:
+            self.hidden_panes.add(name)
+        self.relayout()
+
+    def action_zoom(self) -> None:
+        """Hide the decision panel so the panes get the whole screen (or back)."""
+        self.zoomed = not self.zoomed
+        self.relayout()
+
+    def action_focus_task(self) -> None:
+        self.task_input.focus()
+
+    # ------------------------------------------------------------------ loading
+    def reload(self) -> None:
+        """Re-read the registry and generated files in a worker."""
+        if self._loading:
+            self._load_again = True
+            return
+        self._loading = True
+        self._preview_worker(self.paths)
+
+    @work(thread=True, exclusive=True, group="load", exit_on_error=False)
+    def _preview_worker(self, paths: Paths) -> None:
+        try:
+            self.post_message(PreviewReady(preview(paths)))
+        except Exception as exc:  # never crash the UI on a loader bug
+            self.post_message(LoadFailed(LoadFailure.internal(paths, exc)))
+
+    def on_preview_ready(self, message: PreviewReady) -> None:
+        pre = message.preview
+        first = self.snapshot is None and self.failure is None
+        if first and pre.freshness is not None and pre.freshness.state == "fresh":
+            # paint now, parse after this frame: the index vouches for the
+            # registry, and parsing a big one takes a while
+            self._show_preview(pre)
+            self.call_after_refresh(self._parse_worker, pre)
+        else:
+            self._parse_worker(pre)
+
+    @work(thread=True, exclusive=True, group="load", exit_on_error=False)
+    def _parse_worker(self, pre: Preview) -> None:
+        try:
+            result = complete(pre, with_router=False)
+        except Exception as exc:  # never crash the UI on a loader bug
+            result = LoadFailure.internal(pre.paths, exc)
+        self.post_message(LoadFailed(result) if isinstance(result, LoadFailure) else RegistryLoaded(result))
+
+    def on_registry_loaded(self, message: RegistryLoaded) -> None:
+        self._load_done(message.snapshot)
+
+    def on_load_failed(self, message: LoadFailed) -> None:
+        self._load_done(message.failure)
+
+    def _poll(self) -> None:
+        if self._loading:
+            return
+        if signature(self.paths) != self._sig:
+            self.reload()
+
+    def _load_done(self, result: Snapshot | LoadFailure) -> None:
+        self._loading = False
+        self._sig = result.signature
+        if not self.first_paint_at:
+            self.call_after_refresh(self._mark_first_paint)
+        self.panes.set_panes_loading(False)
+        if isinstance(result, LoadFailure):
+            self._show_failure(result)
+        else:
+            self._show_snapshot(result)
+        self.loads += 1
+        self.load_applied_at = time.perf_counter()
+        if self._load_again:
+            self._load_again = False
+            self.reload()
+
+    def _show_preview(self, pre: Preview) -> None:
+        """First paint of a registry whose index is fresh, before it is
+        parsed: the three panes and the header (counts from the index)."""
+        if not self.first_paint_at:
+            self.call_after_refresh(self._mark_first_paint)
+        self.panes.set_panes_loading(False)
+        self.panes.show_preview(pre)
+        counts = pre.counts or (0, 0, 0)
+        fr = pre.freshness
+        reg_chars = max(len(pre.text), 1)
+        idx_chars = pre.index_chars
+        self.header.state = HeaderState(
+            registry=self.paths.registry_name, skills=counts[0], compositions=counts[1], rules=counts[2],
+            freshness=fr.state if fr else "loading", index_sha=fr.index_sha256 if fr else None,
+            registry_sha=fr.registry_sha256 if fr else None,
+            reduction=1 - idx_chars / reg_chars if idx_chars is not None else None, index_chars=idx_chars,
+        )
+        self.decision_panel.show_hint(words.validating(self.paths.registry_name, counts[0]))
+
+    def _mark_first_paint(self) -> None:
+        self.first_paint_at = time.perf_counter()
+
+    def _show_failure(self, failure: LoadFailure) -> None:
+        first_error = self.failure is None
+        self.failure = failure
+        self.error_panel.show_errors(failure.diagnostics, last_good=self.snapshot is not None)
+        self._update_header()
+        if self.snapshot is None:
+            self.panes.show_failure(failure)
+            self.decision_panel.show_hint(words.NOTHING_ROUTED)
+        elif first_error:
+            title, text = words.LAST_GOOD_KEPT
+            self.notify(text, severity="error", title=title)
+
+    def _show_snapshot(self, snap: Snapshot) -> None:
+        recovered = self.failure is not None and self.snapshot is not None
+        had = self.snapshot
+        self.failure = None
+        self.snapshot = snap
+        self.error_panel.clear_errors()
+        self.panes.show_snapshot(snap)
+        self._update_header()
+        if recovered:
+            title, text = words.RECOVERED
+            self.notify(text, title=title)
+        elif had is not None:
+            self.notify(words.reloaded(snap.freshness.state), timeout=2)
+        # keep the current entry; route again once the router is built
+        self._paint_hits()
+        if not self._task_text.strip():
+            self.decision_panel.show_hint()
+        # after the frame: building the router holds the GIL for a while on big registries
+        self.call_after_refresh(self._router_worker, snap)
+
+    @work(thread=True, exclusive=True, group="router", exit_on_error=False)
+    def _router_worker(self, snap: Snapshot) -> None:
+        try:
+            router = make_router(snap.registry, snap.freshness, snap.paths)
+        except Exception as exc:  # never crash the UI on a router bug
+            self.post_message(RouterFailed(snap, str(exc)))
+            return
+        self.post_message(RouterReady(snap, router))
+
+    def on_router_ready(self, message: RouterReady) -> None:
+        if message.snapshot is not self.snapshot:
+            return  # a newer load is on its way
+        message.snapshot.router = message.router
+        self._schedule_route(immediate=True)
+
+    def on_router_failed(self, message: RouterFailed) -> None:
+        self.notify(words.router_failed(message.error), severity="error")
+
+    def _update_header(self) -> None:
+        snap = self.snapshot
+        errors = len(self.failure.diagnostics) if self.failure else 0
+        if snap is None:
+            self.header.state = HeaderState(
+                registry=self.paths.registry_name, freshness="loading", errors=errors, loaded=False)
+            return
+        reg = snap.registry
+        fr = snap.freshness
+        self.header.state = HeaderState(
+            registry=self.paths.registry_name,
+            skills=len(reg.skills),
+            compositions=len(reg.compositions),
+            rules=len(reg.rules),
+            freshness=fr.state,
+            index_sha=fr.index_sha256,
+            registry_sha=fr.registry_sha256,
+            reduction=snap.reduction,
+            index_chars=snap.fresh_index_chars,
+            budget_ok=snap.budget_ok,
+            errors=errors,
+        )
+
+    # ------------------------------------------------------------------ routing
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input is not self.task_input:
+            return
+        event.stop()
+        if event.value == self._task_text and self.decision is not None:
+            return
+        self._task_text = event.value
+        self._schedule_route()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input is self.task_input:
+            event.stop()
+            self._schedule_route(immediate=True)
+
+    @property
+    def task_text(self) -> str:
+        """The task text being routed."""
+        return self._task_text
+
+    @property
+    def routing_pending(self) -> bool:
+        """True while a typed change has not been shown as a decision yet."""
+        return self._route_pending or self._loading
+
+    def _schedule_route(self, immediate: bool = False) -> None:
+        self._route_pending = True
+        if self._route_timer is not None:
+            self._route_timer.stop()
+            self._route_timer = None
+        if immediate or self.route_debounce <= 0:
+            self._start_route()
+        else:
+            self._route_timer = self.set_timer(self.route_debounce, self._start_route, name="route-debounce")
+
+    def _start_route(self) -> None:
+        self._route_timer = None
+        self._route_seq += 1
+        snap = self.snapshot
+        if snap is None:
+            self._route_pending = False
+            return
+        if not self._task_text.strip():
+            self._show_decision(self._route_seq, None)
+            return
+        if snap.router is None:  # still being built: on_router_ready routes again
+            self.decision_panel.show_hint(words.preparing_router(len(snap.registry.skills)))
+            return
+        self._route_worker(snap.router, self._task_text, self._route_seq)
+
+    @work(thread=True, exclusive=True, group="route", exit_on_error=False)
+    def _route_worker(self, router: Router, task: str, seq: int) -> None:
+        decision = router.route(task)
+        if get_current_worker().is_cancelled:
+            return
+        self.post_message(DecisionReady(seq, decision))
+
+    def on_decision_ready(self, message: DecisionReady) -> None:
+        self._show_decision(message.seq, message.decision)
+
+    def _show_decision(self, seq: int, decision: Decision | None) -> None:
+        if seq != self._route_seq:
+            return  # a newer keystroke is being routed
+        self._route_pending = False
+        previous = self.current
+        self.decision = decision
+        panel = self.decision_panel
+        snap = self.snapshot
+        if decision is None or snap is None:
+            self.hits, self.near, self.hit_index = [], [], 0
+            panel.show_hint()
+            self.current = previous if previous is not None and previous.role == "browse" else None
+            self._paint_hits()
+            self.decisions += 1
+            self.last_decision_at = time.perf_counter()
+            return
+        reg = snap.registry
+        old_keys = [h.key for h in self.hits]
+        self.hits = hits_of(decision, reg)
+        self.near = near_hits_of(decision, reg)
+        keys = [h.key for h in self.hits]
+        # same hits (a reload, a re-route): stay on the current one; new hits: start at the first
+        if keys == old_keys and previous is not None and previous.key in keys:
+            self.hit_index = keys.index(previous.key)
+        else:
+            self.hit_index = 0
+        # no candidate: show the best near miss, so "why not" has a place in the registry
+        self.current = self.hits[self.hit_index] if self.hits else (self.near[0] if self.near else None)
+        panel.show_decision(decision, self.hits, self.near, self.hit_index, len(reg.text), reg.routing.threshold)
+        self._paint_hits()
+        self.decisions += 1
+        self.last_decision_at = time.perf_counter()
+        self.call_after_refresh(self._mark_decision_painted)
+
+    def _mark_decision_painted(self) -> None:
+        self.last_decision_painted_at = time.perf_counter()
+
+    def decision_json(self) -> str:
+        """The current decision as pretty JSON ("" when none)."""
+        if self.decision is None:
+            return ""
+        return json.dumps(self.decision.to_dict(), ensure_ascii=False, indent=2)
+
+    # ------------------------------------------------------------------ hits
+    def _paint_hits(self) -> None:
+        """Bands in the three panes for every hit, the current one strongest,
+        and scroll the current one into view."""
+        if self.snapshot is None:
+            return
+        self.panes.paint_hits(self.snapshot, self.hits, self.current)
+        # the decision panel may change height in this frame: reveal again once laid out
+        self.call_after_refresh(self.reveal_current)
+
+    def reveal_current(self) -> None:
+        """Scroll the current hit into view in the three panes."""
+        if self.snapshot is not None:
+            self.panes.reveal(self.snapshot, self.current)
+
+    def set_hit(self, index: int) -> None:
+        """Make hit ``index`` (of the matches table) the current one."""
+        if not self.hits:
+            return
+        self.hit_index = index % len(self.hits)
+        self.current = self.hits[self.hit_index]
+        self.decision_panel.set_current(self.hits, self.near, self.hit_index, self.decision)
+        table = self.decision_panel.matches
+        if table.cursor_row != self.hit_index and table.row_count > self.hit_index:
+            table.move_cursor(row=self.hit_index, animate=False)
+        self._paint_hits()
+
+    def action_next_hit(self) -> None:
+        """Move to the next hit (wraps)."""
+        if self.hits:
+            self.set_hit(self.hit_index + 1 if self.current in self.hits else self.hit_index)
+
+    def action_prev_hit(self) -> None:
+        """Move to the previous hit (wraps)."""
+        if self.hits:
+            self.set_hit(self.hit_index - 1 if self.current in self.hits else self.hit_index)
+
+    def on_hits_table_hit_highlighted(self, event: HitsTable.HitHighlighted) -> None:
+        if event.table.near:
+            self.current = event.hit
+            self._paint_hits()
+        elif not (self.current is not None and self.current.key == event.hit.key):
+            self.set_hit(event.index)
+
+    def reveal_entry(self, kind: str, entry_id: str) -> bool:
+        """Show a registry entry as the current one in all panes (from the
+        skill browser or the palette). Returns False for an unknown id."""
+        snap = self.snapshot
+        e = entry_of(snap.registry, kind, entry_id) if snap is not None else None
+        if e is None:
+            return False
+        keys = [h.key for h in self.hits]
+        key = f"{kind}:{entry_id}"
+        if key in keys:
+            self.set_hit(keys.index(key))
+            return True
+        self.current = Hit(kind, entry_id, "browse", e.source_start, e.source_end)
+        self._paint_hits()
+        return True
+
+    def jump_to(self, kind: str, entry_id: str) -> None:
+        """Reveal an entry and bring the registry pane into view."""
+        self.reveal_entry(kind, entry_id)
+        self.show_pane("registry")
