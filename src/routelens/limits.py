@@ -1,5 +1,5 @@
-"""The bounds routelens enforces on what it reads (README "Security and
-limits"). The values are part of the contract: tests assert them.
+"""The bounds routelens enforces on what it reads (docs/formats.md §8,
+README "Security and limits"). The values are part of the contract: tests assert them.
 
 Nothing in this module imports another routelens module.
 """

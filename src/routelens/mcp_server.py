@@ -1,5 +1,6 @@
-"""``routelens mcp``: a stdio MCP server with two tools, on the official
-``mcp`` Python SDK (the optional extra ``routelens[mcp]``).
+"""``routelens mcp``: a stdio MCP server with two tools (docs/formats.md
+§10), on the official ``mcp`` Python SDK (the optional extra
+``routelens[mcp]``).
 
 Tools (their names, descriptions and input schemas are constants of this
 module: they never contain registry content, so adding, removing or editing

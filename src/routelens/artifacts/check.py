@@ -1,5 +1,5 @@
 """``routelens check``: are the generated files what a fresh build gives,
-byte for byte, and is the size budget kept (docs/formats.md §3, §5)? Never
+byte for byte, and is the size budget kept (docs/formats.md §3.6, §5.2)? Never
 writes.
 """
 

@@ -1,5 +1,5 @@
 """Freshness: may the compact index be trusted for the registry as it is now
-(docs/formats.md §3)? Judged from the registry's bytes (their canonical
+(docs/formats.md §3.5)? Judged from the registry's bytes (their canonical
 hash) without parsing them, then from the index's line ranges.
 """
 
@@ -34,7 +34,7 @@ class Freshness:
 
 def by_hash(idx: CompactIndex, registry_sha256: str) -> Freshness:
     """``fresh`` when the index was built from registry bytes with this
-    canonical hash, else ``stale`` (docs/formats.md §3); the line ranges are
+    canonical hash, else ``stale`` (docs/formats.md §3.5); the line ranges are
     not looked at (see :func:`freshness`)."""
     if idx.source_sha256 != registry_sha256:
         return Freshness(
@@ -77,7 +77,7 @@ def index_problem(idx: CompactIndex, registry_text: str) -> str | None:
 
 def freshness(registry_path: str | Path, index_path: str | Path, registry_raw: bytes | None = None,
               registry: Registry | None = None) -> Freshness:
-    """Is the index at ``index_path`` fresh for the registry (docs/formats.md §3)?
+    """Is the index at ``index_path`` fresh for the registry (docs/formats.md §3.5)?
 
     Compares the index's ``source_sha256`` with the sha256 of the registry's
     canonical bytes (``registry_raw`` when given, else read from

@@ -5,7 +5,7 @@ The ids and ranges come from a fresh compact index (:meth:`Entries.from_index`:
 the registry is not parsed) or from the parsed registry
 (:meth:`Entries.from_registry`, when the index cannot be trusted). A
 selected entry is then read from the canonical text of its range
-(docs/formats.md §2, §6: "expanded from the canonical range"): the exact
+(docs/formats.md §2, §6.6: "read back from its canonical line range"): the exact
 YAML text, and ``path``/``priority``/``status`` parsed from it. A range that
 lies beyond the end of the registry, whose first line does not hold the
 entry's key (:func:`routelens.text.canonical.holds_key`, the check freshness
@@ -138,7 +138,7 @@ class Entries:
     # ------------------------------------------------------------------ reading an entry back
     def expand(self, kind: str, entry_id: str) -> Expansion:
         """The skill or composition ``entry_id`` read from its canonical range
-        (docs/formats.md §6 ``expansions``): its exact text and, for a
+        (docs/formats.md §6.6): its exact text and, for a
         skill, ``path``/``priority``/``status`` (``active`` when not
         written). Raises :class:`IndexInvalidError` when the range does not
         hold the entry."""

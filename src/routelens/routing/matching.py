@@ -1,6 +1,6 @@
 """Trigger matching: normalisation, tokens, candidate generation, scores and spans.
 
-This is the scoring half of the router (docs/formats.md §6). It
+This is the scoring half of the router (docs/formats.md §6.7). It
 knows nothing about registries, indexes or decisions: it takes *owners*
 (skill ids, rule ids or high-risk terms), each with a list of triggers as
 written, and scores a task text against them.

@@ -1,4 +1,4 @@
-"""The router's decision order (docs/formats.md §6) as one function,
+"""The router's decision order (docs/formats.md §6.3) as one function,
 :func:`decide`, over a typed :class:`Evidence` value.
 
 :class:`Evidence` is everything the matcher found for one task (candidates
@@ -55,7 +55,7 @@ _BUILD = "run `routelens build`"
 @dataclass(frozen=True, slots=True)
 class ExplicitId:
     """An id the task names as a word starting with ``/`` or ``$``
-    (docs/formats.md §6 mode ``fast``). ``kind``: ``"skill"`` or
+    (docs/formats.md §6.4). ``kind``: ``"skill"`` or
     ``"composition"``; ``span``: ``(start, end)`` character offsets into the
     task as typed, the ``/`` or ``$`` included."""
 
@@ -78,7 +78,7 @@ class Evidence:
     the ``/id`` and ``$id`` words naming known entries, in task order;
     ``truncated``: skills were matched on the first ``MAX_TASK_CHARS``
     characters only (rules and high-risk terms on all of it);
-    ``freshness``: the index against the registry (docs/formats.md §3).
+    ``freshness``: the index against the registry (docs/formats.md §3.5).
     """
 
     task: str
@@ -124,7 +124,7 @@ class Verdict:
 
 
 def decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdict:
-    """The decision for ``ev`` in the order of docs/formats.md §6 (see the
+    """The decision for ``ev`` in the order of docs/formats.md §6.3 (see the
     module docstring). ``entries`` reads ids, ranges, statuses and members;
     ``settings``: the threshold and ambiguity margin (0-100 scores). Never
     raises for a broken index: a range that does not hold its entry gives

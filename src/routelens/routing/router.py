@@ -2,7 +2,7 @@
 with its evidence (docs/formats.md §6). A facade over the routing stage:
 
 - loading: the registry's bytes are read and hashed, and the compact index
-  judged fresh or not (docs/formats.md §3); the registry is parsed only
+  judged fresh or not (docs/formats.md §3.5); the registry is parsed only
   when the index is not fresh, or when a range that is not self-contained
   must be resolved;
 - matching: the triggers of skills, rules and high-risk terms
@@ -45,7 +45,7 @@ from routelens.text.canonical import canonical_bytes
 
 __all__ = ["Router", "route"]
 
-#: ``/id`` or ``$id`` as a word of its own (docs/formats.md §6 mode ``fast``)
+#: ``/id`` or ``$id`` as a word of its own (docs/formats.md §6.4)
 _EXPLICIT_RE = re.compile(r"(?<![0-9a-z_/$.\-])[/$]([0-9a-z][0-9a-z\-]*)(?![0-9a-z_/\-])")
 
 

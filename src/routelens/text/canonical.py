@@ -86,9 +86,10 @@ def range_text(lines: list[str], start: int, end: int) -> str:
 
 def holds_key(line: str, entry_id: str) -> bool:
     """True when a registry line starts, after its indentation, with the
-    mapping key ``entry_id`` (docs/formats.md §2: ``source_start`` is the
-    line of the entry's key): ``id:``, ``id :``, ``"id":``, ``'id' :``, or
-    an explicit key ``? id`` (then alone on the line, a comment aside).
+    mapping key ``entry_id``: ``id:``, ``id :``, ``"id":``, ``'id' :``, or an
+    explicit key ``? id`` (then alone on the line, a comment aside).
+    docs/formats.md §2.1: ``source_start`` is the line of the entry's key;
+    §3.5 and §6.6: the range check.
 
     This is the one check both freshness and the router apply to an
     index's line range, so an index they judge fresh always routes."""

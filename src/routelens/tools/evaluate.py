@@ -1,4 +1,4 @@
-"""Labelled routing cases -> quality metrics (issue 3, ``routelens eval``).
+"""Labelled routing cases -> quality metrics (``routelens eval``, docs/formats.md §7).
 
 A cases file (``tests/cases/routing.yaml`` is the shipped one)::
 

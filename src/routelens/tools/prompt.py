@@ -1,4 +1,5 @@
-"""The Layer-1 block: the skill listing an agent's system prompt carries.
+"""The Layer-1 block: the skill listing an agent's system prompt carries
+(docs/formats.md §9).
 
 Layer 1 is the always-loaded listing (ids and one-line descriptions); Layer 2
 is a skill's body, loaded only when the skill is chosen (Agent Skills
