@@ -19,8 +19,9 @@ from routelens.artifacts.catalog import catalog_object
 from routelens.artifacts.freshness import freshness
 from routelens.artifacts.index_file import index_bytes
 from routelens.artifacts.write import write_generated
+from routelens.errors import RegistryError
 from routelens.paths import CATALOG_NAME, INDEX_NAME
-from routelens.registry import RegistryError, load_registry
+from routelens.registry import load_registry
 from routelens.routing.router import Router
 
 

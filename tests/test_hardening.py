@@ -18,8 +18,10 @@ from routelens.artifacts.catalog import catalog_bytes
 from routelens.artifacts.check import check
 from routelens.artifacts.index_file import index_bytes
 from routelens.artifacts.write import write_generated
+from routelens.errors import RegistryError
+from routelens.limits import LIMITS
 from routelens.paths import CATALOG_NAME, INDEX_NAME
-from routelens.registry import LIMITS, RegistryError, load_registry, parse_registry
+from routelens.registry import load_registry, parse_registry
 
 # --------------------------------------------------------------------------- two builds at once
 

@@ -23,8 +23,9 @@ from routelens.artifacts.index_file import index_bytes, parse_index
 from routelens.artifacts.sizes import top_contributors
 from routelens.artifacts.write import write_generated
 from routelens.errors import BuildError, IndexInvalidError
+from routelens.limits import LIMITS
 from routelens.paths import CATALOG_NAME, INDEX_NAME
-from routelens.registry import LIMITS, load_registry, parse_registry
+from routelens.registry import load_registry, parse_registry
 from routelens.text.canonical import source_sha256
 
 EXAMPLE_SHA = "6f7783228c009cce753335f1c8002c520d255cfc098176b1b1c442de7d0d28c3"

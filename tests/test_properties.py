@@ -29,9 +29,10 @@ from routelens.artifacts.freshness import freshness
 from routelens.artifacts.index_file import index_bytes, parse_index
 from routelens.artifacts.jsonfmt import pretty
 from routelens.cli import main as cli_main
-from routelens.errors import IndexInvalidError
+from routelens.errors import IndexInvalidError, RegistryError
 from routelens.paths import CATALOG_NAME, INDEX_NAME
-from routelens.registry import NULL_WORDS, RegistryError, parse_fragment, parse_registry
+from routelens.registry import parse_registry
+from routelens.text.yaml_events import NULL_WORDS, parse_fragment
 
 SETTINGS = dict(deadline=timedelta(seconds=5), suppress_health_check=[HealthCheck.too_slow])
 

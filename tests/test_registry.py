@@ -6,16 +6,11 @@ from __future__ import annotations
 import pytest
 
 from conftest import EXAMPLE
-from routelens.registry import (
-    LIMITS,
-    Diagnostic,
-    RegistryError,
-    canonical_bytes,
-    load_registry,
-    parse_fragment,
-    parse_registry,
-    source_sha256,
-)
+from routelens.errors import Diagnostic, RegistryError
+from routelens.limits import LIMITS
+from routelens.registry import load_registry, parse_registry
+from routelens.text.canonical import canonical_bytes, source_sha256
+from routelens.text.yaml_events import parse_fragment
 
 EXAMPLE_RAW = EXAMPLE.read_bytes()
 

@@ -15,8 +15,9 @@ from hypothesis import strategies as st
 from routelens.artifacts.freshness import freshness
 from routelens.artifacts.index_file import parse_index
 from routelens.artifacts.write import write_generated
+from routelens.errors import RegistryError
 from routelens.paths import INDEX_NAME
-from routelens.registry import RegistryError, load_registry, parse_registry
+from routelens.registry import load_registry, parse_registry
 from routelens.routing import router as router_mod
 from routelens.routing.decision import REASONS, Decision
 from routelens.routing.matching import MAX_TASK_CHARS

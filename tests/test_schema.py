@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from routelens.cli import main
-from routelens.registry import RegistryError, parse_registry
+from routelens.errors import RegistryError
+from routelens.registry import parse_registry
 from routelens.tools.schema import node_positions, schema_object, schema_text, text_tree, validate
 
 jsonschema = pytest.importorskip("jsonschema")
