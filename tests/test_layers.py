@@ -21,16 +21,6 @@ import routelens
 PKG = Path(routelens.__file__).parent
 TESTS = Path(__file__).parent
 
-#: Former module paths kept one release as re-exports (front compat only):
-#: nothing but the TUI (until it moves to the new paths) may import them.
-SHIMS = frozenset({
-    "routelens.index", "routelens.stats", "routelens.router", "routelens.matching", "routelens.lint",
-    "routelens.evaluate", "routelens.prompt", "routelens.history", "routelens.agentskills", "routelens.schema",
-    "routelens.commands", *(f"routelens.commands.{n}" for n in (
-        "_common", "build", "check", "eval", "explain", "import_", "lint", "mcp", "prompt", "route", "schema",
-        "stats", "tui")),
-})
-
 #: stage of each module, by name prefix (the longest prefix wins)
 STAGES = {
     "routelens.errors": 0, "routelens.paths": 0, "routelens.limits": 0, "routelens.gcpause": 0,
@@ -42,7 +32,7 @@ STAGES = {
     "routelens.cli": 6, "routelens.mcp_server": 6, "routelens.tui": 6, "routelens.__main__": 6,
 }
 STAGE_NAMES = ["ground floor", "text", "registry", "artifacts", "routing", "tools", "front ends"]
-FRONT_ENDS = ("routelens.cli", "routelens.commands", "routelens.tui", "routelens.mcp_server", "routelens.__main__")
+FRONT_ENDS = ("routelens.cli", "routelens.tui", "routelens.mcp_server", "routelens.__main__")
 
 #: the only imports of routelens modules inside functions: each defers a heavy dependency
 DEFERRED = {
@@ -136,11 +126,7 @@ def _is_private(name: str) -> bool:
 def test_every_module_has_a_stage_and_imports_no_stage_above_its_own():
     offenders = []
     for mod, (v, _) in SCANS.items():
-        if mod in SHIMS:
-            continue
         for target, line, _, _ in v.found:
-            if target in SHIMS:
-                continue  # judged by test_nothing_but_the_tui_imports_the_former_paths
             if _stage(target) > _stage(mod):
                 offenders.append(f"{mod}:{line}: a {STAGE_NAMES[_stage(mod)]} module imports {target} "
                                  f"({STAGE_NAMES[_stage(target)]})")
@@ -149,7 +135,7 @@ def test_every_module_has_a_stage_and_imports_no_stage_above_its_own():
 
 def test_the_core_never_imports_a_front_end():
     offenders = [f"{mod}:{line}: imports {target}"
-                 for mod, (v, _) in SCANS.items() if not mod.startswith(FRONT_ENDS) and mod not in SHIMS
+                 for mod, (v, _) in SCANS.items() if not mod.startswith(FRONT_ENDS)
                  for target, line, _, _ in v.found if target.startswith(FRONT_ENDS)]
     assert offenders == []
 
@@ -196,18 +182,6 @@ def test_function_level_imports_are_the_listed_deferrals_of_heavy_dependencies()
     assert len(DEFERRED) <= 15
 
 
-def test_nothing_but_the_tui_imports_the_former_paths():
-    offenders = [f"{mod}:{line}: imports {target}"
-                 for mod, (v, _) in SCANS.items() if mod not in SHIMS and not mod.startswith("routelens.tui")
-                 for target, line, _, _ in v.found if target in SHIMS]
-    for path in sorted(TESTS.glob("*.py")):
-        if path.name == "test_pinned_bytes.py":  # pins the bytes through the former path on purpose, unchanged
-            continue
-        v, _ = _scan(path)
-        offenders += [f"tests/{path.name}:{line}: imports {target}" for target, line, _, _ in v.found if target in SHIMS]
-    assert offenders == []
-    assert all(s in MODULES for s in SHIMS)
-
 
 def test_no_core_module_but_the_matcher_is_over_700_lines():
     big = {mod: n for mod, path in MODULES.items()
@@ -219,9 +193,9 @@ def test_no_core_module_but_the_matcher_is_over_700_lines():
 def test_nothing_cites_a_file_outside_the_repository():
     root = PKG.parents[1]
     words = ("/work/", "shared/guides", "shared/spec", "architecture.md", "spec section", "spec ``formats.md``")
-    files = [*PKG.rglob("*.py"), *TESTS.glob("*.py"), *(root / "benchmarks").glob("*.py"), root / "README.md",
+    files = [*PKG.rglob("*.py"), *TESTS.rglob("*.py"), *PKG.rglob("*.json"), *(root / "docs").glob("*.md"), *(root / "benchmarks").glob("*.py"), root / "README.md",
              root / "pyproject.toml"]
-    offenders = [f"{f.relative_to(root)}:{i}: {w}" for f in files if "tui" not in f.relative_to(root).parts
+    offenders = [f"{f.relative_to(root)}:{i}: {w}" for f in files
                  for i, line in enumerate(f.read_text(encoding="utf-8").splitlines(), 1) for w in words if w in line
                  and f.name != "test_layers.py"]
     assert offenders == []

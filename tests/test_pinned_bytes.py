@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from routelens.index import catalog_bytes, index_bytes
+from routelens.artifacts.catalog import catalog_bytes
+from routelens.artifacts.index_file import index_bytes
 from routelens.registry import load_registry
 
 ROOT = Path(__file__).resolve().parents[1]

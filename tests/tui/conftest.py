@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from routelens.index import write_generated
+from routelens.artifacts.write import write_generated
 from routelens.registry import load_registry
 from routelens.tui.app import RouteLensApp
 from routelens.tui.model import Paths
@@ -44,7 +44,7 @@ def _no_color(monkeypatch):
 @pytest.fixture(autouse=True)
 def _no_tokenizer(monkeypatch):
     """Token counts depend on an optional package: pin "unavailable"."""
-    import routelens.stats as stats
+    import routelens.artifacts.sizes as stats
 
     monkeypatch.setattr(stats, "token_count", lambda text, encoding="cl100k_base": {
         "encoding": encoding, "tokens": None, "unavailable": "tiktoken not installed"})

@@ -7,7 +7,7 @@ import json
 import subprocess
 import sys
 
-from routelens.index import check
+from routelens.artifacts.check import check
 from routelens.registry import load_registry
 from routelens.tui.model import (
     Paths,

@@ -7,7 +7,7 @@ import os
 
 from textual.widgets import DataTable
 
-from routelens.index import CATALOG_NAME, INDEX_NAME
+from routelens.paths import CATALOG_NAME, INDEX_NAME
 from routelens.tui.screens.skills import SkillBrowser
 from routelens.tui.screens.stats import StatsScreen
 from routelens.tui.widgets.code_pane import CodePane

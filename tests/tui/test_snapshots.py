@@ -9,7 +9,7 @@ reading ``snapshot_report.html``.
 
 from __future__ import annotations
 
-from routelens.index import INDEX_NAME
+from routelens.paths import INDEX_NAME
 
 from .conftest import CASES, make_app, make_registry, settle
 

@@ -18,7 +18,8 @@ from textual import events, work
 from textual.app import App
 from textual.binding import Binding
 
-from routelens.index import BuildError, write_generated
+from routelens.errors import BuildError
+from routelens.artifacts.write import write_generated
 from routelens.registry import RegistryError, load_registry
 from routelens.tui import words
 from routelens.tui.commands import RouteLensCommands
@@ -28,7 +29,7 @@ from routelens.tui.screens.main import MainScreen
 from routelens.tui.widgets.source_view import MAX_TEXTAREA_LINES
 
 if TYPE_CHECKING:
-    from routelens.router import Decision
+    from routelens.routing.decision import Decision
 
 __all__ = ["RouteLensApp", "run"]
 

@@ -18,7 +18,8 @@ from textual.message import Message
 from routelens.tui.model import Analysis, LoadFailure, Preview, Snapshot
 
 if TYPE_CHECKING:
-    from routelens.router import Decision, Router
+    from routelens.routing.decision import Decision
+    from routelens.routing.router import Router
 
 __all__ = [
     "PreviewReady",

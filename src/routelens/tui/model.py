@@ -20,15 +20,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from routelens.index import (
-    CATALOG_NAME,
-    INDEX_NAME,
-    CheckResult,
-    Freshness,
-    check,
-    freshness,
-    index_bytes,
-)
+from routelens.paths import CATALOG_NAME, INDEX_NAME
+from routelens.artifacts.check import CheckResult, check
+from routelens.artifacts.freshness import Freshness, freshness
+from routelens.artifacts.index_file import index_bytes
 from routelens.registry import (
     Composition,
     Diagnostic,
@@ -40,7 +35,7 @@ from routelens.registry import (
     read_registry_bytes,
     parse_registry,
 )
-from routelens.stats import compute_stats
+from routelens.artifacts.build import compute_stats
 
 __all__ = [
     "DISPLAY_BREAKS",
@@ -69,7 +64,7 @@ __all__ = [
 #: Characters ``str.splitlines()`` (and so Textual's TextArea) treats as line
 #: ends although YAML 1.2 and editors do not, each shown as one visible
 #: character so that displayed row ``n`` stays canonical line ``n + 1``
-#: (spec section 2; tests/fixtures/cases/unicode-line-separator.yaml).
+#: (docs/formats.md §2.2; tests/fixtures/cases/unicode-line-separator.yaml).
 DISPLAY_BREAKS = {
     "\r": "␍",
     "\x0b": "␋",
@@ -340,7 +335,7 @@ class Snapshot:
 
     @property
     def reduction(self) -> float:
-        """1 - fresh index chars / registry chars (spec section 5)."""
+        """1 - fresh index chars / registry chars (docs/formats.md §5.2)."""
         return 1 - self.fresh_index_chars / max(len(self.registry.text), 1)
 
     @property
@@ -374,7 +369,7 @@ def make_router(reg: Registry, fresh: Freshness, paths: Paths) -> Any:
     always agree, and messages name files relative to the registry)."""
     import hashlib
 
-    from routelens.router import Router
+    from routelens.routing.router import Router
 
     idx = fresh.index
     index_sha = hashlib.sha256(idx.raw).hexdigest() if idx is not None and idx.raw else None
@@ -388,7 +383,7 @@ def make_router(reg: Registry, fresh: Freshness, paths: Paths) -> Any:
 @dataclass
 class Preview:
     """What can be shown before the registry is parsed: its text, the
-    index's freshness (a hash comparison, spec section 3) and the two
+    index's freshness (a hash comparison, docs/formats.md §3.5) and the two
     generated files. With a fresh index the app paints this first — the
     index was built from these very bytes, so the registry was valid — and
     validates in the background (the router does the same: it parses the
@@ -509,12 +504,12 @@ def _relative_messages(fr: Freshness, paths: Paths) -> Freshness:
 
 @dataclass
 class Analysis:
-    """Figures of the stats panel: ``stats`` as :func:`routelens.stats.
+    """Figures of the stats panel: ``stats`` as :func:`routelens.artifacts.build.
     compute_stats` (of a fresh in-memory build), ``check`` as
-    :func:`routelens.index.check` (added/removed/changed ids against the
-    index on disk), ``provenance`` the line of :func:`routelens.history.
+    :func:`routelens.artifacts.check.check` (added/removed/changed ids against the
+    index on disk), ``provenance`` the line of :func:`routelens.tools.history.
     index_commit_summary` ("index built from commit X; since then +a ~b
-    -c"; None outside a git work tree), ``layer1`` as :func:`routelens.
+    -c"; None outside a git work tree), ``layer1`` as :func:`routelens.tools.
     prompt.layer1_stats` (None when it failed); ``errors`` says what
     could not be computed."""
 
@@ -538,7 +533,7 @@ def analyze(snap: Snapshot) -> Analysis:
     errors: list[str] = []
     provenance = None
     try:
-        from routelens.history import index_commit_summary
+        from routelens.tools.history import index_commit_summary
 
         provenance = index_commit_summary(snap.paths.registry, snap.paths.index)
         if provenance:
@@ -547,7 +542,7 @@ def analyze(snap: Snapshot) -> Analysis:
         errors.append(f"git history: {exc}")
     layer1 = None
     try:
-        from routelens.prompt import layer1_stats
+        from routelens.tools.prompt import layer1_stats
 
         layer1 = layer1_stats(reg)
     except Exception as exc:

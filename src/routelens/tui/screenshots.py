@@ -147,7 +147,7 @@ def make(out: Path, registry: Path, names: list[str] | None = None, png: bool = 
 
 
 def main(argv: list[str] | None = None) -> int:
-    from routelens.cli import bundled_registry
+    from routelens.paths import bundled_registry
 
     p = argparse.ArgumentParser(prog="python -m routelens.tui.screenshots", description=__doc__.split("\n\n")[0])
     p.add_argument("--out", type=Path, default=Path("screenshots"))

@@ -7,7 +7,7 @@ this one module, from the model's objects, and the screens only place it.
 
 from __future__ import annotations
 
-from routelens.index import CATALOG_NAME, INDEX_NAME
+from routelens.paths import CATALOG_NAME, INDEX_NAME
 from routelens.registry import Diagnostic
 from routelens.tui.model import Snapshot
 
@@ -115,7 +115,7 @@ def pct(x: float) -> str:
 
 
 def size_vs_registry(reduction: float) -> str:
-    """The reduction against the registry (spec section 5:
+    """The reduction against the registry (docs/formats.md §5.2:
     ``1 - x_chars / registry_chars``, as `routelens stats` prints it) in
     words instead of a sign: ``0.695`` -> ``69.5% smaller``, ``-1.173`` ->
     ``117.3% larger``; ``same size`` when it rounds to 0.0%."""

@@ -60,7 +60,8 @@ from routelens.tui.widgets.source_view import MAX_TEXTAREA_LINES
 from routelens.tui.widgets.task_input import TaskInput
 
 if TYPE_CHECKING:
-    from routelens.router import Decision, Router
+    from routelens.routing.decision import Decision
+    from routelens.routing.router import Router
 
 __all__ = ["MainScreen"]
 

@@ -16,7 +16,7 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Input, Markdown, Static, TabbedContent, TabPane
 
-from routelens.index import resolve_body_path
+from routelens.artifacts.bodies import resolve_body_path
 from routelens.registry import Skill
 from routelens.tui.cells import cell
 from routelens.tui.messages import ExplainReady
@@ -53,7 +53,7 @@ _FRONTMATTER = re.compile(r"\A---[ \t]*\n(.*?\n)---[ \t]*\n", re.S)
 
 def read_body(snap: Snapshot, skill: Skill) -> tuple[str, str | None]:
     """``(markdown, problem)`` for a skill's Layer-2 body, read through
-    :func:`routelens.index.resolve_body_path` so a path escaping the
+    :func:`routelens.artifacts.bodies.resolve_body_path` so a path escaping the
     registry folder (``..``, absolute, symlink) is refused. ``problem`` is
     None when the body was read; otherwise it says what is wrong and the
     markdown explains it. YAML frontmatter is shown as a code block."""
