@@ -80,8 +80,6 @@ LOAD_SKILL_DESCRIPTION = (
 )
 
 
-ToolFailure = ToolCallError  # the name before the error hierarchy
-
 
 def _index_path(registry_path: Path, index_path: Path | None) -> Path:
     return index_path if index_path is not None else default_index_path(registry_path)
