@@ -9,6 +9,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -58,7 +59,9 @@ def body_info(reg: Registry, rel: str, _dirs: dict[str, Any] | None = None) -> d
     :func:`resolve_body_path` (absolute, ``..``, a symlink leading outside
     the registry's folder). Never raises for a bad path or file and never
     blocks on a FIFO. ``_dirs`` is a cache the catalog passes so each folder
-    is resolved once."""
+    is resolved and listed once: a name the listing lacks (also compared
+    case-folded in Unicode normal form C, for file systems that ignore case
+    or normalise names) is missing without opening it."""
     try:
         _refuse_lexically(rel)
         if _dirs is None:
@@ -74,6 +77,12 @@ def body_info(reg: Registry, rel: str, _dirs: dict[str, Any] | None = None) -> d
             target = os.path.join(real_dir, tail) if tail else real_dir
             if not _inside(base, real_dir) or (not _NOFOLLOW and os.path.islink(target)):
                 target = str(resolve_body_path(reg, rel))
+            elif tail and tail != ".":
+                names = _dirs.get("\x00" + real_dir)
+                if names is None:
+                    names = _dirs["\x00" + real_dir] = _listing(real_dir)
+                if names is not False and tail not in names[0] and _folded(tail) not in names[1]:
+                    return {"exists": False, "error": "missing"}
     except ValueError as exc:
         return {"exists": False, "error": str(exc)}
     flags = os.O_RDONLY | _NONBLOCK | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
@@ -108,6 +117,20 @@ def body_info(reg: Registry, rel: str, _dirs: dict[str, Any] | None = None) -> d
         return {"exists": False, "error": f"unreadable: {exc.strerror or exc}"}
     text = canonical_bytes(data).decode("utf-8", "replace")
     return {"exists": True, "chars": len(text)}
+
+
+def _folded(name: str) -> str:
+    return unicodedata.normalize("NFC", name).casefold()
+
+
+def _listing(folder: str) -> tuple[set[str], set[str]] | bool:
+    """The names in ``folder`` as written and folded (:func:`_folded`), or
+    False when it cannot be listed (then each body is opened)."""
+    try:
+        names = set(os.listdir(folder))
+    except OSError:
+        return False
+    return names, {_folded(n) for n in names}
 
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)

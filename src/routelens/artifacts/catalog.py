@@ -14,7 +14,7 @@ from routelens.artifacts.jsonfmt import LITERALS, encode_str, pretty, pretty_int
 from routelens.artifacts.sizes import size_stats
 from routelens.registry.model import Registry
 
-__all__ = ["catalog_bytes", "catalog_object"]
+__all__ = ["catalog_bytes", "catalog_and_stats", "catalog_object"]
 
 
 def catalog_object(reg: Registry, index_data: bytes | None = None) -> dict[str, Any]:
@@ -52,13 +52,15 @@ def _rest_object(reg: Registry) -> dict[str, Any]:
     }
 
 
-def _catalog_bytes(reg: Registry, index_data: bytes | None) -> bytes:
+def _catalog_bytes(reg: Registry, index_data: bytes | None) -> tuple[bytes, dict[str, Any]]:
     """The catalog, exactly as ``json.dumps(catalog, ensure_ascii=False,
     indent=2) + "\\n"`` would write it, rendered in parts: the skills (the
     bulk) straight from the registry, one UTF-8 chunk per skill, so no copy
     of the whole catalog as a Python string is ever made; only the small
     statistics part is re-rendered until the catalog's stated size of itself
-    is stable (the stats come last)."""
+    is stable (the stats come last). Returns the bytes and the size
+    statistics (docs/formats.md §5) of the registry, this catalog and the
+    index, as :func:`routelens.artifacts.sizes.size_stats` gives them."""
     idx = index_data if index_data is not None else index_bytes(reg)
     rest = pretty(_rest_object(reg))
     marker = encode_str(_SKILLS_SENTINEL)
@@ -107,9 +109,11 @@ def _catalog_bytes(reg: Registry, index_data: bytes | None) -> bytes:
             continue
         break
     else:  # pragma: no cover - no registry has been found that needs this
-        tail_b, _ = render(catalog_len, 4)
+        tail_b, catalog_len = render(catalog_len, 4)
     chunks.append(tail_b)
-    return b"".join(chunks)
+    stats = dict(base_stats)
+    stats["catalog"] = _catalog_measure(reg, catalog_len, 4)  # as size_stats states it, whatever the catalog's digits
+    return b"".join(chunks), stats
 
 
 #: stands for the skills while the rest of the catalog is rendered (the
@@ -171,4 +175,13 @@ def catalog_bytes(reg: Registry, index_data: bytes | None = None) -> bytes:
     """Exact bytes of ``catalog.json`` (docs/formats.md §4): UTF-8, indent 2,
     ids sorted, one trailing LF. ``index_data`` is the index built from the
     same registry (built here when not given)."""
+    return _catalog_bytes(reg, index_data)[0]
+
+
+def catalog_and_stats(reg: Registry, index_data: bytes | None = None) -> tuple[bytes, dict[str, Any]]:
+    """``(catalog_bytes(reg, index_data), stats)``: the catalog and the size
+    statistics of docs/formats.md §5 (``{"registry", "catalog", "index",
+    "budget", "top_contributors"}``, exactly what
+    :func:`routelens.artifacts.build.compute_stats` gives for these bytes),
+    found while rendering the catalog, so nothing is measured twice."""
     return _catalog_bytes(reg, index_data)

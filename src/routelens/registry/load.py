@@ -13,15 +13,15 @@ from routelens.errors import Diagnostic, RegistryError
 from routelens.gcpause import gc_paused
 from routelens.limits import LIMITS
 from routelens.registry.model import Registry
-from routelens.registry.validate import Validator, validate_registry, validate_skill
+from routelens.registry.validate import Validator, fast_skill, validate_registry, validate_skill
 from routelens.text.canonical import decode_canonical, sha256_hex
-from routelens.text.yaml_events import Node, Reader, ReadStoppedError, mask_separators, sorted_unique
+from routelens.text.yaml_events import MAP, Node, Reader, ReadStoppedError, mask_separators, sorted_unique
 
 __all__ = ["parse_registry", "read_registry_bytes", "load_registry"]
 
 
 def parse_registry(raw: bytes, path: str | Path = "skills.yaml", display_name: str | None = None,
-                   progress: Callable[[float], None] | None = None) -> Registry:
+                   progress: Callable[[float], None] | None = None, *, _fast: bool = True) -> Registry:
     """Validate registry bytes and return a :class:`Registry`.
 
     ``path`` is where the registry lives (skill paths are relative to its
@@ -31,6 +31,13 @@ def parse_registry(raw: bytes, path: str | Path = "skills.yaml", display_name: s
     tags, alias bombs, non-UTF-8 bytes, an empty file, a second document.
     ``progress(fraction)``, when given, is called while reading with the
     fraction (0..1) of the text read so far, at most about a hundred times.
+
+    Skills written the common way (a block mapping of scalars and lists of
+    scalars, valid, no anchors, aliases or tags) are read straight from the
+    parse events (:func:`routelens.registry.validate.fast_skill`); every
+    other entry, and every entry with an error, is read the general way.
+    Both give the same :class:`Registry` (``_fast=False`` reads everything
+    the general way; the tests compare the two).
     """
     path = Path(path)
     display = display_name or str(path)
@@ -57,9 +64,20 @@ def parse_registry(raw: bytes, path: str | Path = "skills.yaml", display_name: s
             step[0] = vn.end / total + 0.01
             progress(min(vn.end / total, 1.0))
 
+    def fast(kn: Node, start, get, taken: list) -> Node | None:
+        skill, end = fast_skill(r, kn, start, get, taken)
+        if skill is None:
+            return None
+        r.streamed[id(kn)] = skill
+        if progress is not None and end / total >= step[0]:
+            step[0] = end / total + 0.01
+            progress(min(end / total, 1.0))
+        # the value node as the general way leaves a streamed entry: a clean mapping, children dropped
+        return Node(MAP, start.start_mark.index, end, True, False, [], -1)
+
     try:
         with gc_paused():
-            root = r.compose(parse_text, back, on_skill)
+            root = r.compose(parse_text, back, on_skill, fast if _fast else None)
             reg = validate_registry(r, root, path, text)
         if reg is not None and r.errors:  # pragma: no cover - _validate returns None on errors
             reg = None

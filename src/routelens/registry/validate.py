@@ -23,6 +23,8 @@ from routelens.registry.model import (
     Rule,
     Skill,
 )
+from ruamel.yaml import events as _ev
+
 from routelens.text.yaml_events import (
     FALSE_WORDS,
     MAP,
@@ -35,7 +37,7 @@ from routelens.text.yaml_events import (
     join_path,
 )
 
-__all__ = ["KNOWN_TOP_LEVEL", "Validator", "validate_skill", "validate_registry"]
+__all__ = ["KNOWN_TOP_LEVEL", "Validator", "validate_skill", "fast_skill", "validate_registry"]
 
 #: The top-level keys of the registry (docs/formats.md §1); others are a warning.
 KNOWN_TOP_LEVEL = ("schema_version", "skills", "composition", "rules", "routing")
@@ -200,6 +202,150 @@ def validate_skill(r: Reader, v: Validator, key: str, kn: Node, vn: Node) -> Ski
     if not contained:
         r.warn(kn.start, base, "not self-contained: its range uses an alias whose anchor lies outside it")
     return Skill(sid, path_v, prio, trig, description, status, metadata, start, end, contained)
+
+
+_ScalarEvent, _SequenceStartEvent = _ev.ScalarEvent, _ev.SequenceStartEvent
+_SequenceEndEvent, _MappingEndEvent = _ev.SequenceEndEvent, _ev.MappingEndEvent
+_PLAIN_KEYS_REFUSED = NULL_WORDS | {"<<"}
+
+
+def fast_skill(r: Reader, kn: Node, start: Any, get: Any, buf: list) -> tuple[Skill | None, int]:
+    """Read one ``skills`` entry straight from parse events, for the common
+    case only: a block mapping of distinct scalar keys whose values are
+    scalars or sequences of scalars, with no anchor, alias or tag anywhere,
+    that is valid as it stands. ``start`` is the entry's
+    ``MappingStartEvent`` (already taken); ``get`` takes the next event;
+    every event taken is appended to ``buf``.
+
+    Returns ``(skill, end)``: ``skill`` is exactly the :class:`Skill`
+    :func:`validate_skill` gives for the same entry (same range, metadata,
+    order), ``end`` the character index of the mapping's end. When the
+    entry is anything else (a nested mapping, an alias, an anchor, a tag,
+    a missing key, any error at all) ``skill`` is None, and the caller
+    reads the events in ``buf`` again the general way, which records the
+    errors with their positions; nothing is recorded here. An exception
+    raised by ``get`` (a syntax error) is not caught: the caller replays
+    ``buf`` first (:meth:`Reader.compose` does)."""
+    push = buf.append
+    fields: dict[str, Any] = {}
+    refused = _PLAIN_KEYS_REFUSED
+    maxc = LIMITS["max_trigger_chars"]
+    S, SS, SE, ME = _ScalarEvent, _SequenceStartEvent, _SequenceEndEvent, _MappingEndEvent
+    last: Any = None  # the event whose end is the entry's content end
+    while True:
+        e = get()
+        push(e)
+        cls = type(e)
+        if cls is ME:
+            end_index = e.end_mark.index
+            break
+        if cls is not S or e.anchor is not None or e.ctag is not None:
+            return None, 0
+        k = e.value
+        if k in fields or k in refused:  # duplicates, null and merge keys: the general path reports them
+            return None, 0
+        e = get()
+        push(e)
+        cls = type(e)
+        if cls is S:
+            if e.anchor is not None or e.ctag is not None:
+                return None, 0
+            fields[k] = e
+            last = e
+        elif cls is SS:
+            if e.anchor is not None or e.ctag is not None:
+                return None, 0
+            items = []
+            while True:
+                it = get()
+                push(it)
+                c = type(it)
+                if c is S:
+                    if it.anchor is not None or it.ctag is not None:
+                        return None, 0
+                    items.append(it)
+                elif c is SE:
+                    break
+                else:
+                    return None, 0
+            fields[k] = items
+            # a flow sequence ends at its ']' (the whole sequence is the last
+            # value); a block one at its last item
+            last = (e, it) if e.flow_style or not items else items[-1]
+        else:
+            return None, 0
+    # validation: only what validate_skill accepts without a word
+    sid = kn.value
+    if not _ID_MATCH(sid):
+        return None, 0
+    p = fields.get("path")
+    pr = fields.get("priority")
+    tr = fields.get("triggers")
+    if type(p) is not S or type(pr) is not S or type(tr) is not list:
+        return None, 0
+    path_v = p.value
+    if not path_v or (not p.style and path_v in NULL_WORDS) or is_absolute_or_escaping(path_v):
+        return None, 0
+    prio = pr.value
+    if prio not in PRIORITIES:
+        return None, 0
+    if not tr or len(tr) > LIMITS["max_triggers_per_entry"]:
+        return None, 0
+    trig = []
+    for it in tr:
+        t = it.value
+        if not t or len(t) > maxc or (not it.style and t in NULL_WORDS) or t.isspace():
+            return None, 0
+        trig.append(t)
+    description = None
+    d = fields.get("description")
+    if d is not None:
+        if type(d) is not S:
+            return None, 0
+        description = d.value
+        if not description or (not d.style and description in NULL_WORDS):
+            return None, 0
+    status = "active"
+    st = fields.get("status")
+    if st is not None:
+        if type(st) is not S or st.value not in STATUSES:
+            return None, 0
+        status = st.value
+    metadata: dict[str, Any] = {}
+    if len(fields) > 3:
+        for k, val in fields.items():
+            if k in _SKILL_KEYS:
+                continue
+            if type(val) is S:
+                metadata[k] = None if not val.style and val.value in NULL_WORDS else val.value
+            else:
+                metadata[k] = [None if not it.style and it.value in NULL_WORDS else it.value for it in val]
+    # the canonical range (docs/formats.md §2), as Reader.content_end finds it
+    if last is None:  # an empty mapping: validation above has refused it already
+        return None, 0  # pragma: no cover
+    if type(last) is S:
+        lo = last.start_mark.index
+        hi = last.end_mark.index
+        if lo == hi and not last.style and not last.value:
+            return None, 0  # an empty last value: its mark may point at the next token
+        if (last.style == "|" or last.style == ">") and last.value.endswith("\n\n"):
+            pass  # |+ : the trailing blank lines are part of the value
+        else:
+            text = r.text
+            while hi > lo and text[hi - 1] in " \t\n":
+                hi -= 1
+    else:  # a flow sequence: from its '[' to its ']'
+        text = r.text
+        lo = last[0].start_mark.index
+        hi = last[1].end_mark.index
+        while hi > lo and text[hi - 1] in " \t\n":
+            hi -= 1
+    line_of = r.line_of
+    first = line_of(kn.start)
+    final = line_of(max(hi - 1, start.start_mark.index))
+    if final < first:
+        final = first
+    return Skill(sid, path_v, prio, tuple(trig), description, status, metadata, first, final, True), end_index
 
 
 def validate_registry(r: Reader, root: Node | None, path: Path, text: str) -> Registry | None:

@@ -70,7 +70,7 @@ def run(args) -> int:
     if big:
         print(f"done in {time.perf_counter() - t0:.1f}s", file=sys.stderr, flush=True)
     if not args.quiet:
-        st = compute_stats(reg, output.index, output.catalog)
+        st = output.stats if output.stats is not None else compute_stats(reg, output.index, output.catalog)
         state = ", ".join(written) if written else "unchanged"
         print(f"built {out / INDEX_NAME} and {out / CATALOG_NAME} from {reg_path} "
               f"({len(reg.skills)} skills, {len(reg.compositions)} compositions, {len(reg.rules)} rules; {state})")
