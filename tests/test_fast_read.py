@@ -178,3 +178,20 @@ def test_damaged_registries_read_the_same_both_ways(case, data):
         if not lines:
             lines = [""]
     assert_same("\n".join(lines).encode("utf-8"))
+
+
+def test_new_skill_takes_exactly_the_fields_of_skill_and_makes_an_equal_skill():
+    import dataclasses
+    import inspect
+
+    from routelens.registry.model import Skill, new_skill
+
+    params = inspect.signature(new_skill).parameters
+    assert [(p.name, p.default) for p in params.values()] == [
+        (f.name, inspect.Parameter.empty if f.default is dataclasses.MISSING else f.default)
+        for f in dataclasses.fields(Skill)]
+    args = ("a", "skills/a.md", "P1", ("t",), None, "deprecated", {"owner": "x"}, 3, 9)
+    made, real = new_skill(*args), Skill(*args)
+    assert made == real and repr(made) == repr(real) and made.__dict__ == real.__dict__
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.id = "b"  # type: ignore[misc]

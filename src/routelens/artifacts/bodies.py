@@ -67,22 +67,27 @@ def body_info(reg: Registry, rel: str, _dirs: dict[str, Any] | None = None) -> d
         if _dirs is None:
             target = str(resolve_body_path(reg, rel))
         else:
-            base = _dirs.get("")
-            if base is None:
-                base = _dirs[""] = os.path.realpath(reg.base_dir)
             head, tail = os.path.split(rel.replace("\\", "/"))
-            real_dir = _dirs.get(head)
-            if real_dir is None:
-                real_dir = _dirs[head] = os.path.realpath(os.path.join(base, head))
-            target = os.path.join(real_dir, tail) if tail else real_dir
-            if not _inside(base, real_dir) or (not _NOFOLLOW and os.path.islink(target)):
-                target = str(resolve_body_path(reg, rel))
-            elif tail and tail != ".":
-                names = _dirs.get("\x00" + real_dir)
+            folder = _dirs.get(head)
+            if folder is None:
+                base = _dirs.get("\x00")
+                if base is None:
+                    base = _dirs["\x00"] = os.path.realpath(reg.base_dir)
+                real_dir = os.path.realpath(os.path.join(base, head))
+                # (real folder, inside the registry's folder, its listing or None until needed)
+                folder = _dirs[head] = [real_dir, _inside(base, real_dir), None]
+            real_dir = folder[0]
+            if folder[1] and tail and tail != ".":
+                names = folder[2]
                 if names is None:
-                    names = _dirs["\x00" + real_dir] = _listing(real_dir)
+                    names = folder[2] = _listing(real_dir)
+                if type(names) is str:  # the folder is missing, or is a file
+                    return {"exists": False, "error": names}
                 if names is not False and tail not in names[0] and _folded(tail) not in names[1]:
                     return {"exists": False, "error": "missing"}
+            target = os.path.join(real_dir, tail) if tail else real_dir
+            if not folder[1] or (not _NOFOLLOW and os.path.islink(target)):
+                target = str(resolve_body_path(reg, rel))
     except ValueError as exc:
         return {"exists": False, "error": str(exc)}
     flags = os.O_RDONLY | _NONBLOCK | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
@@ -123,11 +128,16 @@ def _folded(name: str) -> str:
     return unicodedata.normalize("NFC", name).casefold()
 
 
-def _listing(folder: str) -> tuple[set[str], set[str]] | bool:
-    """The names in ``folder`` as written and folded (:func:`_folded`), or
-    False when it cannot be listed (then each body is opened)."""
+def _listing(folder: str) -> tuple[set[str], set[str]] | str | bool:
+    """The names in ``folder`` as written and folded (:func:`_folded`); the
+    error every body in it gets when it is missing or is a file; or False
+    when it cannot be listed otherwise (then each body is opened)."""
     try:
         names = set(os.listdir(folder))
+    except FileNotFoundError:
+        return "missing"
+    except NotADirectoryError:
+        return "missing (a path component is a file)"
     except OSError:
         return False
     return names, {_folded(n) for n in names}

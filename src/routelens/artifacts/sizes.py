@@ -10,6 +10,7 @@ figures (they depend on an optional tokenizer); see :func:`token_count`.
 
 from __future__ import annotations
 
+import heapq
 import json
 from typing import Any
 
@@ -30,13 +31,16 @@ _SECTIONS = (("skills", "skill"), ("compositions", "composition"), ("rules", "ru
 _NEXT_KEYS = ('],"composition_fields":', '],"rule_fields":', '],"routing":', '],"source_sha256":')
 
 
-def _rows_from_text(text: str) -> list[tuple[str, str, int]] | None:
-    """``(kind, id, chars)`` of every entry of a compact index that routelens
+def _rows_from_text(text: str, limit: int | None = None) -> list[tuple[str, str, int]] | None:
+    """``(kind, id, chars)`` of the entries of a compact index that routelens
     wrote (docs/formats.md §3 layout), cut out of the text without decoding it:
     the rows of an array are separated by ``],["``, which no row holds
     inside (quotes inside JSON strings are escaped, ids are kebab-case).
-    None when the text does not have that layout."""
-    out: list[tuple[str, str, int]] = []
+    With ``limit``, only the rows at least as long as the ``limit``-th
+    longest (ties included) are returned, which is all that
+    :func:`top_contributors` ranks. None when the text does not have that
+    layout."""
+    sections: list[tuple[str, list[str]]] = []
     for key, kind in _SECTIONS:
         marker = f'"{key}":['
         at = text.find(marker)
@@ -53,9 +57,21 @@ def _rows_from_text(text: str) -> list[tuple[str, str, int]] | None:
             continue
         if not body.startswith('["') or not body.endswith("]"):
             return None
-        parts = body.split('],["')
+        sections.append((kind, body.split('],["')))
+    # a part is its row without the '["' that opens it (but the first) and the ']' that closes it (but the last)
+    # (a row is 0 to 3 characters longer than its part), so a row as long as
+    # the limit-th longest has a part at least that part's length minus 3
+    floor = 0
+    if limit is not None and limit > 0:
+        lengths = [len(part) for _, parts in sections for part in parts]
+        if len(lengths) > limit:
+            floor = heapq.nlargest(limit, lengths)[-1] - 3
+    out: list[tuple[str, str, int]] = []
+    for kind, parts in sections:
         last = len(parts) - 1
         for i, part in enumerate(parts):
+            if len(part) < floor:  # shorter than the limit-th longest row, whatever it is
+                continue
             row = part if i == 0 else '["' + part
             if i != last:
                 row += "]"
@@ -77,7 +93,7 @@ def top_contributors(index_data: bytes, limit: int = 10) -> list[dict[str, Any]]
     are not a JSON index."""
     text = index_data.decode("utf-8")
     total = max(len(text), 1)
-    found = _rows_from_text(text)
+    found = _rows_from_text(text, limit)
     if found is None:
         obj = json.loads(text)
         found = [(kind, row[0], len(compact(row)))

@@ -22,6 +22,7 @@ from routelens.registry.model import (
     RoutingSettings,
     Rule,
     Skill,
+    new_skill,
 )
 from ruamel.yaml import events as _ev
 
@@ -201,7 +202,7 @@ def validate_skill(r: Reader, v: Validator, key: str, kn: Node, vn: Node) -> Ski
     start, end, contained = _entry_range(r, kn, vn)
     if not contained:
         r.warn(kn.start, base, "not self-contained: its range uses an alias whose anchor lies outside it")
-    return Skill(sid, path_v, prio, trig, description, status, metadata, start, end, contained)
+    return new_skill(sid, path_v, prio, trig, description, status, metadata, start, end, contained)
 
 
 _ScalarEvent, _SequenceStartEvent = _ev.ScalarEvent, _ev.SequenceStartEvent
@@ -345,7 +346,7 @@ def fast_skill(r: Reader, kn: Node, start: Any, get: Any, buf: list) -> tuple[Sk
     final = line_of(max(hi - 1, start.start_mark.index))
     if final < first:
         final = first
-    return Skill(sid, path_v, prio, tuple(trig), description, status, metadata, first, final, True), end_index
+    return new_skill(sid, path_v, prio, tuple(trig), description, status, metadata, first, final, True), end_index
 
 
 def validate_registry(r: Reader, root: Node | None, path: Path, text: str) -> Registry | None:
