@@ -164,13 +164,13 @@ def test_registry_that_is_not_a_regular_file_is_refused_without_blocking(tmp_pat
     if special == "fifo":
         path = tmp_path / "fifo.yaml"
         os.mkfifo(path)
-        why = "not a regular file (a pipe or a device?)"
+        why = "it is a FIFO, not a regular file (refused without reading)"
     elif special == "dir":
         path = tmp_path
         why = "it is a directory, not a file"
     else:
         path = special
-        why = "not a regular file (a pipe or a device?)"
+        why = "it is a character device, not a regular file (refused without reading)"
     code, _, err = cli("build", "--registry", path, "--out", tmp_path / "g")
     assert code == 2
     assert err.splitlines()[0] == f"{path}:1:1: cannot read the registry: {why}"

@@ -6,18 +6,18 @@ says about a body (§4: whether it exists, and its size).
 
 from __future__ import annotations
 
-import errno
 import os
-import stat
 from pathlib import Path
 from typing import Any
 
+from routelens.errors import FileReadError
+from routelens.fileio import read_bounded
 from routelens.limits import LIMITS
 from routelens.paths import is_absolute_or_escaping
 from routelens.registry.model import Registry
 from routelens.text.canonical import canonical_bytes
 
-__all__ = ["resolve_body_path", "body_info"]
+__all__ = ["resolve_body_path", "read_body", "body_problem", "body_info"]
 
 
 def _refuse_lexically(rel: str) -> None:
@@ -35,16 +35,50 @@ def _inside(base: str, target: str) -> bool:
 
 def resolve_body_path(reg: Registry, rel: str) -> Path:
     """The real path of a skill body (``rel`` is the skill's ``path``,
-    relative to the registry's folder), checked to stay inside that folder
-    after resolving symlinks (docs/formats.md §1). Raises ``ValueError`` with a
-    message for an empty path, an absolute path, a ``..`` escape or a
-    symlink that leads outside. The file need not exist."""
+    relative to the registry's folder; ``\\`` counts as ``/``, as in
+    :func:`routelens.paths.is_absolute_or_escaping`), checked to stay inside
+    that folder after resolving symlinks (docs/formats.md §1, §4.4). The
+    registry's folder is the real folder of the registry file, so the bodies
+    of a symlinked ``skills.yaml`` are found beside its target. Raises
+    ``ValueError`` with a message for an empty path, an absolute path, a
+    ``..`` escape or a symlink that leads outside. The file need not exist."""
     _refuse_lexically(rel)
     base = os.path.realpath(reg.base_dir)
-    target = os.path.realpath(os.path.join(base, rel))
+    target = os.path.realpath(os.path.join(base, rel.replace("\\", "/")))
     if not _inside(base, target):
         raise ValueError(f"body path {rel!r} leads outside the registry folder (through a symlink): refused")
     return Path(target)
+
+
+def read_body(reg: Registry, rel: str, limit: int) -> bytes:
+    """The bytes of a skill body, read with :func:`routelens.fileio.read_bounded`
+    inside the registry's folder (:func:`resolve_body_path`): a regular file
+    of at most ``limit`` bytes, never blocking on a FIFO or reading a
+    device. Raises ``ValueError`` for a refused path and
+    :class:`~routelens.errors.FileReadError` for a file that cannot be used
+    (missing, a directory, not a regular file, too big, unreadable)."""
+    target = resolve_body_path(reg, rel)
+    return read_bounded(target, limit, what="skill body", display=rel.replace("\\", "/"))
+
+
+def body_problem(exc: FileReadError) -> str:
+    """The catalog's words (docs/formats.md §4.4) for a body the bounded
+    reader refused: ``missing``, ``missing (a path component is a file)``,
+    ``is a directory``, ``not a regular file``, ``too big: N bytes, more
+    than the limit L``, ``unreadable: REASON``."""
+    if exc.kind == "missing":
+        return "missing"
+    if exc.kind == "not_a_folder":
+        return "missing (a path component is a file)"
+    if exc.kind == "directory":
+        return "is a directory"
+    if exc.kind in ("not_regular", "symlink"):
+        return "not a regular file"
+    if exc.kind == "too_big":
+        if exc.size is not None:
+            return f"too big: {exc.size} bytes, more than the limit {exc.limit}"
+        return f"too big: more than the limit {exc.limit}"
+    return f"unreadable: {exc.detail or exc}"
 
 
 def body_info(reg: Registry, rel: str, _dirs: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -57,8 +91,10 @@ def body_info(reg: Registry, rel: str, _dirs: dict[str, Any] | None = None) -> d
     ``LIMITS["max_body_bytes"]``, unreadable, or refused by
     :func:`resolve_body_path` (absolute, ``..``, a symlink leading outside
     the registry's folder). Never raises for a bad path or file and never
-    blocks on a FIFO. ``_dirs`` is a cache the catalog passes so each folder
-    is resolved once."""
+    blocks on a FIFO (the file is read with
+    :func:`routelens.fileio.read_bounded`). ``_dirs`` is a cache the
+    catalog passes so each folder is resolved once."""
+    limit = LIMITS["max_body_bytes"]
     try:
         _refuse_lexically(rel)
         if _dirs is None:
@@ -72,43 +108,19 @@ def body_info(reg: Registry, rel: str, _dirs: dict[str, Any] | None = None) -> d
             if real_dir is None:
                 real_dir = _dirs[head] = os.path.realpath(os.path.join(base, head))
             target = os.path.join(real_dir, tail) if tail else real_dir
-            if not _inside(base, real_dir) or (not _NOFOLLOW and os.path.islink(target)):
+            if not _inside(base, real_dir):
                 target = str(resolve_body_path(reg, rel))
+        try:
+            # the folder is resolved; the file itself is not followed here
+            data = read_bounded(target, limit, what="skill body", follow_symlinks=False)
+        except FileReadError as exc:
+            if exc.kind != "symlink":
+                raise
+            # the file itself is a symlink: follow it only inside the folder
+            data = read_bounded(resolve_body_path(reg, rel), limit, what="skill body")
     except ValueError as exc:
         return {"exists": False, "error": str(exc)}
-    flags = os.O_RDONLY | _NONBLOCK | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
-    try:
-        try:
-            fd = os.open(target, flags | _NOFOLLOW)
-        except OSError as exc:
-            if exc.errno != errno.ELOOP or not _NOFOLLOW:
-                raise
-            try:  # the file itself is a symlink: follow it only inside the folder
-                target = str(resolve_body_path(reg, rel))
-            except ValueError as exc2:
-                return {"exists": False, "error": str(exc2)}
-            fd = os.open(target, flags)
-        with os.fdopen(fd, "rb") as fh:
-            st = os.fstat(fh.fileno())
-            if stat.S_ISDIR(st.st_mode):
-                return {"exists": False, "error": "is a directory"}
-            if not stat.S_ISREG(st.st_mode):
-                return {"exists": False, "error": "not a regular file"}
-            if st.st_size > LIMITS["max_body_bytes"]:
-                return {"exists": False, "error": f"too big: {st.st_size} bytes, more than the limit "
-                                                  f"{LIMITS['max_body_bytes']}"}
-            data = fh.read(LIMITS["max_body_bytes"] + 1)
-    except FileNotFoundError:
-        return {"exists": False, "error": "missing"}
-    except IsADirectoryError:
-        return {"exists": False, "error": "is a directory"}
-    except NotADirectoryError:
-        return {"exists": False, "error": "missing (a path component is a file)"}
-    except OSError as exc:
-        return {"exists": False, "error": f"unreadable: {exc.strerror or exc}"}
+    except FileReadError as exc:
+        return {"exists": False, "error": body_problem(exc)}
     text = canonical_bytes(data).decode("utf-8", "replace")
     return {"exists": True, "chars": len(text)}
-
-
-_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
-_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
