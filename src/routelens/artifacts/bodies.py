@@ -7,17 +7,20 @@ says about a body (§4: whether it exists, and its size).
 from __future__ import annotations
 
 import os
+import re
+import stat
 from pathlib import Path
 from typing import Any
 
-from routelens.errors import FileReadError
+from routelens.errors import Diagnostic, FileReadError
 from routelens.fileio import read_bounded
 from routelens.limits import LIMITS
 from routelens.paths import is_absolute_or_escaping
 from routelens.registry.model import Registry
 from routelens.text.canonical import canonical_bytes
 
-__all__ = ["resolve_body_path", "read_body", "body_problem", "body_info"]
+__all__ = ["resolve_body_path", "body_state", "body_sentence", "body_warnings", "path_position", "read_body", "body_problem",
+           "body_info"]
 
 
 def _refuse_lexically(rel: str) -> None:
@@ -48,6 +51,81 @@ def resolve_body_path(reg: Registry, rel: str) -> Path:
     if not _inside(base, target):
         raise ValueError(f"body path {rel!r} leads outside the registry folder (through a symlink): refused")
     return Path(target)
+
+
+def body_state(base_dir: str | Path, rel: str) -> str | None:
+    """None when the skill body ``rel`` is a regular file inside the folder
+    ``base_dir`` (the registry's real folder, :attr:`Registry.base_dir`);
+    otherwise the catalog's words for it (docs/formats.md §4.4:
+    ``missing``, ``is a directory``, ``not a regular file``, a refusal of
+    the path). Only stats the file (never opens it): cheap enough for every
+    routed decision (§6.1 ``missing_bodies``)."""
+    try:
+        _refuse_lexically(rel)
+    except ValueError as exc:
+        return str(exc)
+    base = os.path.realpath(base_dir)
+    target = os.path.realpath(os.path.join(base, rel.replace("\\", "/")))
+    if not _inside(base, target):
+        return f"body path {rel!r} leads outside the registry folder (through a symlink): refused"
+    try:
+        st = os.stat(target)
+    except FileNotFoundError:
+        return "missing"
+    except NotADirectoryError:
+        return "missing (a path component is a file)"
+    except OSError as exc:
+        return f"unreadable: {exc.strerror or exc}"
+    if stat.S_ISDIR(st.st_mode):
+        return "is a directory"
+    if not stat.S_ISREG(st.st_mode):
+        return "not a regular file"
+    return None
+
+
+def body_sentence(rel: str, problem: str) -> str:
+    """``the body 'skills/x.md' is missing`` for a :func:`body_state` problem."""
+    if problem.startswith("body path"):
+        return problem
+    if problem.startswith("is "):
+        return f"the body {rel!r} {problem}"
+    return f"the body {rel!r} is {problem}"
+
+
+def body_warnings(reg: Registry) -> list[Diagnostic]:
+    """A warning per skill whose body the catalog marks ``exists: false``
+    (missing, not a regular file, refused), at ``FILE:LINE:COL`` of its
+    ``path:`` value, for ``routelens build`` and ``routelens check``
+    (docs/formats.md §4.4): ``skills.yaml:22:11: warning: skills.x.path:
+    the body 'skills/x.md' is missing (the router still routes to x, and
+    MCP load_skill will refuse it)``."""
+    out = []
+    base = reg.base_dir
+    for s in reg.skills.values():
+        problem = body_state(base, s.path)
+        if problem is None:
+            continue
+        line, col = path_position(reg, s)
+        out.append(Diagnostic(reg.display_name, line, col, f"skills.{s.id}.path",
+                              f"{body_sentence(s.path, problem)} (the router still routes to {s.id}, flagging "
+                              "the decision; MCP load_skill refuses it)", "warning"))
+    return out
+
+
+_PATH_KEY = re.compile(r"""(?:^|[\s{,])(["']?)path\1\s*:\s*""")
+
+
+def path_position(reg: Registry, skill: Any) -> tuple[int, int]:
+    """``(line, column)`` (1-based, in characters) of a skill's ``path:``
+    value in the canonical registry, found in the skill's line range; the
+    key's line and column when it cannot be found (a merged ``path``)."""
+    lines = reg.lines
+    for n in range(skill.source_start, skill.source_end + 1):
+        m = _PATH_KEY.search(lines[n - 1])
+        if m is not None:
+            return n, m.end() + 1
+    key_line = lines[skill.source_start - 1]
+    return skill.source_start, len(key_line) - len(key_line.lstrip()) + 1
 
 
 def read_body(reg: Registry, rel: str, limit: int) -> bytes:

@@ -20,6 +20,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from routelens.errors import FileReadError
+from routelens.fileio import read_bounded
+from routelens.limits import LIMITS
 from routelens.paths import CATALOG_NAME, INDEX_NAME
 from routelens.artifacts.check import CheckResult, check
 from routelens.artifacts.freshness import Freshness, freshness
@@ -105,10 +108,14 @@ class Paths:
 
     registry: Path
     index: Path
+    #: the registry is the bundled example (``--demo``): the header says so
+    demo: bool = False
 
     @classmethod
-    def make(cls, registry: str | Path, index: str | Path | None = None, out_dir: str | Path | None = None) -> "Paths":
-        """Paths from a registry and an optional index file or generated folder."""
+    def make(cls, registry: str | Path, index: str | Path | None = None, out_dir: str | Path | None = None,
+             demo: bool = False) -> "Paths":
+        """Paths from a registry and an optional index file or generated
+        folder; ``demo``: the registry is the bundled example."""
         reg = Path(registry)
         if index is not None:
             idx = Path(index)
@@ -116,7 +123,7 @@ class Paths:
             idx = Path(out_dir) / INDEX_NAME
         else:
             idx = reg.parent / "generated" / INDEX_NAME
-        return cls(reg, idx)
+        return cls(reg, idx, demo)
 
     @property
     def out_dir(self) -> Path:
@@ -416,15 +423,21 @@ class Preview:
         return len(idx.raw.decode("utf-8", "replace")) if idx is not None and idx.raw else None
 
 
-def _read_generated(paths: Paths, path: Path, fmt: Any) -> tuple[Any, str | None]:
+def _read_generated(paths: Paths, path: Path, fmt: Any, limit: int, raw: bytes | None = None) -> tuple[Any, str | None]:
     """``(fmt(bytes), None)`` for a generated file, or ``(None, why)`` when it
-    is missing or unreadable."""
+    is missing or refused by the bounded reader (a FIFO, a device, too big:
+    :func:`routelens.fileio.read_bounded` never blocks). ``raw``: the bytes
+    already read (the index the freshness check judged), so the pane shows
+    exactly what was judged."""
+    if raw is not None:
+        return fmt(raw), None
+    shown = paths.show(path)
     try:
-        return fmt(path.read_bytes()), None
-    except FileNotFoundError:
-        return None, f"{paths.show(path)} is missing"
-    except OSError as exc:
-        return None, f"{paths.show(path)} cannot be read: {exc.strerror or exc}"
+        return fmt(read_bounded(path, limit, what="generated file", display=shown)), None
+    except FileReadError as exc:
+        if exc.kind == "missing":
+            return None, f"{shown} is missing"
+        return None, f"{shown} cannot be used: it {str(exc).removeprefix(f'generated file {shown}: ')}"
 
 
 def preview(paths: Paths) -> Preview:
@@ -438,8 +451,9 @@ def preview(paths: Paths) -> Preview:
                        None, None, None, None, None)
     text = canonical_bytes(raw).decode("utf-8", "replace")
     fresh = _relative_messages(freshness(paths.registry, paths.index, registry_raw=raw), paths)
-    index_disp, index_err = _read_generated(paths, paths.index, format_index)
-    catalog_disp, catalog_err = _read_generated(paths, paths.catalog, format_catalog)
+    judged = fresh.index.raw if fresh.index is not None and fresh.index.raw else None
+    index_disp, index_err = _read_generated(paths, paths.index, format_index, LIMITS["max_index_bytes"], judged)
+    catalog_disp, catalog_err = _read_generated(paths, paths.catalog, format_catalog, LIMITS["max_catalog_bytes"])
     shown = display_text(text[:-1] if text.endswith("\n") else text)
     return Preview(paths, sig, raw, None, text, shown, fresh, index_disp, index_err, catalog_disp, catalog_err)
 

@@ -41,14 +41,17 @@ def run(args) -> int:
     yaml_text = entries_yaml(plan.proposals, reg) if plan.proposals else ""
     written = False
     problem = None
-    if args.write and plan.proposals:
+    target = reg_path
+    if plan.proposals:
+        # the dry run checks what --write would append, so both say the same
         try:
             old, new, _, new_reg = apply_import(plan, reg)
-            if reg is None:
-                reg_path.parent.mkdir(parents=True, exist_ok=True)
-            write_registry(reg_path, old, new)
-            written = True
-            write_generated(new_reg, out)
+            if args.write:
+                if reg is None:
+                    reg_path.parent.mkdir(parents=True, exist_ok=True)
+                target = write_registry(reg_path, old, new)
+                written = True
+                write_generated(new_reg, out)
         except (SkillImportError, BuildError, OSError) as exc:
             problem = str(exc)
             print(f"routelens import: {problem}", file=sys.stderr)
@@ -71,8 +74,9 @@ def run(args) -> int:
         n = len(plan.proposals)
         noun = "skill" if n == 1 else "skills"
         if written:
-            print(f"appended {n} {noun} to {reg_path} and rebuilt {out}")
-        elif n and not args.write:
+            through = f" (through the symlink {reg_path})" if target != reg_path and reg_path.is_symlink() else ""
+            print(f"appended {n} {noun} to {target if through else reg_path}{through} and rebuilt {out}")
+        elif n and not args.write and problem is None:
             verb = "create" if reg is None else "append"
             print(f"dry run: would {verb} {n} {noun} {'in' if reg is None else 'to'} {reg_path} "
                   f"(run with --write to {verb} and rebuild {out}):")

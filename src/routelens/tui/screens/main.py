@@ -284,7 +284,8 @@ class MainScreen(Screen[None]):
         reg_chars = max(len(pre.text), 1)
         idx_chars = pre.index_chars
         self.header.state = HeaderState(
-            registry=self.paths.registry_name, skills=counts[0], compositions=counts[1], rules=counts[2],
+            registry=self.paths.registry_name, demo=self.paths.demo,
+            skills=counts[0], compositions=counts[1], rules=counts[2],
             freshness=fr.state if fr else "loading", index_sha=fr.index_sha256 if fr else None,
             registry_sha=fr.registry_sha256 if fr else None,
             reduction=1 - idx_chars / reg_chars if idx_chars is not None else None, index_chars=idx_chars,
@@ -349,12 +350,14 @@ class MainScreen(Screen[None]):
         errors = len(self.failure.diagnostics) if self.failure else 0
         if snap is None:
             self.header.state = HeaderState(
-                registry=self.paths.registry_name, freshness="loading", errors=errors, loaded=False)
+                registry=self.paths.registry_name, freshness="loading", errors=errors, loaded=False,
+                demo=self.paths.demo)
             return
         reg = snap.registry
         fr = snap.freshness
         self.header.state = HeaderState(
             registry=self.paths.registry_name,
+            demo=self.paths.demo,
             skills=len(reg.skills),
             compositions=len(reg.compositions),
             rules=len(reg.rules),

@@ -16,7 +16,9 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Input, Markdown, Static, TabbedContent, TabPane
 
-from routelens.artifacts.bodies import resolve_body_path
+from routelens.artifacts.bodies import read_body as read_body_bytes
+from routelens.errors import FileReadError
+from routelens.limits import LIMITS
 from routelens.registry import Skill
 from routelens.tui.cells import cell
 from routelens.tui.messages import ExplainReady
@@ -56,21 +58,25 @@ def read_body(snap: Snapshot, skill: Skill) -> tuple[str, str | None]:
     :func:`routelens.artifacts.bodies.resolve_body_path` so a path escaping the
     registry folder (``..``, absolute, symlink) is refused. ``problem`` is
     None when the body was read; otherwise it says what is wrong and the
-    markdown explains it. YAML frontmatter is shown as a code block."""
+    markdown explains it. YAML frontmatter is shown as a code block. The
+    file is read with the bounded reader (a FIFO or a device is refused at
+    once, so the UI thread never blocks on it)."""
     try:
-        target = resolve_body_path(snap.registry, skill.path)
+        raw = read_body_bytes(snap.registry, skill.path, LIMITS["max_body_bytes"])
     except ValueError as exc:
         return f"**Body not shown.** {exc}\n", str(exc)
-    try:
-        raw = target.read_bytes()
-    except FileNotFoundError:
-        msg = f"the body file {skill.path} is missing"
-        return f"**No body.** {msg[0].upper() + msg[1:]}.\n", msg
-    except IsADirectoryError:
-        msg = f"{skill.path} is a directory"
-        return f"**No body.** {msg}.\n", msg
-    except OSError as exc:
-        msg = f"{skill.path} cannot be read: {exc.strerror or exc}"
+    except FileReadError as exc:
+        if exc.kind in ("missing", "not_a_folder"):
+            msg = f"the body file {skill.path} is missing"
+            return f"**No body.** {msg[0].upper() + msg[1:]}.\n", msg
+        if exc.kind == "directory":
+            msg = f"{skill.path} is a directory"
+        elif exc.kind == "not_regular":
+            msg = f"{skill.path} is {exc.detail}, not a regular file: not read"
+        elif exc.kind == "too_big":
+            msg = f"{skill.path} is larger than {exc.limit:,} bytes: not read"
+        else:
+            msg = f"{skill.path} cannot be read: {exc.detail or exc}"
         return f"**No body.** {msg}.\n", msg
     text = raw.decode("utf-8", "replace").replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff")
     note = ""
