@@ -97,8 +97,8 @@ def body_warnings(reg: Registry) -> list[Diagnostic]:
     (missing, not a regular file, refused), at ``FILE:LINE:COL`` of its
     ``path:`` value, for ``routelens build`` and ``routelens check``
     (docs/formats.md §4.4): ``skills.yaml:22:11: warning: skills.x.path:
-    the body 'skills/x.md' is missing (the router still routes to x, and
-    MCP load_skill will refuse it)``."""
+    the body 'skills/x.md' is missing; x still routes, and its decisions
+    say the body cannot be loaded``. In file order."""
     out = []
     base = reg.base_dir
     for s in reg.skills.values():
@@ -107,9 +107,9 @@ def body_warnings(reg: Registry) -> list[Diagnostic]:
             continue
         line, col = path_position(reg, s)
         out.append(Diagnostic(reg.display_name, line, col, f"skills.{s.id}.path",
-                              f"{body_sentence(s.path, problem)} (the router still routes to {s.id}, flagging "
-                              "the decision; MCP load_skill refuses it)", "warning"))
-    return out
+                              f"{body_sentence(s.path, problem)}; {s.id} still routes, and its decisions say the "
+                              "body cannot be loaded", "warning"))
+    return sorted(out, key=lambda d: (d.line, d.column))
 
 
 _PATH_KEY = re.compile(r"""(?:^|[\s{,])(["']?)path\1\s*:\s*""")

@@ -7,7 +7,7 @@ import time
 
 from routelens.artifacts.build import compute_stats
 from routelens.artifacts.write import write_generated
-from routelens.cli.commands.common import DEMO_LABEL, load_or_exit, pct, resolve_paths
+from routelens.cli.commands.common import DEMO_LABEL, load_or_exit, pct, print_body_warnings, resolve_paths
 from routelens.errors import BuildError
 from routelens.paths import CATALOG_NAME, INDEX_NAME
 from routelens.text.visible import visible
@@ -63,6 +63,7 @@ def run(args) -> int:
     finally:
         if tty:
             print(file=sys.stderr, flush=True)  # end the progress line
+    print_body_warnings(reg)  # a missing body is said, never an error (docs/formats.md §4.4)
     if big:
         print(f"validated {len(reg.skills)} skills in {time.perf_counter() - t0:.1f}s; writing {out}...",
               file=sys.stderr, flush=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from routelens.artifacts.check import check
-from routelens.cli.commands.common import DEMO_LABEL, load_or_exit
+from routelens.cli.commands.common import DEMO_LABEL, load_or_exit, print_body_warnings
 
 
 def register(sub, common) -> None:
@@ -19,6 +19,7 @@ def register(sub, common) -> None:
 def run(args) -> int:
     loaded = load_or_exit(args)
     reg_path, out, reg = loaded.registry_path, loaded.out_dir, loaded.registry
+    print_body_warnings(reg)  # a missing body is said, never an error (docs/formats.md §4.4)
     res = check(reg, out)
     if res.ok:
         which = f"{DEMO_LABEL} {reg_path}" if getattr(args, "demo", False) else str(reg_path)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
+from routelens.artifacts.bodies import body_warnings
 from routelens.errors import RegistryError
 from routelens.paths import REGISTRY_ENV, bundled_registry, default_out_dir, default_registry
 from routelens.registry.load import load_registry
@@ -32,6 +33,7 @@ __all__ = [
     "load_or_exit",
     "report_registry_error",
     "positive_int",
+    "print_body_warnings",
     "print_json",
     "pct",
 ]
@@ -139,6 +141,23 @@ def load_or_exit(args: argparse.Namespace, *, outcome: str = "", show_warnings: 
         for w in reg.warnings:
             print(str(w), file=sys.stderr)
     return Loaded(reg_path, out, reg)
+
+
+#: body warnings printed by build and check before the rest are counted
+MAX_BODY_WARNINGS = 20
+
+
+def print_body_warnings(reg: Registry) -> None:
+    """Say on standard error which skill bodies cannot be loaded (docs/formats.md
+    §4.4), as ``FILE:LINE:COL`` warnings at each ``path:`` value; after
+    :data:`MAX_BODY_WARNINGS` of them, how many more there are."""
+    warnings = body_warnings(reg)
+    for w in warnings[:MAX_BODY_WARNINGS]:
+        print(str(w), file=sys.stderr)
+    more = len(warnings) - MAX_BODY_WARNINGS
+    if more > 0:
+        print(f"{reg.display_name}: warning: {more} more skill{'s' if more != 1 else ''} whose body cannot be "
+              "loaded (`routelens lint` lists every one)", file=sys.stderr)
 
 
 def positive_int(text: str) -> int:

@@ -20,6 +20,7 @@ from routelens.artifacts.bodies import read_body as read_body_bytes
 from routelens.errors import FileReadError
 from routelens.limits import LIMITS
 from routelens.registry import Skill
+from routelens.text.visible import pictured
 from routelens.tui.cells import cell
 from routelens.tui.messages import ExplainReady
 from routelens.tui.model import Snapshot, display_text
@@ -78,7 +79,8 @@ def read_body(snap: Snapshot, skill: Skill) -> tuple[str, str | None]:
         else:
             msg = f"{skill.path} cannot be read: {exc.detail or exc}"
         return f"**No body.** {msg}.\n", msg
-    text = raw.decode("utf-8", "replace").replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff")
+    # control characters from a third-party body never reach the terminal (ESC ] 0 ; ... BEL, OSC 52)
+    text = pictured(raw.decode("utf-8", "replace").replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff"))
     note = ""
     if len(text) > MAX_BODY_CHARS:
         text, note = text[:MAX_BODY_CHARS], f"\n\n*… cut at {MAX_BODY_CHARS:,} characters.*\n"
@@ -235,9 +237,9 @@ class SkillBrowser(Screen[str | None]):
             (skill.id, "bold $accent"), "  ", (f" {skill.priority} ", "bold $text on $primary"), "  ",
             (skill.status, status_style), "  ", (f"lines {skill.source_start}–{skill.source_end}", "bold"),
             ("" if skill.self_contained else "  (not self-contained: uses an alias from elsewhere)", "$warning"),
-            "\n", (skill.description or "(no description)", "" if skill.description else "$text-muted"),
-            "\n", ("triggers ", "$text-muted"), " · ".join(skill.triggers),
-            "\n", ("body ", "$text-muted"), skill.path,
+            "\n", (pictured(skill.description or "(no description)"), "" if skill.description else "$text-muted"),
+            "\n", ("triggers ", "$text-muted"), pictured(" · ".join(skill.triggers)),
+            "\n", ("body ", "$text-muted"), pictured(skill.path),
             ("   compositions ", "$text-muted"), (", ".join(comps) if comps else "—"),
         )
         self.query_one("#summary", Static).update(summary)
@@ -278,8 +280,9 @@ class SkillBrowser(Screen[str | None]):
         if self.selected is None or self.selected.id != skill_id:
             return  # another skill was selected meanwhile
         self.explanation = text
-        head = Content.assemble(("task ", "$text-muted"), (f"“{task}”", "italic"), "\n") if task.strip() else Content("")
-        self.query_one("#explain", Static).update(head + Content(text))
+        head = Content.assemble(("task ", "$text-muted"), (f"“{pictured(task)}”", "italic"), "\n") \
+            if task.strip() else Content("")
+        self.query_one("#explain", Static).update(head + Content(pictured(text)))
 
     # ------------------------------------------------------------------ actions
     def action_close(self) -> None:

@@ -25,12 +25,12 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from routelens.tui.highlight import Band, band_at, highlight_line
-from routelens.tui.model import DISPLAY_BREAKS
+from routelens.tui.model import DISPLAY_MARKS
 from routelens.tui.widgets.banded import BandedMixin
 
 __all__ = ["LineView", "line_starts"]
 
-_MARKS = frozenset(DISPLAY_BREAKS.values())
+_MARKS = DISPLAY_MARKS
 
 
 def line_starts(text: str) -> array:
