@@ -274,6 +274,53 @@ def test_a_forced_rule_s_triggers_moved_to_another_rule_never_route(project):
     assert (d.reason, d.freshness) == ("index_invalid", "invalid")
 
 
+def _edit_index(index: Path, edit) -> None:
+    obj = json.loads(index.read_bytes())
+    edit(obj)
+    index.write_text(json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
+
+
+def test_tampered_routing_settings_never_route(project):
+    index = project / "generated" / INDEX_NAME
+    task = "review this PR, then rm -rf the build folder"
+    assert Router.from_paths(project / "skills.yaml").route(task).reason == "high_risk"
+    _edit_index(index, lambda o: o["routing"].update(high_risk=[]))
+    d = Router.from_paths(project / "skills.yaml").route(task)
+    assert (d.mode, d.reason, d.freshness) == ("full", "index_invalid", "invalid")
+    assert "the index's routing settings (threshold 85, margin 5, high_risk [none]) differ from the registry's " \
+           "`routing:` section (" in d.message
+    _edit_index(index, lambda o: o["routing"].update(high_risk=["rm -rf", "drop table", "force push", "全削除",
+                                                                "delete production"], threshold=60))
+    assert Router.from_paths(project / "skills.yaml").route("review this PR").reason == "index_invalid"
+
+
+def test_routing_settings_written_with_an_alias_are_checked_from_the_registry(tmp_path):
+    reg = tmp_path / "skills.yaml"
+    reg.write_text("schema_version: 1\nshared: &r {threshold: 80, high_risk: [rm -rf]}\nskills:\n  a:\n"
+                   "    path: a.md\n    priority: P1\n    triggers: [a task]\nrouting: *r\n", encoding="utf-8")
+    (tmp_path / "a.md").write_text("# a\n")
+    write_generated(load_registry(reg), tmp_path / "generated")
+    router = Router.from_paths(reg)
+    assert router.route("an a task").reason == "clear_candidate"
+    assert router.route("an a task, rm -rf").reason == "high_risk"
+    _edit_index(tmp_path / "generated" / INDEX_NAME, lambda o: o["routing"].update(threshold=70))
+    assert Router.from_paths(reg).route("an a task").reason == "index_invalid"
+
+
+def test_an_index_with_settings_for_a_registry_without_a_section_never_routes(tmp_path):
+    reg = tmp_path / "skills.yaml"
+    reg.write_text("schema_version: 1\nskills:\n  a:\n    path: a.md\n    priority: P1\n    triggers: [a task]\n",
+                   encoding="utf-8")
+    (tmp_path / "a.md").write_text("# a\n")
+    write_generated(load_registry(reg), tmp_path / "generated")
+    assert Router.from_paths(reg).route("an a task").reason == "clear_candidate"
+    _edit_index(tmp_path / "generated" / INDEX_NAME,
+                lambda o: o.update(source_sha256=o.pop("source_sha256"), routing={"threshold": 10}) or
+                o.update(source_sha256=o.pop("source_sha256")))
+    d = Router.from_paths(reg).route("an a task")
+    assert d.reason == "index_invalid" and "the registry has no `routing:` section" in d.message
+
+
 # --------------------------------------------------------------------------- 7. no silent demo registry
 
 

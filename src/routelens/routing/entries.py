@@ -27,7 +27,7 @@ from typing import Any, Callable
 from routelens.artifacts.bodies import body_state
 from routelens.artifacts.index_file import CompactIndex
 from routelens.errors import IndexInvalidError, RegistryError
-from routelens.registry.model import Registry
+from routelens.registry.model import Registry, RoutingSettings
 from routelens.routing.decision import Expansion, line_span, quote
 from routelens.text.canonical import editor_lines, holds_key, range_text
 from routelens.text.yaml_events import TRUE_WORDS, parse_fragment
@@ -77,6 +77,8 @@ class Entries:
         #: kind -> id -> the triggers the index gives (checked against the ranges)
         self._index_triggers: dict[str, dict[str, tuple[str, ...]]] = {"skill": {}, "rule": {}}
         self._rules_verified = False
+        #: the index's ``routing`` object (None: the index has none), checked against the registry's section
+        self._index_routing: dict[str, Any] | None = None
         if not from_index:
             assert registry is not None, "entries read from the registry need the registry"
             self._members = {c.id: c.members for c in registry.compositions.values()}
@@ -96,6 +98,7 @@ class Entries:
                       from_index=True, registry=registry, registry_loader=registry_loader, base_dir=base_dir)
         entries._index_triggers = {"skill": {r[0]: tuple(r[3]) for r in index.skills},
                                    "rule": {r[0]: tuple(r[3]) for r in index.rules}}
+        entries._index_routing = dict(index.routing) if index.routing else None
         return entries
 
     @classmethod
@@ -236,7 +239,45 @@ class Entries:
             return
         for rid in sorted(self._rows["rule"]):
             self.rule_forced(rid)
+        self._verify_settings()
         self._rules_verified = True
+
+    def _verify_settings(self) -> None:
+        """The index's ``routing`` object (threshold, ambiguity margin,
+        high-risk terms) must be what the registry's top-level ``routing:``
+        section says, defaults filled in: an index whose ``high_risk`` was
+        emptied, its hash kept, would let a high-risk task through. The
+        section is read from its own lines (the top-level key, up to the next
+        top-level line), or from the whole registry when those lines do not
+        parse alone. Raises :class:`IndexInvalidError`."""
+        lines = self.lines
+        at = next((i for i, line in enumerate(lines) if line[:1] not in ("", " ", "\t", "#")
+                   and holds_key(line, "routing")), None)
+        if at is None:
+            if self._index_routing is not None:
+                raise IndexInvalidError("the index has routing settings, but the registry has no `routing:` section")
+            return
+        end = at + 1
+        while end < len(lines) and (lines[end][:1] in ("", " ", "\t", "#")):
+            end += 1
+        while end > at + 1 and (not lines[end - 1].strip() or lines[end - 1].lstrip().startswith("#")):
+            end -= 1
+        section: Any = None
+        if not lines[at].startswith("?"):
+            try:
+                section = parse_fragment(range_text(lines, at + 1, end), at + 1, self.display_name).get("routing")
+            except RegistryError:
+                section = None
+        if isinstance(section, dict):
+            held = _settings(section)
+        else:  # an alias, a merge key or an explicit key: the whole registry says
+            held = _settings_of(self._full_registry().routing)
+        given = _settings(self._index_routing or {})
+        if held != given:
+            raise IndexInvalidError(
+                f"the index's routing settings {_show_settings(given)} differ from the registry's `routing:` "
+                f"section ({self.display_name} {line_span(at + 1, end)}: {_show_settings(held)}): the index does "
+                "not match the registry (hand-edited?)")
 
     def skill_status(self, skill_id: str) -> str | None:
         """Canonical status of a skill (``active`` | ``deprecated`` |
@@ -314,6 +355,36 @@ class Entries:
         if not isinstance(value, dict) or list(value) != [entry_id]:
             raise IndexInvalidError(f"{where} of the registry do not hold {kind} {quote(entry_id)} alone")
         return start, end, text, value[entry_id], "range"
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool):
+        return None
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _settings(obj: dict) -> tuple:
+    """``(threshold, ambiguity_margin, high_risk)`` of a routing mapping
+    (the registry's text values or the index's numbers), defaults filled in."""
+    default = RoutingSettings()
+    terms = obj.get("high_risk", [])
+    return (_number(obj.get("threshold", default.threshold)), _number(obj.get("ambiguity_margin",
+                                                                             default.ambiguity_margin)),
+            tuple(terms) if isinstance(terms, list) else None)
+
+
+def _settings_of(rs: RoutingSettings) -> tuple:
+    return (_number(rs.threshold), _number(rs.ambiguity_margin), tuple(rs.high_risk))
+
+
+def _show_settings(t: tuple) -> str:
+    threshold, margin, terms = t
+    shown = "none" if not terms else ", ".join(quote(x) for x in terms[:5]) + (", ..." if len(terms) > 5 else "")
+    return f"(threshold {threshold:g}, margin {margin:g}, high_risk [{shown}])" if threshold is not None \
+        and margin is not None else "(unreadable)"
 
 
 def _list(triggers: tuple[str, ...]) -> str:
