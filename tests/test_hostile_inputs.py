@@ -226,14 +226,16 @@ def test_json_output_stays_exact(evil, cli):
 def test_import_removes_control_characters_and_says_so(tmp_path, cli):
     skill = tmp_path / "ext" / "evil-skill"
     skill.mkdir(parents=True)
-    (skill / "SKILL.md").write_text('---\nname: evil-skill\ndescription: "Fine \\e]0;pwned\\a text"\n---\n# b\n',
-                                    encoding="utf-8")
+    (skill / "SKILL.md").write_text('---\nname: evil-skill\ndescription: "Fine \\e]0;pwned\\a text"\n---\n# b\n'
+                                    'raw \x1b[2J here\n', encoding="utf-8")
     reg = tmp_path / "skills.yaml"
     code, out, err = cli("import", "--registry", reg, "--write", tmp_path / "ext")
     assert code == 0 and no_controls(out + err)
-    assert err.splitlines()[0] == (f"{skill / 'SKILL.md'}:3:14: warning: description: the description holds the "
-                                   "control character U+001B (ESC): removed (it would reach terminals and prompts "
-                                   "as an escape sequence)")
+    assert err.splitlines() == [
+        f"{skill / 'SKILL.md'}:3:14: warning: description: the description holds the control character U+001B "
+        "(ESC): removed (it would reach terminals and prompts as an escape sequence)",
+        f"{skill / 'SKILL.md'}:6:5: warning: the file holds the control character U+001B (ESC): routelens shows it "
+        "escaped, but an agent that loads this body gets it raw"]
     assert load_registry(reg).skills["evil-skill"].description == "Fine ]0;pwned text"
 
 

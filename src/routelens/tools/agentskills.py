@@ -50,6 +50,7 @@ from routelens.errors import Diagnostic, FileReadError, RegistryError, SkillFile
 from routelens.fileio import file_kind, read_bounded
 from routelens.limits import LIMITS
 from routelens.text.canonical import decode_canonical, editor_lines
+from routelens.text.visible import describe_control, first_control
 from routelens.text.yaml_events import parse_fragment
 
 __all__ = [
@@ -288,6 +289,13 @@ def read_skill_md(path: str | Path, display: str | None = None, folder_name: str
         raise SkillFileError(exc.diagnostics) from None
     lines = editor_lines(text)
     warnings: list[Diagnostic] = []
+    at = first_control(text)
+    if at is not None:  # the file is the skill's body: it reaches an agent, and terminals, as it is
+        line = text.count("\n", 0, at) + 1
+        col = at - (text.rfind("\n", 0, at) + 1) + 1
+        warnings.append(Diagnostic(display, line, col, "", f"the file holds the control character "
+                                   f"{describe_control(text[at])}: routelens shows it escaped, but an agent that "
+                                   "loads this body gets it raw", "warning"))
 
     def err(line: int, col: int, key: str, msg: str) -> SkillFileError:
         return SkillFileError([Diagnostic(display, line, col, key, msg)], warnings)
