@@ -87,7 +87,7 @@ async def test_a_read_that_never_returns_is_given_up_and_polling_goes_on(tmp_pat
         return real(paths)
 
     monkeypatch.setattr(main_screen, "preview", stuck_once)
-    app = make_app(reg, poll_interval=0.05, load_timeout=0.3)
+    app = make_app(reg, poll_interval=0.05, load_timeout=2.0)  # long enough to look at the hung state
     try:
         async with app.run_test(size=(140, 40)) as pilot:
             assert await wait_for(pilot, lambda: app.main.loads >= 1)

@@ -45,7 +45,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="routelens",
         description="Canonical skill registry -> compact routing index -> router with fallback. "
-        "Without a command, opens the terminal UI on the bundled registry.",
+        "Without a command (or with only options such as --registry, --task), opens the terminal UI on "
+        "skills.yaml here or in a parent folder; --demo uses the bundled example.",
     )
     parser.add_argument("--version", action="version", version=f"routelens {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")

@@ -4,10 +4,12 @@ folders (``*/SKILL.md``); ``--write`` appends them and rebuilds."""
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 from routelens.artifacts.write import write_generated
 from routelens.cli.commands.common import load_or_exit, print_json, resolve_paths
-from routelens.errors import BuildError, SkillImportError
+from routelens.errors import BuildError, NoRegistryError, SkillImportError
+from routelens.paths import REGISTRY_NAME, default_out_dir
 from routelens.tools.skill_import import apply_import, entries_yaml, plan_import, write_registry
 
 
@@ -31,7 +33,14 @@ def register(sub, common) -> None:
 
 
 def run(args) -> int:
-    reg_path, out = resolve_paths(args)
+    try:
+        reg_path, out = resolve_paths(args)
+    except NoRegistryError as exc:
+        # importing is how a registry can start: propose a new ./skills.yaml, and say so
+        reg_path = Path(REGISTRY_NAME)
+        out = args.out or default_out_dir(reg_path)
+        print(f"routelens import: {str(exc).split('. ')[0]}: the entries go to a new ./{REGISTRY_NAME}",
+              file=sys.stderr)
     reg = load_or_exit(args, outcome="nothing was written").registry if reg_path.exists() else None
     plan = plan_import(args.paths, reg_path, reg, args.priority)
     for d in plan.warnings:
