@@ -184,3 +184,13 @@ async def test_escape_sequences_in_data_never_reach_the_screen(tmp_path):
         # nothing the app draws holds an escape character from the data
         shot = app.export_screenshot()
         assert "pwned" in shot and "]0;pwned" in shot.replace("␛", "")
+
+
+async def test_the_ui_opens_with_a_task_given_on_the_command_line(tmp_path):
+    """`routelens --task x` (and `routelens tui --task x`) raised NoActiveAppError."""
+    reg = make_registry(tmp_path)
+    app = make_app(reg, task="write a blog post about the launch")
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(app, pilot)
+        assert app.query_one("#task").value == "write a blog post about the launch"
+        assert app.decision is not None and app.decision.skills == ("blog-post",)

@@ -147,7 +147,9 @@ class MainScreen(Screen[None]):
         # the screen is composed (the app lays out on its first resize, earlier)
         self.header = HeaderBar(id="header")
         self.task_input = TaskInput(
-            value=task,
+            # the initial task is put in on mount: setting an Input's value before
+            # the app runs raises NoActiveAppError (`routelens --task x` crashed)
+            value="",
             placeholder="Type a task to route, e.g. “write a blog post about the new release”",
             id="task",
         )
@@ -169,6 +171,9 @@ class MainScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.task_input.cursor_blink = False
+        if self._task_text:
+            with self.task_input.prevent(Input.Changed):
+                self.task_input.value = self._task_text
         self.panes.set_panes_loading(True)
         self.relayout()
         self.reload()
