@@ -376,6 +376,28 @@ def test_demo_is_explicit_and_labelled(tmp_path):
     assert os.listdir(tmp_path) == []
 
 
+def test_the_bundled_example_ships_in_the_package():
+    """A wheel carries src/routelens/example/ (links to the top-level files in
+    a checkout), so --demo works after a normal install too."""
+    import tomllib
+
+    from routelens.paths import bundled_registry
+
+    example = Path(routelens_pkg().__file__).parent / "example"
+    assert bundled_registry() == example / "skills.yaml"
+    assert (example / "skills.yaml").read_bytes() == (ROOT / "skills.yaml").read_bytes()
+    assert sorted(p.name for p in (example / "skills").iterdir()) == sorted(p.name for p in (ROOT / "skills").iterdir())
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    globs = data["tool"]["setuptools"]["package-data"]["routelens"]
+    assert {"example/skills.yaml", "example/skills/*.md", "example/generated/*.json"} <= set(globs)
+
+
+def routelens_pkg():
+    import routelens
+
+    return routelens
+
+
 def test_demo_is_labelled_in_the_tui_header(tmp_path):
     from routelens.paths import bundled_registry
     from routelens.tui.model import Paths
@@ -460,6 +482,8 @@ def test_import_write_goes_through_a_symlinked_registry(tmp_path, cli):
     reg = load_registry(link)
     assert reg.base_dir == real
     assert json.loads((tmp_path / "generated" / CATALOG_NAME).read_bytes())["skills"]["a"]["body"]["exists"]
+    assert load_skill_text(link, "a") == "# a\n"
+    assert Router.from_paths(link).route("an a task").missing_bodies == ()
 
 
 def test_import_dry_run_and_write_agree_on_too_many_triggers(tmp_path, cli):

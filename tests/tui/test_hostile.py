@@ -153,6 +153,9 @@ async def test_skill_browser_never_blocks_on_a_fifo_or_device_body(tmp_path):
         await pilot.press("escape")
         await settle(app, pilot)
         assert app.screen is app.main
+        await pilot.press("ctrl+q")  # the UI thread was never blocked: quitting works
+        await pilot.pause()
+        assert app.return_code == 0
 
 
 async def test_escape_sequences_in_data_never_reach_the_screen(tmp_path):
