@@ -13,6 +13,7 @@ and exit 2 (docs/formats.md §1, "Rules of reading").
     ├── DiagnosticError          .diagnostics, .warnings
     │   ├── RegistryError        the registry cannot be used (docs/formats.md §1)
     │   ├── CasesError           a labelled cases file cannot be used (routelens eval)
+    │   ├── DecisionLogError     a decision log cannot be used (routelens replay)
     │   └── SkillFileError       a SKILL.md cannot be used (routelens import)
     ├── IndexInvalidError        the compact index cannot be trusted (§3, §6 index_invalid)
     ├── BuildError               writing generated/ failed; the previous files are intact
@@ -33,6 +34,7 @@ __all__ = [
     "DiagnosticError",
     "RegistryError",
     "CasesError",
+    "DecisionLogError",
     "SkillFileError",
     "IndexInvalidError",
     "BuildError",
@@ -92,6 +94,11 @@ class RegistryError(DiagnosticError):
 class CasesError(DiagnosticError):
     """A labelled cases file cannot be used; ``diagnostics`` name file,
     1-based line and column, and the key path (``cases[3].expect[0]``)."""
+
+
+class DecisionLogError(DiagnosticError):
+    """A decision log (``routelens route --log``) cannot be used or written;
+    ``diagnostics`` name the file and the 1-based line of each bad line."""
 
 
 class SkillFileError(DiagnosticError):

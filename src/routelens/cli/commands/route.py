@@ -8,10 +8,11 @@ import sys
 from pathlib import Path
 
 from routelens.cli.commands.common import CommandExit, report_registry_error, resolve_paths
-from routelens.errors import RegistryError
-from routelens.paths import INDEX_NAME
+from routelens.errors import DecisionLogError, RegistryError
+from routelens.paths import CATALOG_NAME, INDEX_NAME
 from routelens.routing.decision import Decision, format_score
 from routelens.routing.router import Router
+from routelens.tools.replay import DecisionLog
 
 
 def register(sub, common) -> None:
@@ -24,7 +25,31 @@ def register(sub, common) -> None:
     p.add_argument("--json", action="store_true", help="print the decision as JSON (one line per task with '-')")
     p.add_argument("--index", default=None, metavar="PATH",
                    help="the compact index (default: routing.min.json in the generated folder)")
+    p.add_argument("--log", default=None, metavar="FILE",
+                   help="append each decision to FILE as one JSON line (a decision log for `routelens replay`)")
     p.set_defaults(func=run)
+
+
+def index_path_of(args: argparse.Namespace) -> Path:
+    """The compact index a command routes with: ``--index``, else
+    ``routing.min.json`` in the generated folder."""
+    _, out = resolve_paths(args)
+    return Path(args.index) if getattr(args, "index", None) else out / INDEX_NAME
+
+
+def open_log(args: argparse.Namespace) -> DecisionLog | None:
+    """The decision log of ``--log FILE`` (None without it). A log that
+    would be the registry or a generated file, a folder, a pipe or a device
+    is refused: the error is printed and :class:`CommandExit` (2) raised."""
+    if not getattr(args, "log", None):
+        return None
+    reg_path, out = resolve_paths(args)
+    try:
+        return DecisionLog(args.log, protected=[reg_path, index_path_of(args), out / CATALOG_NAME])
+    except DecisionLogError as exc:
+        for d in exc.diagnostics:
+            print(str(d), file=sys.stderr)
+        raise CommandExit(2) from None
 
 
 def open_router(args: argparse.Namespace) -> Router:
@@ -32,10 +57,9 @@ def open_router(args: argparse.Namespace) -> Router:
     ``routing.min.json`` in the generated folder). The registry is parsed
     only when the index is not fresh; when it must be and is broken, its
     errors are reported and :class:`CommandExit` (2) is raised."""
-    reg_path, out = resolve_paths(args)
-    index_path = Path(args.index) if getattr(args, "index", None) else out / INDEX_NAME
+    reg_path, _ = resolve_paths(args)
     try:
-        return Router.from_paths(reg_path, index_path)
+        return Router.from_paths(reg_path, index_path_of(args))
     except RegistryError as exc:
         report_registry_error(reg_path, exc)
         raise CommandExit(2) from None
@@ -105,13 +129,26 @@ def _stdin_lines():
         yield raw.decode("utf-8", "replace").rstrip("\n").removesuffix("\r")
 
 
+def _logged(log: DecisionLog | None, d: Decision) -> None:
+    if log is None:
+        return
+    try:
+        log.append(d)
+    except DecisionLogError as exc:
+        for diag in exc.diagnostics:
+            print(str(diag), file=sys.stderr)
+        raise CommandExit(2) from None
+
+
 def run(args) -> int:
+    log = open_log(args)
     router = open_router(args)
     _robust_stdout()
     if args.task == "-":
         out = sys.stdout
         for task in _stdin_lines():
             d = router.route(task)
+            _logged(log, d)
             if args.json:
                 out.write(json.dumps(d.to_dict(), ensure_ascii=False) + "\n")
             else:
@@ -119,6 +156,7 @@ def run(args) -> int:
             out.flush()
         return 0
     d = router.route(args.task)
+    _logged(log, d)
     if args.json:
         sys.stdout.write(json.dumps(d.to_dict(), ensure_ascii=False, indent=2) + "\n")
     else:
