@@ -34,6 +34,7 @@ from typing import Any, Callable, Iterable, Protocol
 from routelens.errors import DecisionLogError, Diagnostic
 from routelens.limits import LIMITS
 from routelens.routing.decision import Decision
+from routelens.tools.bounded import ReadRefused, read_bounded
 
 __all__ = ["LOG_VERSION", "MAX_LOG_BYTES", "MAX_LOG_ERRORS", "log_record", "DecisionLog", "LogEntry", "read_log",
            "parse_log", "Change", "ReplayReport", "replay", "outcome_key"]
@@ -138,39 +139,12 @@ class LogEntry:
 
 
 def _read_bounded(path: Path, display: str) -> bytes:
-    """The file's bytes: a regular file only (a FIFO or a device is refused
-    without blocking), at most :data:`MAX_LOG_BYTES` (checked while
-    reading)."""
-
-    def fail(message: str) -> DecisionLogError:
-        return DecisionLogError([Diagnostic(display, 1, 1, "", message)])
-
+    """The log's bytes through :func:`routelens.tools.bounded.read_bounded`
+    (at most :data:`MAX_LOG_BYTES`)."""
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except OSError as exc:
-        raise fail(f"cannot read the log: {exc.strerror or exc}") from None
-    try:
-        st = os.fstat(fd)
-        if stat.S_ISDIR(st.st_mode):
-            raise fail("cannot read the log: it is a folder, not a file")
-        if not stat.S_ISREG(st.st_mode):
-            raise fail("cannot read the log: not a regular file (a pipe or a device?)")
-        if st.st_size > MAX_LOG_BYTES:
-            raise fail(f"the log is {st.st_size} bytes, more than the limit {MAX_LOG_BYTES}")
-        chunks, total = [], 0
-        while True:
-            chunk = os.read(fd, 1 << 20)
-            if not chunk:
-                break
-            total += len(chunk)
-            if total > MAX_LOG_BYTES:
-                raise fail(f"the log is more than the limit of {MAX_LOG_BYTES} bytes")
-            chunks.append(chunk)
-        return b"".join(chunks)
-    except OSError as exc:
-        raise fail(f"cannot read the log: {exc.strerror or exc}") from None
-    finally:
-        os.close(fd)
+        return read_bounded(path, MAX_LOG_BYTES)
+    except ReadRefused as exc:
+        raise DecisionLogError([Diagnostic(display, 1, 1, "", f"cannot read the log: {exc}")]) from None
 
 
 def _str_or_none(v: Any) -> bool:
