@@ -114,6 +114,7 @@ class LineView(BandedMixin, ScrollView, can_focus=True):
         self._starts = line_starts(text)
         self._language = language
         self._bands = ()
+        self.forget_reveal()
         self._cache.clear()
         n = len(self._starts)
         self._gutter = len(str(n)) + 2
@@ -131,6 +132,9 @@ class LineView(BandedMixin, ScrollView, can_focus=True):
     @property
     def line_count(self) -> int:
         return len(self._starts)
+
+    def on_resize(self) -> None:
+        self.keep_revealed()
 
     @property
     def text(self) -> str:

@@ -101,6 +101,7 @@ class SourceView(BandedMixin, TextArea):
             self.language = lang
         self.load_text(text)
         self._bands = ()
+        self.forget_reveal()
         self._line_cache.clear()
 
     @property
@@ -123,6 +124,7 @@ class SourceView(BandedMixin, TextArea):
 
     def on_resize(self) -> None:
         self._band_styles.clear()
+        self.keep_revealed()
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
