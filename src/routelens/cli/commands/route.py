@@ -8,10 +8,13 @@ import sys
 from pathlib import Path
 
 from routelens.cli.commands.common import CommandExit, report_registry_error, resolve_paths
-from routelens.errors import DecisionLogError, RegistryError
+from routelens.errors import CasesError, DecisionLogError, RegistryError
+from routelens.registry.load import parse_registry, read_registry_bytes
 from routelens.paths import CATALOG_NAME, INDEX_NAME
 from routelens.routing.decision import Decision, format_score
 from routelens.routing.router import Router
+from routelens.tools.evaluate import check_ids, load_cases
+from routelens.tools.fixes import FIXABLE, Fix, fixes_for
 from routelens.tools.replay import DecisionLog
 
 
@@ -27,6 +30,8 @@ def register(sub, common) -> None:
                    help="the compact index (default: routing.min.json in the generated folder)")
     p.add_argument("--log", default=None, metavar="FILE",
                    help="append each decision to FILE as one JSON line (a decision log for `routelens replay`)")
+    p.add_argument("--cases", default=None, metavar="CASES.yaml",
+                   help="labelled cases to predict each fix's effect on (a fallback's fixes say what else they change)")
     p.set_defaults(func=run)
 
 
@@ -63,6 +68,53 @@ def open_router(args: argparse.Namespace) -> Router:
     except RegistryError as exc:
         report_registry_error(reg_path, exc)
         raise CommandExit(2) from None
+
+
+FIX_KIND_WORDS = {"add_trigger": "add the trigger", "not_when": "add the not_when phrase",
+                  "threshold": "set", "ambiguity_margin": "set"}
+
+
+def format_fixes(fixes: list[Fix]) -> list[str]:
+    """The fixes of a fallback for people: what to paste, where, and its effect."""
+    if not fixes:
+        return []
+    lines = ["", "fixes (nothing is written: paste one into the registry, then `routelens build`):"]
+    for n, f in enumerate(fixes, 1):
+        who = f"{f.skill}: " if f.skill else "routing: "
+        lines.append(f"  {n}. {who}{FIX_KIND_WORDS.get(f.kind, f.kind)}  {f.yaml}")
+        lines.append(f"     at {f.where} ({f.how})")
+        lines.append(f"     {f.effect}")
+    return lines
+
+
+def fixes_of(args: argparse.Namespace, d: Decision) -> list[Fix]:
+    """The verified fixes of a fallback that a registry edit can fix
+    (:data:`routelens.tools.fixes.FIXABLE`), with their effect on
+    ``--cases`` when given; ``[]`` for other decisions. Bad cases are
+    reported and :class:`CommandExit` (2) raised."""
+    if d.reason not in FIXABLE:
+        return []
+    cases = None
+    if getattr(args, "cases", None):
+        try:
+            cases = load_cases(args.cases)
+        except CasesError as exc:
+            for diag in exc.diagnostics:
+                print(str(diag), file=sys.stderr)
+            raise CommandExit(2) from None
+    reg_path, _ = resolve_paths(args)
+    try:
+        raw = read_registry_bytes(reg_path)
+        reg = parse_registry(raw, reg_path, str(reg_path))
+    except RegistryError:
+        return []  # the decision said the registry is fine to route with; fixes need it parsed
+    if cases is not None:
+        bad = check_ids(cases, reg.skills, reg.compositions)
+        if bad:
+            for diag in bad:
+                print(str(diag), file=sys.stderr)
+            raise CommandExit(2)
+    return fixes_for(d, reg, raw, cases, args.cases or "")
 
 
 def format_decision(d: Decision, router: Router | None = None) -> str:
@@ -157,8 +209,12 @@ def run(args) -> int:
         return 0
     d = router.route(args.task)
     _logged(log, d)
+    fixes = fixes_of(args, d)
     if args.json:
-        sys.stdout.write(json.dumps(d.to_dict(), ensure_ascii=False, indent=2) + "\n")
+        out = d.to_dict()
+        if d.reason in FIXABLE:
+            out["fixes"] = [f.to_dict() for f in fixes]
+        sys.stdout.write(json.dumps(out, ensure_ascii=False, indent=2) + "\n")
     else:
-        print(format_decision(d, router))
+        print("\n".join([format_decision(d, router), *format_fixes(fixes)]))
     return 0
