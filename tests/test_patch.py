@@ -75,6 +75,8 @@ def test_a_flow_list_gets_the_item_inside_its_brackets():
     assert b'triggers: [ci failure, broken build, "red pipeline, again"]}' in new
     assert reg.skills["ci-fix"].triggers[-1] == "red pipeline, again"
     assert e.where_line == 10
+    assert e.yaml == 'ci-fix: {path: ci.md, priority: P1, triggers: [ci failure, broken build, "red pipeline, again"]}'
+    assert e.how == 'replace line 10 with it (`, "red pipeline, again"` added inside the brackets)'
 
 
 def test_a_missing_key_gets_a_line_of_its_own():

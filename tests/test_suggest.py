@@ -83,7 +83,7 @@ def test_a_safe_trigger_is_proposed_and_a_harmful_one_is_not(small):
     reg = parse_registry(raw, reg_path, str(reg_path))
     rep = suggest(reg, raw, load_cases(cases_path))
     got = [(s.skill, s.trigger, s.edit.where_line, s.edit.yaml) for s in rep.suggestions]
-    assert got == [("weather", "weather", 18, "- weather")]
+    assert got == [("weather", "weather", 18, "triggers: [weather report, weather]")]
     assert rep.suggestions[0].effect.sentence("c.yaml") == "routes c.yaml:6 right; no other labelled case changes"
     # "pull request" and "forecast" would each route the must-fallback case: not proposed, and said why
     assert [(r.skill, r.trigger, r.source.line, r.effect.sentence("c.yaml")) for r in rep.rejected] == [
@@ -109,7 +109,7 @@ def test_cli_out_writes_a_patched_copy_and_never_the_registry(small, tmp_path, c
     assert lines[0] == f"{cases_path} against {reg_path}: 3 missed, 0 wrong (coverage 25.0%, confident precision 100.0%)"
     assert lines[1] == ("1 trigger proposed for 1 skill; with all of them: coverage 25.0% -> 50.0%, confident "
                         "precision 100.0% -> 100.0%, no labelled case worse")
-    assert lines[3] == f"weather  {reg_path}:18  - weather"
+    assert lines[3] == f"weather  {reg_path}:18  triggers: [weather report, weather]"
     assert f"wrote {out}" in text.err
     # the copy routes the case it was made for
     write_generated(load_registry(out), tmp_path / "gen2")
@@ -122,8 +122,8 @@ def test_cli_json(small, capsys):
     assert main(["suggest", str(cases_path), "--json", "--registry", str(reg_path)]) == 0
     rep = json.loads(capsys.readouterr().out)
     assert rep["suggestions"] == [{
-        "kind": "add_trigger", "skill": "weather", "trigger": "weather", "yaml": "- weather",
-        "where": f"{reg_path}:18", "how": "append `, weather` to the list on line 18, inside its brackets",
+        "kind": "add_trigger", "skill": "weather", "trigger": "weather", "yaml": "triggers: [weather report, weather]",
+        "where": f"{reg_path}:18", "how": "replace line 18 with it (`, weather` added inside the brackets)",
         "effect": f"routes {cases_path}:6 right; no other labelled case changes", "fixes": [6], "source_line": 6,
         "in_vocabulary": True}]
     assert [r["trigger"] for r in rep["rejected"]] == ["pull request", "forecast"]

@@ -148,7 +148,7 @@ def fixes_for(decision: Decision, reg: Registry, raw: bytes | None = None, cases
         span = _phrase(task, m.span)
         vocab = own.get(m.id, set())
         ranked = sorted(candidate_phrases(task),
-                        key=lambda ph: (span not in normalize_text(ph.text), ph.n == 1,
+                        key=lambda ph: (span not in normalize_text(ph.text), ph.n == 1, not ph.chunk_end,
                                         -sum(w in vocab for w in ph.words), ph.n))
         phrases = [ph.text for ph in ranked if span in normalize_text(ph.text) or any(w in vocab for w in ph.words)]
         # the nearly matching words themselves only when they are a phrase of their own

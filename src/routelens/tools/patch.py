@@ -216,7 +216,12 @@ def add_list_item(raw: bytes, display: str, path: Sequence[str], value: str | Se
         item = ", ".join(yaml_scalar(v, flow=True) for v in values)
         end = r.content_end(last)
         line, col = _line_col(r, end)
-        return Edit(tuple(path), value, line, col, 0, f", {item}", f"- {yaml_scalar(value)}", line,
+        if r.line_of(node.start) == line:  # a one-line list: the whole new line is the thing to paste
+            old = _line_text(r, line)
+            new_line = (old[: col - 1] + f", {item}" + old[col - 1:]).strip()
+            return Edit(tuple(path), value, line, col, 0, f", {item}", new_line, line,
+                        f"replace line {line} with it (`, {item}` added inside the brackets)", values)
+        return Edit(tuple(path), value, line, col, 0, f", {item}", f", {item}", line,
                     f"append `, {item}` to the list on line {line}, inside its brackets", values)
     # block list: the dash of the last item gives the indentation
     start = last.start

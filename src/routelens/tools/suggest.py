@@ -106,6 +106,8 @@ class _Phrase:
     words: tuple[str, ...]  # normalised content units (stems, or character pairs)
     n: int  # tokens
     spaceless: bool
+    #: the phrase ends where the task's run of content words ends (a stop word, punctuation or the end follows)
+    chunk_end: bool = True
 
 
 def candidate_phrases(task: str) -> list[_Phrase]:
@@ -142,7 +144,10 @@ def candidate_phrases(task: str) -> list[_Phrase]:
                     continue
                 seen.add(key)
                 words = tuple(stem(w) for w in p.texts[i:j + 1] if not _stop(w))
-                out.append(_Phrase(text, words, j - i + 1, False))
+                nxt = j + 1
+                chunk_end = (nxt >= n or p.kinds[nxt] != 1 or _stop(p.texts[nxt])
+                             or bool(task[p.oend[j]:p.ostart[nxt]].strip(" -")))
+                out.append(_Phrase(text, words, j - i + 1, False, chunk_end))
         else:
             if i > 0 and p.kinds[i - 1] == 2 and p.ostart[i] == p.oend[i - 1] and _cjk_class(
                     normalize_text(task[p.ostart[i - 1]:p.oend[i - 1]])) == _cjk_class(
@@ -183,7 +188,7 @@ def _rank(ph: _Phrase, own: set[str], body: set[str], df: dict[str, int], specif
         return None
     strong = sum(w in own for w in ph.words)
     size = {2: 0, 1: 1, 3: 2}.get(ph.n, 3) if not ph.spaceless else (0 if ph.n <= 4 else 2)
-    return (strong == 0, size, -len(mine), ph.text)
+    return (strong == 0, size, not ph.chunk_end, -len(mine), ph.text)
 
 
 # --------------------------------------------------------------------------- results
