@@ -73,8 +73,8 @@ def small(tmp_path):
 
 def test_candidate_phrases_keep_to_words_and_to_kanji_and_katakana():
     got = [p.text for p in candidate_phrases("Please review the pull-request, then デプロイ手順を確認")]
-    assert got == ["review", "review the pull-request", "pull-request", "デプロイ", "デプロイ手", "デプロイ手順", "手順",
-                   "確認"]
+    assert got == ["review", "review the pull-request", "pull-request", "request", "デプロイ", "デプロイ手", "デプロイ手順",
+                   "手順", "確認"]
 
 
 def test_a_safe_trigger_is_proposed_and_a_harmful_one_is_not(small):

@@ -126,8 +126,9 @@ def candidate_phrases(task: str) -> list[_Phrase]:
 
     for i in range(n):
         if p.kinds[i] == 1:
-            if _stop(p.texts[i]) or (i > 0 and glued(i - 1)):
+            if _stop(p.texts[i]):
                 continue
+            inside = i > 0 and glued(i - 1)  # starts inside a hyphenated word: ranked after whole words
             for j in range(i, min(n, i + _MAX_WORDS)):
                 if p.kinds[j] != 1:
                     break
@@ -135,7 +136,7 @@ def candidate_phrases(task: str) -> list[_Phrase]:
                     gap = task[p.oend[j - 1]:p.ostart[j]]
                     if not gap or gap.strip(" -") or len(gap) > 2:
                         break
-                if _stop(p.texts[j]) or glued(j):
+                if _stop(p.texts[j]) or (glued(j) and not inside):
                     continue
                 raw = task[p.ostart[i]:p.oend[j]]
                 text = raw.lower() if raw.isascii() else raw
@@ -145,8 +146,8 @@ def candidate_phrases(task: str) -> list[_Phrase]:
                 seen.add(key)
                 words = tuple(stem(w) for w in p.texts[i:j + 1] if not _stop(w))
                 nxt = j + 1
-                chunk_end = (nxt >= n or p.kinds[nxt] != 1 or _stop(p.texts[nxt])
-                             or bool(task[p.oend[j]:p.ostart[nxt]].strip(" -")))
+                chunk_end = not inside and not glued(j) and (
+                    nxt >= n or p.kinds[nxt] != 1 or _stop(p.texts[nxt]) or bool(task[p.oend[j]:p.ostart[nxt]].strip(" -")))
                 out.append(_Phrase(text, words, j - i + 1, False, chunk_end))
         else:
             if i > 0 and p.kinds[i - 1] == 2 and p.ostart[i] == p.oend[i - 1] and _cjk_class(
