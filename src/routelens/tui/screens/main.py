@@ -83,6 +83,10 @@ if TYPE_CHECKING:
 __all__ = ["MainScreen"]
 
 
+#: the longest wait, in seconds, between two content checks of the watched files
+MAX_WATCH_GAP = 5.0
+
+
 class MainScreen(Screen[None]):
     """The screen the app opens on (its default screen).
 
@@ -349,8 +353,11 @@ class MainScreen(Screen[None]):
     def on_watch_checked(self, message: WatchChecked) -> None:
         self._watching_since = None
         self.watch_checks += 1
-        # a big registry is hashed less often: at most ~5% of the time
-        self._next_watch = time.monotonic() + max(self.poll_interval or 0.0, 20 * message.seconds)
+        # a big registry is hashed less often: at most ~5% of the time, but an
+        # edit is always noticed within MAX_WATCH_GAP seconds (a slow, loaded
+        # machine made the gap grow without bound)
+        gap = min(max(self.poll_interval or 0.0, 20 * message.seconds), MAX_WATCH_GAP)
+        self._next_watch = time.monotonic() + gap
         if message.expected != self._content or self._loading or self._content is None:
             return  # a load happened meanwhile (or none has read the files yet)
         if message.content != self._content:
