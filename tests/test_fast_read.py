@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 import routelens.registry.load as load_module
 from routelens.errors import RegistryError
 from routelens.registry import parse_registry
-from tests.test_properties import registries
+from test_properties import registries
 
 ROOT = Path(__file__).resolve().parent.parent
 SETTINGS = dict(deadline=timedelta(seconds=5), suppress_health_check=[HealthCheck.too_slow])

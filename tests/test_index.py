@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from conftest import CASES, EXAMPLE, FIXTURES
-from routelens.artifacts.bodies import body_info, resolve_body_path
+from routelens.artifacts.bodies import body_info, body_state, resolve_body_path
 from routelens.artifacts.build import compute_stats
 from routelens.artifacts.catalog import catalog_bytes, catalog_object
 from routelens.artifacts.check import check
@@ -559,3 +559,24 @@ def test_no_temporary_files_after_many_builds(tmp_path):
         write_generated(reg, out)
     assert sorted(os.listdir(out)) == [CATALOG_NAME, INDEX_NAME]
     assert not any(n.endswith(".tmp") for n in os.listdir(tempfile.gettempdir()) if n.startswith(".routing"))
+
+
+def test_the_folder_cache_changes_no_body_answer(body_tree):
+    """body_info and body_state with the folder cache of the catalog and of
+    the build's warnings (one listing per folder, a name it lacks is
+    missing) give the answers of the uncached calls, in any order."""
+    tmp_path, reg = body_tree
+    root = tmp_path / "reg"
+    (root / "skills" / "Upper.md").write_bytes(b"x\n")
+    (root / "skills" / "sub").mkdir()
+    (root / "skills" / "sub" / "deep.md").write_bytes(b"deep\n")
+    os.symlink(root / "skills" / "sub", root / "skills" / "linkdir")
+    rels = [s.path for s in reg.skills.values()] + [
+        "skills/Upper.md", "skills/upper.md", "skills/UPPER.MD", "skills/sub/deep.md", "skills/linkdir/deep.md",
+        "skills/sub", "skills/sub/", "skills/nope/x.md", "nope/x.md", "skills/./lf.md", "skills\\lf.md",
+        "skills/missing.md/x", "skills/lf.md/x/y", "outdir/secret.md", "outdir/nothing.md", "lf.md", "skills.yaml"]
+    info_cache: dict = {}
+    state_cache: dict = {}
+    for rel in rels + list(reversed(rels)):
+        assert body_info(reg, rel, info_cache) == body_info(reg, rel), rel
+        assert body_state(reg.base_dir, rel, state_cache) == body_state(reg.base_dir, rel), rel

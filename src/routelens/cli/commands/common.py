@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from routelens.artifacts.bodies import body_warnings
+from routelens.artifacts.bodies import body_problems, body_warnings
 from routelens.errors import RegistryError
 from routelens.paths import REGISTRY_ENV, bundled_registry, default_out_dir, default_registry
 from routelens.registry.load import load_registry
@@ -151,10 +151,10 @@ def print_body_warnings(reg: Registry) -> None:
     """Say on standard error which skill bodies cannot be loaded (docs/formats.md
     §4.4), as ``FILE:LINE:COL`` warnings at each ``path:`` value; after
     :data:`MAX_BODY_WARNINGS` of them, how many more there are."""
-    warnings = body_warnings(reg)
-    for w in warnings[:MAX_BODY_WARNINGS]:
+    problems = body_problems(reg)
+    for w in body_warnings(reg, MAX_BODY_WARNINGS, problems):
         print(str(w), file=sys.stderr)
-    more = len(warnings) - MAX_BODY_WARNINGS
+    more = len(problems) - MAX_BODY_WARNINGS
     if more > 0:
         print(f"{reg.display_name}: warning: {more} more skill{'s' if more != 1 else ''} whose body cannot be "
               "loaded (`routelens lint` lists every one)", file=sys.stderr)
