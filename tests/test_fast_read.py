@@ -195,3 +195,151 @@ def test_new_skill_takes_exactly_the_fields_of_skill_and_makes_an_equal_skill():
     assert made == real and repr(made) == repr(real) and made.__dict__ == real.__dict__
     with pytest.raises(dataclasses.FrozenInstanceError):
         made.id = "b"  # type: ignore[misc]
+
+
+# --------------------------------------------------------------------------- the two-process read
+
+
+@pytest.fixture
+def split_always(monkeypatch):
+    """Let the two-process read run on small registries and inside the test
+    runner (whose workers have threads)."""
+    import routelens.registry.split as split
+
+    monkeypatch.setattr(split, "MIN_CHARS", 0)
+    monkeypatch.setattr(split, "can_split", lambda: True)
+    used: list[bool] = []
+    real = split.parse_split
+
+    def counted(*args, **kwargs):
+        reg = real(*args, **kwargs)
+        used.append(reg is not None)
+        return reg
+
+    monkeypatch.setattr(split, "parse_split", counted)
+    return used
+
+
+def _read_jobs(raw: bytes, jobs: int):
+    try:
+        reg = parse_registry(raw, "/nonexistent/skills.yaml", jobs=jobs)
+    except RegistryError as exc:
+        return ("error", [str(d) for d in exc.diagnostics], [str(w) for w in exc.warnings])
+    return ("ok", list(reg.skills.items()), reg.compositions, reg.rules, reg.routing,
+            [str(w) for w in reg.warnings], reg.source_sha256, reg.text)
+
+
+def assert_same_split(raw: bytes) -> tuple:
+    two, one = _read_jobs(raw, 2), _read_jobs(raw, 1)
+    assert two == one
+    return two
+
+
+def test_a_big_generated_registry_is_read_in_two_halves_with_the_same_result(split_always):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_build", ROOT / "benchmarks" / "bench_build.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)  # type: ignore[union-attr]
+    got = assert_same_split(bench.make_registry(400, seed=3).encode("utf-8"))
+    assert got[0] == "ok" and len(got[1]) == 400
+    assert split_always == [True]  # the split read was used and trusted
+
+
+@pytest.mark.parametrize("path", _shipped(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_shipped_yaml_reads_the_same_in_two_halves(split_always, path):
+    assert_same_split(path.read_bytes())
+
+
+SPLIT_CASES = {
+    # a double-quoted scalar runs across the line the split would take
+    "quote": "  m1:\n    path: m.md\n    priority: P0\n    triggers: [m]\n    description: \"one\n  m2: x\n  \"\n",
+    # a flow list runs across it
+    "flow": "  m1:\n    path: m.md\n    priority: P0\n    triggers: [m,\n  m2, y]\n",
+    # an anchor in the first half used in the second
+    "alias": "  m1:\n    path: m.md\n    priority: P0\n    triggers: &t [m]\n  m2:\n    path: n.md\n    priority: P0\n"
+             "    triggers: *t\n",
+    # the same id in both halves
+    "duplicate": "  alpha:\n    path: m.md\n    priority: P0\n    triggers: [m]\n",
+    # an error in the second half
+    "error": "  m1:\n    path: m.md\n    priority: P9\n    triggers: [m]\n",
+}
+
+
+@pytest.mark.parametrize("case", sorted(SPLIT_CASES))
+def test_doubtful_splits_fall_back_to_one_process_with_the_same_answer(split_always, monkeypatch, case):
+    import routelens.registry.split as split
+
+    real_plan = split.split_plan
+
+    def at_m2(text):  # split where the case puts its trap: the line of m2 (or the second alpha)
+        plan = real_plan(text)
+        word = {"duplicate": "\n  alpha:", "error": "\n  m1"}.get(case, "\n  m2")
+        at = text.rindex(word) + 1
+        return plan[0], plan[1], at, plan[3], at + 2
+
+    monkeypatch.setattr(split, "split_plan", at_m2)
+    head = "".join(f"  s{i}:\n    path: s{i}.md\n    priority: P1\n    triggers: [s{i} task]\n" for i in range(30))
+    text = ("schema_version: 1\nskills:\n  alpha:\n    path: a.md\n    priority: P0\n    triggers: [a]\n" + head
+            + SPLIT_CASES[case] + "".join(f"  t{i}:\n    path: t{i}.md\n    priority: P1\n    triggers: [t{i}]\n"
+                                          for i in range(30))
+            + "composition:\n  c1:\n    - alpha\n    - t29\nrules:\n  r1:\n    triggers: [\"x\"]\n")
+    assert_same_split(text.encode("utf-8"))
+    assert split_always == [False]  # tried, and not trusted
+
+
+def test_a_clean_split_at_a_chosen_line_is_trusted(split_always, monkeypatch):
+    import routelens.registry.split as split
+
+    text = ("schema_version: 1\nskills:\n" + "".join(
+        f"  s{i}:\n    path: s{i}.md\n    priority: P1\n    triggers: [s{i} task]\n    notes: |\n      n{i}\n\n"
+        for i in range(40)) + "composition:\n  c1:\n    - s0\n    - s39\n")
+    for at_line in ("\n  s1:", "\n  s20:", "\n  s39:"):
+        real_plan = split.split_plan
+        at = text.index(at_line) + 1
+        monkeypatch.setattr(split, "split_plan", lambda t, real_plan=real_plan, at=at: (*real_plan(t)[:2], at,
+                                                                                        real_plan(t)[3], at + 2))
+        assert_same_split(text.encode("utf-8"))
+        monkeypatch.setattr(split, "split_plan", real_plan)
+    assert split_always == [True, True, True]
+
+
+@settings(max_examples=60, **SETTINGS)
+@given(registries())
+def test_generated_registries_read_the_same_in_two_halves(case):
+    import routelens.registry.split as split
+
+    text, _ = case
+    saved = split.MIN_CHARS, split.can_split
+    split.MIN_CHARS, split.can_split = 0, (lambda: True)
+    try:
+        assert_same_split(text.encode("utf-8"))
+    finally:
+        split.MIN_CHARS, split.can_split = saved
+
+
+@settings(max_examples=80, **SETTINGS)
+@given(registries(), st.data())
+def test_a_split_forced_at_any_line_gives_the_one_process_answer(case, data):
+    """Wherever the split falls (inside a block scalar, a list, a comment,
+    on a deeper key), the answer is the one-process answer: a wrong split
+    is never trusted."""
+    import routelens.registry.split as split
+
+    text, _ = case
+    plan = split.split_plan(text)
+    if plan is None:
+        return
+    lines_at = [i + 1 for i, c in enumerate(text) if c == "\n" and plan[1] < i + 1 < plan[3]]
+    if not lines_at:
+        return
+    at = data.draw(st.sampled_from(lines_at))
+    line = text[at:text.find("\n", at) if "\n" in text[at:] else len(text)]
+    key = at + len(line) - len(line.lstrip(" "))
+    saved = split.MIN_CHARS, split.can_split, split.split_plan
+    split.MIN_CHARS, split.can_split = 0, (lambda: True)
+    split.split_plan = lambda t: (plan[0], plan[1], at, plan[3], key)
+    try:
+        assert_same_split(text.encode("utf-8"))
+    finally:
+        split.MIN_CHARS, split.can_split, split.split_plan = saved

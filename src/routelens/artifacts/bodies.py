@@ -70,7 +70,7 @@ def body_state(base_dir: str | Path, rel: str, _dirs: dict[str, Any] | None = No
     except ValueError as exc:
         return str(exc)
     if _dirs is not None:
-        head, tail = os.path.split(rel.replace("\\", "/"))
+        head, _, tail = rel.replace("\\", "/").rpartition("/")
         folder = _dirs.get(head)
         if folder is None:
             base = _dirs.get("\x00")
@@ -227,7 +227,7 @@ def body_info(reg: Registry, rel: str, _dirs: dict[str, Any] | None = None) -> d
         if _dirs is None:
             target = str(resolve_body_path(reg, rel))
         else:
-            head, tail = os.path.split(rel.replace("\\", "/"))
+            head, _, tail = rel.replace("\\", "/").rpartition("/")
             folder = _dirs.get(head)
             if folder is None:
                 base = _dirs.get("\x00")

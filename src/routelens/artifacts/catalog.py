@@ -136,26 +136,37 @@ def _skills_pieces(reg: Registry, pad: str) -> Iterator[str]:
     dirs: dict[str, Any] = {}
     sep = "{" + p1
     join3 = "," + p3
+    reg.compositions_of("")  # builds the skill -> compositions map once
+    comps_of = reg._comps_of or {}
+    missing_text: dict[str, str] = {}  # a body error -> its text (most skills share one)
+    metadata_sep = "," + p3
     for s in reg.skills.values():
         trig_text = ("[" + p3 + join3.join(map(enc, s.triggers)) + p2 + "]") if s.triggers else "[]"
-        if s.metadata:
-            parts: list[str] = []
-            pretty_into(s.metadata, p2, parts)
-            meta_text = "".join(parts)
-        else:
+        meta = s.metadata
+        if not meta:
             meta_text = "{}"
-        comps = reg.compositions_of(s.id)
+        elif all(type(v) is str for v in meta.values()):  # the common case, as pretty_into writes it
+            meta_text = "{" + p3 + metadata_sep.join([f"{enc(k)}: {enc(v)}" for k, v in meta.items()]) + p2 + "}"
+        else:
+            parts: list[str] = []
+            pretty_into(meta, p2, parts)
+            meta_text = "".join(parts)
+        comps = comps_of.get(s.id)
         comps_text = ("[" + p3 + join3.join(map(enc, comps)) + p2 + "]") if comps else "[]"
         body = body_info(reg, s.path, dirs)
         if "chars" in body:
-            body_text = f'{{{p3}"exists": {lit[body["exists"]]},{p3}"chars": {int.__repr__(body["chars"])}{p2}}}'
+            body_text = f'{{{p3}"exists": {lit[body["exists"]]},{p3}"chars": {body["chars"]}{p2}}}'
         else:
-            body_text = f'{{{p3}"exists": {lit[body["exists"]]},{p3}"error": {enc(body["error"])}{p2}}}'
+            error = body["error"]
+            body_text = missing_text.get(error)
+            if body_text is None:
+                body_text = missing_text[error] = (
+                    f'{{{p3}"exists": {lit[body["exists"]]},{p3}"error": {enc(error)}{p2}}}')
         desc = s.description
         sid = enc(s.id)
         yield (
-            f'{sep}{sid}: {{{p2}"id": {sid},{p2}"source_start": {int.__repr__(s.source_start)},'
-            f'{p2}"source_end": {int.__repr__(s.source_end)},{p2}"path": {enc(s.path)},'
+            f'{sep}{sid}: {{{p2}"id": {sid},{p2}"source_start": {s.source_start},'
+            f'{p2}"source_end": {s.source_end},{p2}"path": {enc(s.path)},'
             f'{p2}"priority": {enc(s.priority)},{p2}"status": {enc(s.status)},'
             f'{p2}"description": {"null" if desc is None else enc(desc)},{p2}"triggers": {trig_text},'
             f'{p2}"metadata": {meta_text},{p2}"compositions": {comps_text},'

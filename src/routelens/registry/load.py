@@ -16,11 +16,47 @@ from routelens.registry.validate import Validator, fast_skill, validate_registry
 from routelens.text.canonical import decode_canonical, sha256_hex
 from routelens.text.yaml_events import MAP, Node, Reader, ReadStoppedError, mask_separators, sorted_unique
 
-__all__ = ["parse_registry", "read_registry_bytes", "load_registry"]
+__all__ = ["compose_registry", "parse_registry", "read_registry_bytes", "load_registry"]
+
+
+def compose_registry(r: Reader, parse_text: str, back: dict[str, str],
+                     progress: Callable[[float], None] | None = None, total: int | None = None,
+                     fast: bool = True) -> Node | None:
+    """Compose the registry text (``parse_text``, masked by
+    :func:`mask_separators`; ``back`` undoes it) on the reader ``r``,
+    validating each ``skills`` entry as soon as it is read (into
+    ``r.streamed``, :func:`validate_skill` or, for entries written the
+    common way, :func:`fast_skill` when ``fast``). ``progress(fraction)``
+    is called about a hundred times, the fraction being the position read
+    over ``total`` characters (default: the text's length). Returns the root
+    node; raises what :meth:`Reader.compose` raises."""
+    v = Validator(r)
+    total = max(total or len(parse_text), 1)
+    step = [0.01]
+
+    def on_skill(kn: Node, vn: Node) -> None:
+        r.streamed[id(kn)] = validate_skill(r, v, kn.value, kn, vn)
+        if progress is not None and vn.end / total >= step[0]:
+            step[0] = vn.end / total + 0.01
+            progress(min(vn.end / total, 1.0))
+
+    def fast_entry(kn: Node, start, get, taken: list) -> Node | None:
+        skill, end = fast_skill(r, kn, start, get, taken)
+        if skill is None:
+            return None
+        r.streamed[id(kn)] = skill
+        if progress is not None and end / total >= step[0]:
+            step[0] = end / total + 0.01
+            progress(min(end / total, 1.0))
+        # the value node as the general way leaves a streamed entry: a clean mapping, children dropped
+        return Node(MAP, start.start_mark.index, end, True, False, [], -1)
+
+    return r.compose(parse_text, back, on_skill, fast_entry if fast else None)
 
 
 def parse_registry(raw: bytes, path: str | Path = "skills.yaml", display_name: str | None = None,
-                   progress: Callable[[float], None] | None = None, *, _fast: bool = True) -> Registry:
+                   progress: Callable[[float], None] | None = None, *, jobs: int = 1,
+                   _fast: bool = True) -> Registry:
     """Validate registry bytes and return a :class:`Registry`.
 
     ``path`` is where the registry lives (skill paths are relative to its
@@ -37,6 +73,13 @@ def parse_registry(raw: bytes, path: str | Path = "skills.yaml", display_name: s
     other entry, and every entry with an error, is read the general way.
     Both give the same :class:`Registry` (``_fast=False`` reads everything
     the general way; the tests compare the two).
+
+    ``jobs=2`` lets a big registry be read in two processes
+    (:func:`routelens.registry.split.parse_split`: only from a process with
+    one thread, on a system with ``fork``); whenever that cannot give
+    exactly the one-process answer (any error, warning of the second half,
+    alias, doubt), the registry is read again in this process, so the
+    result and every error are the same for any ``jobs``.
     """
     path = Path(path)
     display = display_name or str(path)
@@ -49,34 +92,18 @@ def parse_registry(raw: bytes, path: str | Path = "skills.yaml", display_name: s
         line = text.count("\n", 0, i) + 1
         col = i - (text.rfind("\n", 0, i) + 1) + 1
         raise RegistryError([Diagnostic(display, line, col, "", "a NUL character: this is not a text file")])
+    if jobs >= 2 and _fast:
+        from routelens.registry.split import parse_split
+
+        reg = parse_split(text, path, display, progress)
+        if reg is not None:
+            return reg
     parse_text, back = mask_separators(text)
     r = Reader(text, display)
     r.compose_paths = True
-    v = Validator(r)
-
-    total = max(len(text), 1)
-    step = [0.01]
-
-    def on_skill(kn: Node, vn: Node) -> None:
-        r.streamed[id(kn)] = validate_skill(r, v, kn.value, kn, vn)
-        if progress is not None and vn.end / total >= step[0]:
-            step[0] = vn.end / total + 0.01
-            progress(min(vn.end / total, 1.0))
-
-    def fast(kn: Node, start, get, taken: list) -> Node | None:
-        skill, end = fast_skill(r, kn, start, get, taken)
-        if skill is None:
-            return None
-        r.streamed[id(kn)] = skill
-        if progress is not None and end / total >= step[0]:
-            step[0] = end / total + 0.01
-            progress(min(end / total, 1.0))
-        # the value node as the general way leaves a streamed entry: a clean mapping, children dropped
-        return Node(MAP, start.start_mark.index, end, True, False, [], -1)
-
     try:
         with gc_paused():
-            root = r.compose(parse_text, back, on_skill, fast if _fast else None)
+            root = compose_registry(r, parse_text, back, progress, fast=_fast)
             reg = validate_registry(r, root, path, text)
         if reg is not None and r.errors:  # pragma: no cover - _validate returns None on errors
             reg = None
@@ -125,9 +152,9 @@ def read_registry_bytes(path: str | Path, display: str | None = None) -> bytes:
 
 
 def load_registry(path: str | Path, display_name: str | None = None,
-                  progress: Callable[[float], None] | None = None) -> Registry:
+                  progress: Callable[[float], None] | None = None, *, jobs: int = 1) -> Registry:
     """Read and validate the registry at ``path`` (see :func:`parse_registry`;
-    ``progress`` is passed on).
+    ``progress`` and ``jobs`` are passed on).
 
     Raises :class:`RegistryError` (with a diagnostic naming the file) when the
     file cannot be read, is bigger than ``LIMITS["max_registry_bytes"]``, or
@@ -136,4 +163,4 @@ def load_registry(path: str | Path, display_name: str | None = None,
     path = Path(path)
     display = display_name or str(path)
     raw = read_registry_bytes(path, display)
-    return parse_registry(raw, path, display, progress)
+    return parse_registry(raw, path, display, progress, jobs=jobs)

@@ -349,12 +349,18 @@ def fast_skill(r: Reader, kn: Node, start: Any, get: Any, buf: list) -> tuple[Sk
     return new_skill(sid, path_v, prio, tuple(trig), description, status, metadata, first, final, True), end_index
 
 
-def validate_registry(r: Reader, root: Node | None, path: Path, text: str) -> Registry | None:
+def validate_registry(r: Reader, root: Node | None, path: Path, text: str,
+                      extra_skills: dict[str, Skill] | None = None) -> Registry | None:
     """The :class:`Registry` of a composed document (``root``), or None
     after recording every error on ``r``: schema_version, skills (those
     validated while reading are taken from ``r.streamed``), compositions,
     rules, routing (docs/formats.md §1). ``source_sha256`` is left empty
-    for the caller to fill."""
+    for the caller to fill. ``extra_skills`` are valid skills read from a
+    part of the text blanked out of ``root`` (the two-process read of
+    :mod:`routelens.registry.split`): they count as skills before the
+    compositions are checked; an id both there and under ``root``'s
+    ``skills`` is an error (the caller reads the whole text again, which
+    reports it properly)."""
     v = Validator(r)
     if root is None or (root.kind == SCALAR and root.plain and root.value in NULL_WORDS):
         r.error(0, "", "the registry is empty: expected a mapping with schema_version and skills")
@@ -411,11 +417,18 @@ def validate_registry(r: Reader, root: Node | None, path: Path, text: str) -> Re
     skills: dict[str, Skill] = {}
     if "skills" not in top:
         r.error(0, "skills", "missing required key `skills` (a mapping of skill id -> skill)")
+    declared: set[str] = set()
     for key, kn, vn in section_entries("skills"):
+        declared.add(key)
         done = r.streamed.get(id(kn), _NOT_STREAMED)
         skill = validate_skill(r, v, key, kn, vn) if done is _NOT_STREAMED else done
         if skill is not None:
             skills[skill.id] = skill
+    if extra_skills:
+        for sid, skill in extra_skills.items():
+            if sid in declared:
+                r.error(0, f"skills.{sid}", "the same skill id in both halves of a split read")
+            skills[sid] = skill
 
     # compositions
     compositions: dict[str, Composition] = {}

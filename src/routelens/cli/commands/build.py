@@ -7,7 +7,14 @@ import time
 
 from routelens.artifacts.build import compute_stats
 from routelens.artifacts.write import write_generated
-from routelens.cli.commands.common import DEMO_LABEL, load_or_exit, pct, print_body_warnings, resolve_paths
+from routelens.cli.commands.common import (
+    DEMO_LABEL,
+    load_or_exit,
+    pct,
+    positive_int,
+    print_body_warnings,
+    resolve_paths,
+)
 from routelens.errors import BuildError
 from routelens.paths import CATALOG_NAME, INDEX_NAME
 from routelens.text.visible import visible
@@ -18,6 +25,9 @@ def register(sub, common) -> None:
                        description="Validate the registry and write the compact index and the debug catalog "
                        "atomically. Nothing is written when the registry has errors (exit 2).")
     p.add_argument("--quiet", "-q", action="store_true", help="print nothing on success")
+    p.add_argument("--jobs", "-j", type=positive_int, default=2, metavar="N",
+                   help="processes that read a big registry (default 2: a registry of a megabyte or more is "
+                   "read in two halves at once; 1 reads it in this process; the result is the same)")
     p.set_defaults(func=run)
 
 
@@ -59,7 +69,7 @@ def run(args) -> int:
         def progress(fraction: float) -> None:
             print(f"\rreading {shown} ({size / 1e6:.1f} MB): {fraction * 100:3.0f}%", end="", file=term, flush=True)
     try:
-        reg = load_or_exit(args, outcome="nothing was written", progress=progress).registry
+        reg = load_or_exit(args, outcome="nothing was written", progress=progress, jobs=args.jobs).registry
     finally:
         if tty:
             print(file=sys.stderr, flush=True)  # end the progress line

@@ -124,16 +124,18 @@ def report_registry_error(path: Path, exc: RegistryError, outcome: str = "") -> 
 
 
 def load_or_exit(args: argparse.Namespace, *, outcome: str = "", show_warnings: bool = True,
-                 progress: Callable[[float], None] | None = None) -> Loaded:
+                 progress: Callable[[float], None] | None = None, jobs: int = 1) -> Loaded:
     """The preamble of a command that needs the registry: resolve the paths,
-    load and validate the registry (``progress(fraction)`` is passed on),
+    load and validate the registry (``progress(fraction)`` and ``jobs``, the
+    processes that may read it, are passed on: see
+    :func:`routelens.registry.load.parse_registry`),
     print its warnings to stderr (unless ``show_warnings`` is False: lint
     reports them as findings). On errors, report them
     (:func:`report_registry_error` with ``outcome``) and raise
     :class:`CommandExit` (2)."""
     reg_path, out = resolve_paths(args)
     try:
-        reg = load_registry(reg_path, progress=progress)
+        reg = load_registry(reg_path, progress=progress, jobs=jobs)
     except RegistryError as exc:
         report_registry_error(reg_path, exc, outcome)
         raise CommandExit(2) from None
