@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import routelens.registry.load as load_module
+import routelens.registry.validate as validate_module
 from routelens.errors import RegistryError
 from routelens.registry import parse_registry
 from test_properties import registries
@@ -51,13 +52,13 @@ def test_every_shipped_yaml_reads_the_same_both_ways(path):
 
 def test_the_bundled_registry_takes_the_fast_way_and_gives_the_pinned_skills(monkeypatch):
     general: list[str] = []
-    real = load_module.validate_skill
+    real = validate_module.validate_skill
 
     def counted(r, v, key, kn, vn):
         general.append(key)
         return real(r, v, key, kn, vn)
 
-    monkeypatch.setattr(load_module, "validate_skill", counted)
+    monkeypatch.setattr(validate_module, "validate_skill", counted)
     raw = (ROOT / "skills.yaml").read_bytes()
     parse_registry(raw, "skills.yaml")
     assert general == []  # every bundled skill is read the fast way
@@ -216,7 +217,7 @@ def split_always(monkeypatch):
         used.append(reg is not None)
         return reg
 
-    monkeypatch.setattr(split, "parse_split", counted)
+    monkeypatch.setattr(load_module, "parse_split", counted)
     return used
 
 

@@ -12,46 +12,12 @@ from routelens.fileio import read_bounded
 from routelens.gcpause import gc_paused
 from routelens.limits import LIMITS
 from routelens.registry.model import Registry
-from routelens.registry.validate import Validator, fast_skill, validate_registry, validate_skill
+from routelens.registry.split import parse_split
+from routelens.registry.validate import compose_registry, validate_registry
 from routelens.text.canonical import decode_canonical, sha256_hex
-from routelens.text.yaml_events import MAP, Node, Reader, ReadStoppedError, mask_separators, sorted_unique
+from routelens.text.yaml_events import Reader, ReadStoppedError, mask_separators, sorted_unique
 
-__all__ = ["compose_registry", "parse_registry", "read_registry_bytes", "load_registry"]
-
-
-def compose_registry(r: Reader, parse_text: str, back: dict[str, str],
-                     progress: Callable[[float], None] | None = None, total: int | None = None,
-                     fast: bool = True) -> Node | None:
-    """Compose the registry text (``parse_text``, masked by
-    :func:`mask_separators`; ``back`` undoes it) on the reader ``r``,
-    validating each ``skills`` entry as soon as it is read (into
-    ``r.streamed``, :func:`validate_skill` or, for entries written the
-    common way, :func:`fast_skill` when ``fast``). ``progress(fraction)``
-    is called about a hundred times, the fraction being the position read
-    over ``total`` characters (default: the text's length). Returns the root
-    node; raises what :meth:`Reader.compose` raises."""
-    v = Validator(r)
-    total = max(total or len(parse_text), 1)
-    step = [0.01]
-
-    def on_skill(kn: Node, vn: Node) -> None:
-        r.streamed[id(kn)] = validate_skill(r, v, kn.value, kn, vn)
-        if progress is not None and vn.end / total >= step[0]:
-            step[0] = vn.end / total + 0.01
-            progress(min(vn.end / total, 1.0))
-
-    def fast_entry(kn: Node, start, get, taken: list) -> Node | None:
-        skill, end = fast_skill(r, kn, start, get, taken)
-        if skill is None:
-            return None
-        r.streamed[id(kn)] = skill
-        if progress is not None and end / total >= step[0]:
-            step[0] = end / total + 0.01
-            progress(min(end / total, 1.0))
-        # the value node as the general way leaves a streamed entry: a clean mapping, children dropped
-        return Node(MAP, start.start_mark.index, end, True, False, [], -1)
-
-    return r.compose(parse_text, back, on_skill, fast_entry if fast else None)
+__all__ = ["parse_registry", "read_registry_bytes", "load_registry"]
 
 
 def parse_registry(raw: bytes, path: str | Path = "skills.yaml", display_name: str | None = None,
@@ -93,8 +59,6 @@ def parse_registry(raw: bytes, path: str | Path = "skills.yaml", display_name: s
         col = i - (text.rfind("\n", 0, i) + 1) + 1
         raise RegistryError([Diagnostic(display, line, col, "", "a NUL character: this is not a text file")])
     if jobs >= 2 and _fast:
-        from routelens.registry.split import parse_split
-
         reg = parse_split(text, path, display, progress)
         if reg is not None:
             return reg

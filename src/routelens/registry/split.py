@@ -42,9 +42,8 @@ from typing import Callable
 
 from routelens.errors import RoutelensError
 from routelens.gcpause import gc_paused
-from routelens.registry.load import compose_registry
 from routelens.registry.model import Registry, new_skill
-from routelens.registry.validate import validate_registry
+from routelens.registry.validate import compose_registry, validate_registry
 from routelens.text.canonical import sha256_hex
 from routelens.text.yaml_events import MAP, SCALAR, Reader, ReadStoppedError, sorted_unique
 

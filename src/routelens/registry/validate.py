@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
+
+from ruamel.yaml import events as _ev
 
 from routelens.limits import LIMITS
 from routelens.paths import is_absolute_or_escaping
@@ -24,8 +26,6 @@ from routelens.registry.model import (
     Skill,
     new_skill,
 )
-from ruamel.yaml import events as _ev
-
 from routelens.text.yaml_events import (
     FALSE_WORDS,
     MAP,
@@ -38,7 +38,7 @@ from routelens.text.yaml_events import (
     join_path,
 )
 
-__all__ = ["KNOWN_TOP_LEVEL", "Validator", "validate_skill", "fast_skill", "validate_registry"]
+__all__ = ["KNOWN_TOP_LEVEL", "Validator", "validate_skill", "fast_skill", "compose_registry", "validate_registry"]
 
 #: The top-level keys of the registry (docs/formats.md §1); others are a warning.
 KNOWN_TOP_LEVEL = ("schema_version", "skills", "composition", "rules", "routing")
@@ -347,6 +347,41 @@ def fast_skill(r: Reader, kn: Node, start: Any, get: Any, buf: list) -> tuple[Sk
     if final < first:
         final = first
     return new_skill(sid, path_v, prio, tuple(trig), description, status, metadata, first, final, True), end_index
+
+
+def compose_registry(r: Reader, parse_text: str, back: dict[str, str],
+                     progress: Callable[[float], None] | None = None, total: int | None = None,
+                     fast: bool = True) -> Node | None:
+    """Compose the registry text (``parse_text``, masked by
+    :func:`mask_separators`; ``back`` undoes it) on the reader ``r``,
+    validating each ``skills`` entry as soon as it is read (into
+    ``r.streamed``, :func:`validate_skill` or, for entries written the
+    common way, :func:`fast_skill` when ``fast``). ``progress(fraction)``
+    is called about a hundred times, the fraction being the position read
+    over ``total`` characters (default: the text's length). Returns the root
+    node; raises what :meth:`Reader.compose` raises."""
+    v = Validator(r)
+    total = max(total or len(parse_text), 1)
+    step = [0.01]
+
+    def on_skill(kn: Node, vn: Node) -> None:
+        r.streamed[id(kn)] = validate_skill(r, v, kn.value, kn, vn)
+        if progress is not None and vn.end / total >= step[0]:
+            step[0] = vn.end / total + 0.01
+            progress(min(vn.end / total, 1.0))
+
+    def fast_entry(kn: Node, start, get, taken: list) -> Node | None:
+        skill, end = fast_skill(r, kn, start, get, taken)
+        if skill is None:
+            return None
+        r.streamed[id(kn)] = skill
+        if progress is not None and end / total >= step[0]:
+            step[0] = end / total + 0.01
+            progress(min(end / total, 1.0))
+        # the value node as the general way leaves a streamed entry: a clean mapping, children dropped
+        return Node(MAP, start.start_mark.index, end, True, False, [], -1)
+
+    return r.compose(parse_text, back, on_skill, fast_entry if fast else None)
 
 
 def validate_registry(r: Reader, root: Node | None, path: Path, text: str,
