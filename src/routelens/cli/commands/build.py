@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 
@@ -25,9 +26,10 @@ def register(sub, common) -> None:
                        description="Validate the registry and write the compact index and the debug catalog "
                        "atomically. Nothing is written when the registry has errors (exit 2).")
     p.add_argument("--quiet", "-q", action="store_true", help="print nothing on success")
-    p.add_argument("--jobs", "-j", type=positive_int, default=2, metavar="N",
-                   help="processes that read a big registry (default 2: a registry of a megabyte or more is "
-                   "read in two halves at once; 1 reads it in this process; the result is the same)")
+    p.add_argument("--jobs", "-j", type=positive_int, default=None, metavar="N",
+                   help="processes that read a big registry: 2 reads a registry of a megabyte or more in two "
+                   "halves at once, 1 in this process; the result is the same (default: 2 when a CPU is idle, "
+                   "judged by the load average, else 1)")
     p.set_defaults(func=run)
 
 
@@ -42,6 +44,21 @@ def size_summary(st: dict) -> list[str]:
         f"budget: index/registry = {b['ratio']:.3f} {'<' if b['ok'] else '>='} {b['max_index_ratio']} "
         f"({'ok' if b['ok'] else 'EXCEEDED'})",
     ]
+
+
+def auto_jobs() -> int:
+    """2 when another CPU is idle (the one-minute load average is below the
+    CPUs this process may use minus a half), else 1: on a busy machine the
+    second reader only competes with this one."""
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        cpus = os.cpu_count() or 1
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):  # pragma: no cover - no load average
+        return 1
+    return 2 if cpus >= 2 and load < cpus - 0.5 else 1
 
 
 #: registries bigger than this (bytes) get progress lines on stderr
@@ -69,7 +86,7 @@ def run(args) -> int:
         def progress(fraction: float) -> None:
             print(f"\rreading {shown} ({size / 1e6:.1f} MB): {fraction * 100:3.0f}%", end="", file=term, flush=True)
     try:
-        reg = load_or_exit(args, outcome="nothing was written", progress=progress, jobs=args.jobs).registry
+        reg = load_or_exit(args, outcome="nothing was written", progress=progress, jobs=args.jobs or auto_jobs()).registry
     finally:
         if tty:
             print(file=sys.stderr, flush=True)  # end the progress line
