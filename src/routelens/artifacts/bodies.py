@@ -17,7 +17,7 @@ from routelens.paths import is_absolute_or_escaping
 from routelens.registry.model import Registry
 from routelens.text.canonical import canonical_bytes
 
-__all__ = ["resolve_body_path", "body_info"]
+__all__ = ["resolve_body_path", "body_info", "read_body"]
 
 
 def _refuse_lexically(rel: str) -> None:
@@ -48,6 +48,11 @@ def resolve_body_path(reg: Registry, rel: str) -> Path:
 
 
 def body_info(reg: Registry, rel: str, _dirs: dict[str, Any] | None = None) -> dict[str, Any]:
+    """What the catalog says about a skill body (see :func:`read_body`)."""
+    return read_body(reg, rel, _dirs)[0]
+
+
+def read_body(reg: Registry, rel: str, _dirs: dict[str, Any] | None = None) -> tuple[dict[str, Any], str | None]:
     """What the catalog says about a skill body (docs/formats.md §4):
     ``{"exists": true, "chars": n}`` with ``n`` the characters of its
     canonical text (BOM removed, CRLF/CR as LF, invalid UTF-8 bytes counted
@@ -58,7 +63,7 @@ def body_info(reg: Registry, rel: str, _dirs: dict[str, Any] | None = None) -> d
     :func:`resolve_body_path` (absolute, ``..``, a symlink leading outside
     the registry's folder). Never raises for a bad path or file and never
     blocks on a FIFO. ``_dirs`` is a cache the catalog passes so each folder
-    is resolved once."""
+    is resolved once. Returns ``(info, canonical text or None)``."""
     try:
         _refuse_lexically(rel)
         if _dirs is None:
@@ -75,7 +80,7 @@ def body_info(reg: Registry, rel: str, _dirs: dict[str, Any] | None = None) -> d
             if not _inside(base, real_dir) or (not _NOFOLLOW and os.path.islink(target)):
                 target = str(resolve_body_path(reg, rel))
     except ValueError as exc:
-        return {"exists": False, "error": str(exc)}
+        return {"exists": False, "error": str(exc)}, None
     flags = os.O_RDONLY | _NONBLOCK | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
     try:
         try:
@@ -86,28 +91,28 @@ def body_info(reg: Registry, rel: str, _dirs: dict[str, Any] | None = None) -> d
             try:  # the file itself is a symlink: follow it only inside the folder
                 target = str(resolve_body_path(reg, rel))
             except ValueError as exc2:
-                return {"exists": False, "error": str(exc2)}
+                return {"exists": False, "error": str(exc2)}, None
             fd = os.open(target, flags)
         with os.fdopen(fd, "rb") as fh:
             st = os.fstat(fh.fileno())
             if stat.S_ISDIR(st.st_mode):
-                return {"exists": False, "error": "is a directory"}
+                return {"exists": False, "error": "is a directory"}, None
             if not stat.S_ISREG(st.st_mode):
-                return {"exists": False, "error": "not a regular file"}
+                return {"exists": False, "error": "not a regular file"}, None
             if st.st_size > LIMITS["max_body_bytes"]:
                 return {"exists": False, "error": f"too big: {st.st_size} bytes, more than the limit "
-                                                  f"{LIMITS['max_body_bytes']}"}
+                                                  f"{LIMITS['max_body_bytes']}"}, None
             data = fh.read(LIMITS["max_body_bytes"] + 1)
     except FileNotFoundError:
-        return {"exists": False, "error": "missing"}
+        return {"exists": False, "error": "missing"}, None
     except IsADirectoryError:
-        return {"exists": False, "error": "is a directory"}
+        return {"exists": False, "error": "is a directory"}, None
     except NotADirectoryError:
-        return {"exists": False, "error": "missing (a path component is a file)"}
+        return {"exists": False, "error": "missing (a path component is a file)"}, None
     except OSError as exc:
-        return {"exists": False, "error": f"unreadable: {exc.strerror or exc}"}
+        return {"exists": False, "error": f"unreadable: {exc.strerror or exc}"}, None
     text = canonical_bytes(data).decode("utf-8", "replace")
-    return {"exists": True, "chars": len(text)}
+    return {"exists": True, "chars": len(text)}, text
 
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)

@@ -43,7 +43,9 @@ class Skill:
     (docs/formats.md §2). ``triggers``: the text as written, in file order.
     ``metadata``: every further key, as plain JSON-able values.
     ``self_contained``: False when the range uses an alias whose anchor lies
-    outside it (docs/formats.md §2).
+    outside it (docs/formats.md §2). ``not_when``: the negative triggers,
+    as written ("do not use when ..."): a task matching one drops the skill
+    (docs/formats.md §1.1, §6.10).
     """
 
     id: str
@@ -56,6 +58,7 @@ class Skill:
     source_start: int
     source_end: int
     self_contained: bool = True
+    not_when: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -94,7 +97,9 @@ class RoutingSettings:
     ``85``, not ``85.0``); ``high_risk``: terms as written;
     ``max_index_ratio`` bounds index characters / registry characters (§5).
     ``present`` tells whether the registry (or index) has a ``routing:``
-    section.
+    section. ``destructive_intents``: the router's built-in list of
+    destructive intents is on (the default; docs/formats.md §6.11); only an
+    explicit ``destructive_intents: false`` switches it off.
     """
 
     threshold: float = 85
@@ -102,6 +107,7 @@ class RoutingSettings:
     high_risk: tuple[str, ...] = ()
     max_index_ratio: float = 0.70
     present: bool = False
+    destructive_intents: bool = True
 
 
 @dataclass

@@ -42,7 +42,7 @@ KNOWN_TOP_LEVEL = ("schema_version", "skills", "composition", "rules", "routing"
 #: A number as YAML 1.2's core schema writes it (no .inf/.nan, no 0x, no 1_000).
 _NUMBER_RE = re.compile(r"^[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?$")
 _ID_MATCH = ID_RE.match
-_SKILL_KEYS = frozenset({"path", "priority", "triggers", "description", "status"})
+_SKILL_KEYS = frozenset({"path", "priority", "triggers", "description", "status", "not_when"})
 
 
 class Validator:
@@ -176,6 +176,10 @@ def validate_skill(r: Reader, v: Validator, key: str, kn: Node, vn: Node) -> Ski
     n = fields.get("triggers")
     if n is not None:
         trig = v.triggers(n, base + ".triggers")
+    not_when: tuple[str, ...] = ()
+    n = fields.get("not_when")
+    if n is not None:
+        not_when = v.triggers(n, base + ".not_when")
     description = None
     n = fields.get("description")
     if n is not None:
@@ -199,7 +203,7 @@ def validate_skill(r: Reader, v: Validator, key: str, kn: Node, vn: Node) -> Ski
     start, end, contained = _entry_range(r, kn, vn)
     if not contained:
         r.warn(kn.start, base, "not self-contained: its range uses an alias whose anchor lies outside it")
-    return Skill(sid, path_v, prio, trig, description, status, metadata, start, end, contained)
+    return Skill(sid, path_v, prio, trig, description, status, metadata, start, end, contained, not_when)
 
 
 def validate_registry(r: Reader, root: Node | None, path: Path, text: str) -> Registry | None:
@@ -352,6 +356,15 @@ def validate_registry(r: Reader, root: Node | None, path: Path, text: str) -> Re
                         r.error(v2.start, p, f"must be a number in {'(0, 1]' if key == 'max_index_ratio' else '[0, 100]'}, got {s}")
                         continue
                     vals[key] = int(num) if num.is_integer() and key != "max_index_ratio" else num
+                elif key == "destructive_intents":
+                    d = r.deref(v2)
+                    word = d.value if d.kind == SCALAR and d.plain else None
+                    if word in TRUE_WORDS:
+                        vals[key] = True
+                    elif word in FALSE_WORDS:
+                        vals[key] = False
+                    else:
+                        r.error(v2.start, p, "must be true or false (plain, not quoted)")
                 elif key == "high_risk":
                     d = r.deref(v2)
                     if d.kind == SEQ and not d.items:

@@ -69,7 +69,7 @@ from typing import Iterable, Sequence
 from rapidfuzz.distance import OSA, Levenshtein
 
 from routelens.text.unicode import is_spaceless, normalize_text
-from routelens.text.words import inflects, is_katakana, lemma_candidates
+from routelens.text.words import MATCH_STOP_WORDS, inflects, is_katakana, lemma_candidates
 
 __all__ = [
     "MATCHER_VERSION",
@@ -125,11 +125,7 @@ NEAR_MISS_FLOOR = 60.0
 
 #: Word units that do not generate candidates and that may be missing from
 #: the task at a small cost (:data:`_MISSING_STOPWORD_COST`).
-STOPWORDS = frozenset(
-    "a an the this that these those my our your his her their its it me us "
-    "to for of in on at by with from into onto and or is are be was were "
-    "please pls can could would will do does some any s".split()
-)
+STOPWORDS = MATCH_STOP_WORDS
 
 #: Spaceless characters that are grammatical particles in Japanese; inserting
 #: one inside a matched span ("レビューをお願い") costs little.

@@ -29,7 +29,7 @@ import re
 
 from routelens.text.unicode import normalize_text
 
-__all__ = ["inflects", "inflections", "lemma_candidates", "inflection_key", "is_katakana", "terms", "TERM_STOP_WORDS"]
+__all__ = ["MATCH_STOP_WORDS", "inflects", "inflections", "lemma_candidates", "inflection_key", "is_katakana", "terms", "TERM_STOP_WORDS"]
 
 _VOWELS = frozenset("aeiou")
 _LATIN_WORD = re.compile(r"[0-9a-z\u00e0-\u024f]+")
@@ -44,7 +44,19 @@ TERM_STOP_WORDS = frozenset(
     "should will shall may might must not nor but any all each every some such only just also very more most "
     "less least other another same what which who whom whose when where why how about above below after before "
     "over under again once here out off own both few too via per etc use used using uses make makes made get "
-    "gets got set sets new old one two three first last next please need needs want wants like see".split()
+    "gets got set sets new old one two three first last next please need needs want wants like see "
+    "aren isn wasn weren don doesn didn couldn shouldn wouldn won haven hasn hadn can't".split()
+)
+
+
+#: Word units of a trigger that weigh nothing in a score and may be missing
+#: from the task at a small cost, unless the trigger has only one other word
+#: (docs/formats.md §6.7). The matcher's list; shared with the build, which
+#: finds a trigger's content word with it.
+MATCH_STOP_WORDS = frozenset(
+    "a an the this that these those my our your his her their its it me us "
+    "to for of in on at by with from into onto and or is are be was were "
+    "please pls can could would will do does some any s".split()
 )
 
 
