@@ -61,7 +61,8 @@ def index_object(reg: Registry) -> dict[str, Any]:
             "high_risk": list(reg.routing.high_risk),
             "destructive_intents": reg.routing.destructive_intents,
         }
-    obj["vocabulary"] = {"source": vocab["source"], "zipf": vocab["zipf"], "terms": vocab["registry_terms"]}
+    obj["vocabulary"] = {"source": vocab["source"], "zipf": vocab["zipf"], "common": vocab["common"],
+                         "terms": vocab["registry_terms"]}
     obj["source_sha256"] = reg.source_sha256
     return obj
 
@@ -194,8 +195,9 @@ def parse_index(data: bytes) -> CompactIndex:
     zipf = vocab.get("zipf", {})
     if not isinstance(zipf, dict) or not all(isinstance(k, str) and type(v) in (int, float) for k, v in zipf.items()):
         raise IndexInvalidError("vocabulary.zipf is not an object of numbers")
-    if not _strings(vocab.get("terms", []), True):
-        raise IndexInvalidError("vocabulary.terms is not a list of strings")
+    for key in ("terms", "common"):
+        if not _strings(vocab.get(key, []), True):
+            raise IndexInvalidError(f"vocabulary.{key} is not a list of strings")
     for key, with_trig in (("skills", True), ("compositions", False), ("rules", True)):
         rows = obj.get(key, [])
         if not isinstance(rows, list):

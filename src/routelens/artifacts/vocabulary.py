@@ -218,8 +218,16 @@ def vocabulary(reg: Registry) -> dict[str, Any]:
     shared = sorted((k for k, n in df.items()
                      if REGISTRY_MIN_DF <= n <= n_skills // 2 and n > limit and common[k] < REGISTRY_MAX_ZIPF),
                     key=lambda k: (-df[k], common[k], shown[k]))
+    common_words = set()
+    for s in reg.skills.values():
+        for t in s.triggers:
+            if trigger_key(t) is None:
+                for w in terms(t):
+                    if w.isascii() and zipf(w) >= DOMAIN_MAX_ZIPF:
+                        common_words.add(w)
     return {"zipf": dict(sorted(zipf_map.items())), "skill_terms": skill_terms,
-            "registry_terms": sorted(shown[k] for k in shared[:REGISTRY_TERMS]), "source": f"wordfreq {WORDFREQ_VERSION}"}
+            "registry_terms": sorted(shown[k] for k in shared[:REGISTRY_TERMS]),
+            "common": sorted(common_words - set(zipf_map)), "source": f"wordfreq {WORDFREQ_VERSION}"}
 
 
 def stem_collisions(reg: Registry) -> list[tuple[str, str, str, str]]:

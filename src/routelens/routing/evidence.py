@@ -39,15 +39,23 @@ from routelens.artifacts.vocabulary import trigger_key
 from routelens.routing.decision import format_score, quote
 from routelens.routing.matching import Match, PreparedTask
 from routelens.routing.signals import Signal, identifiers, markup, negated, within
-from routelens.text.words import lemma_candidates
+from routelens.text.words import lemma_candidates, terms
 
-__all__ = ["RARE_ZIPF", "Piece", "Candidate", "Lexicon", "assess"]
+__all__ = ["RARE_ZIPF", "EVERYDAY_ZIPF", "Piece", "Candidate", "Lexicon", "assess"]
 
 #: A one-word trigger rarer than this in everyday language (Zipf; 2.5 is
 #: about three times per billion words) is specific on its own.
 RARE_ZIPF = 2.5
+#: A one-word trigger at least this common (Zipf 4: ten times per million
+#: words) is an everyday word: a candidate backed by it alone is incidental
+#: next to another skill's evidence; a rarer one is a rival ask.
+EVERYDAY_ZIPF = 4.0
 _STRONG, _WEAK = 2, 1
+#: A trigger word at least this common is no sign of the registry's world.
+_CONTEXT_MAX_ZIPF = 4.5
 _MAX_TERMS = 2
+#: A phrase matched with a typo still counts as a phrase from this score up.
+_PHRASE_TYPO_MIN = 90.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,11 +106,30 @@ class Candidate:
     selected: bool = False
     why: str = ""
     spans: tuple[tuple[int, int], ...] = field(default=())
+    #: the specificity of its best counted trigger: phrase | rare | uncommon | everyday
+    tier: str = "everyday"
 
     @property
     def strong(self) -> bool:
         """True when a strong trigger counts."""
         return any(p.kind == "trigger" and p.weight >= _STRONG for p in self.pieces)
+
+    @property
+    def phrase(self) -> bool:
+        """True when a phrase trigger counts."""
+        return any(p.kind == "trigger" and p.weight >= _STRONG and p.detail.startswith("the phrase")
+                   for p in self.pieces)
+
+    @property
+    def rival(self) -> bool:
+        """True when its evidence is more than one everyday word: it competes
+        with another skill's evidence (docs/formats.md §6.10)."""
+        return self.counted and (self.supported or self.tier != "everyday")
+
+    @property
+    def counted(self) -> bool:
+        """True when a trigger of it counts (it was not dropped)."""
+        return not self.dropped_by and any(p.kind == "trigger" and p.weight > 0 for p in self.pieces)
 
     def to_dict(self) -> dict:
         """``{"id", "score", "weight", "supported", "selected", "why", "pieces"}``."""
@@ -120,7 +147,8 @@ class Lexicon:
     id -> terms; ``registry_terms``: terms of the registry's world."""
 
     def __init__(self, zipf: dict[str, float], skill_terms: Iterable[tuple[str, Sequence[str]]],
-                 registry_terms: Sequence[str]):
+                 registry_terms: Sequence[str], triggers: Iterable[tuple[str, Sequence[str]]] = (),
+                 common: Iterable[str] = ()):
         self.zipf = dict(zipf)
         self._latin: dict[str, list[tuple[str | None, str]]] = {}
         self._spaceless: dict[str, list[tuple[str | None, str]]] = {}
@@ -129,11 +157,21 @@ class Lexicon:
                 self._add(owner, t)
         for t in registry_terms:
             self._add(None, t)
+        everyday = set(common) | {w for w, z in self.zipf.items() if z >= _CONTEXT_MAX_ZIPF}
+        seen: set[str] = set()
+        for _, ts in triggers:
+            for trig in ts:
+                for w in terms(trig):
+                    if w not in seen and w not in everyday:
+                        seen.add(w)
+                        self._add("", w)
         self._keys: dict[str, str | None] = {}
 
     def _add(self, owner: str | None, term: str) -> None:
         if term.isascii():
-            for k in (term, *lemma_candidates(term)):
+            # the term and the word it inflects ("schedules" -> "schedule"), not a shorter word
+            # ("booking" is not "book")
+            for k in (term, *(b for b in lemma_candidates(term) if len(b) >= len(term) - 1)):
                 self._latin.setdefault(k, []).append((owner, term))
         elif len(term) >= 2:
             self._spaceless.setdefault(term[:2], []).append((owner, term))
@@ -147,6 +185,14 @@ class Lexicon:
             if len(self._keys) < 200_000:
                 self._keys[trigger] = k
         return k
+
+    def tier(self, trigger: str) -> str:
+        """``phrase``, ``rare`` (Zipf below :data:`RARE_ZIPF`), ``uncommon``
+        (below :data:`EVERYDAY_ZIPF`) or ``everyday``."""
+        strong, z, _ = self.specificity(trigger)
+        if z is None:
+            return "phrase"
+        return "rare" if strong else ("uncommon" if z < EVERYDAY_ZIPF else "everyday")
 
     def specificity(self, trigger: str) -> tuple[bool, float | None, str | None]:
         """``(strong, zipf or None, key word)`` of a trigger: a phrase is
@@ -186,6 +232,52 @@ def _overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
     return a[0] < b[1] and b[0] < a[1]
 
 
+def _trigger_pieces(best: Match, hits: dict[str, list[Match]], text: str, negations: list[Signal],
+                    marks: list[Signal], all_spans: list[tuple[str, tuple[int, int], str]],
+                    lexicon: Lexicon) -> list[tuple[tuple[int, int], Piece]]:
+    """The trigger pieces of one candidate (counted or not), longest first."""
+    sid = best.id
+    trig_pieces: list[tuple[tuple[int, int], Piece]] = []
+    for m in sorted(hits.get(sid, [best]), key=lambda m: (m.span[0] - m.span[1], m.span[0], -m.score)):
+        span = m.span
+        shown = text[span[0]:span[1]]
+        if any(_overlaps(span, s) for s, _ in trig_pieces):
+            continue  # the same words as a longer trigger of this skill
+        neg = within(span, negations)
+        if neg is not None:
+            trig_pieces.append((span, Piece("negated", shown, span, 0,
+                                            f"{quote(shown)} is negated ({quote(neg[2].strip())})", m.trigger)))
+            continue
+        mk = within(span, marks)
+        if mk is not None:
+            trig_pieces.append((span, Piece("markup", shown, span, 0, f"{quote(shown)} is inside markup",
+                                            m.trigger)))
+            continue
+        longer = next((o for o in all_spans if o[0] != sid and o[1][0] <= span[0] and span[1] <= o[1][1]
+                       and (o[1][1] - o[1][0]) > (span[1] - span[0])), None)
+        if longer is not None:
+            trig_pieces.append((span, Piece("yields", shown, span, 0,
+                                            f"{quote(shown)} lies inside {quote(longer[2])} of {quote(longer[0])}",
+                                            m.trigger)))
+            continue
+        strong, z, key = lexicon.specificity(m.trigger)
+        typo = m.kind == "typo"
+        if typo and (z is not None or m.score < _PHRASE_TYPO_MIN):
+            w, detail = _WEAK, f"a typo of {quote(m.trigger)} ({format_score(m.score)})"
+        elif typo:
+            w, detail = _STRONG, f"the phrase {quote(m.trigger)} with a typo ({format_score(m.score)})"
+        elif z is None:
+            w, detail = _STRONG, f"the phrase {quote(m.trigger)}"
+        elif strong:
+            w, detail = _STRONG, f"the specific word {quote(key or m.trigger)} (Zipf {z:.1f})"
+        else:
+            w, detail = _WEAK, f"the everyday word {quote(key or m.trigger)} (Zipf {z:.1f})"
+        if m.kind in ("inflection", "loose", "spacing") and not typo:
+            detail += f", {m.kind}"
+        trig_pieces.append((span, Piece("trigger", shown, span, w, detail, m.trigger)))
+    return trig_pieces
+
+
 def assess(task: PreparedTask, hits: dict[str, list[Match]], matches: Sequence[Match], lexicon: Lexicon,
            not_when: dict[str, Match], negations: list[Signal] | None = None) -> list[Candidate]:
     """The :class:`Candidate` of every skill in ``matches`` (best first, as
@@ -204,48 +296,21 @@ def assess(task: PreparedTask, hits: dict[str, list[Match]], matches: Sequence[M
         for m in ms:
             all_spans.append((sid, m.span, m.trigger))
     out = []
+    first: dict[str, list[tuple[tuple[int, int], Piece]]] = {}
+    for best in matches:
+        first[best.id] = _trigger_pieces(best, hits, text, negations, marks, all_spans, lexicon)
     for best in matches:
         sid = best.id
         pieces: list[Piece] = []
-        trig_pieces: list[tuple[tuple[int, int], Piece]] = []
-        for m in sorted(hits.get(sid, [best]), key=lambda m: (m.span[0] - m.span[1], m.span[0], -m.score)):
-            span = m.span
-            shown = text[span[0]:span[1]]
-            if any(_overlaps(span, s) for s, _ in trig_pieces):
-                continue  # the same words as a longer trigger of this skill
-            neg = within(span, negations)
-            if neg is not None:
-                trig_pieces.append((span, Piece("negated", shown, span, 0,
-                                                f"{quote(shown)} is negated ({quote(neg[2].strip())})", m.trigger)))
-                continue
-            mk = within(span, marks)
-            if mk is not None:
-                trig_pieces.append((span, Piece("markup", shown, span, 0, f"{quote(shown)} is inside markup",
-                                                m.trigger)))
-                continue
-            longer = next((o for o in all_spans if o[0] != sid and o[1][0] <= span[0] and span[1] <= o[1][1]
-                           and (o[1][1] - o[1][0]) > (span[1] - span[0])), None)
-            if longer is not None:
-                trig_pieces.append((span, Piece("yields", shown, span, 0,
-                                                f"{quote(shown)} lies inside {quote(longer[2])} of {quote(longer[0])}",
-                                                m.trigger)))
-                continue
-            strong, z, key = lexicon.specificity(m.trigger)
-            typo = m.kind == "typo"
-            if typo:
-                w, detail = _WEAK, f"a typo of {quote(m.trigger)} ({format_score(m.score)})"
-            elif z is None:
-                w, detail = _STRONG, f"the phrase {quote(m.trigger)}"
-            elif strong:
-                w, detail = _STRONG, f"the specific word {quote(key or m.trigger)} (Zipf {z:.1f})"
-            else:
-                w, detail = _WEAK, f"the everyday word {quote(key or m.trigger)} (Zipf {z:.1f})"
-            if m.kind in ("inflection", "loose", "spacing") and not typo:
-                detail += f", {m.kind}"
-            trig_pieces.append((span, Piece("trigger", shown, span, w, detail, m.trigger)))
+        trig_pieces = first[sid]
+        others = [sp for o, tp in first.items() if o != sid for sp, p in tp if p.kind == "trigger"]
         pieces.extend(p for _, p in sorted(trig_pieces, key=lambda x: x[0]))
         counted_spans = [p.span for p in pieces if p.kind == "trigger"]
-        used_spans = [p.span for p in pieces]
+        used_spans = [p.span for p in pieces] + others
+        tiers = [lexicon.tier(p.trigger) if "typo" not in p.detail else "everyday"
+                 for p in pieces if p.kind == "trigger"]
+        order = ("phrase", "rare", "uncommon", "everyday")
+        tier = min(tiers, key=order.index) if tiers else "everyday"
         n_terms = 0
         seen_terms = set()
         for owner, term, span in found:
@@ -259,9 +324,13 @@ def assess(task: PreparedTask, hits: dict[str, list[Match]], matches: Sequence[M
             pieces.append(Piece("term", text[span[0]:span[1]], span, w, f"the domain term {quote(term)}", term))
         ctx = None
         for owner, term, span in found:
-            if owner is None and not any(_overlaps(span, s) for s in used_spans):
-                ctx = Piece("context", text[span[0]:span[1]], span, 1, f"the registry's term {quote(term)}", term)
-                break
+            if owner is not None and owner != "":
+                continue
+            if any(_overlaps(span, s) for s in used_spans) or within(span, negations) is not None:
+                continue
+            what = "the registry's term" if owner is None else "the trigger word"
+            ctx = Piece("context", text[span[0]:span[1]], span, 1, f"{what} {quote(term)}", term)
+            break
         if ctx is None:
             for a, b, word in idents:
                 if not any(_overlaps((a, b), s) for s in used_spans):
@@ -269,7 +338,7 @@ def assess(task: PreparedTask, hits: dict[str, list[Match]], matches: Sequence[M
                     break
         if ctx is not None:
             pieces.append(ctx)
-        c = Candidate(sid, best.score, tuple(pieces))
+        c = Candidate(sid, best.score, tuple(pieces), tier=tier)
         nw = not_when.get(sid)
         if nw is not None:
             c.dropped_by = nw.trigger

@@ -204,33 +204,49 @@ def decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdict
         supported.sort(key=lambda c: (-c.weight, -c.score, c.id))
         by_id = {m.id: m for m in live}
         sup_matches = tuple(by_id[c.id] for c in supported)
-        # 8. compositions
-        verdict = _compositions(entries, sup_matches, dropped, note)
+        # 8. compositions: candidates asked together that make up a composition corroborate each other
+        countable = [c for c in live_c if c.counted]
+        verdict = None
+        if len(countable) > len(supported) >= 1 and len(countable) >= 2:
+            verdict = _compositions(entries, tuple(by_id[c.id] for c in countable), dropped, note)
+            if verdict is not None and verdict.mode == "full":
+                verdict = None
+        if verdict is None:
+            verdict = _compositions(entries, sup_matches, dropped, note)
         if verdict is not None:
-            _mark(supported, verdict)
+            _mark(live_c, verdict)
             verdict.candidates = ev.candidates
             return verdict
         # 9. one outweighs the others, several needs, or ambiguity
         top = supported[0]
-        if len(supported) >= 2:
-            second = supported[1]
-            if top.weight >= second.weight + 2 or (top.weight > second.weight and not second.strong):
-                for c in supported[1:]:
+        rivals = sorted((c for c in live_c if c is not top and c.rival), key=lambda c: (-c.weight, -c.score, c.id))
+        for c in live_c:
+            if c is not top and c.counted and not c.rival:
+                c.why = f"not selected: an everyday word only, next to the evidence for {quote(top.id)}"
+        if rivals:
+            second = rivals[0]
+            if top.weight >= second.weight + 2:
+                for c in rivals:
                     c.why = f"not selected: {quote(top.id)} has more evidence ({top.weight} vs {c.weight})"
             else:
-                verdict = _several(ev, supported, expansions, entries, dropped, note)
-                if verdict is not None:
-                    verdict.candidates = ev.candidates
-                    return verdict
-                if top.score - second.score < settings.ambiguity_margin or top.weight < second.weight:
+                if all(c.supported for c in rivals):
+                    verdict = _several(ev, supported, expansions, entries, dropped, note)
+                    if verdict is not None:
+                        verdict.candidates = ev.candidates
+                        return verdict
+                if (second.supported and top.weight > second.weight
+                        and top.score - second.score >= settings.ambiguity_margin):
+                    for c in rivals:
+                        c.why = (f"not selected: {quote(top.id)} has more evidence and scored higher "
+                                 f"({format_score(top.score)} vs {format_score(c.score)})")
+                else:
                     msg = (f"{_FALLBACK}{quote(top.id)} and {quote(second.id)} both have evidence "
-                           f"({_pieces_words(top)}; {_pieces_words(second)}) and the task does not say which it wants")
-                    for c in supported[:2]:
-                        c.why = "not selected: ambiguous with " + quote(second.id if c is top else top.id)
+                           f"({_pieces_words(top)}; {_pieces_words(second)}) and the task does not say which "
+                           "it wants")
+                    top.why = "not selected: ambiguous with " + quote(second.id)
+                    for c in rivals:
+                        c.why = "not selected: ambiguous with " + quote(top.id)
                     return Verdict("full", "ambiguous", msg + note, dropped=dropped, candidates=ev.candidates)
-                for c in supported[1:]:
-                    c.why = (f"not selected: {quote(top.id)} scored higher ({format_score(top.score)} vs "
-                             f"{format_score(c.score)}), beyond the ambiguity margin")
         # 10. the clear candidate
         top.selected = True
         top.why = "selected: " + _pieces_words(top)
@@ -296,8 +312,8 @@ def _several(ev: Evidence, supported: list[Candidate], expansions: dict[str, Exp
     task = ev.task
     chosen: list[Candidate] = []
     for c in sorted(supported, key=lambda c: min(s[0] for s in c.spans)):
-        if not c.spans:
-            continue
+        if not c.spans or not (c.phrase or c.weight >= 3):
+            return None
         if chosen:
             prev = chosen[-1]
             a_end = max(s[1] for s in prev.spans)

@@ -97,7 +97,8 @@ class Router:
             rule_triggers = [(r[0], r[3]) for r in index.rules]
             not_when = [(r[0], r[4]) for r in index.skills if r[4]]
             vocab = index.vocabulary
-            lexicon = Lexicon(vocab.get("zipf", {}), [(r[0], r[5]) for r in index.skills], vocab.get("terms", []))
+            lexicon = Lexicon(vocab.get("zipf", {}), [(r[0], r[5]) for r in index.skills], vocab.get("terms", []),
+                              skill_triggers, vocab.get("common", []))
         else:
             assert registry is not None, "a router without a fresh index needs the parsed registry"
             source = registry.routing
@@ -105,7 +106,7 @@ class Router:
             skill_triggers = [(s.id, s.triggers) for s in registry.skills.values()]
             rule_triggers = [(r.id, r.triggers) for r in registry.rules.values()]
             not_when = [(s.id, s.not_when) for s in registry.skills.values() if s.not_when]
-            lexicon = _registry_lexicon(registry)
+            lexicon = _registry_lexicon(registry, skill_triggers)
         self.settings = RoutingSettings(
             threshold=float(source.threshold), ambiguity_margin=float(source.ambiguity_margin),
             high_risk=tuple(source.high_risk), max_index_ratio=source.max_index_ratio, present=source.present,
@@ -308,12 +309,12 @@ class Router:
         return explaining.explain(self, task, skill_id)
 
 
-def _registry_lexicon(reg: Registry) -> Lexicon:
+def _registry_lexicon(reg: Registry, triggers: list) -> Lexicon:
     """The lexicon computed from the registry itself, when the index cannot
     be used (docs/formats.md §3.7: the same build code; the decision falls
     back anyway, so this only shows the evidence)."""
     v = vocabulary(reg)
-    return Lexicon(v["zipf"], list(v["skill_terms"].items()), v["registry_terms"])
+    return Lexicon(v["zipf"], list(v["skill_terms"].items()), v["registry_terms"], triggers, v["common"])
 
 
 # --------------------------------------------------------------------------- convenience

@@ -117,7 +117,7 @@ _MAX_SCOPE_WORDS = 6
 
 _MARKUP = re.compile(r"<[^<>\n]{1,300}>|\{[^{}]{1,600}\}|\[\[[^\]]{0,300}\]\]")
 _IDENT = re.compile(r"\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+\b|\b[a-z][a-z0-9_]*\.[a-z_][a-z0-9_]+\b|"
-                    r"\b[a-z]+[A-Z][A-Za-z0-9]+\b|`[^`\n]{2,80}`")
+                    r"\b[a-z]+[A-Z][A-Za-z0-9]+\b|`[^`\n]{2,80}`|\b[A-Za-z]{2,}[0-9]+[A-Za-z0-9]*\b")
 _CLAUSE = re.compile(r"[;。\n]|[,、，]|\s[-–—]\s|\b(?:and(?:\s+(?:also|then|separately))?|also|then|plus|as\s+well\s+as|"
                      r"separately|afterwards|after\s+that|two\s+things)\b|それと|あと(?=[、,])|あと|また|それから|"
                      r"(?:して|て)、", _I)

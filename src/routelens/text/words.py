@@ -33,7 +33,7 @@ __all__ = ["MATCH_STOP_WORDS", "inflects", "inflections", "lemma_candidates", "i
 
 _VOWELS = frozenset("aeiou")
 _LATIN_WORD = re.compile(r"[0-9a-z\u00e0-\u024f]+")
-_KATAKANA_RUN = re.compile(r"[\u30a0-\u30ff\u31f0-\u31ff]{2,}")
+_KATAKANA_RUN = re.compile(r"[\u30a1-\u30fa\u30fc-\u30ff\u31f0-\u31ff]{2,}")
 _HAN_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3005]{2,}")
 
 #: Words that never make a domain term however rare their use is in a text:
@@ -144,7 +144,7 @@ def inflection_key(word: str) -> str:
 def is_katakana(ch: str) -> bool:
     """True for a Katakana letter, the long-vowel mark ``ー`` or the middle
     dot (full-width, as after NFKC)."""
-    return "\u30a0" <= ch <= "\u30ff" or "\u31f0" <= ch <= "\u31ff"
+    return ("\u30a1" <= ch <= "\u30ff" and ch != "\u30fb") or "\u31f0" <= ch <= "\u31ff"
 
 
 def terms(text: str) -> list[str]:
