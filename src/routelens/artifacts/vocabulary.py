@@ -56,12 +56,14 @@ __all__ = [
 WORDFREQ_VERSION = "3.1.1"
 #: A term at least this common in everyday language is no domain term.
 DOMAIN_MAX_ZIPF = 4.5
-#: A registry term is rarer than this in everyday language.
-REGISTRY_MAX_ZIPF = 4.0
+#: A registry term is rarer than this in everyday language (function words are not).
+REGISTRY_MAX_ZIPF = 4.5
+#: A registry term is written at least this often in the registry's texts.
+REGISTRY_MIN_COUNT = 5
 #: Domain terms kept per skill.
 TERMS_PER_SKILL = 8
 #: Registry terms kept.
-REGISTRY_TERMS = 24
+REGISTRY_TERMS = 40
 #: A registry term is shared by at least this many skills.
 REGISTRY_MIN_DF = 3
 #: Commonness below this is not written to the index: every word that rare is specific.
@@ -215,9 +217,21 @@ def vocabulary(reg: Registry) -> dict[str, Any]:
         ranked = sorted((k for k in c if df[k] <= limit and common[k] < DOMAIN_MAX_ZIPF),
                         key=lambda k: (-c[k], common[k], shown[k]))
         skill_terms[sid] = [shown[k] for k in ranked[:TERMS_PER_SKILL]]
+    # the registry's own world: the terms most over-represented in its texts against everyday language
+    # (keyness: the term's share of the registry's words over its everyday share), shared by several skills
+    # but no template boilerplate (at most half of the skills)
+    total = sum(sum(c.values()) for c in counts.values()) or 1
+    tf = {k: sum(sf.values()) for k, sf in surfaces.items()}
+    trigger_words = {_term_key(k) for ks in keys_of.values() for k in ks}
+
+    def keyness(k: str) -> float:
+        everyday = 10 ** (max(common[k], 1.0) - 9)
+        return (tf[k] / total) / everyday
+
     shared = sorted((k for k, n in df.items()
-                     if REGISTRY_MIN_DF <= n <= n_skills // 2 and n > limit and common[k] < REGISTRY_MAX_ZIPF),
-                    key=lambda k: (-df[k], common[k], shown[k]))
+                     if REGISTRY_MIN_DF <= n <= n_skills // 2 and tf[k] >= REGISTRY_MIN_COUNT
+                     and common[k] < REGISTRY_MAX_ZIPF and k not in trigger_words),
+                    key=lambda k: (-keyness(k), shown[k]))
     common_words = set()
     for s in reg.skills.values():
         for t in s.triggers:

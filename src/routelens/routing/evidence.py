@@ -45,7 +45,7 @@ __all__ = ["RARE_ZIPF", "EVERYDAY_ZIPF", "Piece", "Candidate", "Lexicon", "asses
 
 #: A one-word trigger rarer than this in everyday language (Zipf; 2.5 is
 #: about three times per billion words) is specific on its own.
-RARE_ZIPF = 2.5
+RARE_ZIPF = 2.0
 #: A one-word trigger at least this common (Zipf 4: ten times per million
 #: words) is an everyday word: a candidate backed by it alone is incidental
 #: next to another skill's evidence; a rarer one is a rival ask.

@@ -539,7 +539,7 @@ class _Trigger:
     alone; ``content``: how many units carry content (not stop words)."""
 
     __slots__ = ("owner", "text", "kinds", "units", "values", "optional", "short", "norm", "order", "joins",
-                 "lead", "kana_start", "kana_end", "letter", "content", "punct")
+                 "lead", "kana_start", "kana_end", "letter", "content", "punct", "proper")
 
     def __init__(self, owner: str, text: str, order: int):
         self.owner = owner
@@ -560,6 +560,15 @@ class _Trigger:
         self.norm = norm
         self.kinds = kinds
         self.units = units
+        # a name written with a capital ("Docker", "Excel", "Polars") does not inflect: "dockers",
+        # "excels" are other words; an acronym in capitals ("PDF") takes a plural "s" (:func:`prepare`)
+        proper = set()
+        if text.isascii():
+            for m in found:
+                w = text[m.start():m.end()]
+                if len(w) >= 2 and w[0].isupper() and any(c.islower() for c in w[1:]):
+                    proper.add(m.group())
+        self.proper = frozenset(proper)
         self.short = len(norm) - sum(1 for c in norm if c.isspace()) <= SHORT_TRIGGER_CHARS
         joins = []
         for i in range(len(spans) - 1):
@@ -895,6 +904,11 @@ class TriggerMatcher:
         score, a, b = self._align(tr, task, evidence)
         if a < 0 or not self._fits(tr, task, a, b):
             return -1.0, -1, -1
+        if tr.proper:
+            span = task.texts[a:b + 1]
+            for u in tr.proper:
+                if u not in span and any(t != u and inflects(u, t) for t in span):
+                    return -1.0, -1, -1  # "dockers" is not "Docker"
         return min(FUZZY_CAP, score), a, b
 
     def _kind(self, tr: _Trigger, task: PreparedTask, score: float, a: int, b: int) -> str:

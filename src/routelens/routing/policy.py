@@ -225,7 +225,7 @@ def decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdict
                 c.why = f"not selected: an everyday word only, next to the evidence for {quote(top.id)}"
         if rivals:
             second = rivals[0]
-            if top.weight >= second.weight + 2:
+            if top.weight >= second.weight + 2 and not any(c.strong for c in rivals):
                 for c in rivals:
                     c.why = f"not selected: {quote(top.id)} has more evidence ({top.weight} vs {c.weight})"
             else:
@@ -234,7 +234,8 @@ def decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdict
                     if verdict is not None:
                         verdict.candidates = ev.candidates
                         return verdict
-                if (second.supported and top.weight > second.weight
+                same_words = any(a[0] < b[1] and b[0] < a[1] for a in top.spans for b in second.spans)
+                if (second.supported and top.weight >= second.weight and same_words
                         and top.score - second.score >= settings.ambiguity_margin):
                     for c in rivals:
                         c.why = (f"not selected: {quote(top.id)} has more evidence and scored higher "
