@@ -62,9 +62,36 @@ def index_object(reg: Registry) -> dict[str, Any]:
             "destructive_intents": reg.routing.destructive_intents,
         }
     obj["vocabulary"] = {"source": vocab["source"], "zipf": vocab["zipf"], "common": vocab["common"],
-                         "terms": vocab["registry_terms"]}
+                         "near": vocab["near"], "terms": vocab["registry_terms"]}
     obj["source_sha256"] = reg.source_sha256
+    _fit_terms(obj, reg)
     return obj
+
+
+#: The share of the size budget (docs/formats.md §5.2) the index may fill
+#: before skill terms are left out, so a registry stays well inside its budget.
+TERMS_BUDGET_SHARE = 0.85
+
+
+def _fit_terms(obj: dict[str, Any], reg: Registry) -> None:
+    """Leave out the lowest-ranked skill terms (the last of each skill's
+    list, longest lists first) until the index is at most
+    :data:`TERMS_BUDGET_SHARE` of the size budget (docs/formats.md §3.7);
+    deterministic."""
+    limit = len(reg.text) * reg.routing.max_index_ratio * TERMS_BUDGET_SHARE
+    size = len(compact(obj)) + 1
+    if size <= limit:
+        return
+    rows = obj["skills"]
+    order = sorted(((pos, i) for i, row in enumerate(rows) for pos in range(len(row[5]))), key=lambda x: (-x[0], x[1]))
+    keep = [len(row[5]) for row in rows]
+    for pos, i in order:
+        if size <= limit:
+            break
+        size -= len(compact(rows[i][5][pos])) + (1 if pos > 0 else 0)
+        keep[i] = pos
+    for i, row in enumerate(rows):
+        del row[5][keep[i]:]
 
 
 def index_bytes(reg: Registry) -> bytes:
@@ -198,6 +225,9 @@ def parse_index(data: bytes) -> CompactIndex:
     for key in ("terms", "common"):
         if not _strings(vocab.get(key, []), True):
             raise IndexInvalidError(f"vocabulary.{key} is not a list of strings")
+    near = vocab.get("near", {})
+    if not isinstance(near, dict) or not all(isinstance(k, str) and _strings(v, False) for k, v in near.items()):
+        raise IndexInvalidError("vocabulary.near is not an object of word lists")
     for key, with_trig in (("skills", True), ("compositions", False), ("rules", True)):
         rows = obj.get(key, [])
         if not isinstance(rows, list):

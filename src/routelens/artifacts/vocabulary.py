@@ -37,7 +37,7 @@ from typing import Any
 from routelens.artifacts.bodies import read_body
 from routelens.registry.model import Registry
 from routelens.text.unicode import is_spaceless, normalize_text
-from routelens.text.words import MATCH_STOP_WORDS, TERM_STOP_WORDS, inflection_key, lemma_candidates, terms
+from routelens.text.words import MATCH_STOP_WORDS, TERM_STOP_WORDS, inflection_key, inflections, lemma_candidates, terms
 
 __all__ = [
     "WORDFREQ_VERSION",
@@ -68,6 +68,11 @@ REGISTRY_TERMS = 40
 REGISTRY_MIN_DF = 3
 #: Commonness below this is not written to the index: every word that rare is specific.
 MIN_WRITTEN_ZIPF = 2.0
+#: A one-edit neighbour at least this common is a real word, not a typo.
+NEAR_MIN_ZIPF = 2.0
+#: Neighbours are listed only for the specific (rare) one-word triggers, whose
+#: typos count as strong evidence (the evidence model's rare cut-off).
+NEAR_FOR_ZIPF_BELOW = 2.0
 #: Zipf value given to a number ("86", "1:1"): an everyday word.
 NUMBER_ZIPF = 5.0
 
@@ -239,9 +244,45 @@ def vocabulary(reg: Registry) -> dict[str, Any]:
                 for w in terms(t):
                     if w.isascii() and zipf(w) >= DOMAIN_MAX_ZIPF:
                         common_words.add(w)
+    near = {}
+    for k in sorted({k for ks in keys_of.values() for k in ks}):
+        if zipf(k) >= NEAR_FOR_ZIPF_BELOW:
+            continue  # a typo of a word this common is weak evidence anyway
+        others = real_neighbours(k)
+        if others:
+            near[k] = others
     return {"zipf": dict(sorted(zipf_map.items())), "skill_terms": skill_terms,
             "registry_terms": sorted(shown[k] for k in shared[:REGISTRY_TERMS]),
-            "common": sorted(common_words - set(zipf_map)), "source": f"wordfreq {WORDFREQ_VERSION}"}
+            "common": sorted(common_words - set(zipf_map)), "near": near, "source": f"wordfreq {WORDFREQ_VERSION}"}
+
+
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+def real_neighbours(word: str) -> list[str]:
+    """The everyday words one edit away from a one-word trigger of 4+
+    letters (a letter dropped, added, changed, or two swapped) that are not
+    its inflections, at least as common as Zipf :data:`NEAR_MIN_ZIPF`:
+    ``jupyter`` -> ``jupiter``, ``handover`` -> ``hangover``. A task word
+    among them is that other word, not a typo (docs/formats.md §3.7)."""
+    if len(word) < 4 or not word.isascii() or not word.isalpha():
+        return []
+    cands = set()
+    n = len(word)
+    for i in range(n + 1):
+        for c in _LETTERS:
+            cands.add(word[:i] + c + word[i:])
+            if i < n:
+                cands.add(word[:i] + c + word[i + 1:])
+        if i < n:
+            cands.add(word[:i] + word[i + 1:])
+        if i < n - 1:
+            cands.add(word[:i] + word[i + 1] + word[i] + word[i + 2:])
+    cands.discard(word)
+    forms = inflections(word)
+    en = _freq("en")
+    out = [w for w in cands if w not in forms and (f := en.get(w)) and math.log10(f * 1e9) >= NEAR_MIN_ZIPF]
+    return sorted(out)
 
 
 def stem_collisions(reg: Registry) -> list[tuple[str, str, str, str]]:

@@ -39,6 +39,7 @@ from routelens.artifacts.vocabulary import trigger_key
 from routelens.routing.decision import format_score, quote
 from routelens.routing.matching import Match, PreparedTask
 from routelens.routing.signals import Signal, identifiers, markup, negated, within
+from routelens.text.unicode import normalize_text
 from routelens.text.words import lemma_candidates, terms
 
 __all__ = ["RARE_ZIPF", "EVERYDAY_ZIPF", "Piece", "Candidate", "Lexicon", "assess"]
@@ -148,8 +149,10 @@ class Lexicon:
 
     def __init__(self, zipf: dict[str, float], skill_terms: Iterable[tuple[str, Sequence[str]]],
                  registry_terms: Sequence[str], triggers: Iterable[tuple[str, Sequence[str]]] = (),
-                 common: Iterable[str] = ()):
+                 common: Iterable[str] = (), near: dict[str, Sequence[str]] | None = None):
         self.zipf = dict(zipf)
+        #: one-word trigger -> the everyday words one edit away (not typos of it)
+        self.near = {k: frozenset(v) for k, v in (near or {}).items()}
         self._latin: dict[str, list[tuple[str | None, str]]] = {}
         self._spaceless: dict[str, list[tuple[str | None, str]]] = {}
         for owner, ts in skill_terms:
@@ -262,7 +265,16 @@ def _trigger_pieces(best: Match, hits: dict[str, list[Match]], text: str, negati
             continue
         strong, z, key = lexicon.specificity(m.trigger)
         typo = m.kind == "typo"
-        if typo and (z is not None or m.score < _PHRASE_TYPO_MIN):
+        if typo and key is not None:
+            word = normalize_text(shown).strip()
+            if word in lexicon.near.get(key, ()):
+                trig_pieces.append((span, Piece("lookalike", shown, span, 0,
+                                                f"{quote(shown)} is another word, not a typo of {quote(m.trigger)}",
+                                                m.trigger)))
+                continue
+        if typo and strong and key is not None and m.score >= _PHRASE_TYPO_MIN:
+            w, detail = _STRONG, f"a typo of the specific word {quote(key)} ({format_score(m.score)})"
+        elif typo and (z is not None or m.score < _PHRASE_TYPO_MIN):
             w, detail = _WEAK, f"a typo of {quote(m.trigger)} ({format_score(m.score)})"
         elif typo:
             w, detail = _STRONG, f"the phrase {quote(m.trigger)} with a typo ({format_score(m.score)})"

@@ -98,7 +98,7 @@ class Router:
             not_when = [(r[0], r[4]) for r in index.skills if r[4]]
             vocab = index.vocabulary
             lexicon = Lexicon(vocab.get("zipf", {}), [(r[0], r[5]) for r in index.skills], vocab.get("terms", []),
-                              skill_triggers, vocab.get("common", []))
+                              skill_triggers, vocab.get("common", []), vocab.get("near", {}))
         else:
             assert registry is not None, "a router without a fresh index needs the parsed registry"
             source = registry.routing
@@ -314,7 +314,7 @@ def _registry_lexicon(reg: Registry, triggers: list) -> Lexicon:
     be used (docs/formats.md §3.7: the same build code; the decision falls
     back anyway, so this only shows the evidence)."""
     v = vocabulary(reg)
-    return Lexicon(v["zipf"], list(v["skill_terms"].items()), v["registry_terms"], triggers, v["common"])
+    return Lexicon(v["zipf"], list(v["skill_terms"].items()), v["registry_terms"], triggers, v["common"], v["near"])
 
 
 # --------------------------------------------------------------------------- convenience
