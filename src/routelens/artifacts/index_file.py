@@ -61,8 +61,10 @@ def index_object(reg: Registry) -> dict[str, Any]:
             "high_risk": list(reg.routing.high_risk),
             "destructive_intents": reg.routing.destructive_intents,
         }
-    obj["vocabulary"] = {"source": vocab["source"], "zipf": vocab["zipf"], "common": vocab["common"],
-                         "near": vocab["near"], "terms": vocab["registry_terms"]}
+    voc = {"zipf": vocab["zipf"], "common": vocab["common"], "near": vocab["near"], "terms": vocab["registry_terms"]}
+    voc = {k: v for k, v in voc.items() if v}  # what is empty is left out
+    if voc:
+        obj["vocabulary"] = voc
     obj["source_sha256"] = reg.source_sha256
     _fit_terms(obj, reg)
     return obj
