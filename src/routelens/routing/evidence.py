@@ -231,6 +231,10 @@ class Lexicon:
         return out
 
 
+def _zipf_words(z: float) -> str:
+    return f"Zipf {z:.1f}" if z > 0 else "rare in everyday language"
+
+
 def _overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
     return a[0] < b[1] and b[0] < a[1]
 
@@ -281,9 +285,9 @@ def _trigger_pieces(best: Match, hits: dict[str, list[Match]], text: str, negati
         elif z is None:
             w, detail = _STRONG, f"the phrase {quote(m.trigger)}"
         elif strong:
-            w, detail = _STRONG, f"the specific word {quote(key or m.trigger)} (Zipf {z:.1f})"
+            w, detail = _STRONG, f"the specific word {quote(key or m.trigger)} ({_zipf_words(z)})"
         else:
-            w, detail = _WEAK, f"the everyday word {quote(key or m.trigger)} (Zipf {z:.1f})"
+            w, detail = _WEAK, f"the everyday word {quote(key or m.trigger)} ({_zipf_words(z)})"
         if m.kind in ("inflection", "loose", "spacing") and not typo:
             detail += f", {m.kind}"
         trig_pieces.append((span, Piece("trigger", shown, span, w, detail, m.trigger)))

@@ -209,8 +209,6 @@ def decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdict
         verdict = None
         if len(countable) > len(supported) >= 1 and len(countable) >= 2:
             verdict = _compositions(entries, tuple(by_id[c.id] for c in countable), dropped, note)
-            if verdict is not None and verdict.mode == "full":
-                verdict = None
         if verdict is None:
             verdict = _compositions(entries, sup_matches, dropped, note)
         if verdict is not None:
@@ -290,6 +288,8 @@ def _unsupported_why(c: Candidate) -> str:
 
 def _weak_sentence(cands: list[Candidate]) -> str:
     """Why no candidate is supported, in one clause (docs/formats.md §6.10)."""
+    if not cands:
+        return "no candidate has evidence that holds up"
     c = cands[0]
     if c.dropped_by:
         return (f"{quote(c.id)} is ruled out by its not_when {quote(c.dropped_by)}" +

@@ -223,8 +223,8 @@ class Router:
         the whole task, however long), explicit ``/id`` and ``$id`` words."""
         p = prepare(task)
         threshold = self.threshold
-        hits: dict[str, list[Match]] = {}
-        found = self._skills.match(p, threshold, MAX_NEAR_MISSES, hits)
+        skill_hits: dict[str, list[Match]] = {}
+        found = self._skills.match(p, threshold, MAX_NEAR_MISSES, skill_hits)
         order = sorted(found.values(), key=lambda m: (-m.score, m.id))
         matches = tuple(m for m in order if m.score >= threshold)
         near = tuple(m for m in order if m.score < threshold)[:MAX_NEAR_MISSES]
@@ -254,7 +254,7 @@ class Router:
                 for owner, m in self._not_when.match(p, threshold, 0).items():
                     if m.score >= threshold:
                         nw[owner] = m
-            candidates = tuple(assess(p, hits, matches, self.lexicon, nw, negated(text)))
+            candidates = tuple(assess(p, skill_hits, matches, self.lexicon, nw, negated(text)))
         return Evidence(task, matches, near, tuple(rule_hits), tuple(risk_hits), explicit, p.truncated,
                         self.freshness, candidates, steer, harm, unknown, tuple(clause_breaks(text)))
 
