@@ -941,7 +941,8 @@ class TriggerMatcher:
         tr = self.triggers[tid]
         if kind is None:
             kind = self._kind(tr, task, score, a, b)
-        return Match(tr.owner, round(max(0.0, min(100.0, score)), 1), tr.text, (task.ostart[a], task.oend[b]), kind)
+        start = task.ostart[a] - (1 if tr.lead and task.ostart[a] > 0 else 0)  # ".NET": the dot is the trigger's
+        return Match(tr.owner, round(max(0.0, min(100.0, score)), 1), tr.text, (start, task.oend[b]), kind)
 
     def _symbol_matches(self, task: PreparedTask) -> list[tuple[int, Match]]:
         """Triggers without letters or digits (e.g. ``!!``): plain substring of
