@@ -294,8 +294,8 @@ def stem_collisions(reg: Registry) -> list[tuple[str, str, str, str]]:
     for s in reg.skills.values():
         for t in s.triggers:
             k = trigger_key(t)
-            if k is None or not k.isalpha() or not k.isascii():
-                continue
+            if k is None or not k.isalpha() or not k.isascii() or len(k) <= 3:
+                continue  # a short trigger matches only as written (or as an acronym's plural, "PDFs")
             by_key.setdefault(inflection_key(k), []).append((s.id, t, k))
     out = []
     for items in by_key.values():

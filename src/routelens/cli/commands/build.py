@@ -6,6 +6,7 @@ import sys
 import time
 
 from routelens.artifacts.build import compute_stats
+from routelens.artifacts.vocabulary import stem_collisions
 from routelens.artifacts.write import write_generated
 from routelens.cli.commands.common import load_or_exit, pct, resolve_paths
 from routelens.errors import BuildError
@@ -59,6 +60,10 @@ def run(args) -> int:
     finally:
         if tty:
             print(file=sys.stderr, flush=True)  # end the progress line
+    # stem collisions between one-word triggers: a warning, like the registry's (docs/formats.md §3.7)
+    for sa, ta, sb, tb in stem_collisions(reg):
+        print(f"{reg_path}: warning: skills.{sb}: trigger {tb!r} and {ta!r} of {sa} are inflections of one word: "
+              "a task saying either matches both", file=sys.stderr)
     if big:
         print(f"validated {len(reg.skills)} skills in {time.perf_counter() - t0:.1f}s; writing {out}...",
               file=sys.stderr, flush=True)
