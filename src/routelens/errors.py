@@ -18,7 +18,9 @@ and exit 2 (docs/formats.md §1, "Rules of reading").
     ├── BuildError               writing generated/ failed; the previous files are intact
     ├── SkillImportError         entries cannot be appended to the registry; nothing written
     ├── HistoryError             git history cannot answer (routelens stats --since)
-    └── ToolCallError            an MCP tool call cannot be answered (routelens mcp)
+    ├── ToolCallError            an MCP tool call cannot be answered (routelens mcp)
+    ├── FileReadError            a file was refused by the bounded reader (routelens.fileio)
+    └── NoRegistryError          no registry was named and none was found (routelens.paths)
 
 Nothing in this module imports another routelens module.
 """
@@ -39,6 +41,8 @@ __all__ = [
     "SkillImportError",
     "HistoryError",
     "ToolCallError",
+    "FileReadError",
+    "NoRegistryError",
 ]
 
 
@@ -125,3 +129,29 @@ class HistoryError(RoutelensError):
 class ToolCallError(RoutelensError):
     """An MCP tool call cannot be answered; the message is returned to the
     agent as a tool error (never a traceback)."""
+
+
+class FileReadError(RoutelensError):
+    """A file was refused by :func:`routelens.fileio.read_bounded`: missing,
+    not a regular file (a FIFO, a device, a directory), a symlink where none
+    is allowed, outside its allowed folder, over its size limit, or
+    unreadable. ``kind`` is one of :data:`routelens.fileio.KINDS`; ``path``
+    is the path as shown; ``detail`` says more (``"a FIFO"``,
+    an OS reason); ``size`` and ``limit`` are in bytes (``size`` None when
+    unknown). The message is a sentence for people."""
+
+    def __init__(self, message: str, *, path: str, kind: str, detail: str = "", size: int | None = None,
+                 limit: int | None = None):
+        super().__init__(message)
+        self.path = path
+        self.kind = kind
+        self.detail = detail
+        self.size = size
+        self.limit = limit
+
+
+class NoRegistryError(RoutelensError):
+    """No registry was named (``--registry``, ``$ROUTELENS_REGISTRY``) and
+    no ``skills.yaml`` was found in the folder or its parents
+    (:func:`routelens.paths.find_registry`). The message says where routelens
+    looked and what to do."""

@@ -16,7 +16,9 @@ a skill never changes the tool list an agent has cached):
 
 ``load_skill(id)``
     Returns a skill's Layer-2 body (the Markdown file its ``path`` names).
-    The path goes through :func:`routelens.artifacts.bodies.resolve_body_path`: an
+    The body is read by :func:`routelens.artifacts.bodies.read_body` (the
+    bounded reader: a regular file only, never blocking on a FIFO, never
+    reading a device, at most :data:`MAX_BODY_BYTES`): an
     absolute path, a ``..`` escape or a symlink leading outside the
     registry's folder is refused; an unknown id or a disabled skill is
     refused too. Bodies larger than :data:`MAX_BODY_BYTES` are refused.
@@ -36,8 +38,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from routelens.artifacts.bodies import resolve_body_path
-from routelens.errors import RegistryError, ToolCallError
+from routelens.artifacts.bodies import read_body
+from routelens.errors import FileReadError, RegistryError, ToolCallError
+from routelens.limits import LIMITS
 from routelens.paths import default_index_path
 from routelens.registry.load import load_registry
 from routelens.registry.model import ID_RE
@@ -58,8 +61,8 @@ __all__ = [
 ]
 
 SERVER_NAME = "routelens"
-#: Largest Layer-2 body returned by ``load_skill``, in bytes.
-MAX_BODY_BYTES = 1024 * 1024
+#: Largest Layer-2 body returned by ``load_skill``, in bytes (``LIMITS["max_mcp_body_bytes"]``).
+MAX_BODY_BYTES = LIMITS["max_mcp_body_bytes"]
 
 INSTRUCTIONS = (
     "routelens routes a task to the skills of a canonical YAML skill registry. Call route_task with the "
@@ -102,7 +105,8 @@ def route_task_payload(registry_path: str | Path, task: str, index_path: str | P
          "candidates": [{"id", "score", "trigger", "span": [s, e], "selected": bool}],
          "dropped": [[id, why]], "rule": id | None, "high_risk": [terms],
          "registry": absolute path, "next": what to do with this answer (a sentence),
-         "payload_chars", "freshness", "source_sha256", "index_sha256", "matcher_version"}
+         "payload_chars", "freshness", "source_sha256", "index_sha256", "matcher_version",
+         "missing_bodies": [{"id", "path", "problem"}]}
 
     ``candidates`` are the matches then the near misses, best first.
     Raises :class:`ToolCallError` when the registry cannot be read or is
@@ -121,6 +125,10 @@ def route_task_payload(registry_path: str | Path, task: str, index_path: str | P
                f"({d.payload_chars} characters) and choose the skills yourself")
     else:
         nxt = "call load_skill with each id in skills and follow those bodies"
+        if d.missing_bodies:
+            ids = ", ".join(sid for sid, _, _ in d.missing_bodies)
+            nxt += (f"; the body of {ids} cannot be loaded (see missing_bodies): follow that skill's registry "
+                    "entry in expansions instead, and tell the user its body file needs fixing")
     selected = set(d.skills)
     return {
         "mode": d.mode,
@@ -146,6 +154,7 @@ def route_task_payload(registry_path: str | Path, task: str, index_path: str | P
         "source_sha256": d.source_sha256,
         "index_sha256": d.index_sha256,
         "matcher_version": d.matcher_version,
+        "missing_bodies": [{"id": i, "path": p, "problem": w} for i, p, w in d.missing_bodies],
     }
 
 
@@ -168,23 +177,35 @@ def load_skill_text(registry_path: str | Path, skill_id: str) -> str:
     if skill.status == "disabled":
         raise ToolCallError(f"skill {skill_id!r} is disabled")
     try:
-        target = resolve_body_path(reg, skill.path)
+        data = read_body(reg, skill.path, MAX_BODY_BYTES)
     except ValueError as exc:
         raise ToolCallError(f"skill {skill_id!r}: {exc}") from None
-    try:
-        if target.stat().st_size > MAX_BODY_BYTES:
-            raise ToolCallError(f"skill {skill_id!r}: the body is larger than {MAX_BODY_BYTES} bytes; refused")
-        data = target.read_bytes()
-    except FileNotFoundError:
-        raise ToolCallError(f"skill {skill_id!r}: the body {skill.path} is missing") from None
-    except IsADirectoryError:
-        raise ToolCallError(f"skill {skill_id!r}: the body {skill.path} is a directory") from None
-    except OSError as exc:
-        raise ToolCallError(f"skill {skill_id!r}: the body {skill.path} cannot be read: {exc.strerror or exc}") from None
+    except FileReadError as exc:
+        raise ToolCallError(f"skill {skill_id!r}: {missing_body_advice(reg, skill, exc)}") from None
     try:
         return canonical_bytes(data).decode("utf-8")
     except UnicodeDecodeError:
         raise ToolCallError(f"skill {skill_id!r}: the body {skill.path} is not UTF-8") from None
+
+
+def missing_body_advice(reg: Any, skill: Any, exc: FileReadError) -> str:
+    """Why ``load_skill`` cannot return a body, and what to do, for an
+    agent: the problem (missing, a FIFO, a device, too big...), where the
+    registry names the path, and that the skill's registry entry is the
+    only instructions there are until the body is fixed."""
+    if exc.kind == "too_big":
+        what = f"the body {skill.path} is larger than {MAX_BODY_BYTES} bytes; refused"
+    elif exc.kind == "directory":
+        what = f"the body {skill.path} is a directory"
+    elif exc.kind in ("missing", "not_a_folder"):
+        what = f"the body {skill.path} is missing"
+    elif exc.kind == "not_regular":
+        what = f"the body {skill.path} is {exc.detail}, not a regular file; refused without reading"
+    else:
+        what = f"the body {skill.path} cannot be read: {exc.detail or exc}"
+    return (f"{what}. The registry names it at {reg.display_name} lines {skill.source_start}-{skill.source_end}; "
+            "until the path is fixed (then `routelens build`), follow that registry entry (description, "
+            "triggers) or read the whole registry")
 
 
 def build_server(registry_path: str | Path, index_path: str | Path | None = None) -> Any:

@@ -35,6 +35,9 @@ import threading
 from typing import Any
 
 from routelens.artifacts.bodies import read_body
+from routelens.errors import FileReadError
+from routelens.limits import LIMITS
+from routelens.text.canonical import canonical_bytes
 from routelens.registry.model import Registry
 from routelens.text.unicode import is_spaceless, normalize_text
 from routelens.text.words import MATCH_STOP_WORDS, TERM_STOP_WORDS, inflection_key, inflections, lemma_candidates, terms
@@ -188,8 +191,6 @@ def vocabulary(reg: Registry) -> dict[str, Any]:
                     zipf_map[k] = z
     counts: dict[str, dict[str, int]] = {}
     surfaces: dict[str, dict[str, int]] = {}
-    dirs: dict[str, Any] = {}
-
     def add(c: dict[str, int], t: str, n: int) -> None:
         k = _term_key(t)
         c[k] = c.get(k, 0) + n
@@ -200,7 +201,10 @@ def vocabulary(reg: Registry) -> dict[str, Any]:
         c: dict[str, int] = {}
         for t in terms(" ".join([s.description or "", *s.triggers])):
             add(c, t, 3)
-        _, body = read_body(reg, s.path, dirs)
+        try:
+            body = canonical_bytes(read_body(reg, s.path, LIMITS["max_body_bytes"])).decode("utf-8", "replace")
+        except (ValueError, FileReadError):
+            body = None  # a body that cannot be read adds no terms
         if body:
             for t in terms(body[:200_000]):
                 add(c, t, 1)

@@ -106,7 +106,9 @@ class Decision:
     high-risk term that matched: ``Match.id`` is the rule id or the term) and
     ``truncated`` (skills were matched on the first :data:`MAX_TASK_CHARS`
     characters only; forced rules and high-risk terms are always matched over
-    the whole task).
+    the whole task) and ``missing_bodies`` (``(skill id, path, problem)``
+    for each selected skill whose Layer-2 body cannot be loaded: missing,
+    not a regular file, ...; the message says so too, §6.1).
     """
 
     task: str
@@ -128,6 +130,7 @@ class Decision:
     matcher_version: str = MATCHER_VERSION
     rule_matches: tuple[Match, ...] = ()
     truncated: bool = False
+    missing_bodies: tuple[tuple[str, str, str], ...] = ()
     #: every candidate that cleared the threshold, with its evidence and why
     #: it was or was not selected (docs/formats.md §6.10); objects with
     #: ``to_dict()`` (:class:`routelens.routing.evidence.Candidate`)
@@ -156,6 +159,7 @@ class Decision:
             "index_sha256": self.index_sha256,
             "matcher_version": self.matcher_version,
             "truncated": self.truncated,
+            "missing_bodies": [{"id": i, "path": p, "problem": w} for i, p, w in self.missing_bodies],
         }
 
 

@@ -33,7 +33,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
-from routelens.errors import CasesError, Diagnostic, RegistryError
+from routelens.errors import CasesError, Diagnostic, FileReadError, RegistryError
+from routelens.fileio import read_bounded
+from routelens.limits import LIMITS
 from routelens.routing.decision import Decision
 from routelens.routing.router import Router
 from routelens.text.yaml_events import FALSE_WORDS, MAP, NULL_WORDS, SCALAR, SEQ, TRUE_WORDS, compose_bytes
@@ -351,13 +353,16 @@ def check_ids(cases: Iterable[Case], skill_ids: Iterable[str], composition_ids: 
 
 
 def load_cases(path: str | Path) -> list[Case]:
-    """Read a cases file (UTF-8). Raises :class:`CasesError` naming the file
-    when it cannot be read or holds errors."""
+    """Read a cases file (UTF-8) with the bounded reader (a regular file of
+    at most ``LIMITS["max_cases_bytes"]`` bytes; a FIFO or ``/dev/zero`` is
+    refused at once). Raises :class:`CasesError` naming the file when it
+    cannot be read or holds errors."""
     path = Path(path)
     try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise CasesError([Diagnostic(str(path), 1, 1, "", f"cannot read the cases: {exc.strerror or exc}")]) from None
+        raw = read_bounded(path, LIMITS["max_cases_bytes"], what="the cases file")
+    except FileReadError as exc:
+        reason = str(exc).removeprefix(f"the cases file {path}: ")
+        raise CasesError([Diagnostic(str(path), 1, 1, "", f"cannot read the cases: it {reason}")]) from None
     return parse_cases(raw, str(path))
 
 

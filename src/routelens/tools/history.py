@@ -29,7 +29,7 @@ from typing import Any
 
 from routelens.artifacts.index_file import index_bytes, load_index
 from routelens.errors import HistoryError, IndexInvalidError, RegistryError
-from routelens.registry.load import parse_registry
+from routelens.registry.load import parse_registry, read_registry_bytes
 from routelens.registry.model import Registry
 from routelens.text.canonical import source_sha256
 from routelens.tools.prompt import layer1_block
@@ -168,11 +168,9 @@ def since(registry_path: str | Path, rev: str, current: Registry | None = None) 
     commit = _resolve_rev(top, rev)
     if current is None:
         try:
-            current = parse_registry(registry_path.read_bytes(), registry_path)
+            current = parse_registry(read_registry_bytes(registry_path), registry_path)
         except RegistryError as exc:
             raise HistoryError(f"the registry on disk is invalid: {exc.diagnostics[0]}") from None
-        except OSError as exc:
-            raise HistoryError(f"cannot read {registry_path}: {exc.strerror or exc}") from None
     raw = _blob(top, commit, rel)
     old_reg = None
     if raw is not None:
@@ -262,8 +260,8 @@ def index_commit_summary(registry_path: str | Path, index_path: str | Path) -> s
     except (IndexInvalidError, OSError) as exc:
         return f"index invalid: {exc}"
     try:
-        raw_now = Path(registry_path).read_bytes()
-    except OSError:
+        raw_now = read_registry_bytes(registry_path)
+    except RegistryError:
         return None
     try:
         blobs = _blobs(top, [f"{c}:{rel}" for c in commits])

@@ -21,6 +21,7 @@ from textual.binding import Binding
 from routelens.errors import BuildError
 from routelens.artifacts.write import write_generated
 from routelens.registry import RegistryError, load_registry
+from routelens.text.visible import pictured
 from routelens.tui import words
 from routelens.tui.commands import RouteLensCommands
 from routelens.tui.messages import RebuildDone, RebuildFailed
@@ -42,7 +43,9 @@ class RouteLensApp(App[None]):
     (None: no watching). ``route_debounce``: seconds of typing pause before
     routing (0: route on every change). ``task``: initial task text.
     ``max_textarea_lines``: documents longer than this use the line-API
-    view instead of a TextArea. All but ``theme`` go to :attr:`main`.
+    view instead of a TextArea. ``load_timeout``: seconds a read of the
+    files may take before it is given up and tried again. All but
+    ``theme`` go to :attr:`main`.
     """
 
     CSS_PATH = "app.tcss"
@@ -73,13 +76,14 @@ class RouteLensApp(App[None]):
         route_debounce: float = 0.05,
         task: str = "",
         max_textarea_lines: int = MAX_TEXTAREA_LINES,
+        load_timeout: float = 10.0,
     ) -> None:
         super().__init__()
         self.paths = paths
         self.theme = theme
         #: The default screen: panes, decision, task input, loading and routing.
         self.main = MainScreen(paths, task=task, poll_interval=poll_interval, route_debounce=route_debounce,
-                               max_textarea_lines=max_textarea_lines)
+                               max_textarea_lines=max_textarea_lines, load_timeout=load_timeout)
 
     def get_default_screen(self) -> MainScreen:
         return self.main
@@ -227,7 +231,7 @@ class RouteLensApp(App[None]):
         self.main.reload()
 
     def on_rebuild_failed(self, message: RebuildFailed) -> None:
-        self.notify(message.message, severity="error", title=message.title)
+        self.notify(pictured(message.message), severity="error", title=message.title)
 
 
 def run(registry: str | Path, index: str | Path | None = None, out_dir: str | Path | None = None) -> int:

@@ -32,6 +32,7 @@ __all__ = [
     "RebuildFailed",
     "AnalysisDone",
     "ExplainReady",
+    "WatchChecked",
 ]
 
 
@@ -41,6 +42,8 @@ class PreviewReady(Message, bubble=False):
     yet (:func:`routelens.tui.model.preview`)."""
 
     preview: Preview
+    #: the load this answers (a load given up after a timeout has an older one)
+    gen: int = 0
 
 
 @dataclass
@@ -49,6 +52,7 @@ class RegistryLoaded(Message, bubble=False):
     None (it is built next, in its own worker)."""
 
     snapshot: Snapshot
+    gen: int = 0
 
 
 @dataclass
@@ -56,6 +60,18 @@ class LoadFailed(Message, bubble=False):
     """The registry cannot be used: every diagnostic is in ``failure``."""
 
     failure: LoadFailure
+    gen: int = 0
+
+
+@dataclass
+class WatchChecked(Message, bubble=False):
+    """The watched files were read again (:func:`routelens.tui.model.content_signature`):
+    ``content`` is what they hold now, ``expected`` what the load on screen
+    read, ``seconds`` how long the check took."""
+
+    expected: tuple | None
+    content: tuple
+    seconds: float
 
 
 @dataclass

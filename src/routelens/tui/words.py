@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from routelens.paths import CATALOG_NAME, INDEX_NAME
 from routelens.registry import Diagnostic
+from routelens.text.visible import pictured
 from routelens.tui.model import Snapshot
 
 __all__ = [
@@ -221,8 +222,19 @@ def preparing_router(skills: int) -> str:
     return f"Preparing the router for {num(skills)} skills…"
 
 
+#: The decision panel while changed files are read again (nothing is routed
+#: through an index that has not been judged against them).
+RELOADING = "The files changed: reading them again before routing…"
+
+
+def read_timed_out(seconds: float) -> str:
+    """The notice when a read of the watched files did not come back in time."""
+    return (f"Reading the registry and generated files took more than {seconds:g} s (a file system that "
+            "hangs?): trying again. The header shows no freshness until a read succeeds.")
+
+
 def router_failed(error: str) -> str:
-    return f"The router could not be built: {error}"
+    return f"The router could not be built: {pictured(error)}"
 
 
 def reloaded(state: str) -> str:

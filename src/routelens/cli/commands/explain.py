@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
+from routelens.cli.commands.common import path_arg
 from routelens.cli.commands.route import open_router
 
 
@@ -16,7 +17,7 @@ def register(sub, common) -> None:
     p.add_argument("task", metavar="TASK")
     p.add_argument("--skill", required=True, metavar="ID", help="the skill id to explain")
     p.add_argument("--json", action="store_true", help="print the explanation as JSON")
-    p.add_argument("--index", default=None, metavar="PATH", help="the compact index (default: in the generated folder)")
+    p.add_argument("--index", type=path_arg, default=None, metavar="PATH", help="the compact index (default: in the generated folder)")
     p.set_defaults(func=run)
 
 

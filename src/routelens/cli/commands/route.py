@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from routelens.cli.commands.common import CommandExit, report_registry_error, resolve_paths
+from routelens.cli.commands.common import CommandExit, path_arg, report_registry_error, resolve_paths
 from routelens.errors import RegistryError
 from routelens.paths import INDEX_NAME
 from routelens.routing.decision import Decision, format_score
@@ -22,7 +22,7 @@ def register(sub, common) -> None:
                        "line, and write one decision per line, in order (use with --json).")
     p.add_argument("task", metavar="TASK", help="the task text, or '-' to read tasks from standard input")
     p.add_argument("--json", action="store_true", help="print the decision as JSON (one line per task with '-')")
-    p.add_argument("--index", default=None, metavar="PATH",
+    p.add_argument("--index", type=path_arg, default=None, metavar="PATH",
                    help="the compact index (default: routing.min.json in the generated folder)")
     p.set_defaults(func=run)
 

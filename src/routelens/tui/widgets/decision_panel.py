@@ -9,6 +9,8 @@ from typing import Any
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
+
+from routelens.text.visible import pictured
 from textual.widgets import Static
 
 from routelens.tui.model import Hit
@@ -128,7 +130,7 @@ class DecisionPanel(Vertical):
         mode = decision.mode
         badge = Content.styled(f" {MODE_LABEL.get(mode, mode.upper())} ", _MODE_STYLE.get(mode, "reverse"))
         reason = Content.styled(f" {REASON_LABEL.get(decision.reason, decision.reason)} ", "bold $text on $panel")
-        summary = Content.assemble(badge, reason, " ", Content(decision.message or ""))
+        summary = Content.assemble(badge, reason, " ", Content(pictured(decision.message or "")))
         self.summary.update(summary)
 
         self._paint_task(decision, hits, near, current)
