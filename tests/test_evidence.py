@@ -292,3 +292,20 @@ def test_inflections_route(r, task, skill):
 
 def test_a_lowercase_plural_of_a_short_trigger_is_not_an_acronym(r):
     assert r.route("merge these pdfs").matches == ()
+
+
+# ---------------------------------------------------------------- explain and the decision show the evidence
+
+
+def test_explain_shows_the_pieces_and_why(r):
+    ex = r.explain("the model train set in the attic", "model-training")
+    assert ex.reasons[1:3] == (
+        'It was not selected: weak evidence (the everyday word "model" (Zipf 5.1)).',
+        'Its evidence (docs/formats.md §6.10): the everyday word "model" (Zipf 5.1); weight 1, not enough to route on.')
+
+
+def test_every_candidate_says_why_even_when_an_early_step_decided(r):
+    d = r.route("train a model, then drop table users")
+    assert (d.mode, d.reason) == ("full", "high_risk")
+    assert [(c.id, c.selected, c.why) for c in d.evidence] == [
+        ("model-training", False, "not selected: the task is high-risk")]

@@ -291,6 +291,14 @@ class Router:
         return tuple(out), tuple(unknown)
 
     def _decision(self, ev: Evidence, v: Verdict) -> Decision:
+        if not v.candidates and ev.candidates:
+            # a step before the evidence model decided: every candidate still says why it was not chosen
+            why = _EARLY_WHY.get(v.reason, v.reason.replace("_", " "))
+            for c in ev.candidates:
+                if c.id in v.skills:
+                    c.selected, c.why = True, "selected: named explicitly"
+                elif not c.why:
+                    c.why = f"not selected: {why}"
         message = v.message
         full = v.mode == "full"
         missing: tuple[tuple[str, str, str], ...] = ()
@@ -324,6 +332,19 @@ class Router:
         """Why ``skill_id`` was or was not chosen for ``task`` (see
         :func:`routelens.routing.explain.explain`). Never raises."""
         return explaining.explain(self, task, skill_id)
+
+
+#: why a candidate was not chosen when a step before the evidence model decided (docs/formats.md §6.3)
+_EARLY_WHY = {
+    "index_missing": "the compact index is missing",
+    "index_stale": "the compact index is stale",
+    "index_invalid": "the compact index is invalid",
+    "suspicious_input": "the task tries to steer the router",
+    "forced_rule": "a forced rule sends the task to the full registry",
+    "high_risk": "the task is high-risk",
+    "explicit": "the task names other ids explicitly",
+    "unknown_id": "the task names an id that does not exist",
+}
 
 
 def _registry_lexicon(reg: Registry, triggers: list) -> Lexicon:
