@@ -308,4 +308,5 @@ def test_every_candidate_says_why_even_when_an_early_step_decided(r):
     d = r.route("train a model, then drop table users")
     assert (d.mode, d.reason) == ("full", "high_risk")
     assert [(c.id, c.selected, c.why) for c in d.evidence] == [
-        ("model-training", False, "not selected: the task is high-risk")]
+        ("model-training", False, "not selected: the task is high-risk"),
+        ("warehouse-table", False, "not selected: the task is high-risk")]
