@@ -217,13 +217,21 @@ def decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdict
             return verdict
         # 9. one outweighs the others, several needs, or ambiguity
         top = supported[0]
-        rivals = sorted((c for c in live_c if c is not top and c.rival), key=lambda c: (-c.weight, -c.score, c.id))
+
+        def apart(c: Candidate) -> bool:
+            """Its evidence lies in another clause than all of the top's (a separate ask)."""
+            return bool(c.spans) and all(
+                any(min(t[1], x[1]) <= b < max(t[0], x[0]) for b in ev.clause_breaks)
+                for t in top.spans for x in c.spans)
+
+        rivals = sorted((c for c in live_c if c is not top and c.counted and (c.rival or (_EVERYDAY_APART and apart(c)))),
+                        key=lambda c: (-c.weight, -c.score, c.id))
         for c in live_c:
             if c is not top and c.counted and not c.rival:
                 c.why = f"not selected: an everyday word only, next to the evidence for {quote(top.id)}"
         if rivals:
             second = rivals[0]
-            if top.weight >= second.weight + 2 and not any(c.strong for c in rivals):
+            if top.weight >= second.weight + 2 and not any(c.strong or apart(c) for c in rivals):
                 for c in rivals:
                     c.why = f"not selected: {quote(top.id)} has more evidence ({top.weight} vs {c.weight})"
             else:
@@ -341,6 +349,9 @@ def _several(ev: Evidence, supported: list[Candidate], expansions: dict[str, Exp
 
 
 import re as _re  # noqa: E402
+
+#: a candidate backed by one everyday word in a clause of its own is a rival ask too
+_EVERYDAY_APART = True
 
 _ALTERNATIVE = _re.compile(r"or|vs\.?|versus|either|または|それとも|か、|かどうか", _re.I)
 
