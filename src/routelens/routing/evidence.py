@@ -54,6 +54,7 @@ EVERYDAY_ZIPF = 4.0
 _STRONG, _WEAK = 2, 1
 #: A trigger word at least this common is no sign of the registry's world.
 _CONTEXT_MAX_ZIPF = 4.5
+_TRIGGER_CONTEXT = True
 _MAX_TERMS = 2
 #: A phrase matched with a typo still counts as a phrase from this score up.
 _PHRASE_TYPO_MIN = 90.0
@@ -165,7 +166,7 @@ class Lexicon:
         for _, ts in triggers:
             for trig in ts:
                 for w in terms(trig):
-                    if w not in seen and w not in everyday:
+                    if w not in seen and w not in everyday and _TRIGGER_CONTEXT:
                         seen.add(w)
                         self._add("", w)
         self._keys: dict[str, str | None] = {}

@@ -117,7 +117,11 @@ _MAX_SCOPE_WORDS = 6
 
 _MARKUP = re.compile(r"<[^<>\n]{1,300}>|\{[^{}]{1,600}\}|\[\[[^\]]{0,300}\]\]")
 _IDENT = re.compile(r"\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+\b|\b[a-z][a-z0-9_]*\.[a-z_][a-z0-9_]+\b|"
-                    r"\b[a-z]+[A-Z][A-Za-z0-9]+\b|`[^`\n]{2,80}`|\b[A-Za-z]{2,}[0-9]+[A-Za-z0-9]*\b")
+                    r"\b[a-z]+[A-Z][A-Za-z0-9]+\b|`[^`\n]{2,80}`|\b[A-Za-z]{2,}[0-9]+[A-Za-z0-9]*\b|"
+                    r"\bv?\d+\.\d+\.\d+(?:-[0-9A-Za-z.]+)?\b|"  # a version: 1.2.3, v2.0.1-rc.1
+                    r"\b[A-Z][A-Z0-9]+-\d+(?:-\d+)?\b|"  # an issue or advisory key: PROJ-123, CVE-2024-3094
+                    r"(?:\.{0,2}/)?\b[\w.-]+/[\w./-]*\.[A-Za-z0-9]{1,5}\b|"  # a path with a file: src/app.py
+                    r"(?<![\w-])--[a-z][a-z0-9-]+\b")  # a command-line flag: --dry-run
 _CLAUSE = re.compile(r"[;。\n]|[,、，]|\s[-–—]\s|\b(?:and(?:\s+(?:also|then|separately))?|also|then|plus|as\s+well\s+as|"
                      r"separately|afterwards|after\s+that|two\s+things)\b|それと|あと(?=[、,])|あと|また|それから|"
                      r"(?:して|て)、", _I)
@@ -178,7 +182,9 @@ def markup(task: str) -> list[Signal]:
 
 def identifiers(task: str) -> list[Signal]:
     """Code-like words: ``snake_case``, ``schema.table``, ``file.py``,
-    ``camelCase``, ```code```."""
+    ``camelCase``, ```code```, ``arm64``, versions (``1.2.3``), issue and
+    advisory keys (``PROJ-123``, ``CVE-2024-3094``), paths with a file
+    (``src/app.py``) and command-line flags (``--dry-run``)."""
     return [(m.start(), m.end(), m.group()) for m in _IDENT.finditer(task)]
 
 
