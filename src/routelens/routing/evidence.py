@@ -215,8 +215,8 @@ class Lexicon:
         latin = self._latin
         if latin:
             for j, (k, t) in enumerate(zip(task.kinds, task.texts)):
-                if k != 1:
-                    continue
+                if k != 1 or len(t) < 3:
+                    continue  # terms are 3+ characters
                 seen = set()
                 for key in (t, *lemma_candidates(t)):
                     for owner, term in latin.get(key, ()):

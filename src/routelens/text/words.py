@@ -111,11 +111,24 @@ def inflects(trigger_word: str, task_word: str) -> bool:
     return task_word in forms
 
 
+_LEMMA_CACHE: dict[str, tuple[str, ...]] = {}
+
+
 def lemma_candidates(word: str) -> tuple[str, ...]:
     """The words of which ``word`` is a regular inflection (:func:`inflections`),
     shortest first, found by cutting an inflectional ending off
     (``migrations`` -> ``migration``, ``planning`` -> ``plan``,
     ``upgrading`` -> ``upgrade``); ``()`` when there is none."""
+    got = _LEMMA_CACHE.get(word)
+    if got is not None:
+        return got
+    got = _lemma_candidates(word)
+    if len(_LEMMA_CACHE) < 200_000:
+        _LEMMA_CACHE[word] = got
+    return got
+
+
+def _lemma_candidates(word: str) -> tuple[str, ...]:
     w = word
     if not w.isalpha() or len(w) < 3:
         return ()
