@@ -13,6 +13,7 @@ and exit 2 (docs/formats.md §1, "Rules of reading").
     ├── DiagnosticError          .diagnostics, .warnings
     │   ├── RegistryError        the registry cannot be used (docs/formats.md §1)
     │   ├── CasesError           a labelled cases file cannot be used (routelens eval)
+    │   ├── DecisionLogError     a decision log cannot be used (routelens replay)
     │   └── SkillFileError       a SKILL.md cannot be used (routelens import)
     ├── IndexInvalidError        the compact index cannot be trusted (§3, §6 index_invalid)
     ├── BuildError               writing generated/ failed; the previous files are intact
@@ -35,6 +36,7 @@ __all__ = [
     "DiagnosticError",
     "RegistryError",
     "CasesError",
+    "DecisionLogError",
     "SkillFileError",
     "IndexInvalidError",
     "BuildError",
@@ -98,6 +100,11 @@ class CasesError(DiagnosticError):
     1-based line and column, and the key path (``cases[3].expect[0]``)."""
 
 
+class DecisionLogError(DiagnosticError):
+    """A decision log (``routelens route --log``) cannot be used or written;
+    ``diagnostics`` name the file and the 1-based line of each bad line."""
+
+
 class SkillFileError(DiagnosticError):
     """A SKILL.md cannot be used. ``diagnostics`` are the errors (file,
     line, column counted in the SKILL.md, key path, message); ``warnings``
@@ -138,11 +145,14 @@ class FileReadError(RoutelensError):
     unreadable. ``kind`` is one of :data:`routelens.fileio.KINDS`; ``path``
     is the path as shown; ``detail`` says more (``"a FIFO"``,
     an OS reason); ``size`` and ``limit`` are in bytes (``size`` None when
-    unknown). The message is a sentence for people."""
+    unknown). The message is a sentence for people; ``reason`` is its part
+    after the file's name (``"is a directory, not a file"``), for callers
+    that name the file themselves."""
 
     def __init__(self, message: str, *, path: str, kind: str, detail: str = "", size: int | None = None,
-                 limit: int | None = None):
+                 limit: int | None = None, reason: str = ""):
         super().__init__(message)
+        self.reason = reason or message
         self.path = path
         self.kind = kind
         self.detail = detail

@@ -96,7 +96,7 @@ def read_bounded(path: str | Path, limit: int, *, what: str = "file", display: s
 
     def refuse(kind: str, reason: str, detail: str = "", size: int | None = None) -> FileReadError:
         return FileReadError(f"{what} {shown}: {reason}", path=shown, kind=kind, detail=detail, size=size,
-                             limit=limit)
+                             limit=limit, reason=reason)
 
     target = os.fspath(path)
     if inside is not None and not is_inside(inside, target):

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from routelens.artifacts.bodies import read_body
 from routelens.errors import FileReadError, RegistryError, ToolCallError
@@ -44,6 +44,7 @@ from routelens.limits import LIMITS
 from routelens.paths import default_index_path
 from routelens.registry.load import load_registry
 from routelens.registry.model import ID_RE
+from routelens.routing.decision import Decision
 from routelens.routing.router import route
 from routelens.text.canonical import canonical_bytes
 
@@ -96,7 +97,8 @@ def _registry_errors(exc: RegistryError) -> str:
     return "the registry has errors; fix them, then run `routelens build`:\n" + "\n".join(lines)
 
 
-def route_task_payload(registry_path: str | Path, task: str, index_path: str | Path | None = None) -> dict[str, Any]:
+def route_task_payload(registry_path: str | Path, task: str, index_path: str | Path | None = None,
+                       on_decision: Callable[[Decision], None] | None = None) -> dict[str, Any]:
     """The ``route_task`` answer as a dict (see the module docstring)::
 
         {"mode", "reason", "message", "skills": [ids], "composition": id | None,
@@ -109,6 +111,8 @@ def route_task_payload(registry_path: str | Path, task: str, index_path: str | P
          "missing_bodies": [{"id", "path", "problem"}]}
 
     ``candidates`` are the matches then the near misses, best first.
+    ``on_decision``, when given, is called with the router's decision
+    (``routelens mcp --log`` appends it to the decision log).
     Raises :class:`ToolCallError` when the registry cannot be read or is
     broken, or ``task`` is not a string.
     """
@@ -119,6 +123,8 @@ def route_task_payload(registry_path: str | Path, task: str, index_path: str | P
         d = route(task, registry_path, _index_path(registry_path, Path(index_path) if index_path else None))
     except RegistryError as exc:
         raise ToolCallError(_registry_errors(exc)) from None
+    if on_decision is not None:
+        on_decision(d)
     reg_abs = str(registry_path.resolve())
     if d.mode == "full":
         nxt = (f"the router fell back ({d.reason}): read the whole registry at {reg_abs} "
@@ -208,9 +214,11 @@ def missing_body_advice(reg: Any, skill: Any, exc: FileReadError) -> str:
             "triggers) or read the whole registry")
 
 
-def build_server(registry_path: str | Path, index_path: str | Path | None = None) -> Any:
+def build_server(registry_path: str | Path, index_path: str | Path | None = None,
+                 on_decision: Callable[[Decision], None] | None = None) -> Any:
     """The MCP server object (``mcp.server.mcpserver.MCPServer`` of mcp 2.x,
-    or ``FastMCP`` of mcp 1.x) with the two tools registered. Raises
+    or ``FastMCP`` of mcp 1.x) with the two tools registered;
+    ``on_decision`` is passed to :func:`route_task_payload`. Raises
     ``ImportError`` when the ``mcp`` package is not installed."""
     try:  # mcp 2.x
         from mcp.server.mcpserver import MCPServer as _Server
@@ -226,7 +234,7 @@ def build_server(registry_path: str | Path, index_path: str | Path | None = None
 
     def route_task(task: str) -> str:
         try:
-            payload = route_task_payload(reg_path, task, idx_path)
+            payload = route_task_payload(reg_path, task, idx_path, on_decision)
         except ToolCallError as exc:
             raise ToolError(str(exc)) from None
         return json.dumps(payload, ensure_ascii=False, indent=1)
@@ -242,6 +250,8 @@ def build_server(registry_path: str | Path, index_path: str | Path | None = None
     return server
 
 
-def serve(registry_path: str | Path, index_path: str | Path | None = None) -> None:
-    """Run the server on standard input/output until the client closes it."""
-    build_server(registry_path, index_path).run("stdio")
+def serve(registry_path: str | Path, index_path: str | Path | None = None,
+          on_decision: Callable[[Decision], None] | None = None) -> None:
+    """Run the server on standard input/output until the client closes it
+    (``on_decision``: see :func:`build_server`)."""
+    build_server(registry_path, index_path, on_decision).run("stdio")

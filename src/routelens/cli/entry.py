@@ -28,8 +28,8 @@ __all__ = ["COMMANDS", "build_parser", "main", "VisibleStream"]
 #: ``--help`` lists them. A command imports only its own module (and what
 #: that imports), so ``routelens check`` never loads the router or the tools:
 #: importing every module costs about 50 ms of start-up.
-COMMANDS = ("tui", "build", "check", "stats", "route", "explain", "eval", "lint", "prompt", "import_", "schema",
-            "mcp")
+COMMANDS = ("tui", "init", "build", "check", "stats", "route", "explain", "eval", "tune", "suggest", "replay", "lint", "prompt", "import_",
+            "schema", "mcp")
 #: the command word typed -> its module (``import`` is ``import_``)
 _MODULE_OF = {name.rstrip("_"): name for name in COMMANDS}
 

@@ -16,6 +16,8 @@ with its evidence (docs/formats.md §6). A facade over the routing stage:
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import os
 import re
 import threading
@@ -121,6 +123,7 @@ class Router:
         self.threshold = self.settings.threshold
         self.margin = self.settings.ambiguity_margin
         self.high_risk_terms = self.settings.high_risk
+        self._trigger_lists = (skill_triggers, rule_triggers)
         self._skills = TriggerMatcher(skill_triggers, floor=min(NEAR_MISS_FLOOR, self.threshold))
         self._rules = TriggerMatcher(rule_triggers, floor=self.threshold)
         self._risk = TriggerMatcher([(t, [t]) for t in self.high_risk_terms], floor=self.threshold)
@@ -172,6 +175,29 @@ class Router:
         return cls(text=reg.text, display_name=reg.display_name, fresh=fr, index=index, registry=reg,
                    index_sha256=index.sha256)
 
+    def with_settings(self, **changes) -> "Router":
+        """A router like this one with routing settings replaced
+        (``threshold=80``, ``ambiguity_margin=3``: fields of
+        :class:`RoutingSettings`); ``routelens tune`` sweeps them this way.
+        It shares the entries and the index; a matcher is rebuilt only when
+        the lowest score it must report changes. Raises ``TypeError`` for
+        an unknown setting."""
+        new = copy.copy(self)
+        new.settings = dataclasses.replace(self.settings, **changes)
+        new.threshold = float(new.settings.threshold)
+        new.margin = float(new.settings.ambiguity_margin)
+        new.high_risk_terms = tuple(new.settings.high_risk)
+        new.settings = dataclasses.replace(new.settings, threshold=new.threshold, ambiguity_margin=new.margin,
+                                           high_risk=new.high_risk_terms)
+        skill_triggers, rule_triggers = self._trigger_lists
+        floor = min(NEAR_MISS_FLOOR, new.threshold)
+        if floor != self._skills.floor:
+            new._skills = TriggerMatcher(skill_triggers, floor=floor)
+        if new.threshold != self.threshold or new.high_risk_terms != self.high_risk_terms:
+            new._rules = TriggerMatcher(rule_triggers, floor=new.threshold)
+            new._risk = TriggerMatcher([(t, [t]) for t in new.high_risk_terms], floor=new.threshold)
+        return new
+
     # ------------------------------------------------------------------ what it routes over
     @property
     def registry_chars(self) -> int:
@@ -222,6 +248,14 @@ class Router:
             ev = Evidence(task, (), (), (), (), (), False, self.freshness)
             return self._decision(ev, Verdict("full", "no_match", f"Fell back to the full registry: the router "
                                                                   f"failed on this task ({type(exc).__name__}: {exc})"))
+
+    def decision_for(self, ev: Evidence, settings: RoutingSettings | None = None) -> Decision:
+        """The decision for evidence ``ev`` (from :meth:`evidence`) under
+        ``settings`` (default: this router's). ``routelens tune`` finds the
+        evidence of a task once per threshold and decides it under every
+        ambiguity margin; the threshold in ``settings`` must be the one
+        ``ev`` was found with."""
+        return self._decision(ev, decide(ev, self.entries, settings or self.settings))
 
     def evidence(self, task: str) -> Evidence:
         """What the matchers find in ``task``: skill candidates (scores at or

@@ -41,7 +41,7 @@ from routelens.routing.router import Router
 from routelens.text.yaml_events import FALSE_WORDS, MAP, NULL_WORDS, SCALAR, SEQ, TRUE_WORDS, compose_bytes
 
 __all__ = ["QUALITY_BAR", "Case", "CaseResult", "EvalReport", "CasesError", "load_cases", "parse_cases", "check_ids",
-           "evaluate"]
+           "evaluate", "score"]
 
 #: The quality bar (docs/formats.md §7.4): (metric, comparison, bound).
 #: ``coverage`` counts the routable cases that hold a trigger: every
@@ -361,8 +361,7 @@ def load_cases(path: str | Path) -> list[Case]:
     try:
         raw = read_bounded(path, LIMITS["max_cases_bytes"], what="the cases file")
     except FileReadError as exc:
-        reason = str(exc).removeprefix(f"the cases file {path}: ")
-        raise CasesError([Diagnostic(str(path), 1, 1, "", f"cannot read the cases: it {reason}")]) from None
+        raise CasesError([Diagnostic(str(path), 1, 1, "", f"cannot read the cases: it {exc.reason}")]) from None
     return parse_cases(raw, str(path))
 
 
@@ -401,9 +400,16 @@ def evaluate(router: Router, cases: Iterable[Case]) -> EvalReport:
     bad = check_ids(cases, router.skill_ids, router.composition_ids)
     if bad:
         raise CasesError(bad)
+    return score(cases, [router.route(c.task) for c in cases])
+
+
+def score(cases: list[Case], decisions: list[Decision]) -> EvalReport:
+    """The report of ``decisions`` (one per case, in order) against their
+    ``cases`` (docs/formats.md §7.2-§7.3), without routing: what
+    :func:`evaluate` computes once it has routed. ``routelens tune`` scores
+    the same cases under many settings this way."""
     results = []
-    for c in cases:
-        d = router.route(c.task)
+    for c, d in zip(cases, decisions, strict=True):
         results.append(CaseResult(c, d, _outcome(c, d)))
     routed = [r for r in results if r.decision.mode != "full"]
     correct = [r for r in routed if r.outcome == "correct"]

@@ -20,6 +20,8 @@ from routelens.tui.model import Analysis, LoadFailure, Preview, Snapshot
 if TYPE_CHECKING:
     from routelens.routing.decision import Decision
     from routelens.routing.router import Router
+    from routelens.tools.fixes import Fix
+    from routelens.tools.tune import TuneReport
 
 __all__ = [
     "PreviewReady",
@@ -33,6 +35,11 @@ __all__ = [
     "AnalysisDone",
     "ExplainReady",
     "WatchChecked",
+    "FixesReady",
+    "RouterChanged",
+    "ListReady",
+    "ListFailed",
+    "TuneReady",
 ]
 
 
@@ -129,3 +136,44 @@ class ExplainReady(Message, bubble=False):
     skill_id: str
     task: str
     text: str
+
+
+@dataclass
+class FixesReady(Message, bubble=False):
+    """The verified fixes of the decision routed as number ``seq``."""
+
+    seq: int
+    fixes: list[Fix]
+
+
+@dataclass
+class RouterChanged(Message):
+    """The main screen has a router for a new load (the registry or the
+    index changed on disk). It bubbles to the app, which tells the open
+    case and log screens to run again."""
+
+    snapshot: Snapshot
+
+
+@dataclass
+class ListReady(Message, bubble=False):
+    """A case or log screen's rows, computed for ``snapshot``: ``rows``
+    (whatever the screen shows per line) and ``summary`` (its top line)."""
+
+    snapshot: Snapshot
+    rows: list
+    summary: object
+
+
+@dataclass
+class ListFailed(Message, bubble=False):
+    """The cases or the log cannot be used: ``lines`` say why (``FILE:LINE: ...``)."""
+
+    lines: list[str]
+
+
+@dataclass
+class TuneReady(Message, bubble=False):
+    """The sweep of the tune screen."""
+
+    report: TuneReport

@@ -27,6 +27,7 @@ from routelens.paths import CATALOG_NAME, INDEX_NAME
 from routelens.text.canonical import sha256_hex
 from routelens.text.visible import pictured
 from routelens.artifacts.check import CheckResult, check
+from routelens.artifacts.jsonfmt import compact
 from routelens.artifacts.freshness import Freshness, freshness
 from routelens.artifacts.index_file import index_bytes
 from routelens.registry import (
@@ -234,10 +235,6 @@ class IndexDisplay:
     formatted: bool = True
 
 
-def _compact(obj: Any) -> str:
-    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
-
-
 def format_index(raw: bytes) -> IndexDisplay:
     """Lay out index bytes one tuple per line. A file that is not a JSON
     object is shown as it is (``formatted=False``)."""
@@ -255,14 +252,14 @@ def format_index(raw: bytes) -> IndexDisplay:
         comma = "," if n < len(keys) - 1 else ""
         value = obj[key]
         if key in ("skills", "compositions", "rules") and isinstance(value, list):
-            out.append(f" {_compact(key)}:[")
+            out.append(f" {compact(key)}:[")
             for i, row in enumerate(value):
                 if isinstance(row, list) and row and isinstance(row[0], str):
                     rows[f"{key}:{row[0]}"] = len(out)
-                out.append("  " + _compact(row) + ("," if i < len(value) - 1 else ""))
+                out.append("  " + compact(row) + ("," if i < len(value) - 1 else ""))
             out.append(" ]" + comma)
         else:
-            out.append(f" {_compact(key)}:{_compact(value)}{comma}")
+            out.append(f" {compact(key)}:{compact(value)}{comma}")
     out.append("}")
     return IndexDisplay(display_text("\n".join(out)), rows)
 

@@ -20,6 +20,10 @@ def register(sub, common) -> None:
                    help="the compact index (default: routing.min.json in --out, else generated/ beside the registry)")
     p.add_argument("--task", default="", metavar="TEXT", help="start with this task typed in")
     p.add_argument("--theme", default="textual-dark", metavar="NAME", help="Textual theme (default textual-dark)")
+    p.add_argument("--cases", type=path_arg, default=None, metavar="FILE",
+                   help="open on these labelled cases (each with its outcome, live as the registry changes)")
+    p.add_argument("--log", type=path_arg, default=None, metavar="FILE",
+                   help="open on this decision log, replayed against the registry")
     p.set_defaults(func=run)
 
 
@@ -34,7 +38,7 @@ def run(args) -> int:
     from routelens.tui.model import Paths
 
     paths = Paths.make(reg_path, args.index, out_dir, demo=bool(getattr(args, "demo", False)))
-    app = RouteLensApp(paths, task=args.task)
+    app = RouteLensApp(paths, task=args.task, cases=args.cases, log=args.log)
     if args.theme not in app.available_themes:
         print(f"unknown theme {args.theme!r}; one of: {', '.join(sorted(app.available_themes))}", file=sys.stderr)
         return 2

@@ -34,12 +34,17 @@ from textual.timer import Timer
 from textual.widgets import Footer, Input, Tab, Tabs
 from textual.worker import get_current_worker
 
+from routelens.errors import CasesError
+from routelens.tools.evaluate import check_ids, load_cases
+from routelens.tools.fixes import FIXABLE, fixes_for
 from routelens.tui import words
 from routelens.tui.messages import (
     DecisionReady,
+    FixesReady,
     LoadFailed,
     PreviewReady,
     RegistryLoaded,
+    RouterChanged,
     RouterFailed,
     RouterReady,
     WatchChecked,
@@ -69,10 +74,17 @@ from routelens.tui.widgets.source_view import MAX_TEXTAREA_LINES
 from routelens.tui.widgets.task_input import TaskInput
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from routelens.routing.decision import Decision
     from routelens.routing.router import Router
+    from routelens.tools.fixes import Fix
 
 __all__ = ["MainScreen"]
+
+
+#: the longest wait, in seconds, between two content checks of the watched files
+MAX_WATCH_GAP = 5.0
 
 
 class MainScreen(Screen[None]):
@@ -84,12 +96,14 @@ class MainScreen(Screen[None]):
     on every change). ``max_textarea_lines``: documents longer than this
     use the line-API view instead of a TextArea. ``load_timeout``: seconds
     a read of the files may take before it is given up and tried again
-    (doubled after each time it is hit).
+    (doubled after each time it is hit). ``cases``: labelled
+    cases the fixes of a fallback are checked against (None: none).
 
     State the app, tests and benchmarks read: :attr:`snapshot` (the last
     good load), :attr:`failure` (why the registry on disk cannot be used,
     or None), :attr:`decision`, :attr:`hits`, :attr:`near`,
-    :attr:`current`, :attr:`hit_index`, :attr:`loads`, :attr:`decisions`.
+    :attr:`current`, :attr:`hit_index`, :attr:`loads`, :attr:`decisions`,
+    :attr:`fixes` (the verified fixes of the decision on screen).
     """
 
     #: Below this width the three panes become tabs.
@@ -106,10 +120,15 @@ class MainScreen(Screen[None]):
         route_debounce: float = 0.05,
         max_textarea_lines: int = MAX_TEXTAREA_LINES,
         load_timeout: float = 10.0,
+        cases: Path | None = None,
     ) -> None:
         super().__init__()
         self.paths = paths
         self.load_timeout = load_timeout
+        self.cases_path = cases
+        self.fixes: list[Fix] = []
+        self.fix_index = -1
+        self.fixes_pending = False
         self.poll_interval = poll_interval
         self.route_debounce = route_debounce
         self.snapshot: Snapshot | None = None
@@ -334,8 +353,11 @@ class MainScreen(Screen[None]):
     def on_watch_checked(self, message: WatchChecked) -> None:
         self._watching_since = None
         self.watch_checks += 1
-        # a big registry is hashed less often: at most ~5% of the time
-        self._next_watch = time.monotonic() + max(self.poll_interval or 0.0, 20 * message.seconds)
+        # a big registry is hashed less often: at most ~5% of the time, but an
+        # edit is always noticed within MAX_WATCH_GAP seconds (a slow, loaded
+        # machine made the gap grow without bound)
+        gap = min(max(self.poll_interval or 0.0, 20 * message.seconds), MAX_WATCH_GAP)
+        self._next_watch = time.monotonic() + gap
         if message.expected != self._content or self._loading or self._content is None:
             return  # a load happened meanwhile (or none has read the files yet)
         if message.content != self._content:
@@ -433,6 +455,7 @@ class MainScreen(Screen[None]):
             return  # a newer load is on its way
         message.snapshot.router = message.router
         self._schedule_route(immediate=True)
+        self.post_message(RouterChanged(message.snapshot))
 
     def on_router_failed(self, message: RouterFailed) -> None:
         self.notify(words.router_failed(message.error), severity="error")
@@ -535,6 +558,7 @@ class MainScreen(Screen[None]):
         snap = self.snapshot
         if decision is None or snap is None:
             self.hits, self.near, self.hit_index = [], [], 0
+            self.fixes, self.fix_index, self.fixes_pending = [], -1, False
             panel.show_hint()
             self.current = previous if previous is not None and previous.role == "browse" else None
             self._paint_hits()
@@ -555,9 +579,70 @@ class MainScreen(Screen[None]):
         self.current = self.hits[self.hit_index] if self.hits else (self.near[0] if self.near else None)
         panel.show_decision(decision, self.hits, self.near, self.hit_index, len(reg.text), reg.routing.threshold)
         self._paint_hits()
+        self._start_fixes(seq, decision)
         self.decisions += 1
         self.last_decision_at = time.perf_counter()
         self.call_after_refresh(self._mark_decision_painted)
+
+    # ------------------------------------------------------------------ fixes
+    def _start_fixes(self, seq: int, decision: Decision) -> None:
+        self.fixes, self.fix_index = [], -1
+        self.decision_panel.show_fixes([])
+        snap = self.snapshot
+        self.fixes_pending = decision.reason in FIXABLE and snap is not None
+        if self.fixes_pending and snap is not None:
+            self._fixes_worker(snap, decision, seq)
+
+    @work(thread=True, exclusive=True, group="fixes", exit_on_error=False)
+    def _fixes_worker(self, snap: Snapshot, decision: Decision, seq: int) -> None:
+        cases = None
+        if self.cases_path is not None:
+            try:
+                cases = load_cases(self.cases_path)
+                if check_ids(cases, snap.registry.skills, snap.registry.compositions):
+                    cases = None
+            except CasesError:
+                cases = None
+        try:
+            fixes = fixes_for(decision, snap.registry, None, cases, self.paths.show(self.cases_path)
+                              if self.cases_path is not None else "")
+        except Exception:  # fixes are advice: never take the screen down
+            fixes = []
+        if get_current_worker().is_cancelled:
+            return
+        self.post_message(FixesReady(seq, fixes))
+
+    def on_fixes_ready(self, message: FixesReady) -> None:
+        if message.seq != self._route_seq:
+            return  # the task changed meanwhile
+        self.fixes_pending = False
+        self.fixes, self.fix_index = message.fixes, -1
+        self.decision_panel.show_fixes(self.fixes)
+
+    def action_copy_fix(self) -> None:
+        """Copy the next fix's YAML line to the clipboard and show where it
+        goes: its line lights up in the registry pane (F7 again: the next fix)."""
+        if not self.fixes:
+            self.notify(words.NO_FIX, severity="warning")
+            return
+        self.fix_index = (self.fix_index + 1) % len(self.fixes)
+        fix = self.fixes[self.fix_index]
+        self.app.copy_to_clipboard(fix.yaml)
+        line = fix.edit.line
+        self.current = Hit("fix", fix.where, "fix", line, line)
+        self._paint_hits()
+        self.show_pane("registry")
+        self.decision_panel.show_fixes(self.fixes, self.fix_index)
+        title, text = words.fix_copied(fix.yaml, fix.where, fix.how, self.fix_index, len(self.fixes))
+        self.notify(text, title=title, timeout=8)
+
+    def set_task(self, text: str) -> None:
+        """Put ``text`` in the task input and route it (from the case and log screens)."""
+        self.task_input.value = text
+        self.task_input.cursor_position = len(text)
+        self._task_text = text
+        self._schedule_route(immediate=True)
+        self.task_input.focus()
 
     def _mark_decision_painted(self) -> None:
         self.last_decision_painted_at = time.perf_counter()
