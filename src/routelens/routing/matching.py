@@ -69,7 +69,7 @@ from typing import Iterable, Sequence
 from rapidfuzz.distance import OSA, Levenshtein
 
 from routelens.text.unicode import is_spaceless, normalize_text
-from routelens.text.words import MATCH_STOP_WORDS, inflects, is_katakana, lemma_candidates
+from routelens.text.words import MATCH_STOP_WORDS, inflection_key, inflects, is_katakana, lemma_candidates
 
 __all__ = [
     "MATCHER_VERSION",
@@ -84,6 +84,7 @@ __all__ = [
     "normalize_text",
     "tokenize",
     "word_similarity",
+    "stem",
     "prepare",
     "prepare_tail",
 ]
@@ -345,6 +346,14 @@ def _typo_score(u: str, t: str) -> float:
     if u[-1] != t[-1]:  # the last letter is wrong
         return 100.0 - _COST_CHANGES_WORD / L
     return 100.0 - (_COST_WRONG if L >= _SHORT_WORD else _COST_WRONG_SHORT) / L  # one wrong letter
+
+
+def stem(word: str) -> str:
+    """The key under which a normalised word and its regular inflections
+    meet (:func:`routelens.text.words.inflection_key`: "migrations" ->
+    "migration", "planning" -> "plan"); a derivation keeps its own key
+    ("formatter" is not "format"). Words with digits are returned unchanged."""
+    return inflection_key(word)
 
 
 def word_similarity(u: str, t: str) -> float:
