@@ -240,7 +240,7 @@ def test_ambiguous(r):
     assert summary(d) == ("full", "ambiguous", (), None)
     assert d.message == ('Fell back to the full registry: "refactoring" and "terraform" both have evidence '
                          '("refactoring": the specific word "refactor" (rare in everyday language); "terraform": the '
-                         'everyday word "terraform" (Zipf 2.0)) and the task does not say which it wants')
+                         'fairly common word "terraform" (Zipf 2.0)) and the task does not say which it wants')
 
 
 def test_a_second_candidate_beyond_the_margin_does_not_block(r):

@@ -287,8 +287,10 @@ def _trigger_pieces(best: Match, hits: dict[str, list[Match]], text: str, negati
             w, detail = _STRONG, f"the phrase {quote(m.trigger)}"
         elif strong:
             w, detail = _STRONG, f"the specific word {quote(key or m.trigger)} ({_zipf_words(z)})"
-        else:
+        elif z >= EVERYDAY_ZIPF:
             w, detail = _WEAK, f"the everyday word {quote(key or m.trigger)} ({_zipf_words(z)})"
+        else:
+            w, detail = _WEAK, f"the fairly common word {quote(key or m.trigger)} ({_zipf_words(z)})"
         if m.kind in ("inflection", "loose", "spacing") and not typo:
             detail += f", {m.kind}"
         trig_pieces.append((span, Piece("trigger", shown, span, w, detail, m.trigger)))
