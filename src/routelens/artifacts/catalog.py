@@ -46,6 +46,7 @@ def _rest_object(reg: Registry) -> dict[str, Any]:
             "threshold": reg.routing.threshold,
             "ambiguity_margin": reg.routing.ambiguity_margin,
             "high_risk": list(reg.routing.high_risk),
+            "destructive_intents": reg.routing.destructive_intents,
             "max_index_ratio": reg.routing.max_index_ratio,
         },
         "warnings": [str(w) for w in reg.warnings],
@@ -142,6 +143,7 @@ def _skills_pieces(reg: Registry, pad: str) -> Iterator[str]:
     metadata_sep = "," + p3
     for s in reg.skills.values():
         trig_text = ("[" + p3 + join3.join(map(enc, s.triggers)) + p2 + "]") if s.triggers else "[]"
+        nw_text = ("[" + p3 + join3.join(map(enc, s.not_when)) + p2 + "]") if s.not_when else "[]"
         meta = s.metadata
         if not meta:
             meta_text = "{}"
@@ -169,7 +171,7 @@ def _skills_pieces(reg: Registry, pad: str) -> Iterator[str]:
             f'{p2}"source_end": {s.source_end},{p2}"path": {enc(s.path)},'
             f'{p2}"priority": {enc(s.priority)},{p2}"status": {enc(s.status)},'
             f'{p2}"description": {"null" if desc is None else enc(desc)},{p2}"triggers": {trig_text},'
-            f'{p2}"metadata": {meta_text},{p2}"compositions": {comps_text},'
+            f'{p2}"not_when": {nw_text},{p2}"metadata": {meta_text},{p2}"compositions": {comps_text},'
             f'{p2}"self_contained": {lit[s.self_contained]},{p2}"body": {body_text}{p1}}}'
         )
         sep = "," + p1

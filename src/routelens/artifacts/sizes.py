@@ -10,7 +10,6 @@ figures (they depend on an optional tokenizer); see :func:`token_count`.
 
 from __future__ import annotations
 
-import heapq
 import json
 from typing import Any
 
@@ -30,19 +29,16 @@ def measure(text: str) -> dict[str, int]:
 
 #: the compact index's sections in file order, with the key that follows each
 _SECTIONS = (("skills", "skill"), ("compositions", "composition"), ("rules", "rule"))
-_NEXT_KEYS = ('],"composition_fields":', '],"rule_fields":', '],"routing":', '],"source_sha256":')
+_NEXT_KEYS = ('],"composition_fields":', '],"rule_fields":', '],"routing":', '],"vocabulary":', '],"source_sha256":')
 
 
-def _rows_from_text(text: str, limit: int | None = None) -> list[tuple[str, str, int]] | None:
-    """``(kind, id, chars)`` of the entries of a compact index that routelens
+def _rows_from_text(text: str) -> list[tuple[str, str, int]] | None:
+    """``(kind, id, chars)`` of every entry of a compact index that routelens
     wrote (docs/formats.md §3 layout), cut out of the text without decoding it:
     the rows of an array are separated by ``],["``, which no row holds
     inside (quotes inside JSON strings are escaped, ids are kebab-case).
-    With ``limit``, only the rows at least as long as the ``limit``-th
-    longest (ties included) are returned, which is all that
-    :func:`top_contributors` ranks. None when the text does not have that
-    layout."""
-    sections: list[tuple[str, list[str]]] = []
+    None when the text does not have that layout."""
+    out: list[tuple[str, str, int]] = []
     for key, kind in _SECTIONS:
         marker = f'"{key}":['
         at = text.find(marker)
@@ -59,21 +55,11 @@ def _rows_from_text(text: str, limit: int | None = None) -> list[tuple[str, str,
             continue
         if not body.startswith('["') or not body.endswith("]"):
             return None
-        sections.append((kind, body.split('],["')))
-    # a part is its row without the '["' that opens it (but the first) and the ']' that closes it (but the last)
-    # (a row is 0 to 3 characters longer than its part), so a row as long as
-    # the limit-th longest has a part at least that part's length minus 3
-    floor = 0
-    if limit is not None and limit > 0:
-        lengths = [len(part) for _, parts in sections for part in parts]
-        if len(lengths) > limit:
-            floor = heapq.nlargest(limit, lengths)[-1] - 3
-    out: list[tuple[str, str, int]] = []
-    for kind, parts in sections:
+        if key == "skills":
+            return None  # skill rows hold nested lists: decode them (below)
+        parts = body.split('],["')
         last = len(parts) - 1
         for i, part in enumerate(parts):
-            if len(part) < floor:  # shorter than the limit-th longest row, whatever it is
-                continue
             row = part if i == 0 else '["' + part
             if i != last:
                 row += "]"
@@ -95,7 +81,7 @@ def top_contributors(index_data: bytes, limit: int = 10) -> list[dict[str, Any]]
     are not a JSON index."""
     text = index_data.decode("utf-8")
     total = max(len(text), 1)
-    found = _rows_from_text(text, limit)
+    found = _rows_from_text(text)
     if found is None:
         obj = json.loads(text)
         found = [(kind, row[0], len(compact(row)))

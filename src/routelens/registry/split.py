@@ -137,7 +137,7 @@ def _half_skills(r: Reader, root, key: int) -> list[tuple]:
         if skill is None:
             raise _SplitFailed()
         out.append((skill.id, skill.path, skill.priority, skill.triggers, skill.description, skill.status,
-                    skill.metadata, skill.source_start, skill.source_end, skill.self_contained))
+                    skill.metadata, skill.source_start, skill.source_end, skill.self_contained, skill.not_when))
     return out
 
 

@@ -45,7 +45,7 @@ KNOWN_TOP_LEVEL = ("schema_version", "skills", "composition", "rules", "routing"
 #: A number as YAML 1.2's core schema writes it (no .inf/.nan, no 0x, no 1_000).
 _NUMBER_RE = re.compile(r"^[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?$")
 _ID_MATCH = ID_RE.match
-_SKILL_KEYS = frozenset({"path", "priority", "triggers", "description", "status"})
+_SKILL_KEYS = frozenset({"path", "priority", "triggers", "description", "status", "not_when"})
 
 
 class Validator:
@@ -179,6 +179,10 @@ def validate_skill(r: Reader, v: Validator, key: str, kn: Node, vn: Node) -> Ski
     n = fields.get("triggers")
     if n is not None:
         trig = v.triggers(n, base + ".triggers")
+    not_when: tuple[str, ...] = ()
+    n = fields.get("not_when")
+    if n is not None:
+        not_when = v.triggers(n, base + ".not_when")
     description = None
     n = fields.get("description")
     if n is not None:
@@ -202,7 +206,7 @@ def validate_skill(r: Reader, v: Validator, key: str, kn: Node, vn: Node) -> Ski
     start, end, contained = _entry_range(r, kn, vn)
     if not contained:
         r.warn(kn.start, base, "not self-contained: its range uses an alias whose anchor lies outside it")
-    return new_skill(sid, path_v, prio, trig, description, status, metadata, start, end, contained)
+    return new_skill(sid, path_v, prio, trig, description, status, metadata, start, end, contained, not_when)
 
 
 _ScalarEvent, _SequenceStartEvent = _ev.ScalarEvent, _ev.SequenceStartEvent
@@ -298,6 +302,16 @@ def fast_skill(r: Reader, kn: Node, start: Any, get: Any, buf: list) -> tuple[Sk
         if not t or len(t) > maxc or (not it.style and t in NULL_WORDS) or t.isspace():
             return None, 0
         trig.append(t)
+    not_when: tuple[str, ...] = ()
+    nw = fields.get("not_when")
+    if nw is not None:  # as a trigger list (docs/formats.md §1.1)
+        if type(nw) is not list or not nw or len(nw) > LIMITS["max_triggers_per_entry"]:
+            return None, 0
+        for it in nw:
+            t = it.value
+            if not t or len(t) > maxc or (not it.style and t in NULL_WORDS) or t.isspace():
+                return None, 0
+        not_when = tuple(it.value for it in nw)
     description = None
     d = fields.get("description")
     if d is not None:
@@ -346,7 +360,8 @@ def fast_skill(r: Reader, kn: Node, start: Any, get: Any, buf: list) -> tuple[Sk
     final = line_of(max(hi - 1, start.start_mark.index))
     if final < first:
         final = first
-    return new_skill(sid, path_v, prio, tuple(trig), description, status, metadata, first, final, True), end_index
+    return (new_skill(sid, path_v, prio, tuple(trig), description, status, metadata, first, final, True, not_when),
+            end_index)
 
 
 def compose_registry(r: Reader, parse_text: str, back: dict[str, str],
@@ -552,6 +567,15 @@ def validate_registry(r: Reader, root: Node | None, path: Path, text: str,
                         r.error(v2.start, p, f"must be a number in {'(0, 1]' if key == 'max_index_ratio' else '[0, 100]'}, got {s}")
                         continue
                     vals[key] = int(num) if num.is_integer() and key != "max_index_ratio" else num
+                elif key == "destructive_intents":
+                    d = r.deref(v2)
+                    word = d.value if d.kind == SCALAR and d.plain else None
+                    if word in TRUE_WORDS:
+                        vals[key] = True
+                    elif word in FALSE_WORDS:
+                        vals[key] = False
+                    else:
+                        r.error(v2.start, p, "must be true or false (plain, not quoted)")
                 elif key == "high_risk":
                     d = r.deref(v2)
                     if d.kind == SEQ and not d.items:

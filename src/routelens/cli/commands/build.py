@@ -7,6 +7,7 @@ import sys
 import time
 
 from routelens.artifacts.build import compute_stats
+from routelens.artifacts.vocabulary import stem_collisions
 from routelens.artifacts.write import write_generated
 from routelens.cli.commands.common import (
     DEMO_LABEL,
@@ -91,6 +92,10 @@ def run(args) -> int:
         if tty:
             print(file=sys.stderr, flush=True)  # end the progress line
     print_body_warnings(reg)  # a missing body is said, never an error (docs/formats.md §4.4)
+    # stem collisions between one-word triggers: a warning, like the registry's (docs/formats.md §3.7)
+    for sa, ta, sb, tb in stem_collisions(reg):
+        print(f"{reg_path}: warning: skills.{sb}: trigger {tb!r} and {ta!r} of {sa} are inflections of one word: "
+              "a task saying either matches both", file=sys.stderr)
     if big:
         print(f"validated {len(reg.skills)} skills in {time.perf_counter() - t0:.1f}s; writing {out}...",
               file=sys.stderr, flush=True)
