@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -10,6 +11,19 @@ import pytest
 FIXTURES = Path(__file__).parent / "fixtures"
 CASES = FIXTURES / "cases"
 EXAMPLE = FIXTURES / "example-skills.yaml"
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _matcher_cache(tmp_path_factory):
+    """The matcher cache of every test lives in a folder of the test session
+    (never the user's ~/.cache); subprocesses inherit it."""
+    old = os.environ.get("ROUTELENS_MATCHER_CACHE")
+    os.environ["ROUTELENS_MATCHER_CACHE"] = str(tmp_path_factory.mktemp("matcher-cache"))
+    yield
+    if old is None:
+        os.environ.pop("ROUTELENS_MATCHER_CACHE", None)
+    else:
+        os.environ["ROUTELENS_MATCHER_CACHE"] = old
 
 
 @pytest.fixture

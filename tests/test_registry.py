@@ -442,6 +442,7 @@ def test_limits_values():
         "max_cases_bytes": 64 * 1024 * 1024,
         "max_skill_md_bytes": 4 * 1024 * 1024,
         "max_log_bytes": 256 * 1024 * 1024,
+        "max_matcher_cache_bytes": 1024 * 1024 * 1024,
     }
 
 

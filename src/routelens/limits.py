@@ -26,4 +26,5 @@ LIMITS = {
     "max_cases_bytes": 64 * 1024 * 1024,  # bytes of a labelled cases file (routelens eval)
     "max_skill_md_bytes": 4 * 1024 * 1024,  # bytes of one SKILL.md (routelens import)
     "max_log_bytes": 256 * 1024 * 1024,  # bytes of a decision log read back
+    "max_matcher_cache_bytes": 1024 * 1024 * 1024,  # bytes of one matcher cache file (docs/formats.md §11.4)
 }

@@ -73,6 +73,7 @@ class Entries:
         self._lines: list[str] | None = None
         self._lock = threading.Lock()
         self._cache: dict[tuple[str, str], Any] = {}
+        self._expanded: dict[tuple[str, str], Expansion] = {}
         self._members: dict[str, tuple[str, ...]] | None = None
         #: kind -> id -> the triggers the index gives (checked against the ranges)
         self._index_triggers: dict[str, dict[str, tuple[str, ...]]] = {"skill": {}, "rule": {}}
@@ -161,6 +162,9 @@ class Entries:
         skill, ``path``/``priority``/``status`` (``active`` when not
         written). Raises :class:`IndexInvalidError` when the range does not
         hold the entry."""
+        done = self._expanded.get((kind, entry_id))
+        if done is not None:  # read and verified before (the text never changes; an Expansion is frozen)
+            return done
         start, end, text, value, resolved = self._fragment(kind, entry_id)
         if kind == "skill":
             if not isinstance(value, dict):
@@ -169,10 +173,13 @@ class Entries:
                 self._verify_triggers("skill", entry_id, value, start, end)
                 self._verify_rules()
             status = value.get("status", "active")
-            return Expansion(entry_id, "skill", start, end, text,
+            done = Expansion(entry_id, "skill", start, end, text,
                              _str_or_none(value.get("path")), _str_or_none(value.get("priority")),
                              _str_or_none(status) or "active", resolved)
-        return Expansion(entry_id, "composition", start, end, text, None, None, None, resolved)
+        else:
+            done = Expansion(entry_id, "composition", start, end, text, None, None, None, resolved)
+        self._expanded[(kind, entry_id)] = done
+        return done
 
     def body_problem(self, expansion: Expansion) -> str | None:
         """What is wrong with a selected skill's Layer-2 body (docs/formats.md

@@ -240,10 +240,26 @@ def _overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
     return a[0] < b[1] and b[0] < a[1]
 
 
+def _containing(span: tuple[int, int], all_spans: list[tuple[str, tuple[int, int], str]],
+                cache: dict[tuple[int, int], list[tuple[str, tuple[int, int], str]]] | None
+                ) -> list[tuple[str, tuple[int, int], str]]:
+    """The entries of ``all_spans`` whose span holds ``span`` and is longer,
+    in ``all_spans`` order (cached per span: many candidates share spans)."""
+    got = cache.get(span) if cache is not None else None
+    if got is None:
+        got = [o for o in all_spans if o[1][0] <= span[0] and span[1] <= o[1][1]
+               and (o[1][1] - o[1][0]) > (span[1] - span[0])]
+        if cache is not None:
+            cache[span] = got
+    return got
+
+
 def _trigger_pieces(best: Match, hits: dict[str, list[Match]], text: str, negations: list[Signal],
                     marks: list[Signal], all_spans: list[tuple[str, tuple[int, int], str]],
-                    lexicon: Lexicon) -> list[tuple[tuple[int, int], Piece]]:
-    """The trigger pieces of one candidate (counted or not), longest first."""
+                    lexicon: Lexicon, containers: dict | None = None) -> list[tuple[tuple[int, int], Piece]]:
+    """The trigger pieces of one candidate (counted or not), longest first.
+    ``containers``: a cache for :func:`_containing`, shared by the
+    candidates of one task."""
     sid = best.id
     trig_pieces: list[tuple[tuple[int, int], Piece]] = []
     for m in sorted(hits.get(sid, [best]), key=lambda m: (m.span[0] - m.span[1], m.span[0], -m.score)):
@@ -261,8 +277,7 @@ def _trigger_pieces(best: Match, hits: dict[str, list[Match]], text: str, negati
             trig_pieces.append((span, Piece("markup", shown, span, 0, f"{quote(shown)} is inside markup",
                                             m.trigger)))
             continue
-        longer = next((o for o in all_spans if o[0] != sid and o[1][0] <= span[0] and span[1] <= o[1][1]
-                       and (o[1][1] - o[1][0]) > (span[1] - span[0])), None)
+        longer = next((o for o in _containing(span, all_spans, containers) if o[0] != sid), None)
         if longer is not None:
             trig_pieces.append((span, Piece("yields", shown, span, 0,
                                             f"{quote(shown)} lies inside {quote(longer[2])} of {quote(longer[0])}",
@@ -316,23 +331,30 @@ def assess(task: PreparedTask, hits: dict[str, list[Match]], matches: Sequence[M
             all_spans.append((sid, m.span, m.trigger))
     out = []
     first: dict[str, list[tuple[tuple[int, int], Piece]]] = {}
+    containers: dict = {}
     for best in matches:
-        first[best.id] = _trigger_pieces(best, hits, text, negations, marks, all_spans, lexicon)
+        first[best.id] = _trigger_pieces(best, hits, text, negations, marks, all_spans, lexicon, containers)
+    # the work per candidate must not grow with the number of candidates: the trigger spans of all of
+    # them, once (a candidate's own are among its pieces anyway), and the terms found, by owner
+    trigger_spans = {sp for tp in first.values() for sp, p in tp if p.kind == "trigger"}
+    found_by_owner: dict[str | None, list[tuple[str | None, str, tuple[int, int]]]] = {}
+    for f in found:
+        found_by_owner.setdefault(f[0], []).append(f)
+    found_context = [f for f in found if f[0] is None or f[0] == ""]
     for best in matches:
         sid = best.id
         pieces: list[Piece] = []
         trig_pieces = first[sid]
-        others = [sp for o, tp in first.items() if o != sid for sp, p in tp if p.kind == "trigger"]
         pieces.extend(p for _, p in sorted(trig_pieces, key=lambda x: x[0]))
         counted_spans = [p.span for p in pieces if p.kind == "trigger"]
-        used_spans = [p.span for p in pieces] + others
+        used_spans = list({p.span for p in pieces} | trigger_spans)
         tiers = [lexicon.tier(p.trigger) if "typo" not in p.detail else "everyday"
                  for p in pieces if p.kind == "trigger"]
         order = ("phrase", "rare", "uncommon", "everyday")
         tier = min(tiers, key=order.index) if tiers else "everyday"
         n_terms = 0
         seen_terms = set()
-        for owner, term, span in found:
+        for owner, term, span in found_by_owner.get(sid, ()):
             if owner != sid or term in seen_terms or any(_overlaps(span, s) for s in used_spans):
                 continue
             if within(span, negations) is not None:
@@ -342,7 +364,7 @@ def assess(task: PreparedTask, hits: dict[str, list[Match]], matches: Sequence[M
             n_terms += 1
             pieces.append(Piece("term", text[span[0]:span[1]], span, w, f"the domain term {quote(term)}", term))
         ctx = None
-        for owner, term, span in found:
+        for owner, term, span in found_context:
             if owner is not None and owner != "":
                 continue
             if any(_overlaps(span, s) for s in used_spans) or within(span, negations) is not None:

@@ -605,6 +605,36 @@ class _Trigger:
         self.values = tuple(100.0 * w / total for w in weights)
 
 
+class _LazyTriggers:
+    """The triggers of a matcher loaded from the matcher cache
+    (:mod:`routelens.routing.matcher_cache`): each :class:`_Trigger` is a
+    pure function of ``(owner, text, order)``, so it is cut into units again
+    on first use and kept; a task touches only the triggers the inverted
+    index reaches, so a cold start does not parse every trigger."""
+
+    __slots__ = ("_args", "_made")
+
+    def __init__(self, args: list[tuple[str, str, int]]):
+        self._args = args
+        self._made: list[_Trigger | None] = [None] * len(args)
+
+    def __len__(self) -> int:
+        return len(self._args)
+
+    def __bool__(self) -> bool:
+        return bool(self._args)
+
+    def __getitem__(self, tid: int) -> _Trigger:
+        tr = self._made[tid]
+        if tr is None:
+            tr = self._made[tid] = _Trigger(*self._args[tid])
+        return tr
+
+    def __iter__(self):
+        for tid in range(len(self._args)):
+            yield self[tid]
+
+
 class TriggerMatcher:
     """Scores tasks against the triggers of many owners, through an inverted
     index built once (so a task never touches every trigger).
@@ -696,6 +726,22 @@ class TriggerMatcher:
         self._dels = dels
         self._max_unit = max((len(u) for u in vocab), default=0)
         self._word_cache: dict[str, list[tuple[str, float]]] = {}
+
+    # ------------------------------------------------------------------ serialisation
+    def __getstate__(self) -> dict:
+        """What the matcher cache stores (docs/formats.md §11.4): everything the
+        build computed across triggers (postings, vocabulary, deletions) as
+        it is, each trigger as ``(owner, text, order)`` (cut into units
+        again on first use), and no per-task word cache."""
+        state = dict(self.__dict__)
+        state["triggers"] = [(tr.owner, tr.text, tr.order) for tr in self.triggers]
+        state["_word_cache"] = {}
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        state = dict(state)
+        state["triggers"] = _LazyTriggers(state["triggers"])
+        self.__dict__.update(state)
 
     # ------------------------------------------------------------------ candidates
     def _word_candidates(self, t: str) -> set[str]:
@@ -1013,15 +1059,18 @@ class TriggerMatcher:
             if b >= floor:
                 queue.append((-b, tid))
         queue.sort()
+        below: list[float] | None = None  # the scores below the threshold, best first; None: to recount
         for negb, tid in queue:
             b = -negb
             if b < threshold:
-                below = sorted((-k[0] for k, _ in results.values() if -k[0] < threshold), reverse=True)
+                if below is None:  # recounted only after an offer (not once per queued trigger)
+                    below = sorted((-k[0] for k, _ in results.values() if -k[0] < threshold), reverse=True)
                 if len(below) >= keep_below and (keep_below == 0 or b < below[keep_below - 1]):
                     break
             score, a, bb = self._score_trigger(tid, task, self._evidence(triggers[tid], task, word_pos))
             if score >= floor and a >= 0:
                 offer(tid, self._to_match(tid, task, score, a, bb))
+                below = None
         return {owner: m for owner, (_, m) in sorted(results.items())}
 
     def score_owner(self, task: PreparedTask, owner: str) -> Match | None:

@@ -45,6 +45,7 @@ from routelens.routing.matching import (
     prepare_tail,
 )
 from routelens.routing.evidence import Lexicon, assess
+from routelens.routing.matcher_cache import load_or_build
 from routelens.routing.policy import Evidence, ExplicitId, Verdict, decide
 from routelens.routing.signals import clause_breaks, destructive, negated, steering
 from routelens.text.canonical import canonical_bytes
@@ -103,8 +104,10 @@ class Router:
             rule_triggers = [(r[0], r[3]) for r in index.rules]
             not_when = [(r[0], r[4]) for r in index.skills if r[4]]
             vocab = index.vocabulary
-            lexicon = Lexicon(vocab.get("zipf", {}), [(r[0], r[5]) for r in index.skills], vocab.get("terms", []),
-                              skill_triggers, vocab.get("common", []), vocab.get("near", {}))
+
+            def lexicon() -> Lexicon:
+                return Lexicon(vocab.get("zipf", {}), [(r[0], r[5]) for r in index.skills], vocab.get("terms", []),
+                               skill_triggers, vocab.get("common", []), vocab.get("near", {}))
         else:
             assert registry is not None, "a router without a fresh index needs the parsed registry"
             source = registry.routing
@@ -112,22 +115,33 @@ class Router:
             skill_triggers = [(s.id, s.triggers) for s in registry.skills.values()]
             rule_triggers = [(r.id, r.triggers) for r in registry.rules.values()]
             not_when = [(s.id, s.not_when) for s in registry.skills.values() if s.not_when]
-            lexicon = _registry_lexicon(registry, skill_triggers)
+
+            def lexicon() -> Lexicon:
+                return _registry_lexicon(registry, skill_triggers)
         self.settings = RoutingSettings(
             threshold=float(source.threshold), ambiguity_margin=float(source.ambiguity_margin),
             high_risk=tuple(source.high_risk), max_index_ratio=source.max_index_ratio, present=source.present,
             destructive_intents=source.destructive_intents)
-        #: the vocabulary of the evidence model (docs/formats.md §3.7, §6.10)
-        self.lexicon = lexicon
         #: the threshold and ambiguity margin (0-100 scores) and the high-risk terms in force
         self.threshold = self.settings.threshold
         self.margin = self.settings.ambiguity_margin
         self.high_risk_terms = self.settings.high_risk
         self._trigger_lists = (skill_triggers, rule_triggers)
-        self._skills = TriggerMatcher(skill_triggers, floor=min(NEAR_MISS_FLOOR, self.threshold))
-        self._rules = TriggerMatcher(rule_triggers, floor=self.threshold)
-        self._risk = TriggerMatcher([(t, [t]) for t in self.high_risk_terms], floor=self.threshold)
-        self._not_when = TriggerMatcher(not_when, floor=self.threshold)
+        floors = (min(NEAR_MISS_FLOOR, self.threshold), self.threshold)
+
+        def build() -> tuple:
+            return (TriggerMatcher(skill_triggers, floor=floors[0]), TriggerMatcher(rule_triggers, floor=floors[1]),
+                    TriggerMatcher([(t, [t]) for t in self.high_risk_terms], floor=floors[1]),
+                    TriggerMatcher(not_when, floor=floors[1]), lexicon())
+
+        if fresh.state == "fresh" and index is not None:
+            # built from the index alone: kept in the matcher cache, keyed by the index file's sha256 (§11.4)
+            built = load_or_build(index_sha256, floors, build)
+        else:
+            built = build()
+        #: the vocabulary of the evidence model (docs/formats.md §3.7, §6.10)
+        self.lexicon: Lexicon
+        self._skills, self._rules, self._risk, self._not_when, self.lexicon = built
 
     # ------------------------------------------------------------------ construction
     @classmethod

@@ -1,0 +1,175 @@
+"""The matcher cache: what a router builds from a fresh compact index (its
+trigger matchers and its lexicon), kept between processes so that a cold
+start does not rebuild it (docs/formats.md §11.4).
+
+A cache file is named by a key made of the index file's sha256, the
+matcher's :data:`~routelens.routing.matching.MATCHER_VERSION`, a
+fingerprint of the source of the modules that build the matchers (so an
+edited matcher never reads an old cache, even when its version was not
+bumped), the Python version and the matchers' floors. It lives outside
+``generated/`` (so ``routelens check`` stays byte-exact), in
+``$ROUTELENS_MATCHER_CACHE`` when that names a folder, else
+``$XDG_CACHE_HOME/routelens/matchers`` (default ``~/.cache/...``);
+``ROUTELENS_MATCHER_CACHE=off`` switches it off.
+
+A file is ``MAGIC``, the key, the sha256 of the payload, then the payload
+(a pickle). It is trusted only when all of these agree and the payload
+unpickles with nothing but the classes of ``routelens.routing`` and plain
+containers; anything else (truncated, flipped bytes, another key, another
+class) is treated as absent: the matchers are built and the file is
+written again, atomically. A cache that cannot be written (read-only home,
+full disk) is not an error: routing goes on, only slower. The folder keeps
+the :data:`MAX_FILES` newest files.
+
+Nothing in this module imports Textual.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import hashlib
+import io
+import os
+import pickle
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+from routelens.artifacts.write import atomic_write
+from routelens.errors import FileReadError
+from routelens.fileio import read_bounded
+from routelens.limits import LIMITS
+from routelens.routing import evidence, matching
+from routelens.text import unicode, words
+
+__all__ = ["MAGIC", "cache_dir", "cache_key", "load_or_build"]
+
+#: the first bytes of a cache file (its format version is the last digit)
+MAGIC = b"routelens-matcher-cache 1\n"
+
+#: the modules whose source decides what the matchers and the lexicon hold
+_SOURCES = (matching, evidence, words, unicode)
+
+#: classes a cache may hold besides plain containers: the routing stage's own
+_ALLOWED_MODULE = "routelens.routing."
+
+#: cache files kept in the folder (the newest; older keys are removed when a new one is written)
+MAX_FILES = 16
+
+_FINGERPRINT: str | None = None
+
+
+def _code_fingerprint() -> str:
+    """sha256 hex of the source files of :data:`_SOURCES` (computed once)."""
+    global _FINGERPRINT
+    if _FINGERPRINT is None:
+        h = hashlib.sha256()
+        for mod in _SOURCES:
+            path = getattr(mod, "__file__", None) or ""
+            try:
+                h.update(read_bounded(path, LIMITS["max_matcher_cache_bytes"], what="module source"))
+            except FileReadError:
+                h.update(f"unreadable {mod.__name__}".encode())
+            h.update(b"\0")
+        _FINGERPRINT = h.hexdigest()
+    return _FINGERPRINT
+
+
+def cache_dir() -> Path | None:
+    """The folder of the matcher cache, or None when it is switched off
+    (``ROUTELENS_MATCHER_CACHE`` = ``off``, ``0``, ``no`` or ``false``)."""
+    env = os.environ.get("ROUTELENS_MATCHER_CACHE", "").strip()
+    if env.lower() in ("off", "0", "no", "false"):
+        return None
+    if env:
+        return Path(env).expanduser()
+    base = os.environ.get("XDG_CACHE_HOME", "").strip()
+    root = Path(base) if base and os.path.isabs(base) else Path.home() / ".cache"
+    return root / "routelens" / "matchers"
+
+
+def cache_key(index_sha256: str, floors: tuple) -> str:
+    """The key of a cache file: sha256 hex over the index file's sha256, the
+    matcher version, the code fingerprint, the Python version and
+    ``floors`` (the matchers' lowest reported scores)."""
+    parts = [index_sha256, matching.MATCHER_VERSION, _code_fingerprint(), sys.version, repr(floors)]
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()
+
+
+class _Unpickler(pickle.Unpickler):
+    """Refuses every global but the routing stage's classes."""
+
+    def find_class(self, module: str, name: str) -> Any:
+        if module.startswith(_ALLOWED_MODULE) and "." not in name:
+            obj = super().find_class(module, name)
+            if isinstance(obj, type):
+                return obj
+        raise pickle.UnpicklingError(f"{module}.{name} is not allowed in a matcher cache")
+
+
+def _read(path: Path, key: str) -> Any | None:
+    """The cached object at ``path`` for ``key``, or None when the file is
+    missing, damaged, another key's, or holds anything not allowed."""
+    try:
+        data = read_bounded(path, LIMITS["max_matcher_cache_bytes"], what="matcher cache")
+    except FileReadError:
+        return None
+    head = MAGIC + key.encode() + b"\n"
+    if not data.startswith(head) or len(data) < len(head) + 32:
+        return None
+    digest, payload = data[len(head):len(head) + 32], data[len(head) + 32:]
+    if hashlib.sha256(payload).digest() != digest:
+        return None
+    was = gc.isenabled()
+    gc.disable()  # a few hundred thousand acyclic objects: the cyclic GC only costs time here
+    try:
+        return _Unpickler(io.BytesIO(payload)).load()
+    except Exception:  # any damage the digest did not catch: never trusted
+        return None
+    finally:
+        if was:
+            gc.enable()
+
+
+def _write(path: Path, key: str, obj: Any) -> None:
+    payload = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
+    data = MAGIC + key.encode() + b"\n" + hashlib.sha256(payload).digest() + payload
+    if len(data) > LIMITS["max_matcher_cache_bytes"]:
+        return
+    with contextlib.suppress(OSError):
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        atomic_write(path, data)
+        _prune(path.parent, keep=path)
+
+
+def _prune(folder: Path, keep: Path) -> None:
+    """Remove all but the :data:`MAX_FILES` newest cache files of ``folder``
+    (each registry edit makes a new key; old files are never read again)."""
+    files = []
+    for p in folder.glob("*.pickle"):
+        with contextlib.suppress(OSError):
+            files.append((p.stat().st_mtime_ns, p))
+    files.sort(reverse=True)
+    for _, p in files[MAX_FILES:]:
+        if p != keep:
+            with contextlib.suppress(OSError):
+                p.unlink()
+
+
+def load_or_build(index_sha256: str | None, floors: tuple, build: Callable[[], Any]) -> Any:
+    """The object ``build()`` returns for the compact index whose file has
+    sha256 ``index_sha256``, from the cache when a trusted file is there,
+    else built and written to the cache (without an index hash, or with the
+    cache off, simply built). ``floors`` is part of the key."""
+    folder = cache_dir()
+    if folder is None or not index_sha256:
+        return build()
+    key = cache_key(index_sha256, floors)
+    path = folder / f"{key}.pickle"
+    got = _read(path, key)
+    if got is not None:
+        return got
+    obj = build()
+    _write(path, key, obj)
+    return obj

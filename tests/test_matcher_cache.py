@@ -1,0 +1,143 @@
+"""The matcher cache (docs/formats.md §11.4): keyed by the index file's sha256
+and the matcher version, outside generated/, rebuilt when corrupt or
+mismatched, never trusted; decisions are the same with and without it."""
+
+from __future__ import annotations
+
+import hashlib
+import pickle
+import shutil
+from pathlib import Path
+
+import pytest
+
+from routelens.artifacts.write import write_generated
+from routelens.registry import load_registry
+from routelens.routing import matcher_cache, matching
+from routelens.routing.router import Router
+
+ROOT = Path(__file__).resolve().parents[1]
+TASKS = ["Please do a code review of the changes in auth/session.py", "the flaky test is back",
+         "what is the weather tomorrow", "デプロイ手順を確認して", "review the pull request and deploy it"]
+
+
+@pytest.fixture
+def reg(tmp_path, monkeypatch) -> Path:
+    folder = tmp_path / "r"
+    folder.mkdir()
+    shutil.copy(ROOT / "skills.yaml", folder / "skills.yaml")
+    write_generated(load_registry(folder / "skills.yaml"), folder / "generated")
+    monkeypatch.setenv("ROUTELENS_MATCHER_CACHE", str(tmp_path / "cache"))
+    return folder / "skills.yaml"
+
+
+def _files(reg: Path) -> list[Path]:
+    return sorted((reg.parent.parent / "cache").glob("*.pickle"))
+
+
+def _decisions(router: Router) -> list[dict]:
+    return [router.route(t).to_dict() for t in TASKS]
+
+
+def test_the_cache_is_written_once_and_gives_the_same_decisions(reg, monkeypatch):
+    monkeypatch.setenv("ROUTELENS_MATCHER_CACHE", "off")
+    plain = _decisions(Router.from_paths(reg))
+    monkeypatch.setenv("ROUTELENS_MATCHER_CACHE", str(reg.parent.parent / "cache"))
+    first = Router.from_paths(reg)
+    files = _files(reg)
+    assert len(files) == 1
+    idx = (reg.parent / "generated" / "routing.min.json").read_bytes()
+    key = matcher_cache.cache_key(hashlib.sha256(idx).hexdigest(), (60.0, 85.0))
+    assert files[0].name == f"{key}.pickle"
+    data = files[0].read_bytes()
+    assert data.startswith(matcher_cache.MAGIC + key.encode() + b"\n")
+    mtime = files[0].stat().st_mtime_ns
+    second = Router.from_paths(reg)
+    assert files[0].stat().st_mtime_ns == mtime  # read, not rewritten
+    assert isinstance(second._skills.triggers, matching._LazyTriggers)  # it came from the cache
+    assert _decisions(first) == plain
+    assert _decisions(second) == plain
+    assert not any(p.name.endswith(".pickle") for p in (reg.parent / "generated").iterdir())
+
+
+@pytest.mark.parametrize("damage", ["truncate", "flip", "magic", "empty"])
+def test_a_corrupt_cache_is_rebuilt_never_trusted(reg, damage, monkeypatch):
+    monkeypatch.setenv("ROUTELENS_MATCHER_CACHE", "off")
+    plain = _decisions(Router.from_paths(reg))
+    monkeypatch.setenv("ROUTELENS_MATCHER_CACHE", str(reg.parent.parent / "cache"))
+    Router.from_paths(reg)
+    path = _files(reg)[0]
+    good = path.read_bytes()
+    bad = {"truncate": good[:len(good) // 2], "flip": good[:-10] + bytes([good[-10] ^ 0xFF]) + good[-9:],
+           "magic": b"X" + good[1:], "empty": b""}[damage]
+    path.write_bytes(bad)
+    router = Router.from_paths(reg)
+    assert not isinstance(router._skills.triggers, matching._LazyTriggers)  # built, not loaded
+    assert path.read_bytes() == good  # and written again
+    assert _decisions(router) == plain
+
+
+def test_a_cache_holding_other_classes_is_refused(reg):
+    Router.from_paths(reg)
+    path = _files(reg)[0]
+    key = path.stem
+    payload = pickle.dumps((print, "not a matcher"))  # a global outside routelens.routing
+    path.write_bytes(matcher_cache.MAGIC + key.encode() + b"\n" + hashlib.sha256(payload).digest() + payload)
+    router = Router.from_paths(reg)
+    assert not isinstance(router._skills.triggers, matching._LazyTriggers)
+    assert router.route(TASKS[0]).skills == ("code-review",)
+
+
+def test_another_key_is_another_file(reg, monkeypatch):
+    Router.from_paths(reg)
+    assert len(_files(reg)) == 1
+    monkeypatch.setattr(matching, "MATCHER_VERSION", "999")
+    Router.from_paths(reg)  # another matcher version: not the old file
+    assert len(_files(reg)) == 2
+    # a registry edit makes a new index (another sha256): a new file again; the old key is never read
+    text = reg.read_text(encoding="utf-8").replace("- flaky test", "- flaky test\n      - flaky run", 1)
+    reg.write_text(text, encoding="utf-8")
+    write_generated(load_registry(reg), reg.parent / "generated")
+    Router.from_paths(reg)
+    assert len(_files(reg)) == 3
+
+
+def test_a_file_with_a_mismatched_key_is_not_used(reg):
+    Router.from_paths(reg)
+    path = _files(reg)[0]
+    data = path.read_bytes()
+    other = "0" * 64
+    path.write_bytes(data.replace(path.stem.encode(), other.encode(), 1))
+    router = Router.from_paths(reg)
+    assert not isinstance(router._skills.triggers, matching._LazyTriggers)
+    assert path.read_bytes() == data
+
+
+def test_a_stale_index_uses_no_cache(reg):
+    reg.write_text(reg.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+    router = Router.from_paths(reg)
+    assert router.freshness.state == "stale"
+    assert _files(reg) == []
+
+
+def test_an_unwritable_cache_folder_is_no_error(reg, monkeypatch, tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    monkeypatch.setenv("ROUTELENS_MATCHER_CACHE", str(blocker / "cache"))
+    assert Router.from_paths(reg).route(TASKS[0]).skills == ("code-review",)
+
+
+def test_old_files_are_pruned(reg, monkeypatch):
+    monkeypatch.setattr(matcher_cache, "MAX_FILES", 2)
+    for v in ("a", "b", "c", "d"):
+        monkeypatch.setattr(matching, "MATCHER_VERSION", v)
+        Router.from_paths(reg)
+    assert len(_files(reg)) == 2
+
+
+def test_lazy_triggers_are_the_built_ones(reg):
+    built = Router.from_paths(reg)._skills
+    loaded = pickle.loads(pickle.dumps(built))
+    assert len(loaded.triggers) == len(built.triggers)
+    for a, b in zip(built.triggers, loaded.triggers):
+        assert {s: getattr(a, s) for s in a.__slots__} == {s: getattr(b, s) for s in b.__slots__}
