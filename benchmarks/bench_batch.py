@@ -137,13 +137,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sizes", default="10000,100000", help="comma-separated skill counts")
     ap.add_argument("--tasks", type=int, default=1000, help="tasks in the batch")
     ap.add_argument("--repeat", type=int, default=5, help="rounds of the cold start (medians)")
-    ap.add_argument("--naive", type=int, default=200, help="tasks the naive rapidfuzz loop scores")
-    ap.add_argument("--per-process", type=int, default=10, help="tasks of the per-process loop")
+    ap.add_argument("--naive", type=int, default=100, help="tasks the naive rapidfuzz loop scores")
+    ap.add_argument("--per-process", type=int, default=3, help="tasks of the per-process loop")
+    ap.add_argument("--batch-max", type=int, default=20_000,
+                    help="largest registry the batch and naive loops run on (above it: the cold start only)")
     ap.add_argument("--seed", type=int, default=42)
     args = ap.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
     tasks = make_tasks(args.tasks)
-    task = "please review the config deploy and then trace the timeout"
+    task = "please trace the timeout"
     env = dict(os.environ)
     env.pop("ROUTELENS_MATCHER_CACHE", None)
     off = {**env, "ROUTELENS_MATCHER_CACHE": "off"}
@@ -173,6 +175,8 @@ def main(argv: list[str] | None = None) -> int:
             b, c, u = (statistics.median(x) for x in (base, cached, uncached))
             print(f"cold route: 3 skills {b:.3f} s | {n:,} skills: first run {first:.3f} s ({first / b:.1f}x), "
                   f"cached {c:.3f} s ({c / b:.2f}x), cache off {u:.3f} s ({u / b:.2f}x)")
+            if n > args.batch_max:
+                continue
             bt = batch(folder, tasks, env)
             bo = batch(folder, tasks, off)
             nv = naive(folder, tasks[:args.naive])
