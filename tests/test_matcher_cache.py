@@ -141,3 +141,9 @@ def test_lazy_triggers_are_the_built_ones(reg):
     assert len(loaded.triggers) == len(built.triggers)
     for a, b in zip(built.triggers, loaded.triggers):
         assert {s: getattr(a, s) for s in a.__slots__} == {s: getattr(b, s) for s in b.__slots__}
+
+
+def test_routers_over_throwaway_registries_write_no_cache(reg):
+    # fixes and suggestions build routers over patched registries: they must not fill (and prune) the cache
+    Router.from_registry(load_registry(reg))
+    assert _files(reg) == []

@@ -79,6 +79,7 @@ class Router:
         registry_loader: Callable[[], Registry] | None = None,
         index_sha256: str | None = None,
         base_dir: str | Path | None = None,
+        cache: bool = False,
     ):
         """Low-level constructor (the TUI uses it to reuse what it has read);
         prefer :meth:`from_paths` / :meth:`from_registry`.
@@ -92,7 +93,10 @@ class Router:
         that is not self-contained; ``index_sha256``: sha256 hex of the index
         file's bytes, copied into every decision; ``base_dir``: the folder of
         the skill bodies (default: the registry's), looked at for the
-        selected skills (a decision flags a missing body)."""
+        selected skills (a decision flags a missing body); ``cache``: read
+        and write the matchers in the matcher cache (docs/formats.md §11.4)
+        when the index is fresh — for an index on disk, not for the
+        throw-away registries of fixes and suggestions."""
         self.freshness = fresh
         #: sha256 hex of the index file's bytes (None without an index)
         self.index_sha256 = index_sha256
@@ -134,7 +138,7 @@ class Router:
                     TriggerMatcher([(t, [t]) for t in self.high_risk_terms], floor=floors[1]),
                     TriggerMatcher(not_when, floor=floors[1]), lexicon())
 
-        if fresh.state == "fresh" and index is not None:
+        if cache and fresh.state == "fresh" and index is not None:
             # built from the index alone: kept in the matcher cache, keyed by the index file's sha256 (§11.4)
             built = load_or_build(index_sha256, floors, build)
         else:
@@ -171,7 +175,7 @@ class Router:
             except UnicodeDecodeError:
                 text = loader().text  # raises RegistryError naming the byte
             return cls(text=text, display_name=display, fresh=fr, index=fr.index, registry=None,
-                       registry_loader=loader, index_sha256=file_sha, base_dir=base)
+                       registry_loader=loader, index_sha256=file_sha, base_dir=base, cache=True)
         reg = loader()
         return cls(text=reg.text, display_name=display, fresh=fr, index=fr.index, registry=reg, index_sha256=file_sha,
                    base_dir=base)

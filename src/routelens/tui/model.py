@@ -433,7 +433,7 @@ def make_router(reg: Registry, fresh: Freshness, paths: Paths) -> Any:
     index_sha = hashlib.sha256(idx.raw).hexdigest() if idx is not None and idx.raw else None
     try:
         return Router(text=reg.text, display_name=reg.display_name, fresh=fresh, index=idx, registry=reg,
-                      index_sha256=index_sha)
+                      index_sha256=index_sha, cache=True)
     except TypeError:  # a router without that constructor: use its public factory
         return Router.from_paths(paths.registry, paths.index)
 

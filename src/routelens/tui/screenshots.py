@@ -33,11 +33,15 @@ __all__ = ["SHOTS", "make", "main", "settle"]
 async def settle(app: RouteLensApp, pilot) -> None:
     """Wait until loading, routing and every worker are done and the
     screen is painted (no clock involved)."""
-    for _ in range(200):
+    for _ in range(600):
         await pilot.pause()
         await app.workers.wait_for_complete()
-        if not app.routing_pending and app.main.loads:
-            break
+        if app.routing_pending or not app.main.loads:
+            continue
+        if app.main.fixes_pending:  # a fallback's fixes start once typing pauses (FIXES_DELAY)
+            await pilot.pause(0.02)
+            continue
+        break
     await pilot.pause()
     await pilot.pause()
 

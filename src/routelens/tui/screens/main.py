@@ -86,6 +86,9 @@ __all__ = ["MainScreen"]
 #: the longest wait, in seconds, between two content checks of the watched files
 MAX_WATCH_GAP = 5.0
 
+#: seconds a fallback's decision must stay on screen before its fixes are computed (typing goes on meanwhile)
+FIXES_DELAY = 0.3
+
 
 class MainScreen(Screen[None]):
     """The screen the app opens on (its default screen).
@@ -591,7 +594,15 @@ class MainScreen(Screen[None]):
         snap = self.snapshot
         self.fixes_pending = decision.reason in FIXABLE and snap is not None
         if self.fixes_pending and snap is not None:
+            # fixes build routers over patched registries (seconds on a big one) in a thread that holds the
+            # GIL: started only once typing pauses, so they never slow the next keystroke's decision
+            self.set_timer(FIXES_DELAY, lambda: self._fixes_if_current(snap, decision, seq))
+
+    def _fixes_if_current(self, snap: Snapshot, decision: Decision, seq: int) -> None:
+        if seq == self._route_seq and snap is self.snapshot:
             self._fixes_worker(snap, decision, seq)
+        elif seq == self._route_seq:
+            self.fixes_pending = False
 
     @work(thread=True, exclusive=True, group="fixes", exit_on_error=False)
     def _fixes_worker(self, snap: Snapshot, decision: Decision, seq: int) -> None:
