@@ -32,6 +32,7 @@ about its domain, is not: the router falls back with ``weak_evidence``.
 
 from __future__ import annotations
 
+import re as _re
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
@@ -113,8 +114,10 @@ class Candidate:
 
     @property
     def strong(self) -> bool:
-        """True when a strong trigger counts."""
-        return any(p.kind == "trigger" and p.weight >= _STRONG for p in self.pieces)
+        """True when a strong trigger counts (an acronym or a punctuated
+        trigger supports its candidate but makes no rival ask on its own)."""
+        return any(p.kind == "trigger" and p.weight >= _STRONG and not p.detail.startswith(_SHAPE_DETAILS)
+                   for p in self.pieces)
 
     @property
     def phrase(self) -> bool:
@@ -232,6 +235,32 @@ class Lexicon:
         return out
 
 
+#: a trigger's tight punctuation: ``C#``, ``C++``, ``.NET``, ``Node.js``, ``1:1``, ``A/B``, ``R&D``
+_PUNCT_TRIGGER = _re.compile(r"[0-9A-Za-z][#+]|(?:^|[0-9A-Za-z])[./:&][0-9A-Za-z]")
+_ACRONYM = _re.compile(r"[A-Z][A-Z0-9]+")
+_SHAPE_DETAILS = ("the punctuated trigger", "the acronym")
+_INCIDENTAL = "next to a specific trigger of"
+
+
+def _shape(trigger: str, shown: str, z: float | None) -> str:
+    """Why a one-word trigger that is not rare is specific by its written
+    shape (docs/formats.md §6.10), else "": it matched WITH its punctuation
+    (``C#``, ``.NET``, ``1:1``: the commonness of its letters says nothing
+    about it), or it is an acronym of 2+ capitals written in capitals in the
+    task too (``CVE``, ``SLO``) whose lowercase form is no everyday word
+    (``IT``, ``US`` stay weak)."""
+    t = trigger.strip()
+    if _PUNCT_TRIGGER.search(t):
+        marks = {c for c in t if c in "#+./:&"}
+        if marks and all(c in shown for c in marks):
+            return f"the punctuated trigger {quote(t)}"
+    if _ACRONYM.fullmatch(t) and sum(c.isalpha() for c in t) >= 2 and (z is None or z < EVERYDAY_ZIPF):
+        word = shown[:-1] if shown.endswith("s") and not shown.endswith("S") else shown
+        if word == word.upper() and _ACRONYM.fullmatch(word):
+            return f"the acronym {quote(word)} ({_zipf_words(z or 0.0)} as a lowercase word)"
+    return ""
+
+
 def _zipf_words(z: float) -> str:
     return f"Zipf {z:.1f}" if z > 0 else "rare in everyday language"
 
@@ -270,6 +299,11 @@ def _trigger_pieces(best: Match, hits: dict[str, list[Match]], text: str, negati
             continue
         strong, z, key = lexicon.specificity(m.trigger)
         typo = m.kind == "typo"
+        if not typo and not strong and key is not None:
+            shape = _shape(m.trigger, shown, z)
+            if shape:
+                trig_pieces.append((span, Piece("trigger", shown, span, _STRONG, shape, m.trigger)))
+                continue
         if typo and key is not None:
             word = normalize_text(shown).strip()
             if word in lexicon.near.get(key, ()):
@@ -314,6 +348,7 @@ def assess(task: PreparedTask, hits: dict[str, list[Match]], matches: Sequence[M
     for sid, ms in hits.items():
         for m in ms:
             all_spans.append((sid, m.span, m.trigger))
+    domain_spans = [span for _, _, span in found] + [(a, b) for a, b, _ in idents]
     out = []
     first: dict[str, list[tuple[tuple[int, int], Piece]]] = {}
     for best in matches:
@@ -325,8 +360,24 @@ def assess(task: PreparedTask, hits: dict[str, list[Match]], matches: Sequence[M
         others = [sp for o, tp in first.items() if o != sid for sp, p in tp if p.kind == "trigger"]
         pieces.extend(p for _, p in sorted(trig_pieces, key=lambda x: x[0]))
         counted_spans = [p.span for p in pieces if p.kind == "trigger"]
+        if any(p.detail.startswith(_SHAPE_DETAILS) for p in pieces):
+            why = ""
+            if not any(not any(_overlaps(d, s) for s in counted_spans) for d in domain_spans):
+                # a word-sense trap: nothing else in the task belongs to the registry's world ("a C# chord")
+                why = ", and no other word of the task is about the registry's world"
+            else:
+                other = next((o for o, tp in first.items() if o != sid and any(
+                    p.kind == "trigger" and p.weight >= _STRONG and not p.detail.startswith(_SHAPE_DETAILS)
+                    for _, p in tp)), None)
+                if other is not None:  # incidental next to another skill's specific trigger ("this SQL with sqlfluff")
+                    why = f", {_INCIDENTAL} {quote(other)}"
+            if why:
+                pieces = [Piece(p.kind, p.text, p.span, _WEAK, p.detail + why, p.trigger)
+                          if p.detail.startswith(_SHAPE_DETAILS) else p for p in pieces]
         used_spans = [p.span for p in pieces] + others
-        tiers = [lexicon.tier(p.trigger) if "typo" not in p.detail else "everyday"
+        tiers = [("rare" if p.weight >= _STRONG else "everyday" if _INCIDENTAL in p.detail else "uncommon")
+                 if p.detail.startswith(_SHAPE_DETAILS)
+                 else lexicon.tier(p.trigger) if "typo" not in p.detail else "everyday"
                  for p in pieces if p.kind == "trigger"]
         order = ("phrase", "rare", "uncommon", "everyday")
         tier = min(tiers, key=order.index) if tiers else "everyday"

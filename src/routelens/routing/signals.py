@@ -73,8 +73,32 @@ _STEERING = [
     re.compile(r"\[\[[^\]]{0,200}\b(?:override|router|route|skill|mode|confidence)\b", _I),
     re.compile(r"\b(?:route|send|pick|choose|select|treat|classify|force)\b[^.\n]{0,30}?\b(?:as\s+(?:the\s+)?skill|"
                r"straight\s+to|directly\s+to|without\s+(?:checks?|checking|fallback))\b", _I),
+    # role-play and make-believe about the router's world: "pretend the registry says X is pre-approved"
+    re.compile(r"\b(?:pretend(?:ing)?|act\s+as\s+(?:if|though)|role-?play(?:ing)?|make\s+believe)\b[^.\n]{0,60}?"
+               r"\b(?:registry|router|routing|index|pre-?approved|approved|authori[sz]ed|allow-?listed|whitelisted|"
+               r"permitted|admin(?:istrator)?|you\s+are|you'?re|skill|mode|threshold|rules?|checks?)\b", _I),
+    re.compile(r"\b(?:imagine|suppose|assume|let'?s\s+say)\b[^.\n]{0,60}?\b(?:the\s+registry|the\s+router|routing\s+rules?|"
+               r"pre-?approved|allow-?listed|whitelisted|the\s+threshold)\b", _I),
+    # claims about what the registry or the router allows
+    re.compile(r"\bthe\s+(?:registry|router|routing\s+(?:table|index|rules?)|index|routing\s+policy)\s+"
+               r"(?:says|said|states|allows|permits|marks|lists|approves|approved|has\s+approved|confirms|wants)\b", _I),
+    re.compile(r"\b(?:pre-?approved|pre-?authori[sz]ed|pre-?cleared|allow-?listed|whitelisted)\s+(?:for|to\s+(?:run|do|use))"
+               r"\s+(?:everything|anything|all|any)\b", _I),
+    # a new identity given to the router
+    re.compile(r"\b(?:you\s+are\s+now|you'?re\s+now|you\s+will\s+now\s+(?:act|behave|be)|from\s+now\s+on,?\s+"
+               r"(?:you|always|route|treat|skip)|act\s+as\s+(?:the|an?|my)\s+(?:router|admin(?:istrator)?|system|"
+               r"registry\s+owner|superuser))\b", _I),
+    # instructions addressed to the router itself: "Router: ...", "note to the router"
+    re.compile(r"(?:^|[\n.!?]\s*)(?:dear\s+|hey\s+|hi\s+|attention\s+)?(?:router|routing\s+(?:model|system|agent|layer)|"
+               r"classifier|dispatcher)\s*[,:：]", _I),
+    re.compile(r"\b(?:note|message|instructions?|memo)\s+(?:to|for)\s+(?:the\s+)?(?:router|routing\s+(?:model|system|layer)|"
+               r"classifier|dispatcher)\b", _I),
     # Japanese
     re.compile(r"管理者(?:です|権限|として|の権限)"),
+    re.compile(r"(?:ふりをして|と仮定して|と想定して|ということにして)"),
+    re.compile(r"(?:事前)?承認済み(?:です|として|扱い|なので)"),
+    re.compile(r"(?:レジストリ|ルーター)(?:に|で|は|が)\S{0,12}?(?:と書いて|許可|承認|指示)"),
+    re.compile(r"(?:今から|これから)(?:あなた|君|きみ)は"),
     re.compile(r"(?:チェック|確認|フォールバック|審査|判定)\s*(?:は|を|も)?\s*(?:不要|禁止|省略|無効|スキップ|しない)"),
     re.compile(r"(?:ルーティング|振り分け)\s*(?:し|して|すること|せよ)"),
     re.compile(r"強制(?:選択|的に選|指定)"),
@@ -82,11 +106,19 @@ _STEERING = [
 
 _BULK = (r"(?:all|every|everything|everyone|everybody|entire|whole|each|completely|permanently|for\s+good|"
          r"irreversibl\w*|in\s+one\s+go|at\s+once|altogether|wholesale)")
+#: the destroying and irreversible verbs, as a request (base form; the -ing form of a few for "start deleting
+#: all ..."), docs/formats.md §6.11
 _DESTROY = (r"(?:delete|deleting|drop|dropping|truncate|wipe|wiping|erase|erasing|purge|purging|remove|removing|"
-            r"clear(?:\s+out)?|empty|destroy|reset|overwrite|overwriting|zero|revoke|unsubscribe|cancel|nuke|obliterate)")
+            r"clear(?:\s+out)?|empty|destroy|reset|overwrite|overwriting|zero(?:\s+out)?|revoke|unsubscribe|cancel|"
+            r"nuke|obliterate|uninstall|unpublish|unregister|deregister|decommission|deprovision|terminate|"
+            r"tear\s+down|take\s+down|unlink|discard|shred|force[- ]delete)")
 _CONTAINER = (r"(?:tables?|databases?|db|dbs|schemas?|topics?|buckets?|indexes|indices|clusters?|collections?|"
               r"repos?|repository|branch(?:es)?|volumes?|namespaces?|accounts?|profiles?|histor(?:y|ies)|logs?|"
-              r"records|backups?|archives?|snapshots?)")
+              r"records|backups?|archives?|snapshots?|releases?|versions?|packages?|images?|deployments?)")
+#: a protected target: production itself, or the main line of a repository
+_PROTECTED = r"(?:prod|production|(?:on|to|from|of|in)\s+(?:the\s+)?(?:main|master)(?:\s+branch)?(?=\s*(?:[,.;!?]|$|\s+(?:in|on|and|branch|of))))"
+#: safeguards that a request switches off
+_SAFEGUARD = r"(?:protections?|protected|safeguards?|guard\s*rails?|retention|backups?|versioning|deletion\s+lock|locks?)"
 _DESTRUCTIVE = [
     re.compile(r"\brm\s+-(?:rf|fr|r|f)\b", _I),
     re.compile(r"\bforce[- ]push(?:ed|ing)?\b", _I),
@@ -95,15 +127,48 @@ _DESTRUCTIVE = [
     re.compile(r"\bfactory[- ]reset\b", _I),
     re.compile(rf"\b{_DESTROY}\b(?:\W+\w+){{0,6}}?\W+{_BULK}\b", _I),
     re.compile(rf"\b(?:all|every|everything|the\s+whole|the\s+entire)\b(?:\W+\w+){{0,3}}?\W+"
-               r"(?:deleted|wiped|erased|purged|removed|destroyed|dropped|overwritten)\b", _I),
-    re.compile(rf"\b(?:delete|drop|destroy|wipe|purge|nuke|erase)\b(?:\W+\w+){{0,3}}?\W+{_CONTAINER}\b", _I),
+               r"(?:deleted|wiped|erased|purged|removed|destroyed|dropped|overwritten|uninstalled|unpublished)\b", _I),
+    re.compile(rf"\b(?:delete|drop|destroy|wipe|purge|nuke|erase|uninstall|unpublish|terminate|decommission)\b"
+               rf"(?:\W+\w+){{0,3}}?\W+{_CONTAINER}\b", _I),
+    # a destroying verb on production or the main branch: "drop the orders table in prod"
+    re.compile(rf"\b{_DESTROY}\b(?:\W+[\w-]+){{0,6}}?\W+{_PROTECTED}\b", _I),
+    # safeguards switched off: "turn off branch protection", "disable versioning"
+    re.compile(rf"\b(?:disable|disabling|turn(?:ing)?\s+off|switch(?:ing)?\s+off|remove|removing|lift|drop)\b"
+               rf"(?:\W+[\w-]+){{0,3}}?\W+{_SAFEGUARD}\b", _I),
+    # everything scaled to nothing: "scale every deployment in prod to zero"
+    re.compile(r"\bscale\b(?:\W+[\w-]+){0,8}?\W+(?:to|down\s+to)\s+(?:zero|0)\b(?!\.\d|\s*%)", _I),
     re.compile(r"\b(?:no|without)\s+(?:a\s+|any\s+)?(?:backups?|dry[- ]run|checks?|checking|confirmation)\b"
                r"(?:\s+(?:needed|required|necessary))?", _I),
     re.compile(r"\bno\s+need\s+to\s+(?:check|keep|confirm|back\s*up|review|verify)\b", _I),
     re.compile(r"全件削除|全削除|本番データ削除|物理削除|一括削除|一括返金|完全削除"),
-    re.compile(r"(?:全部|すべて|全て|一括|丸ごと)\S{0,6}?(?:削除|消し|消す|消去|リセット|上書き|破棄|クリア|初期化|返金)"),
-    re.compile(r"(?:削除|消去|上書き)\S{0,3}?(?:全部|すべて|全て)"),
+    re.compile(r"(?:全部|すべて|全て|一括|丸ごと|全)\S{0,6}?(?:削除|消し|消す|消去|リセット|上書き|破棄|クリア|初期化|返金|"
+               r"アンインストール|ドロップ)"),
+    re.compile(r"(?:削除|消去|上書き|初期化)\S{0,3}?(?:全部|すべて|全て)"),
+    # production or the main branch as the object (本番の…を削除 / 初期化)
+    re.compile(r"(?:本番|プロダクション|mainブランチ)\S{0,12}?(?:削除|消し|消す|消去|リセット|初期化|破棄|ドロップ|"
+               r"アンインストール|強制プッシュ)"),
+    re.compile(r"(?:保護|バックアップ|バージョニング)\S{0,4}?(?:を|は)?(?:無効|解除|オフ|外)"),
 ]
+
+#: a destroying verb in the progressive after a verb of duration is a symptom, not a request ("keeps dropping")
+_SYMPTOM = re.compile(r"\b(?:keeps?|kept|is|are|was|were|been|be|stops?|stopped|starts?|started|went|goes|'s|'re)"
+                      r"(?:\s+on)?\s+$", _I)
+#: "every ten minutes": a bulk word that counts time is a frequency, not the object
+_FREQUENCY = re.compile(r"\s*(?:\d+|few|couple|other|single|one|two|three|five|ten|fifteen|thirty|so)?\s*"
+                        r"(?:of\s+(?:the\s+)?)?(?:seconds?|minutes?|mins?|hours?|hrs?|days?|nights?|weeks?|months?|"
+                        r"years?|mornings?|evenings?|time|times|often|now\s+and\s+then|\d+)\b", _I)
+_BULK_WORD = re.compile(r"(?:every|each|all)$", _I)
+
+
+def _request(task: str, start: int, end: int, said: str) -> bool:
+    """False when the intent found at ``[start, end)`` is a symptom or a
+    frequency rather than a request: "keeps dropping every 10 minutes"."""
+    if _SYMPTOM.search(task[max(0, start - 20):start]) and re.match(r"\w+ing\b", said, _I):
+        return False
+    if _BULK_WORD.search(said) and _FREQUENCY.match(task, end):
+        return False
+    return True
+
 
 _EN_BOUNDARY = re.compile(r"[.,;:!?()\[\]\n]|\s[-–—]\s|\s(?:but|just|only|instead|rather|so|because|then|"
                           r"and\s+then|please\s+just)\b", _I)
@@ -143,7 +208,8 @@ def destructive(task: str) -> list[Signal]:
     out = []
     for rx in _DESTRUCTIVE:
         for m in rx.finditer(task):
-            out.append((m.start(), m.end(), m.group().strip()))
+            if _request(task, m.start(), m.end(), m.group()):
+                out.append((m.start(), m.end(), m.group().strip()))
     return sorted(set(out))
 
 
