@@ -48,6 +48,28 @@ skills:
     priority: P1
     triggers: [SQL, query]
     description: Write and tune warehouse queries
+  error-budget:
+    path: skills/error-budget.md
+    priority: P1
+    triggers: [error budget, burn rate]
+    description: Service level objectives, error budgets and burn rate windows for a service
+  alert-tuning:
+    path: skills/alert-tuning.md
+    priority: P1
+    triggers: [alerts, noisy alerts]
+    description: Tune paging thresholds and silence noisy pager rules
+  blue-green-deploy:
+    path: skills/blue-green-deploy.md
+    priority: P1
+    triggers: [blue-green, traffic switch]
+    description: Blue-green deploys with a traffic switch and instant rollback
+  deploy-service:
+    path: skills/deploy-service.md
+    priority: P1
+    triggers: [deploy, ship a release]
+    description: Deploy a service to the cluster with the release pipeline
+composition:
+  reliability-review: [error-budget, alert-tuning]
 routing:
   max_index_ratio: 1.0  # a registry this small keeps its skills' domain terms only with the whole budget
 """
@@ -173,3 +195,55 @@ def test_steering_beyond_the_exact_forms(r, task):
 ])
 def test_ordinary_assumptions_are_no_steering(task):
     assert steering(task) == []
+
+
+# ---------------------------------------------------------------- kind 3: two asks, however they are joined
+
+
+@pytest.mark.parametrize("task, skills", [
+    # "for" holds the letters of "or": no alternative
+    ("open a helpdesk ticket for the laptop, and also review the conditional access rules for contractors",
+     ("it-support", "access-policy")),
+    ("do the advisory triage; lint sql in the warehouse repository after", ("vuln-triage", "sql-lint")),
+    ("helpdesk ticketを作って、conditional accessの設定も見直して", ("it-support", "access-policy")),
+    ("run sqlfluff on the repository and also set up MFA with a token lifetime", ("sql-lint", "access-policy")),
+])
+def test_two_asks_joined_in_other_ways_are_several_needs(r, task, skills):
+    assert decided(r, task) == ("index", "multi_need", skills)
+
+
+def test_alternatives_stay_ambiguous(r):
+    assert decided(r, "helpdesk ticket or conditional access, which first?") == ("full", "ambiguous", ())
+
+
+def test_one_specific_word_per_ask_is_not_enough_for_several_needs(r):
+    # each ask holds one specific word and nothing else of its own: the router does not guess both
+    assert decided(r, "run sqlfluff and also set up MFA") == ("full", "ambiguous", ())
+
+
+# ---------------------------------------------------------------- kind 6: an incidental member is no composition
+
+
+def test_an_incidental_everyday_word_does_not_make_a_composition(r):
+    d = r.route("set up an error budget with burn rate alerts for the checkout service")
+    assert (d.mode, d.reason, d.skills, d.composition) == ("index", "clear_candidate", ("error-budget",), None)
+
+
+def test_a_task_naming_the_compositions_purpose_gets_the_composition(r):
+    d = r.route("run the reliability review: error budget and alerts of the checkout service")
+    assert (d.reason, d.composition, d.skills) == ("clear_candidate", "reliability-review",
+                                                  ("error-budget", "alert-tuning"))
+
+
+# ---------------------------------------------------------------- kind 7: a generic word next to a longer phrase
+
+
+def test_a_generic_word_right_after_a_specific_phrase_of_the_same_skill_yields(r):
+    d = r.route("Do a blue-green deploy of the checkout service")
+    assert (d.mode, d.reason, d.skills) == ("index", "clear_candidate", ("blue-green-deploy",))
+    why = {c.id: [(p.kind, p.detail) for p in c.pieces] for c in d.evidence}
+    assert why["deploy-service"] == [("yields", '"deploy" belongs with "blue-green" of "blue-green-deploy"')]
+
+
+def test_a_generic_word_apart_from_the_phrase_is_still_a_rival(r):
+    assert decided(r, "deploy the checkout service with a blue-green switch") == ("full", "ambiguous", ())

@@ -166,6 +166,14 @@ class Lexicon:
             self._add(None, t)
         everyday = set(common) | {w for w, z in self.zipf.items() if z >= _CONTEXT_MAX_ZIPF}
         seen: set[str] = set()
+        #: skill id -> the words of its id and of its triggers (docs/formats.md §6.10 ``yields``)
+        self.own_words: dict[str, frozenset[str]] = {}
+        triggers = list(triggers)
+        for owner, ts in triggers:
+            ws = set(_re.split(r"[-_.\s]+", owner.lower()))
+            for trig in ts:
+                ws.update(_re.findall(r"\w+", normalize_text(trig)))
+            self.own_words[owner] = frozenset(w for w in ws if w)
         for _, ts in triggers:
             for trig in ts:
                 for w in terms(trig):
@@ -261,6 +269,30 @@ def _shape(trigger: str, shown: str, z: float | None) -> str:
     return ""
 
 
+def _adjacent_phrase(span: tuple[int, int], key: str, sid: str, text: str,
+                     all_spans: list[tuple[str, tuple[int, int], str]], lexicon: Lexicon
+                     ) -> tuple[str, tuple[int, int], str] | None:
+    """The specific trigger of another skill right next to a generic word
+    (only a space or a hyphen between them), when that skill's id or
+    triggers hold the word too: "deploy" after "blue-green" of
+    ``blue-green-deploy`` is part of the same phrase (docs/formats.md
+    §6.10 ``yields``); None otherwise."""
+    for o in all_spans:
+        if o[0] == sid:
+            continue
+        a, b = o[1]
+        gap = text[b:span[0]] if b <= span[0] else text[span[1]:a] if span[1] <= a else None
+        if gap is None or len(gap) > 2 or gap.strip(" -\u2010\u2011") != "":
+            continue
+        if not lexicon.specificity(o[2])[0]:
+            continue
+        own = lexicon.own_words.get(o[0], frozenset())
+        if key in own or any(k in own for k in lemma_candidates(key)) or any(
+                w != key and (w.startswith(key) and len(w) - len(key) <= 3) for w in own):
+            return o
+    return None
+
+
 def _zipf_words(z: float) -> str:
     return f"Zipf {z:.1f}" if z > 0 else "rare in everyday language"
 
@@ -299,6 +331,13 @@ def _trigger_pieces(best: Match, hits: dict[str, list[Match]], text: str, negati
             continue
         strong, z, key = lexicon.specificity(m.trigger)
         typo = m.kind == "typo"
+        if not strong and key is not None:
+            nxt = _adjacent_phrase(span, key, sid, text, all_spans, lexicon)
+            if nxt is not None:
+                trig_pieces.append((span, Piece("yields", shown, span, 0,
+                                                f"{quote(shown)} belongs with {quote(nxt[2])} of {quote(nxt[0])}",
+                                                m.trigger)))
+                continue
         if not typo and not strong and key is not None:
             shape = _shape(m.trigger, shown, z)
             if shape:

@@ -187,9 +187,10 @@ _IDENT = re.compile(r"\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+\b|\b[a-z][a-z0-9_]*\.
                     r"\b[A-Z][A-Z0-9]+-\d+(?:-\d+)?\b|"  # an issue or advisory key: PROJ-123, CVE-2024-3094
                     r"(?:\.{0,2}/)?\b[\w.-]+/[\w./-]*\.[A-Za-z0-9]{1,5}\b|"  # a path with a file: src/app.py
                     r"(?<![\w-])--[a-z][a-z0-9-]+\b")  # a command-line flag: --dry-run
-_CLAUSE = re.compile(r"[;。\n]|[,、，]|\s[-–—]\s|\b(?:and(?:\s+(?:also|then|separately))?|also|then|plus|as\s+well\s+as|"
-                     r"separately|afterwards|after\s+that|two\s+things)\b|それと|あと(?=[、,])|あと|また|それから|"
-                     r"(?:して|て)、", _I)
+_CLAUSE = re.compile(r"[;。；\n]|[,、，]|\s[-–—]\s|\b(?:and(?:\s+(?:also|then|separately))?|also|then|plus|as\s+well\s+as|"
+                     r"separately|afterwards|after\s+that|two\s+things|along\s+with|in\s+addition|additionally|"
+                     r"on\s+top\s+of\s+that|while\s+you'?re\s+at\s+it|next)\b|それと|あと(?=[、,])|あと|また|それから|"
+                     r"ついでに|それに|加えて|さらに|あわせて|併せて|(?:して|て|で)、|(?:して|て)(?=\S{1,20}も)", _I)
 
 
 def steering(task: str) -> list[Signal]:
