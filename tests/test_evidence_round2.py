@@ -247,3 +247,20 @@ def test_a_generic_word_right_after_a_specific_phrase_of_the_same_skill_yields(r
 
 def test_a_generic_word_apart_from_the_phrase_is_still_a_rival(r):
     assert decided(r, "deploy the checkout service with a blue-green switch") == ("full", "ambiguous", ())
+
+
+def test_a_full_width_acronym_is_an_acronym(r):
+    task = "ＣＶＥ triage for our container images"
+    assert pieces(r, task, "vuln-triage")[0] == ("trigger", 2, 'the acronym "CVE" (Zipf 2.4 as a lowercase word)')
+
+
+# ---------------------------------------------------------------- kind 8: the registry's world as context
+
+
+def test_a_term_of_a_skill_that_is_no_candidate_is_context(r):
+    # "token" is a domain term of access-policy, which is no candidate here: it shows the task is about the
+    # registry's world, so the fairly common word "query" is backed
+    task = "the query behind the token refresh is slow"
+    assert [(p.kind, p.detail) for p in r.route(task).evidence[0].pieces] == [
+        ("trigger", 'the fairly common word "query" (Zipf 3.6)'), ("context", 'the registry\'s word "token"')]
+    assert decided(r, task) == ("index", "clear_candidate", ("sql-query",))

@@ -33,6 +33,7 @@ about its domain, is not: the router falls back with ``weak_evidence``.
 from __future__ import annotations
 
 import re as _re
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
@@ -243,8 +244,8 @@ class Lexicon:
         return out
 
 
-#: a trigger's tight punctuation: ``C#``, ``C++``, ``.NET``, ``Node.js``, ``1:1``, ``A/B``, ``R&D``
-_PUNCT_TRIGGER = _re.compile(r"[0-9A-Za-z][#+]|(?:^|[0-9A-Za-z])[./:&][0-9A-Za-z]")
+#: a trigger's tight punctuation: ``C#``, ``C++``, ``GP%``, ``.NET``, ``Node.js``, ``1:1``, ``A/B``, ``R&D``
+_PUNCT_TRIGGER = _re.compile(r"[0-9A-Za-z][#+%]|(?:^|[0-9A-Za-z])[./:&][0-9A-Za-z]")
 _ACRONYM = _re.compile(r"[A-Z][A-Z0-9]+")
 _SHAPE_DETAILS = ("the punctuated trigger", "the acronym")
 _INCIDENTAL = "next to a specific trigger of"
@@ -257,9 +258,10 @@ def _shape(trigger: str, shown: str, z: float | None) -> str:
     about it), or it is an acronym of 2+ capitals written in capitals in the
     task too (``CVE``, ``SLO``) whose lowercase form is no everyday word
     (``IT``, ``US`` stay weak)."""
-    t = trigger.strip()
+    t = unicodedata.normalize("NFKC", trigger).strip()
+    shown = unicodedata.normalize("NFKC", shown)  # full-width "ＨＡＣＣＰ" is the acronym too
     if _PUNCT_TRIGGER.search(t):
-        marks = {c for c in t if c in "#+./:&"}
+        marks = {c for c in t if c in "#+%./:&"}
         if marks and all(c in shown for c in marks):
             return f"the punctuated trigger {quote(t)}"
     if _ACRONYM.fullmatch(t) and sum(c.isalpha() for c in t) >= 2 and (z is None or z < EVERYDAY_ZIPF):
