@@ -9,7 +9,10 @@ A **piece** is one of:
   not an everyday word) or for a word that is rare in everyday language
   (Zipf below :data:`RARE_ZIPF`, from the index's vocabulary, §3.7);
   *weak* for an everyday word ("model", "table", "予約") and for any
-  trigger matched only through a typo. Strong weighs 2, weak 1. Several
+  trigger matched only through a typo. Strong weighs 2, weak 1. A trigger
+  specific by its *shape* — an acronym in capitals (``CVE``) or a trigger
+  matched with its punctuation (``C#``) — weighs 2 when another word of the
+  task belongs to the registry's world, else 1 (a word-sense trap). Several
   triggers of one skill that overlap in the task count once (the longest).
 - ``term``: a domain term of the skill (from its description, other
   triggers and body, §3.7) elsewhere in the task; 1 each, at most 2.
@@ -20,7 +23,8 @@ A **piece** is one of:
 - ``markup``: a trigger inside markup (``<...>``, ``{...}``): it does not
   count.
 - ``yields``: a trigger inside a longer matched trigger of another skill
-  ("deploy" inside "deploy model"): it does not count.
+  ("deploy" inside "deploy model"), or a generic word right next to another
+  skill's phrase that holds it ("a blue-green deploy"): it does not count.
 - ``not_when``: one of the skill's ``not_when`` phrases matched: the skill
   is dropped.
 

@@ -10,7 +10,10 @@ written, not lists of any registry's words:
   "developer mode" or override claim, an authority claim ("I'm the admin"),
   an order to ignore or skip the router's rules or checks, a decision
   written as data (JSON, XML or ``[[...]]`` naming a skill, a mode or a
-  confidence), ``mode=fast`` and the like;
+  confidence), ``mode=fast`` and the like; role-play and make-believe about
+  the router's world ("pretend the registry says X is pre-approved"),
+  claims about what the registry allows, a new identity for the router
+  ("you are now ..."), and words addressed to it ("Router: ...");
 - :func:`destructive`: the built-in destructive intents: a destroying verb
   with a bulk word (delete / drop / truncate / wipe / erase / purge /
   remove / clear out / empty / overwrite / reset / revoke ... all / every /
@@ -18,8 +21,12 @@ written, not lists of any registry's words:
   destroying verb on a data container (table, database, schema, topic,
   bucket, history, logs, records, backups ...), ``rm -rf``, force push,
   ``git reset --hard``, safety skipped ("no backup needed", "no need to
-  check"), and the Japanese forms (全件削除, 全部消して, 一括削除, 本番データ削除,
-  物理削除 ...);
+  check"), irreversible verbs (uninstall, unpublish, terminate ...) with a
+  bulk word or a protected target (production, the main branch), safeguards
+  switched off ("turn off branch protection"), "scale ... to zero", and the
+  Japanese forms (全件削除, 全部消して, 一括削除, 本番データ削除, 物理削除, 本番の…を初期化
+  ...); a progressive after a verb of duration ("keeps dropping") or a
+  bulk word that counts time ("every 10 minutes") is no request;
 - :func:`negated`: the clauses a negation governs: English "don't", "do
   not", "no", "not a/the/about ...", "never", "without", "instead of",
   "rather than", "skip", "no need for" reach forward to the end of the
@@ -29,9 +36,10 @@ written, not lists of any registry's words:
 - :func:`identifiers`: code-like words (``fct_orders``,
   ``raw_stripe.charges``, ``train.py``, ``camelCase``), which show a
   technical context;
-- :func:`clause_breaks`: where one ask ends and another begins ("and",
-  "also", "then", "plus", "separately", ";", "。", "、", "それと", "あと",
-  "また"), for several needs.
+- :func:`clause_breaks`: where one ask ends and another begin ("and",
+  "also", "then", "plus", "along with", "in addition", "separately", ";",
+  "。", "、", "それと", "あと", "また", "ついでに", "加えて", the te-form "して、"
+  and "してYも"), for several needs.
 """
 
 from __future__ import annotations
