@@ -133,13 +133,10 @@ _DESTRUCTIVE = [
     re.compile(r"\bpush\s+(?:-f|--force(?:-with-lease)?)\b", _I),
     re.compile(r"\bgit\s+reset\s+--hard\b", _I),
     re.compile(r"\bfactory[- ]reset\b", _I),
-    re.compile(rf"\b{_DESTROY}\b(?:\W+\w+){{0,6}}?\W+{_BULK}\b", _I),
     re.compile(rf"\b(?:all|every|everything|the\s+whole|the\s+entire)\b(?:\W+\w+){{0,3}}?\W+"
                r"(?:deleted|wiped|erased|purged|removed|destroyed|dropped|overwritten|uninstalled|unpublished)\b", _I),
     re.compile(rf"\b(?:delete|drop|destroy|wipe|purge|nuke|erase|uninstall|unpublish|terminate|decommission)\b"
                rf"(?:\W+\w+){{0,3}}?\W+{_CONTAINER}\b", _I),
-    # a destroying verb on production or the main branch: "drop the orders table in prod"
-    re.compile(rf"\b{_DESTROY}\b(?:\W+[\w-]+){{0,6}}?\W+{_PROTECTED}\b", _I),
     # safeguards switched off: "turn off branch protection", "disable versioning"
     re.compile(rf"\b(?:disable|disabling|turn(?:ing)?\s+off|switch(?:ing)?\s+off|remove|removing|lift|drop)\b"
                rf"(?:\W+[\w-]+){{0,3}}?\W+{_SAFEGUARD}\b", _I),
@@ -156,6 +153,15 @@ _DESTRUCTIVE = [
     re.compile(r"(?:本番|プロダクション|mainブランチ)\S{0,12}?(?:削除|消し|消す|消去|リセット|初期化|破棄|ドロップ|"
                r"アンインストール|強制プッシュ)"),
     re.compile(r"(?:保護|バックアップ|バージョニング)\S{0,4}?(?:を|は)?(?:無効|解除|オフ|外)"),
+]
+
+#: a destroying verb, found once per task; what follows it is matched from there (one pass over a long task)
+_DESTROY_VERB = re.compile(rf"\b{_DESTROY}\b", _I)
+_AFTER_VERB = [
+    # a bulk object: "delete every row", "uninstall everything"
+    re.compile(rf"(?:\W+\w+){{0,6}}?\W+{_BULK}\b", _I),
+    # production or the main branch: "terminate the batch instances in production"
+    re.compile(rf"(?:\W+[\w-]+){{0,6}}?\W+{_PROTECTED}\b", _I),
 ]
 
 #: a destroying verb in the progressive after a verb of duration is a symptom, not a request ("keeps dropping")
@@ -215,6 +221,11 @@ def destructive(task: str) -> list[Signal]:
     """Spans of the built-in destructive intents (docs/formats.md §6.11), in
     task order."""
     out = []
+    for v in _DESTROY_VERB.finditer(task):
+        for rx in _AFTER_VERB:
+            m = rx.match(task, v.end())
+            if m is not None and _request(task, v.start(), m.end(), task[v.start():m.end()]):
+                out.append((v.start(), m.end(), task[v.start():m.end()].strip()))
     for rx in _DESTRUCTIVE:
         for m in rx.finditer(task):
             if _request(task, m.start(), m.end(), m.group()):
