@@ -395,7 +395,6 @@ def assess(task: PreparedTask, hits: dict[str, list[Match]], matches: Sequence[M
             all_spans.append((sid, m.span, m.trigger))
     domain_spans = [span for _, _, span in found] + [(a, b) for a, b, _ in idents]
     out = []
-    cand_ids = {m.id for m in matches}
     first: dict[str, list[tuple[tuple[int, int], Piece]]] = {}
     for best in matches:
         first[best.id] = _trigger_pieces(best, hits, text, negations, marks, all_spans, lexicon)
@@ -439,13 +438,12 @@ def assess(task: PreparedTask, hits: dict[str, list[Match]], matches: Sequence[M
             n_terms += 1
             pieces.append(Piece("term", text[span[0]:span[1]], span, w, f"the domain term {quote(term)}", term))
         ctx = None
-        for owner, term, span in sorted(found, key=lambda f: (f[0] not in (None, ""), f[2])):
-            if owner == sid or owner in cand_ids:
-                continue  # another candidate's own term is evidence for it, not the registry's world
+        for owner, term, span in found:
+            if owner is not None and owner != "":
+                continue
             if any(_overlaps(span, s) for s in used_spans) or within(span, negations) is not None:
                 continue
-            what = ("the registry's term" if owner is None else "the trigger word" if owner == "" else
-                    f"the registry's word")
+            what = "the registry's term" if owner is None else "the trigger word"
             ctx = Piece("context", text[span[0]:span[1]], span, 1, f"{what} {quote(term)}", term)
             break
         if ctx is None:
