@@ -257,10 +257,13 @@ def test_a_full_width_acronym_is_an_acronym(r):
 # ---------------------------------------------------------------- kind 8: the registry's world as context
 
 
-def test_a_term_of_a_skill_that_is_no_candidate_is_context(r):
-    # "token" is a domain term of access-policy, which is no candidate here: it shows the task is about the
-    # registry's world, so the fairly common word "query" is backed
+def test_a_term_of_another_skill_is_not_context_for_a_lone_common_word(r):
+    # Tried and reverted: counting "token" (a domain term of access-policy, no candidate here) as the registry's
+    # world backed "query" here, but on a blind held-out registry the same rule routed word-sense traps (an
+    # everyday verb that is another skill's term next to a lone common trigger word) and cost must-fallback
+    # recall: 2 false routes and 2 fallbacks missed for 1 more routed case. Context stays the registry-wide
+    # vocabulary and the skill's own terms (docs/formats.md §6.11).
     task = "the query behind the token refresh is slow"
     assert [(p.kind, p.detail) for p in r.route(task).evidence[0].pieces] == [
-        ("trigger", 'the fairly common word "query" (Zipf 3.6)'), ("context", 'the registry\'s word "token"')]
-    assert decided(r, task) == ("index", "clear_candidate", ("sql-query",))
+        ("trigger", 'the fairly common word "query" (Zipf 3.6)')]
+    assert decided(r, task) == ("full", "weak_evidence", ())
