@@ -29,4 +29,4 @@ def test_holdout_cases_meet_the_bar_and_paraphrases_fall_back():
     # every miss falls back: a paraphrase with no_match, or one word that is not evidence enough
     assert {r.decision.reason for r in missed} == {"no_match", "weak_evidence"}
     assert len(missed) == 14 + 13
-    assert rep.failures == ["coverage 0.821 is not >= 0.9"]
+    assert rep.failures == ["coverage 0.806 is not >= 0.9"]
