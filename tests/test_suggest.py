@@ -173,3 +173,13 @@ def test_suggestions_on_one_half_never_cost_precision_on_the_other(reg_path, cas
     before, after = evaluate(base, test), evaluate(patched, test)
     assert after.precision >= before.precision
     assert after.must_fallback_recall >= before.must_fallback_recall
+
+
+def test_suggest_never_proposes_one_everyday_word():
+    """Issue 12 leftover: a single everyday word ("office", Zipf 4.0+) is weak evidence (docs/formats.md
+    §6.10) and cannot route its case alone; a rarer word ("printer", 3.9) and a phrase stay candidates."""
+    from routelens.tools.suggest import _everyday_word, candidate_phrases
+
+    got = {ph.text: _everyday_word(ph) for ph in candidate_phrases("the office printer jams, toner smudges")}
+    assert (got["office"], got["printer"], got["office printer"], got["toner"]) == (True, False, False, False)
+    assert {ph.text: _everyday_word(ph) for ph in candidate_phrases("翻訳")}["翻訳"] is True

@@ -9,7 +9,10 @@ A **piece** is one of:
   not an everyday word) or for a word that is rare in everyday language
   (Zipf below :data:`RARE_ZIPF`, from the index's vocabulary, §3.7);
   *weak* for an everyday word ("model", "table", "予約") and for any
-  trigger matched only through a typo. Strong weighs 2, weak 1. Several
+  trigger matched only through a typo. Strong weighs 2, weak 1. A trigger
+  specific by its *shape* — an acronym in capitals (``CVE``) or a trigger
+  matched with its punctuation (``C#``) — weighs 2 when another word of the
+  task belongs to the registry's world, else 1 (a word-sense trap). Several
   triggers of one skill that overlap in the task count once (the longest).
 - ``term``: a domain term of the skill (from its description, other
   triggers and body, §3.7) elsewhere in the task; 1 each, at most 2.
@@ -20,7 +23,8 @@ A **piece** is one of:
 - ``markup``: a trigger inside markup (``<...>``, ``{...}``): it does not
   count.
 - ``yields``: a trigger inside a longer matched trigger of another skill
-  ("deploy" inside "deploy model"): it does not count.
+  ("deploy" inside "deploy model"), or a generic word right next to another
+  skill's phrase that holds it ("a blue-green deploy"): it does not count.
 - ``not_when``: one of the skill's ``not_when`` phrases matched: the skill
   is dropped.
 
@@ -32,6 +36,8 @@ about its domain, is not: the router falls back with ``weak_evidence``.
 
 from __future__ import annotations
 
+import re as _re
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
@@ -113,8 +119,10 @@ class Candidate:
 
     @property
     def strong(self) -> bool:
-        """True when a strong trigger counts."""
-        return any(p.kind == "trigger" and p.weight >= _STRONG for p in self.pieces)
+        """True when a strong trigger counts (an acronym or a punctuated
+        trigger supports its candidate but makes no rival ask on its own)."""
+        return any(p.kind == "trigger" and p.weight >= _STRONG and not p.detail.startswith(_SHAPE_DETAILS)
+                   for p in self.pieces)
 
     @property
     def phrase(self) -> bool:
@@ -163,6 +171,14 @@ class Lexicon:
             self._add(None, t)
         everyday = set(common) | {w for w, z in self.zipf.items() if z >= _CONTEXT_MAX_ZIPF}
         seen: set[str] = set()
+        #: skill id -> the words of its id and of its triggers (docs/formats.md §6.10 ``yields``)
+        self.own_words: dict[str, frozenset[str]] = {}
+        triggers = list(triggers)
+        for owner, ts in triggers:
+            ws = set(_re.split(r"[-_.\s]+", owner.lower()))
+            for trig in ts:
+                ws.update(_re.findall(r"\w+", normalize_text(trig)))
+            self.own_words[owner] = frozenset(w for w in ws if w)
         for _, ts in triggers:
             for trig in ts:
                 for w in terms(trig):
@@ -232,6 +248,57 @@ class Lexicon:
         return out
 
 
+#: a trigger's tight punctuation: ``C#``, ``C++``, ``GP%``, ``.NET``, ``Node.js``, ``1:1``, ``A/B``, ``R&D``
+_PUNCT_TRIGGER = _re.compile(r"[0-9A-Za-z][#+%]|(?:^|[0-9A-Za-z])[./:&][0-9A-Za-z]")
+_ACRONYM = _re.compile(r"[A-Z][A-Z0-9]+")
+_SHAPE_DETAILS = ("the punctuated trigger", "the acronym")
+_INCIDENTAL = "next to a specific trigger of"
+
+
+def _shape(trigger: str, shown: str, z: float | None) -> str:
+    """Why a one-word trigger that is not rare is specific by its written
+    shape (docs/formats.md §6.10), else "": it matched WITH its punctuation
+    (``C#``, ``.NET``, ``1:1``: the commonness of its letters says nothing
+    about it), or it is an acronym of 2+ capitals written in capitals in the
+    task too (``CVE``, ``SLO``) whose lowercase form is no everyday word
+    (``IT``, ``US`` stay weak)."""
+    t = unicodedata.normalize("NFKC", trigger).strip()
+    shown = unicodedata.normalize("NFKC", shown)  # full-width "ＨＡＣＣＰ" is the acronym too
+    if _PUNCT_TRIGGER.search(t):
+        marks = {c for c in t if c in "#+%./:&"}
+        if marks and all(c in shown for c in marks):
+            return f"the punctuated trigger {quote(t)}"
+    if _ACRONYM.fullmatch(t) and sum(c.isalpha() for c in t) >= 2 and (z is None or z < EVERYDAY_ZIPF):
+        word = shown[:-1] if shown.endswith("s") and not shown.endswith("S") else shown
+        if word == word.upper() and _ACRONYM.fullmatch(word):
+            return f"the acronym {quote(word)} ({_zipf_words(z or 0.0)} as a lowercase word)"
+    return ""
+
+
+def _adjacent_phrase(span: tuple[int, int], key: str, sid: str, text: str,
+                     all_spans: list[tuple[str, tuple[int, int], str]], lexicon: Lexicon
+                     ) -> tuple[str, tuple[int, int], str] | None:
+    """The specific trigger of another skill right next to a generic word
+    (only a space or a hyphen between them), when that skill's id or
+    triggers hold the word too: "deploy" after "blue-green" of
+    ``blue-green-deploy`` is part of the same phrase (docs/formats.md
+    §6.10 ``yields``); None otherwise."""
+    for o in all_spans:
+        if o[0] == sid:
+            continue
+        a, b = o[1]
+        gap = text[b:span[0]] if b <= span[0] else text[span[1]:a] if span[1] <= a else None
+        if gap is None or len(gap) > 2 or gap.strip(" -\u2010\u2011") != "":
+            continue
+        if not lexicon.specificity(o[2])[0]:
+            continue
+        own = lexicon.own_words.get(o[0], frozenset())
+        if key in own or any(k in own for k in lemma_candidates(key)) or any(
+                w != key and (w.startswith(key) and len(w) - len(key) <= 3) for w in own):
+            return o
+    return None
+
+
 def _zipf_words(z: float) -> str:
     return f"Zipf {z:.1f}" if z > 0 else "rare in everyday language"
 
@@ -285,6 +352,18 @@ def _trigger_pieces(best: Match, hits: dict[str, list[Match]], text: str, negati
             continue
         strong, z, key = lexicon.specificity(m.trigger)
         typo = m.kind == "typo"
+        if not strong and key is not None:
+            nxt = _adjacent_phrase(span, key, sid, text, all_spans, lexicon)
+            if nxt is not None:
+                trig_pieces.append((span, Piece("yields", shown, span, 0,
+                                                f"{quote(shown)} belongs with {quote(nxt[2])} of {quote(nxt[0])}",
+                                                m.trigger)))
+                continue
+        if not typo and not strong and key is not None:
+            shape = _shape(m.trigger, shown, z)
+            if shape:
+                trig_pieces.append((span, Piece("trigger", shown, span, _STRONG, shape, m.trigger)))
+                continue
         if typo and key is not None:
             word = normalize_text(shown).strip()
             if word in lexicon.near.get(key, ()):
@@ -329,6 +408,7 @@ def assess(task: PreparedTask, hits: dict[str, list[Match]], matches: Sequence[M
     for sid, ms in hits.items():
         for m in ms:
             all_spans.append((sid, m.span, m.trigger))
+    domain_spans = [span for _, _, span in found] + [(a, b) for a, b, _ in idents]
     out = []
     first: dict[str, list[tuple[tuple[int, int], Piece]]] = {}
     containers: dict = {}
@@ -347,8 +427,24 @@ def assess(task: PreparedTask, hits: dict[str, list[Match]], matches: Sequence[M
         trig_pieces = first[sid]
         pieces.extend(p for _, p in sorted(trig_pieces, key=lambda x: x[0]))
         counted_spans = [p.span for p in pieces if p.kind == "trigger"]
+        if any(p.detail.startswith(_SHAPE_DETAILS) for p in pieces):
+            why = ""
+            if not any(not any(_overlaps(d, s) for s in counted_spans) for d in domain_spans):
+                # a word-sense trap: nothing else in the task belongs to the registry's world ("a C# chord")
+                why = ", and no other word of the task is about the registry's world"
+            else:
+                other = next((o for o, tp in first.items() if o != sid and any(
+                    p.kind == "trigger" and p.weight >= _STRONG and not p.detail.startswith(_SHAPE_DETAILS)
+                    for _, p in tp)), None)
+                if other is not None:  # incidental next to another skill's specific trigger ("this SQL with sqlfluff")
+                    why = f", {_INCIDENTAL} {quote(other)}"
+            if why:
+                pieces = [Piece(p.kind, p.text, p.span, _WEAK, p.detail + why, p.trigger)
+                          if p.detail.startswith(_SHAPE_DETAILS) else p for p in pieces]
         used_spans = list({p.span for p in pieces} | trigger_spans)
-        tiers = [lexicon.tier(p.trigger) if "typo" not in p.detail else "everyday"
+        tiers = [("rare" if p.weight >= _STRONG else "everyday" if _INCIDENTAL in p.detail else "uncommon")
+                 if p.detail.startswith(_SHAPE_DETAILS)
+                 else lexicon.tier(p.trigger) if "typo" not in p.detail else "everyday"
                  for p in pieces if p.kind == "trigger"]
         order = ("phrase", "rare", "uncommon", "everyday")
         tier = min(tiers, key=order.index) if tiers else "everyday"

@@ -59,6 +59,7 @@ from routelens.routing.entries import Entries
 from routelens.routing.evidence import Candidate
 from routelens.routing.matching import Match
 from routelens.routing.signals import Signal
+from routelens.text.words import inflects
 
 __all__ = ["ExplicitId", "Evidence", "Verdict", "decide"]
 
@@ -208,7 +209,11 @@ def decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdict
         countable = [c for c in live_c if c.counted]
         verdict = None
         if len(countable) > len(supported) >= 1 and len(countable) >= 2:
-            verdict = _compositions(entries, tuple(by_id[c.id] for c in countable), dropped, note)
+            # a member backed by one everyday word only (incidental: "burn rate alerts") joins only when the
+            # task names the composition's purpose; a rarer word is an ask of its own ("translate it")
+            incidental = any(not c.supported and not c.rival for c in countable)
+            verdict = _compositions(entries, tuple(by_id[c.id] for c in countable), dropped, note,
+                                    purpose_of=ev.task if incidental else None)
         if verdict is None:
             verdict = _compositions(entries, sup_matches, dropped, note)
         if verdict is not None:
@@ -313,27 +318,44 @@ def _weak_sentence(cands: list[Candidate]) -> str:
     return f"no candidate has evidence that holds up (best: {quote(c.id)})"
 
 
+def _anchor(c: Candidate) -> tuple[int, int]:
+    """The span of a candidate's best counted trigger (strongest, then longest, then first)."""
+    best = max((p for p in c.pieces if p.kind == "trigger" and p.counts),
+               key=lambda p: (p.weight, p.span[1] - p.span[0], -p.span[0]))
+    return best.span
+
+
 def _several(ev: Evidence, supported: list[Candidate], expansions: dict[str, Expansion], entries: Entries,
              dropped: tuple[tuple[str, str], ...], note: str) -> Verdict | None:
-    """Several needs (docs/formats.md §6.10): supported candidates whose
-    evidence lies in distinct clauses, each strong or backed by two pieces,
-    joined by an additive word ("and", "also", "、"), never "or"."""
+    """Several needs (docs/formats.md §6.10): supported candidates whose best
+    triggers lie in distinct clauses (cut at ",", ";", "。", "、", "and",
+    "also", "plus", "then", "それから", "あと", the te-form "して、" ...),
+    with nothing saying "or" between them, each with evidence of its own in
+    its clause: a trigger counted there, and a phrase trigger or evidence
+    weighing 3 or more."""
     task = ev.task
+    breaks = sorted(set(ev.clause_breaks))
+    if not breaks:
+        return None
+    order = sorted(supported, key=lambda c: _anchor(c)[0])
+    anchors = [_anchor(c) for c in order]
     chosen: list[Candidate] = []
-    for c in sorted(supported, key=lambda c: min(s[0] for s in c.spans)):
-        if not c.spans or not (c.phrase or c.weight >= 3):
-            return None
-        if chosen:
-            prev = chosen[-1]
-            a_end = max(s[1] for s in prev.spans)
-            b_start = min(s[0] for s in c.spans)
-            if b_start < a_end or any(s[0] < max(t[1] for t in prev.spans) for s in c.spans):
-                return None
-            between = task[a_end:b_start]
-            if not any(a_end <= x < b_start for x in ev.clause_breaks):
+    for i, c in enumerate(order):
+        a = anchors[i]
+        lo = max((b for b in breaks if b <= a[0]), default=0)
+        hi = min((b for b in breaks if b >= a[1]), default=len(task))
+        if i > 0:
+            prev = anchors[i - 1]
+            between = task[prev[1]:a[0]]
+            if a[0] < prev[1] or not any(prev[1] <= x < a[0] for x in breaks):
                 return None
             if _ALTERNATIVE.search(between):
                 return None
+        own = [p for p in c.pieces if p.counts and lo <= p.span[0] and p.span[1] <= hi]
+        if not any(p.kind == "trigger" for p in own):
+            return None
+        if not (c.phrase or c.weight >= 3):
+            return None  # one specific word a clause ("the eslint warnings and a cron job") is not enough
         chosen.append(c)
     if len(chosen) < 2 or len(chosen) != len(supported):
         return None
@@ -353,7 +375,8 @@ import re as _re  # noqa: E402
 #: a candidate backed by one everyday word in a clause of its own is a rival ask too
 _EVERYDAY_APART = True
 
-_ALTERNATIVE = _re.compile(r"or|vs\.?|versus|either|または|それとも|か、|かどうか", _re.I)
+_ALTERNATIVE = _re.compile(r"\b(?:or|vs\.?|versus|either|whether|instead)\b|または|それとも|か、|かどうか|もしくは|あるいは",
+                           _re.I)
 
 
 def candidate_note(ev: Evidence, settings: RoutingSettings) -> str:
@@ -473,16 +496,33 @@ def _all_disabled(dropped: tuple[tuple[str, str], ...], note: str, ev: Evidence)
     return Verdict("full", "disabled_skill", msg + note, dropped=dropped, candidates=ev.candidates)
 
 
+def _names_purpose(task: str, cid: str, members: tuple[str, ...]) -> bool:
+    """True when the task holds a word of the composition's id that no
+    member's id holds ("launch" of ``model-launch``), or an inflection of it."""
+    own = {w for m in members for w in _re.split(r"[-_.]+", m.lower())}
+    words = [w for w in _re.split(r"[-_.]+", cid.lower()) if len(w) >= 3 and w not in own]
+    if not words:
+        return False
+    toks = set(_re.findall(r"[a-z0-9]+", task.lower()))
+    return any(t == w or inflects(w, t) for w in words for t in toks)
+
+
 def _compositions(entries: Entries, live: tuple[Match, ...], dropped: tuple[tuple[str, str], ...],
-                  note: str) -> Verdict | None:
+                  note: str, purpose_of: str | None = None) -> Verdict | None:
     """Steps 6 and 7: two or more live candidates inside one composition
     (the smallest holding them all) route to it; spread over compositions
-    that do not contain each other, they fall back."""
+    that do not contain each other, they fall back. With ``purpose_of``
+    (the task), some candidates are unsupported: the composition is chosen
+    only when the task names its purpose (:func:`_names_purpose`)."""
     if len(live) < 2:
         return None
     cand = {m.id for m in live}
     members = entries.composition_members()
     holding = [c for c, mem in members.items() if cand <= set(mem)]
+    if purpose_of is not None:
+        holding = [c for c in holding if _names_purpose(purpose_of, c, members[c])]
+        if not holding:
+            return None
     if holding:
         smallest = min(len(members[c]) for c in holding)
         best = sorted(c for c in holding if len(members[c]) == smallest)

@@ -9,6 +9,9 @@ characters holding a Han or Katakana character. They are tried in order of
 how well they speak for the skill: first phrases holding a word of the
 skill's own vocabulary (its id, description and triggers) and none of
 another skill's, two-word phrases before single words before longer ones.
+A single everyday word (Zipf 4.0 or more, wordfreq) is never proposed: the
+evidence model would count it as weak evidence (§6.10), so it cannot route
+its case alone.
 
 Each candidate is checked for real: the registry is patched with it
 (:mod:`routelens.tools.patch`), parsed, and every labelled case the phrase
@@ -26,7 +29,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
+from routelens.artifacts.vocabulary import trigger_key, zipf
 from routelens.errors import RegistryError
+from routelens.routing.evidence import EVERYDAY_ZIPF
 from routelens.artifacts.bodies import resolve_body_path
 from routelens.registry.load import parse_registry
 from routelens.registry.model import Registry
@@ -172,6 +177,17 @@ def candidate_phrases(task: str) -> list[_Phrase]:
     return out
 
 
+def _everyday_word(ph: _Phrase) -> bool:
+    """True for a one-word phrase (a Latin word, or a run of a script
+    without spaces) that is an everyday word: Zipf
+    :data:`~routelens.routing.evidence.EVERYDAY_ZIPF` or more in everyday
+    language (wordfreq, docs/formats.md §3.7)."""
+    if ph.n != 1 and not (ph.spaceless and trigger_key(ph.text) is not None):
+        return False
+    key = trigger_key(ph.text)
+    return key is not None and zipf(key) >= EVERYDAY_ZIPF
+
+
 def _rank(ph: _Phrase, own: set[str], body: set[str], df: dict[str, int], specific: int) -> tuple | None:
     """Sort key, best first, or None when the phrase does not speak for the
     skill. Every unit of it must be one of the skill's own words (id,
@@ -187,6 +203,8 @@ def _rank(ph: _Phrase, own: set[str], body: set[str], df: dict[str, int], specif
         return None
     if ph.n == 1 and not ph.spaceless and (df.get(ph.words[0], 0) > 1 or len(ph.text) < 4):
         return None
+    if _everyday_word(ph):
+        return None  # one everyday word is weak evidence (docs/formats.md §6.10): it would never route alone
     strong = sum(w in own for w in ph.words)
     size = {2: 0, 1: 1, 3: 2}.get(ph.n, 3) if not ph.spaceless else (0 if ph.n <= 4 else 2)
     return (strong == 0, size, not ph.chunk_end, -len(mine), ph.text)
