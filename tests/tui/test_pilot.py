@@ -537,3 +537,22 @@ async def test_workers_answer_with_messages_and_stale_answers_are_dropped(regist
         main.post_message(messages.RouterReady(old, old.router))
         await settle(app, pilot)
         assert app.snapshot.router is router and app.decision.skills == ("blog-post",)
+
+
+async def test_an_explicit_composition_hit_reveals_its_lines(registry):
+    """Issue 13 item 1: with ``please /code-review and $release-train``
+    the composition row read ``?`` and moving to it did not scroll the
+    registry to it."""
+    app = make_app(registry)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(app, pilot)
+        await type_task(app, pilot, "please /code-review and $release-train")
+        table = app.query_one("#matches", HitsTable)
+        assert [h.key for h in table.hits] == ["skills:code-review", "compositions:release-train",
+                                               "skills:release", "skills:release-notes"]
+        assert "80–82" in table.get_row_at(1)[3].plain
+        await pilot.press("down")
+        await settle(app, pilot)
+        assert app.main.current.key == "compositions:release-train"
+        assert rows(app, "registry", "current") == [80, 81, 82]
+        assert app.query_one("#near-misses", HitsTable).hits == []

@@ -258,10 +258,12 @@ class Router:
             message += (f" (skills were matched on the first {MAX_TASK_CHARS:,} of {len(ev.task):,} characters of "
                         f"the task; forced rules and high-risk terms on all of it)")
         full = v.mode == "full"
+        # "why not" is for what was not chosen: a selected skill is never a near miss (docs/formats.md §6.1)
+        near = ev.near_misses if full else tuple(m for m in ev.near_misses if m.id not in v.skills)
         return Decision(
             task=ev.task, mode=v.mode, reason=v.reason, message=message,
             skills=() if full else v.skills, composition=None if full else v.composition,
-            matches=ev.matches if v.matches is None else v.matches, near_misses=ev.near_misses,
+            matches=ev.matches if v.matches is None else v.matches, near_misses=near,
             expansions=() if full else v.expansions, dropped=v.dropped, rule=v.rule, high_risk=ev.high_risk,
             payload_chars=self.registry_chars if full else sum(len(e.text) for e in v.expansions),
             freshness=v.freshness or self.freshness.state,

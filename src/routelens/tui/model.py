@@ -601,8 +601,10 @@ def _entry_range(reg: Registry, kind: str, eid: str) -> tuple[int, int]:
 
 def hits_of(decision: Any, reg: Registry) -> list[Hit]:
     """The navigable hits of a decision, in the order the matches table
-    lists them: the chosen composition, each match (router order), each
-    selected skill without a match, and the forced rule."""
+    lists them: the chosen composition, each match (router order; a
+    composition named as ``$id`` is a ``compositions`` hit with its own
+    range), each selected skill without a match, and the forced rule.
+    Each entry appears once."""
     hits: list[Hit] = []
     seen: set[str] = set()
 
@@ -611,12 +613,17 @@ def hits_of(decision: Any, reg: Registry) -> list[Hit]:
             seen.add(h.key)
             hits.append(h)
 
+    named = {m.id: m for m in decision.matches if m.id in reg.compositions and m.id not in reg.skills}
     if getattr(decision, "composition", None):
         s, e = _entry_range(reg, "compositions", decision.composition)
-        add(Hit("compositions", decision.composition, "composition", s, e))
+        m = named.get(decision.composition)  # named as $id: its match is the composition's row
+        add(Hit("compositions", decision.composition, "composition", s, e, m.score if m else None,
+                m.trigger if m else None, tuple(m.span) if m else None))
     for m in decision.matches:
-        s, e = _entry_range(reg, "skills", m.id)
-        add(Hit("skills", m.id, "match", s, e, m.score, m.trigger, tuple(m.span)))
+        # a composition named with $id joins the matches (docs/formats.md §6.4): its row is the composition's
+        kind, role = ("compositions", "composition") if m.id in named else ("skills", "match")
+        s, e = _entry_range(reg, kind, m.id)
+        add(Hit(kind, m.id, role, s, e, m.score, m.trigger, tuple(m.span)))
     for sid in decision.skills:
         s, e = _entry_range(reg, "skills", sid)
         add(Hit("skills", sid, "selected", s, e))
