@@ -11,6 +11,7 @@ from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.widgets import Static
 
+from routelens.tui.fit import fit_widths
 from routelens.tui.model import Hit
 from routelens.tui.widgets.hits_table import HitsTable
 from routelens.tui.words import MODE_LABEL, REASON_LABEL, num, pct
@@ -70,8 +71,8 @@ class DecisionPanel(Vertical):
         & > #decision-task { height: auto; max-height: 2; color: $text; }
         & > #decision-selected { height: auto; color: $text-muted; }
         & > #decision-tables { height: auto; margin-top: 1; }
-        & > #decision-tables > HitsTable { width: 1fr; }
-        & > #decision-tables > #near-misses { margin-left: 2; }
+        & > #decision-tables > HitsTable { width: auto; }
+        & > #decision-tables > #near-misses { margin-left: 2; width: 1fr; }
         &.-empty > #decision-tables { display: none; }
         &.-empty > #decision-task { display: none; }
         &.-empty > #decision-selected { display: none; }
@@ -156,7 +157,32 @@ class DecisionPanel(Vertical):
             hits, current, threshold, placeholder=f"no skill reached the threshold {thr}")
         self.near_misses.set_hits(
             near, None, threshold, placeholder="no near miss" if hits else "no trigger came close")
+        self.fit_tables()
         self.border_subtitle = f"hit {current + 1}/{len(hits)} · ↓↑ move" if hits else ""
+
+    #: cells between the two tables (the near misses' left margin)
+    GAP = 2
+
+    def fit_tables(self) -> None:
+        """Share the panel's width between the two tables so that every
+        score and line range shows whole: triggers, then ids, give up cells
+        first (behind an ellipsis). The matches table gets what it needs,
+        the near misses the rest."""
+        width = self.scrollable_content_region.width
+        if width <= 0:
+            return
+        m, n = self.matches, self.near_misses
+        cm, cn = m.columns_needed(), n.columns_needed()
+        pad = 2 * m.cell_padding
+        # each table keeps a cell for its own scroll bar
+        budget = width - self.GAP - 2 - pad * (len(cm) + len(cn))
+        widths = fit_widths(cm + cn, budget)
+        m.set_widths(widths[: len(cm)])
+        n.set_widths(widths[len(cm):])
+        m.styles.width = sum(widths[: len(cm)]) + pad * len(cm) + 1
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.fit_tables)
 
     def set_current(self, hits: list[Hit], near: list[Hit], current: int, decision: Any) -> None:
         """Move the strongest span highlight to hit ``current``."""

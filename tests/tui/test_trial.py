@@ -1,0 +1,73 @@
+"""What a newcomer tripped on in the TUI (issue 13), each as the input
+that showed it: tables that cut line ranges, F2 and F3 at 80 columns,
+keys that did nothing, words that wrapped badly."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import DataTable
+
+from routelens.tui.screens.skills import SkillBrowser
+from routelens.tui.screens.stats import StatsScreen
+from routelens.tui.widgets.hits_table import HitsTable
+
+from .conftest import make_app, settle
+
+
+def shown(widget) -> list[str]:
+    """The rows of a widget as painted (its own width, scrolled as it is)."""
+    return [widget.render_line(y).text for y in range(widget.size.height)]
+
+
+async def type_task(app, pilot, text: str) -> None:
+    app.query_one("#task").value = text
+    await settle(app, pilot)
+
+
+@pytest.mark.parametrize("size", [(160, 48), (120, 40), (110, 40), (100, 40), (90, 30), (80, 24)])
+async def test_hit_tables_show_whole_line_ranges(bundled, size):
+    """At 120x40 the hits table showed ``604-60``, at 110 columns ``6``;
+    at 100 or fewer the column was gone while "why not" had room."""
+    app = make_app(bundled)
+    async with app.run_test(size=size) as pilot:
+        await settle(app, pilot)
+        await type_task(app, pilot, "please /code-review and $release-train; use panda for this")
+        for table_id in ("#matches", "#near-misses"):
+            table = app.query_one(table_id, HitsTable)
+            text = "\n".join(shown(table))
+            assert table.hits, table_id
+            for h in table.hits[: table.size.height - 1]:
+                assert f"{h.start}–{h.end}" in text, (size, table_id, h.id, text)
+        assert app.query_one("#near-misses", HitsTable).hits[0].id == "data-analysis"
+
+
+@pytest.mark.parametrize("size", [(120, 40), (80, 24)])
+async def test_skill_browser_list_shows_whole_line_ranges(bundled, size):
+    """F2 at 80 columns showed lines ``2``/``5``/``4``."""
+    app = make_app(bundled)
+    async with app.run_test(size=size) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f2")
+        await settle(app, pilot)
+        browser = app.screen
+        assert isinstance(browser, SkillBrowser)
+        table = browser.query_one("#skill-list", DataTable)
+        text = shown(table)
+        for s, line in zip(browser.shown, text[1:]):
+            assert f"{s.source_start}–{s.source_end}" in line, (size, s.id, line)
+
+
+@pytest.mark.parametrize("size", [(120, 40), (80, 24)])
+async def test_stats_sizes_show_whole_numbers(bundled, size):
+    """F3 at 80x24 showed ``16,94`` for the registry's 16,941 characters."""
+    app = make_app(bundled)
+    async with app.run_test(size=size) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f3")
+        await settle(app, pilot)
+        stats = app.screen
+        assert isinstance(stats, StatsScreen)
+        st = stats.analysis.stats
+        text = "\n".join(shown(stats.query_one("#sizes", DataTable)))
+        for part in ("registry", "index", "catalog"):
+            assert f"{st[part]['chars']:,}" in text, (size, part, text)
