@@ -15,6 +15,7 @@ from routelens.tui.widgets.error_panel import ErrorPanel
 from routelens.tui.widgets.header_bar import HeaderBar
 from routelens.tui.widgets.hits_table import HitsTable
 from routelens.tui.widgets.line_view import LineView
+from routelens.tui.widgets.skill_list import SkillList
 from routelens.tui.widgets.source_view import SourceView
 
 from .conftest import CASES, make_app, make_registry, settle
@@ -167,19 +168,19 @@ async def test_skill_browser_arrows_in_the_filter_move_the_list(registry):
         await settle(app, pilot)
         browser = app.screen
         assert isinstance(browser, SkillBrowser)
-        table = browser.query_one("#skill-list", DataTable)
+        table = browser.query_one("#skill-list", SkillList)
         ids = [s.id for s in browser.shown]
         assert app.focused.id == "filter" and browser.selected.id == ids[0]
         await pilot.press("down", "down")
         await settle(app, pilot)
         assert app.focused.id == "filter"
-        assert table.cursor_row == 2 and browser.selected.id == ids[2]
+        assert table.cursor == 2 and browser.selected.id == ids[2]
         await pilot.press("up")
         await settle(app, pilot)
-        assert table.cursor_row == 1 and browser.selected.id == ids[1]
+        assert table.cursor == 1 and browser.selected.id == ids[1]
         await pilot.press("up", "up")  # clamped at the top
         await settle(app, pilot)
-        assert table.cursor_row == 0 and browser.selected.id == ids[0]
+        assert table.cursor == 0 and browser.selected.id == ids[0]
         await pilot.press("pagedown")
         await settle(app, pilot)
         assert browser.selected.id == ids[min(10, len(ids) - 1)]

@@ -10,6 +10,7 @@ from textual.widgets import DataTable
 from routelens.tui.screens.skills import SkillBrowser
 from routelens.tui.screens.stats import StatsScreen
 from routelens.tui.widgets.hits_table import HitsTable
+from routelens.tui.widgets.skill_list import SkillList
 
 from .conftest import make_app, settle
 
@@ -51,7 +52,7 @@ async def test_skill_browser_list_shows_whole_line_ranges(bundled, size):
         await settle(app, pilot)
         browser = app.screen
         assert isinstance(browser, SkillBrowser)
-        table = browser.query_one("#skill-list", DataTable)
+        table = browser.query_one("#skill-list", SkillList)
         text = shown(table)
         for s, line in zip(browser.shown, text[1:]):
             assert f"{s.source_start}–{s.source_end}" in line, (size, s.id, line)
@@ -71,3 +72,47 @@ async def test_stats_sizes_show_whole_numbers(bundled, size):
         text = "\n".join(shown(stats.query_one("#sizes", DataTable)))
         for part in ("registry", "index", "catalog"):
             assert f"{st[part]['chars']:,}" in text, (size, part, text)
+
+
+async def test_f6_in_the_json_view_copies_again(registry):
+    """F6 in the JSON view did nothing although help says it copies again."""
+    from routelens.tui.screens.json_view import JsonScreen
+
+    app = make_app(registry)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await type_task(app, pilot, "write a blog post about the launch")
+        await pilot.press("f6")
+        await settle(app, pilot)
+        assert isinstance(app.screen, JsonScreen)
+        copied = []
+        app.copy_to_clipboard = copied.append
+        await pilot.press("f6")
+        await settle(app, pilot)
+        assert copied == [app.main.decision_json()]
+        assert str(app.screen.query_one("#note").content) == "Copied to the clipboard again."
+
+
+async def test_a_filter_matching_nothing_shows_no_skill(registry):
+    """In F2, a filter with zero matches ("0 of 11") still showed a
+    skill's details."""
+    app = make_app(registry)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await type_task(app, pilot, "write a blog post about the launch")
+        await pilot.press("f2")
+        await settle(app, pilot)
+        browser = app.screen
+        assert browser.selected is not None
+        browser.query_one("#filter").value = "zzzq"
+        await settle(app, pilot)
+        assert browser.shown == [] and browser.selected is None
+        assert "0 of 11" in str(browser.query_one("#browser-title").content)
+        assert str(browser.query_one("#summary").content).startswith("No skill matches the filter “zzzq”.")
+        assert not browser.query_one("#explain").display and not browser.query_one("#detail-tabs").display
+        await pilot.press("enter", "enter")  # nothing to choose: the browser stays
+        await settle(app, pilot)
+        assert app.screen is browser
+        browser.query_one("#filter").value = "blog"
+        await settle(app, pilot)
+        assert browser.selected.id == "blog-post" and browser.query_one("#explain").display

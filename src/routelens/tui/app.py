@@ -57,7 +57,8 @@ class RouteLensApp(App[None]):
         Binding("f3", "stats", "Stats", id="stats"),
         Binding("f4", "zoom", "Zoom", id="zoom"),
         Binding("f5", "rebuild", "Rebuild", id="rebuild"),
-        Binding("f6", "copy_json", "JSON", id="copy-json"),
+        # priority: a focused pane is a TextArea, whose own F6 selects a line
+        Binding("f6", "copy_json", "JSON", id="copy-json", priority=True),
         Binding("ctrl+n", "next_hit", "Next hit", show=False, id="next-hit-global"),
         Binding("ctrl+o", "prev_hit", "Previous hit", show=False, id="prev-hit-global"),
         Binding("ctrl+l", "focus_task", "Task", show=False, id="focus-task"),
@@ -139,7 +140,10 @@ class RouteLensApp(App[None]):
         if self.main.snapshot is None:
             self.notify("No valid registry loaded yet.", severity="warning")
             return
-        self.push_screen(SkillBrowser(self.main.snapshot, self.main.task_text), callback=self._browser_closed)
+        # the detail waits for a pause in typing (none when routing has no debounce either, as in tests)
+        pause = SkillBrowser.DETAIL_PAUSE if self.main.route_debounce > 0 else 0.0
+        self.push_screen(SkillBrowser(self.main.snapshot, self.main.task_text, debounce=pause),
+                         callback=self._browser_closed)
 
     def _browser_closed(self, result: str | None) -> None:
         if result:

@@ -225,6 +225,7 @@ class CatalogDisplay:
         self._obj: dict | None = None
         self._error: str | None = None
         self._parsed = False
+        self._starts: list[int] | None = None  # line offsets of ``text``, for :meth:`entry_text`
 
     @property
     def source_sha256(self) -> str | None:
@@ -255,6 +256,33 @@ class CatalogDisplay:
     def error(self) -> str | None:
         self._parse()
         return self._error
+
+    def entry_text(self, key: str) -> str | None:
+        """The catalog entry for ``"skills:<id>"`` (and compositions,
+        rules) as JSON text — its own lines of the file, re-indented as
+        ``json.dumps(entry, indent=2)`` would write them — or None. Reads
+        only the entry's rows: a 10,000-skill catalog is never parsed for
+        one entry."""
+        rows = self.entries.get(key)
+        if rows is None:
+            return None
+        if self._starts is None:
+            starts = [0]
+            find, text = self.text.find, self.text
+            pos = find("\n")
+            while pos != -1:
+                starts.append(pos + 1)
+                pos = find("\n", pos + 1)
+            self._starts = starts
+        first, last = rows
+        starts = self._starts
+        if last + 1 >= len(starts):
+            body = self.text[starts[first]:]
+        else:
+            body = self.text[starts[first]:starts[last + 1] - 1]
+        lines = body.split("\n")
+        inner = [ln[4:] if ln.startswith("    ") else ln.lstrip() for ln in lines[1:-1]]
+        return "\n".join(["{", *inner, "}"])
 
     def entry(self, key: str) -> dict | None:
         """The catalog entry for ``"skills:<id>"`` and the like, or None."""

@@ -34,7 +34,7 @@ async def settle(app: RouteLensApp, pilot) -> None:
     for _ in range(200):
         await pilot.pause()
         await app.workers.wait_for_complete()
-        if not app.routing_pending and app.main.loads:
+        if not app.routing_pending and app.main.loads and not getattr(app.screen, "pending", False):
             break
     await pilot.pause()
     await pilot.pause()
