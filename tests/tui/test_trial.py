@@ -82,6 +82,7 @@ async def test_f6_in_the_json_view_copies_again(registry):
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(app, pilot)
         await type_task(app, pilot, "write a blog post about the launch")
+        app.main.pane("registry").view.focus()  # a TextArea, whose own F6 selects a line
         await pilot.press("f6")
         await settle(app, pilot)
         assert isinstance(app.screen, JsonScreen)
