@@ -210,7 +210,8 @@ def test_high_risk_term_keeps_candidates(r):
 def test_no_match(r):
     d = r.route("what's the weather tomorrow")
     assert summary(d) == ("full", "no_match", (), None)
-    assert d.message == "Fell back to the full registry: no skill trigger matches the task"
+    assert d.message == ("Fell back to the full registry: no skill trigger scored 60 or more on the task, "
+                         "so there is no near miss (the threshold is 85)")
 
 
 def test_candidates_forming_one_composition(r):
@@ -606,3 +607,58 @@ def test_common_words_one_edit_from_a_trigger_do_not_route(bundled, task, best):
 ])
 def test_typos_and_inflections_still_route(bundled, task, skill):
     assert summary(bundled.route(task)) == ("index", "clear_candidate", (skill,), None)
+
+
+KNIVES = """\
+schema_version: 1
+skills:
+  knife-skills:
+    path: skills/knife-skills.md
+    priority: P1
+    triggers: [knife skills, knife sharpening, whetstone]
+  sous-vide:
+    path: skills/sous-vide.md
+    priority: P2
+    triggers: [sous vide]
+composition:
+  kitchen-basics: [knife-skills, sous-vide]
+"""
+
+
+def test_no_match_and_explain_say_the_same_thing():
+    """Issue 13 item 4: the route said "no skill trigger matches the task"
+    while explain said the best trigger scored 45.5."""
+    r = Router.from_registry(parse_registry(KNIVES.encode(), Path("skills.yaml")))
+    d = r.route("my knife is dull")
+    assert (d.reason, d.near_misses) == ("no_match", ())
+    assert d.message == ("Fell back to the full registry: no skill trigger scored 60 or more on the task, "
+                         "so there is no near miss (the threshold is 85)")
+    e = r.explain("my knife is dull", "knife-skills")
+    assert e.reasons[0] == ('Its best trigger "knife skills" scored 45.5 on "knife" (characters 3-8), below the '
+                            'threshold 85 and below 60, the lowest score listed as a near miss.')
+    # a near miss is named in both
+    d = r.route("sharpen my knives")
+    assert d.message == ('Fell back to the full registry: no skill reached the threshold 85 (best: "knife-skills" '
+                         'scored 63.3 via "knife sharpening")')
+    assert r.explain("sharpen my knives", "knife-skills").reasons[0] == (
+        'Its best trigger "knife sharpening" scored 63.3 on "sharpen" (characters 0-7), below the threshold 85.')
+
+
+def test_an_unknown_explicit_id_is_named():
+    """Issue 13 item 4: ``/some-skill-id`` for an id that does not exist
+    said "no skill trigger matches" instead of naming the id."""
+    r = Router.from_registry(parse_registry(KNIVES.encode(), Path("skills.yaml")))
+    d = r.route("/some-skill-id")
+    assert (d.mode, d.reason) == ("full", "no_match")
+    assert d.message == ('Fell back to the full registry: the task names /some-skill-id, but no skill or '
+                         'composition has the id "some-skill-id"')
+    d = r.route("use $kitchen-basic here")
+    assert d.message == ('Fell back to the full registry: the task names $kitchen-basic, but no skill or '
+                         'composition has the id "kitchen-basic" (closest: "kitchen-basics")')
+    # routed on a trigger anyway: a note names the id that looks like a typo, nothing for /tmp
+    d = r.route("/knife-skill: sous vide please")
+    assert (d.reason, d.composition) == ("clear_candidate", "kitchen-basics")
+    assert d.message.endswith('; the task names /knife-skill, but no skill or composition has that id '
+                              '(closest: "knife-skills")')
+    d = r.route("sous vide the steak in /tmp")
+    assert "/tmp" not in d.message

@@ -44,9 +44,9 @@ from routelens.errors import IndexInvalidError
 from routelens.registry.model import RoutingSettings
 from routelens.routing.decision import Expansion, format_score, index_state_words, line_span, quote
 from routelens.routing.entries import Entries
-from routelens.routing.matching import Match
+from routelens.routing.matching import NEAR_MISS_FLOOR, Match
 
-__all__ = ["ExplicitId", "Evidence", "Verdict", "decide"]
+__all__ = ["ExplicitId", "UnknownId", "Evidence", "Verdict", "decide"]
 
 _FALLBACK = "Fell back to the full registry: "
 _BUILD = "run `routelens build`"
@@ -64,6 +64,18 @@ class ExplicitId:
     span: tuple[int, int]
 
 
+@dataclass(frozen=True, slots=True)
+class UnknownId:
+    """A ``/id`` or ``$id`` word whose id names no skill or composition.
+    ``word``: the word as typed (``/some-skill-id``); ``id``: the id it
+    names after NFKC + case folding; ``closest``: the known skill or
+    composition id closest to it (rapidfuzz's ratio at least 70), or None."""
+
+    word: str
+    id: str
+    closest: str | None
+
+
 @dataclass(slots=True)
 class Evidence:
     """What the matcher found for one task, and the index's freshness. A
@@ -78,7 +90,9 @@ class Evidence:
     the ``/id`` and ``$id`` words naming known entries, in task order;
     ``truncated``: skills were matched on the first ``MAX_TASK_CHARS``
     characters only (rules and high-risk terms on all of it);
-    ``freshness``: the index against the registry (docs/formats.md §3.5).
+    ``freshness``: the index against the registry (docs/formats.md §3.5);
+    ``unknown``: the ``/id`` and ``$id`` words that name nothing, in task
+    order (said in the decision's message, docs/formats.md §6.4).
     """
 
     task: str
@@ -89,6 +103,7 @@ class Evidence:
     explicit: tuple[ExplicitId, ...]
     truncated: bool
     freshness: Freshness
+    unknown: tuple[UnknownId, ...] = ()
 
     @property
     def high_risk(self) -> tuple[str, ...]:
@@ -128,7 +143,18 @@ def decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdict
     module docstring). ``entries`` reads ids, ranges, statuses and members;
     ``settings``: the threshold and ambiguity margin (0-100 scores). Never
     raises for a broken index: a range that does not hold its entry gives
-    ``full`` / ``index_invalid``."""
+    ``full`` / ``index_invalid``. An ``/id`` word that names nothing but
+    looks like a known id is noted at the end of the message."""
+    verdict = _decide(ev, entries, settings)
+    typos = [u for u in ev.unknown if u.closest]
+    if typos and verdict.reason != "no_match":
+        verdict.message += "; " + "; ".join(
+            f"the task names {u.word}, but no skill or composition has that id (closest: {quote(u.closest)})"
+            for u in typos)
+    return verdict
+
+
+def _decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdict:
     # 1. an index that cannot be trusted
     if not entries.from_index:
         return _index_not_fresh(ev, entries, settings)
@@ -262,13 +288,24 @@ def _high_risk(ev: Evidence) -> Verdict | None:
 
 
 def _no_match(ev: Evidence, settings: RoutingSettings, note: str) -> Verdict:
-    """Step 4: no skill reached the threshold."""
-    if ev.near_misses:
+    """Step 4: no skill reached the threshold. The sentence says what the
+    decision shows: the best near miss, or that no trigger scored as much
+    as a near miss (so that ``explain`` of any skill agrees), or the
+    ``/id`` words that name nothing."""
+    thr = format_score(settings.threshold)
+    if ev.unknown:
+        msg = _FALLBACK + "; ".join(
+            f"the task names {u.word}, but no skill or composition has the id {quote(u.id)}"
+            + (f" (closest: {quote(u.closest)})" if u.closest else "") for u in ev.unknown)
+    elif ev.near_misses:
         m = ev.near_misses[0]
-        msg = (f"{_FALLBACK}no skill reached the threshold {format_score(settings.threshold)} "
+        msg = (f"{_FALLBACK}no skill reached the threshold {thr} "
                f"(best: {quote(m.id)} scored {format_score(m.score)} via {quote(m.trigger)})")
+    elif NEAR_MISS_FLOOR < settings.threshold:
+        msg = (f"{_FALLBACK}no skill trigger scored {format_score(NEAR_MISS_FLOOR)} or more on the task, "
+               f"so there is no near miss (the threshold is {thr})")
     else:
-        msg = f"{_FALLBACK}no skill trigger matches the task"
+        msg = f"{_FALLBACK}no skill trigger reached the threshold {thr}"
     return Verdict("full", "no_match", msg + note)
 
 

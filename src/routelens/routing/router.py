@@ -40,7 +40,7 @@ from routelens.routing.matching import (
     prepare,
     prepare_tail,
 )
-from routelens.routing.policy import Evidence, ExplicitId, Verdict, decide
+from routelens.routing.policy import Evidence, ExplicitId, UnknownId, Verdict, decide
 from routelens.text.canonical import canonical_bytes
 
 __all__ = ["Router", "route"]
@@ -229,28 +229,43 @@ class Router:
                             hits[owner] = m
         rule_hits = sorted((m for m in rules.values() if m.score >= threshold), key=lambda m: (-m.score, m.id))
         risk_hits = sorted((m for m in risks.values() if m.score >= threshold), key=lambda m: (m.span[0], m.id))
-        return Evidence(task, matches, near, tuple(rule_hits), tuple(risk_hits), self._explicit(p), p.truncated,
-                        self.freshness)
+        explicit, unknown = self._explicit(p)
+        return Evidence(task, matches, near, tuple(rule_hits), tuple(risk_hits), explicit, p.truncated,
+                        self.freshness, unknown)
 
-    def _explicit(self, p: PreparedTask) -> tuple[ExplicitId, ...]:
+    def _explicit(self, p: PreparedTask) -> tuple[tuple[ExplicitId, ...], tuple[UnknownId, ...]]:
+        """The ``/id`` and ``$id`` words of the task: those naming a known
+        skill or composition, and those naming nothing (with the closest id)."""
         if "/" not in p.norm and "$" not in p.norm:
-            return ()
+            return (), ()
         out = []
+        unknown = []
         seen = set()
         entries = self.entries
         for m in _EXPLICIT_RE.finditer(p.norm):
             ident = m.group(1)
             if ident in seen or not ID_RE.match(ident):
                 continue
+            seen.add(ident)
+            span = p.original_span(m.start(), m.end())
             if entries.has("skill", ident):
                 kind = "skill"
             elif entries.has("composition", ident):
                 kind = "composition"
             else:
+                unknown.append(UnknownId(p.original[span[0]:span[1]], ident, self._closest_id(ident)))
                 continue
-            seen.add(ident)
-            out.append(ExplicitId(ident, kind, p.original_span(m.start(), m.end())))
-        return tuple(out)
+            out.append(ExplicitId(ident, kind, span))
+        return tuple(out), tuple(unknown)
+
+    def _closest_id(self, ident: str) -> str | None:
+        """The skill or composition id closest to ``ident`` (rapidfuzz's
+        ratio at least :data:`~routelens.routing.explain.SUGGEST_CUTOFF`), or None."""
+        from rapidfuzz import fuzz, process
+
+        best = process.extractOne(ident, [*self.skill_ids, *self.composition_ids], scorer=fuzz.ratio,
+                                  score_cutoff=explaining.SUGGEST_CUTOFF)
+        return best[0] if best else None
 
     def _decision(self, ev: Evidence, v: Verdict) -> Decision:
         message = v.message
