@@ -230,7 +230,8 @@ def test_composition_conflict(r):
     d = r.route("translate the changelog")
     assert summary(d) == ("full", "composition_conflict", (), None)
     assert d.message == ('Fell back to the full registry: the candidates are spread over compositions '
-                         '"bilingual-docs" and "release-train", which do not contain each other')
+                         '"bilingual-docs" (translation), "notes-i18n" (translation) and "release-train" '
+                         '(changelog), which do not contain each other')
 
 
 def test_ambiguous(r):
@@ -662,3 +663,31 @@ def test_an_unknown_explicit_id_is_named():
                               '(closest: "knife-skills")')
     d = r.route("sous vide the steak in /tmp")
     assert "/tmp" not in d.message
+
+
+SPREAD = """\
+schema_version: 1
+skills:
+""" + "".join(f"""  {s}:
+    path: skills/{s}.md
+    priority: P1
+    triggers: [{s} job]
+""" for s in ("alpha", "bravo", "charlie", "delta", "echo")) + """\
+composition:
+  c-one: [alpha, echo]
+  c-two: [bravo, echo]
+  c-three: [charlie, echo]
+  c-four: [delta, echo]
+  c-small: [alpha]
+"""
+
+
+def test_composition_conflict_names_every_composition():
+    """Issue 13 item 6: the message named 2 compositions when the
+    candidates spanned 4 (and one inside another is not a conflict)."""
+    r = Router.from_registry(parse_registry(SPREAD.encode(), Path("skills.yaml")))
+    d = r.route("the alpha job, the bravo job, the charlie job and the delta job")
+    assert (d.mode, d.reason) == ("full", "composition_conflict")
+    assert d.message == ('Fell back to the full registry: the candidates are spread over compositions '
+                         '"c-four" (delta), "c-one" (alpha), "c-three" (charlie) and "c-two" (bravo), '
+                         'which do not contain each other')

@@ -332,7 +332,7 @@ def _compositions(entries: Entries, live: tuple[Match, ...], dropped: tuple[tupl
         best = sorted(c for c in holding if len(members[c]) == smallest)
         if len({frozenset(members[c]) for c in best}) == 1:
             return _select_composition(entries, best[0], members[best[0]], live, dropped, note)
-        msg = (f"{_FALLBACK}the candidates belong to compositions {quote(best[0])} and {quote(best[1])}, "
+        msg = (f"{_FALLBACK}the candidates belong to compositions {_and(quote(c) for c in best)}, "
                "which do not contain each other")
         return Verdict("full", "composition_conflict", msg + note, dropped=dropped)
     touched = sorted(c for c, mem in members.items() if cand & set(mem))
@@ -341,10 +341,22 @@ def _compositions(entries: Entries, live: tuple[Match, ...], dropped: tuple[tupl
             sa, sb = set(members[a]), set(members[b])
             # spread: each holds a candidate the other lacks, and neither contains the other
             if not (sa <= sb or sb <= sa) and (cand & sa) - sb and (cand & sb) - sa:
-                msg = (f"{_FALLBACK}the candidates are spread over compositions {quote(a)} and {quote(b)}, "
-                       "which do not contain each other")
+                # name every composition the candidates are spread over, not only this pair; one
+                # inside another touched composition is no part of the conflict
+                sets = {c: set(members[c]) for c in touched}
+                outer = [c for c in touched if not any(sets[c] < sets[o] for o in touched)]
+                order = {m.id: n for n, m in enumerate(live)}
+                named = _and(f"{quote(c)} ({', '.join(sorted(cand & sets[c], key=order.__getitem__))})"
+                             for c in outer)
+                msg = f"{_FALLBACK}the candidates are spread over compositions {named}, which do not contain each other"
                 return Verdict("full", "composition_conflict", msg + note, dropped=dropped)
     return None
+
+
+def _and(items) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    items = list(items)
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def _select_composition(entries: Entries, cid: str, members: tuple[str, ...], live: tuple[Match, ...],
