@@ -109,9 +109,12 @@ def test_broken_files_exact_diagnostics():
     assert got == {
         "Bad_Name": ["broken/Bad_Name/SKILL.md:2:7: name: name 'Bad_Name' may hold only lowercase letters, "
                      "digits and hyphens (Agent Skills format)"],
-        # CRLF file: the line counts the file's lines, the error is where the flow list runs into the fence
-        "bad-yaml": ["broken/bad-yaml/SKILL.md:6:1: YAML syntax error: did not find expected ',' or ']' "
-                     "(while parsing a flow sequence) before the closing `---`"],
+        # CRLF file: the line counts the file's lines; the error names the unclosed '[' (the parser
+        # stopped where the flow list runs into the fence)
+        "bad-yaml": ["broken/bad-yaml/SKILL.md:5:13: YAML syntax error: the [ opened on line 5, column 13 is not "
+                     "closed where its value ends, or two of its items lack a comma between them: close it with ] "
+                     "(YAML parser: did not find expected ',' or ']' while parsing a flow sequence, at line 6, "
+                     "column 1)"],
         "name-mismatch": ["broken/name-mismatch/SKILL.md:3:7: name: name 'other-name' does not match its "
                           "folder 'name-mismatch' (Agent Skills format)"],
         # the `---` on line 9 is a rule in the body, not the closing fence
@@ -216,7 +219,7 @@ def test_plan_imports_good_ones_and_reports_broken_ones(workspace):
         ("runbook-writing", "agent-skills/runbook-writing/SKILL.md", "proposed"),
     ]
     assert [(d.line, d.column, Path(d.file).parent.name) for d in plan.errors] == [
-        (2, 7, "Bad_Name"), (6, 1, "bad-yaml"), (3, 7, "name-mismatch"), (7, 1, "no-closing"),
+        (2, 7, "Bad_Name"), (5, 13, "bad-yaml"), (3, 7, "name-mismatch"), (7, 1, "no-closing"),
         (1, 1, "no-frontmatter"), (3, 14, "too-long")]
     assert all(p.priority == "P2" for p in plan.proposals)
 

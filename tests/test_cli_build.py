@@ -23,9 +23,13 @@ OLD = {INDEX_NAME: b'{"old": "index"}\n', CATALOG_NAME: b'{"old": "catalog"}\n'}
 #: (name, registry bytes, the diagnostics after "FILE:"), one per bad input of issue 2
 BAD = [
     ("yaml-syntax-flow", H + S + "  b: [unclosed\n",
-     ["8:1: YAML syntax error: did not find expected ',' or ']' (while parsing a flow sequence)"]),
+     ["7:6: YAML syntax error: the [ opened on line 7, column 6 is not closed where its value ends, or two of its "
+      "items lack a comma between them: close it with ] (YAML parser: did not find expected ',' or ']' while "
+      "parsing a flow sequence, at line 8, column 1)"]),
     ("yaml-syntax-indent", H + "  a:\n    path: a.md\n   priority: P0\n",
-     ["5:4: YAML syntax error: did not find expected key (while parsing a block mapping)"]),
+     ["5:4: YAML syntax error: line 5 is indented by 3 spaces, less than line 4 above it (4), and lines up with no "
+      "line above: indent it by 4 like line 4, or by 2 like line 3, or by 0 like line 2 (YAML parser: did not find "
+      "expected key while parsing a block mapping)"]),
     ("duplicate-top-level-key", H + S + "skills:\n  c:\n    path: c.md\n",
      ["7:1: skills: duplicate key (first defined on line 2)"]),
     ("duplicate-skill-id", H + S + S,

@@ -118,7 +118,9 @@ def test_yaml_syntax_error_names_the_line(tmp_path):
     p.write_text("cases:\n  - task: [unclosed\n", encoding="utf-8")
     with pytest.raises(CasesError) as exc:
         load_cases(p)
-    assert exc.value.diagnostics[0].file == str(p) and exc.value.diagnostics[0].line == 3
+    d = exc.value.diagnostics[0]
+    assert (d.file, d.line, d.column) == (str(p), 2, 11)  # the unclosed '[' (the parser stopped on line 3)
+    assert d.message.startswith("YAML syntax error: the [ opened on line 2, column 11 is not closed")
 
 
 def test_quality_bar_on_the_shipped_cases():

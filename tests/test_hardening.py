@@ -87,7 +87,8 @@ PATHOLOGICAL = [
      "66:129: skills.k1.k2.k3"),
     ("long-key", "schema_version: 1\nskills:\n  " + "k" * 2_000_000 + ":\n    path: a.md\n",
      # YAML limits an implicit key to 1024 characters
-     "3:2000003: YAML syntax error: mapping values are not allowed in this context"),
+     "3:2000003: YAML syntax error: the key on line 3 is 2,000,000 characters long: YAML allows at most 1,024 "
+     "characters in a key written without `? ` (YAML parser: mapping values are not allowed in this context)"),
     ("many-anchors", "schema_version: 1\nx: [" + ", ".join(f"&a{i} v" for i in range(50_000)) + "]\n"
                      "skills:\n  a:\n    path: a.md\n    priority: P0\n    triggers: [*a49999, *a0]\n    status: *a7\n",
      "8:13: skills.a.status: unknown status 'v' (one of active, deprecated, disabled)"),

@@ -33,6 +33,7 @@ from ruamel.yaml import events as ev
 
 from routelens.errors import Diagnostic, RegistryError, RoutelensError
 from routelens.limits import LIMITS
+from routelens.text import yaml_words
 from routelens.text.canonical import decode_canonical
 
 try:  # the C parser is ~10x faster; ruamel.yaml 0.19 needs ruamel.yaml.clib for it
@@ -399,17 +400,30 @@ class Reader:
     def _syntax_error(self, exc: Exception, stack: list[Node]) -> None:
         # The key path stays empty: where the parser stopped is not always
         # the entry at fault (a bad indentation closes the entry above).
+        # The person's words come first (text/yaml_words.py), the parser's after
+        # them; the position is the place to fix when the words name another one.
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
         problem = getattr(exc, "problem", None) or (str(exc).strip().splitlines() or [type(exc).__name__])[0]
         context = getattr(exc, "context", None)
-        message = f"YAML syntax error: {problem}" + (f" ({context})" if context else "")
-        path = ""
+        index = None
         if mark is not None and getattr(mark, "index", None) is not None:
-            self.error(min(mark.index, len(self.text)), path, message)
+            index = min(mark.index, len(self.text))
         elif getattr(exc, "position", None) is not None:  # ReaderError
-            self.error(min(exc.position, len(self.text)), path, message)
-        else:
-            self.error(0, path, message)
+            index = min(exc.position, len(self.text))
+        cmark = getattr(exc, "context_mark", None)
+        cindex = min(cmark.index, len(self.text)) if cmark is not None and getattr(cmark, "index", None) is not None \
+            else None
+        parser = f"{problem} {context}" if context else problem
+        words = yaml_words.explain(self.text, problem, context, index, cindex, lambda i: self.pos(i)[0])
+        if words is None:
+            message = f"YAML syntax error: {problem}" + (f" ({context})" if context else "")
+            self.error(index or 0, "", message)
+            return
+        where = ""
+        if index is not None and words.index != index:
+            line, col = self.pos(index)
+            where = f", at line {line}, column {col}"
+        self.error(words.index, "", f"YAML syntax error: {words.words} (YAML parser: {parser}{where})")
 
     # helpers -----------------------------------------------------------
     def deref(self, node: Node) -> Node:

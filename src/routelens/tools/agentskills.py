@@ -323,7 +323,7 @@ def read_skill_md(path: str | Path, display: str | None = None, folder_name: str
             if "the range does not hold a mapping entry" in first.message:
                 raise err(2, 1, "", "the frontmatter must be a mapping of keys (name, description, ...)") from None
             diags = [Diagnostic(d.file, d.line, d.column, d.key_path,
-                                d.message + (" before the closing `---`" if d.line == close + 1 else ""))
+                                _before_fence(d.message) if d.line == close + 1 else d.message)
                      for d in exc.diagnostics]
             raise SkillFileError(diags, warnings) from None
     for i, col, key, kept in _comment_cuts(fm_lines):
@@ -403,6 +403,13 @@ def read_skill_md(path: str | Path, display: str | None = None, folder_name: str
 
 
 # --------------------------------------------------------------------------- discovering
+
+
+def _before_fence(message: str) -> str:
+    """A syntax error found at the closing ``---``, said so (before the
+    YAML parser's own words, when the message carries them)."""
+    words, sep, parser = message.partition(" (YAML parser: ")
+    return f"{words} before the closing `---`{sep}{parser}"
 
 
 def discover(paths: list[str | Path]) -> tuple[list[Path], list[Diagnostic]]:
