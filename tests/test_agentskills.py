@@ -99,7 +99,7 @@ def test_lengths_are_characters_not_bytes():
     s = read("good/long-ja/SKILL.md")
     assert len(s.description) == 1024 and len(s.description.encode("utf-8")) == 3072
     assert errors_of(FIX / "broken/too-long/SKILL.md") == [
-        "broken/too-long/SKILL.md:3:14: description: description is 1025 characters; the Agent Skills limit "
+        "broken/too-long/SKILL.md:3:14: description: description is 1,025 characters; the Agent Skills limit "
         "is 1,024 (characters, not bytes)"
     ]
 
@@ -123,7 +123,7 @@ def test_broken_files_exact_diagnostics():
                        "body); add a line `---` after line 3"],
         "no-frontmatter": ["broken/no-frontmatter/SKILL.md:1:1: no YAML frontmatter: a SKILL.md starts with a "
                            "line `---`, then name and description, then `---`"],
-        "too-long": ["broken/too-long/SKILL.md:3:14: description: description is 1025 characters; the Agent "
+        "too-long": ["broken/too-long/SKILL.md:3:14: description: description is 1,025 characters; the Agent "
                      "Skills limit is 1,024 (characters, not bytes)"],
     }
 

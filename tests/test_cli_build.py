@@ -188,11 +188,12 @@ def test_build_success_prints_the_size_summary(example_dir, cli):
     assert stdout.splitlines() == [
         f"built {out / INDEX_NAME} and {out / CATALOG_NAME} from {reg} (3 skills, 2 compositions, 0 rules; "
         f"{INDEX_NAME}, {CATALOG_NAME})",
-        "              chars     bytes   lines  reduction",
+        "              chars     bytes   lines  vs the registry",
         "registry        564       618      35",
-        "catalog        3398      3452     164  -502.5%",
-        "index           479       533       1  15.1%",
-        "budget: index/registry = 0.849 >= 0.7 (EXCEEDED)",
+        "catalog       3,398     3,452     164  502.5% larger",
+        "index           479       533       1  15.1% smaller",
+        "budget: index 479 chars = 84.9% of the registry; max_index_ratio 0.7 allows at most 394 chars: "
+        "EXCEEDED by 85 chars",
     ]
     code, stdout, _ = cli("build", "--registry", reg, "--out", out)
     assert code == 0 and stdout.splitlines()[0].endswith("0 rules; unchanged)")
@@ -285,8 +286,8 @@ def test_check_hand_edited_index_and_budget(tmp_path, cli):
     cli("build", "--registry", shutil_example / "skills.yaml")
     code, _, stderr = cli("check", "--registry", shutil_example / "skills.yaml")
     assert code == 1
-    assert stderr == ("routelens check: size budget exceeded: index 479 chars >= registry 564 chars x 0.7 = 394.8 "
-                      "(over by 84.2 chars)\n")
+    assert stderr == ("routelens check: size budget exceeded: the index has 479 chars; max_index_ratio 0.7 of the "
+                      "registry's 564 chars allows at most 394: over by 85 chars\n")
 
 
 def test_check_bad_registry_exits_2(tmp_path, cli):
@@ -320,11 +321,12 @@ def test_stats_text(example_dir, cli):
     assert code == 0
     assert stdout.splitlines() == [
         f"{example_dir / 'skills.yaml'}: 3 skills, 2 compositions, 0 rules",
-        "              chars     bytes   lines  reduction",
+        "              chars     bytes   lines  vs the registry",
         "registry        564       618      35",
-        "catalog        3398      3452     164  -502.5%",
-        "index           479       533       1  15.1%",
-        "budget: index/registry = 0.849 >= 0.7 (EXCEEDED)",
+        "catalog       3,398     3,452     164  502.5% larger",
+        "index           479       533       1  15.1% smaller",
+        "budget: index 479 chars = 84.9% of the registry; max_index_ratio 0.7 allows at most 394 chars: "
+        "EXCEEDED by 85 chars",
         "biggest contributors to the index:",
         "      63 chars   13.2%  skill       repository-change",
     ]

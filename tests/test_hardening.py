@@ -193,5 +193,5 @@ def test_build_progress_on_a_big_file_in_a_subprocess(tmp_path):
     assert proc.returncode == 0, proc.stderr
     lines = proc.stderr.splitlines()
     assert lines[0] == f"reading {reg} ({reg.stat().st_size / 1e6:.1f} MB)..."
-    assert lines[1].startswith("validated 8000 skills in ")
+    assert lines[1].startswith("validated 8,000 skills in ")
     assert lines[2].startswith("done in ") and len(lines) == 3

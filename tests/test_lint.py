@@ -87,8 +87,8 @@ EXPECTED = [
     f"{F}:20:5: error: skills.old-tool.path: body 'skills/missing.md': missing [missing-body]",
     f"{F}:31:3: warning: skills.bad--name: id 'bad--name' must not contain '--' (Agent Skills format) [agentskills-name]",
     f"{F}:31:3: warning: skills.bad--name: no description: the Layer-1 listing shows only the id (Agent Skills requires 1-1,024 characters) [missing-description]",
-    f"{F}:39:5: warning: skills.long-desc.description: description is 1117 characters; the Agent Skills limit is 1,024 [agentskills-description]",
-    f"{F}:39:5: warning: skills.long-desc.description: description + when_to_use is 1618 characters: Claude Code cuts each listing entry at 1,536 [listing-entry-cap]",
+    f"{F}:39:5: warning: skills.long-desc.description: description is 1,117 characters; the Agent Skills limit is 1,024 [agentskills-description]",
+    f"{F}:39:5: warning: skills.long-desc.description: description + when_to_use is 1,618 characters: Claude Code cuts each listing entry at 1,536 [listing-entry-cap]",
     f"{F}:44:20: warning: skills.ja.triggers[1]: trigger '書' is 1 character (1 or fewer): short triggers match tasks by accident [short-trigger]",
     f"{F}:44:23: warning: skills.ja.triggers[2]: trigger 'して' is only common stop words: it matches almost any task [stop-word-trigger]",
     f"{F}:49:7: warning: composition.bundle[1]: old-tool is deprecated: replace it in bundle [deprecated-in-composition]",
@@ -123,7 +123,7 @@ def test_cli_text_output_and_exit_code(reg_dir, capsys):
     assert main(["lint", "--registry", "skills.yaml"]) == 1
     out = capsys.readouterr().out.splitlines()
     assert out[-2:] == [
-        "listing: Layer-1 block 1360 chars (7 skills); Claude Code budget ~8000 chars (estimate: 1% of a "
+        "listing: Layer-1 block 1,360 chars (7 skills); Claude Code budget ~8,000 chars (estimate: 1% of a "
         "200,000-token context window = 2,000 tokens at ~4 chars/token): 17.0% used",
         "lint: 2 errors, 19 warnings",
     ]
@@ -140,8 +140,8 @@ def test_output_is_deterministic(reg_dir, capsys):
 def test_budget_flag_is_an_error(reg_dir, capsys):
     assert main(["lint", "--registry", "skills.yaml", "--budget", "1000"]) == 1
     out = capsys.readouterr().out.splitlines()
-    assert f"{F}:3:1: error: skills: the Layer-1 block is 1360 chars, over --budget 1000 by 360 [listing-over-budget]" in out
-    assert out[-2].endswith("; --budget 1000 chars: EXCEEDED")
+    assert f"{F}:3:1: error: skills: the Layer-1 block is 1,360 chars, over --budget 1,000 by 360 [listing-over-budget]" in out
+    assert out[-2].endswith("; --budget 1,000 chars: EXCEEDED")
     assert out[-1] == "lint: 3 errors, 19 warnings"
 
 
@@ -153,7 +153,7 @@ def test_pinned_claude_code_budget_is_exact(reg_dir):
     assert not [f for f in report.findings if f.code == "listing-budget"]
     report = lint(load_registry("skills.yaml"), env={"SLASH_COMMAND_TOOL_CHAR_BUDGET": "1000"})
     over = [str(f) for f in report.findings if f.code == "listing-budget"]
-    assert over == [f"{F}:3:1: warning: skills: the Layer-1 listing is 1360 chars, over Claude Code's 1000 "
+    assert over == [f"{F}:3:1: warning: skills: the Layer-1 listing is 1,360 chars, over Claude Code's 1,000 "
                     "(SLASH_COMMAND_TOOL_CHAR_BUDGET=1000): Claude Code keeps every name but drops descriptions, "
                     "least-used first [listing-budget]"]
     assert report.exit_code == 1  # the two errors of the registry; the budget itself is a warning

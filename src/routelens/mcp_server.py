@@ -118,7 +118,7 @@ def route_task_payload(registry_path: str | Path, task: str, index_path: str | P
     reg_abs = str(registry_path.resolve())
     if d.mode == "full":
         nxt = (f"the router fell back ({d.reason}): read the whole registry at {reg_abs} "
-               f"({d.payload_chars} characters) and choose the skills yourself")
+               f"({d.payload_chars:,} characters) and choose the skills yourself")
     else:
         nxt = "call load_skill with each id in skills and follow those bodies"
     selected = set(d.skills)

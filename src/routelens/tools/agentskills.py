@@ -81,7 +81,7 @@ def agentskills_name_problem(name: str) -> str | None:
     if not name:
         return "name is empty"
     if len(name) > NAME_MAX_CHARS:
-        return f"name is {len(name)} characters; the Agent Skills limit is {NAME_MAX_CHARS}"
+        return f"name is {len(name):,} characters; the Agent Skills limit is {NAME_MAX_CHARS:,}"
     if not NAME_RE.match(name):
         if name.startswith("-") or name.endswith("-"):
             why = "must not start or end with a hyphen"
@@ -367,12 +367,12 @@ def read_skill_md(path: str | Path, display: str | None = None, folder_name: str
         desc = None
     elif len(desc) > DESCRIPTION_MAX_CHARS:
         errors.append(Diagnostic(display, *at("description"), "description",
-                                 f"description is {len(desc)} characters; the Agent Skills limit is "
+                                 f"description is {len(desc):,} characters; the Agent Skills limit is "
                                  f"{DESCRIPTION_MAX_CHARS:,} (characters, not bytes)"))
     comp = fm.get("compatibility")
     if isinstance(comp, str) and len(comp) > COMPATIBILITY_MAX_CHARS:
         errors.append(Diagnostic(display, *at("compatibility"), "compatibility",
-                                 f"compatibility is {len(comp)} characters; the Agent Skills limit is {COMPATIBILITY_MAX_CHARS}"))
+                                 f"compatibility is {len(comp):,} characters; the Agent Skills limit is {COMPATIBILITY_MAX_CHARS:,}"))
     triggers: tuple[str, ...] | None = None
     meta = fm.get("metadata")
     if meta is not None and not isinstance(meta, dict):
@@ -389,8 +389,8 @@ def read_skill_md(path: str | Path, display: str | None = None, folder_name: str
             long = [t for t in items if len(t) > LIMITS["max_trigger_chars"]]
             if long:
                 errors.append(Diagnostic(display, *where, "metadata.triggers",
-                                         f"a trigger of {len(long[0])} characters, more than the limit "
-                                         f"{LIMITS['max_trigger_chars']}"))
+                                         f"a trigger of {len(long[0]):,} characters, more than the limit "
+                                         f"{LIMITS['max_trigger_chars']:,}"))
             else:
                 seen: dict[str, None] = {}
                 for t in items:

@@ -246,12 +246,12 @@ def listing_line(listing: dict[str, Any]) -> str:
     """One line for people summarising :func:`listing_budget`."""
     cc = listing["claude_code"]
     approx = "" if cc["exact"] else "~"
-    line = (f"listing: Layer-1 block {listing['block_chars']} chars ({listing['skills']} skills); "
-            f"Claude Code budget {approx}{cc['budget_chars']} chars ({cc['source']}): "
+    line = (f"listing: Layer-1 block {listing['block_chars']:,} chars ({listing['skills']:,} skills); "
+            f"Claude Code budget {approx}{cc['budget_chars']:,} chars ({cc['source']}): "
             f"{cc['used'] * 100:.1f}% used")
     if listing["user"] is not None:
         u = listing["user"]
-        line += f"; --budget {u['budget_chars']} chars: {'ok' if u['ok'] else 'EXCEEDED'}"
+        line += f"; --budget {u['budget_chars']:,} chars: {'ok' if u['ok'] else 'EXCEEDED'}"
     return line
 
 
@@ -308,7 +308,7 @@ def lint(reg: Registry, budget_chars: int | None = None, context_window: int = D
             limit = 1 if any(is_spaceless(ord(c)) for c in n) else 3
             if len(n) <= limit:
                 add("warning", "short-trigger", where,
-                    f"trigger {t!r} is {len(n)} character{'s' if len(n) != 1 else ''} "
+                    f"trigger {t!r} is {len(n):,} character{'s' if len(n) != 1 else ''} "
                     f"({'1' if limit == 1 else '3'} or fewer): short triggers match tasks by accident")
             words = n.split()
             if words and (all(w in STOP_WORDS for w in words) or n in JA_STOP_WORDS):
@@ -341,11 +341,11 @@ def lint(reg: Registry, budget_chars: int | None = None, context_window: int = D
                 "description would not route to it")
         if len(s.description) > DESCRIPTION_MAX_CHARS:
             add("warning", "agentskills-description", f"skills.{s.id}.description",
-                f"description is {len(s.description)} characters; the Agent Skills limit is {DESCRIPTION_MAX_CHARS:,}")
+                f"description is {len(s.description):,} characters; the Agent Skills limit is {DESCRIPTION_MAX_CHARS:,}")
         entry = _entry_text(reg, s.id)
         if len(entry) > CLAUDE_CODE_ENTRY_CAP and s.status != "disabled":
             add("warning", "listing-entry-cap", f"skills.{s.id}.description",
-                f"description + when_to_use is {len(entry)} characters: Claude Code cuts each listing entry "
+                f"description + when_to_use is {len(entry):,} characters: Claude Code cuts each listing entry "
                 f"at {CLAUDE_CODE_ENTRY_CAP:,}")
 
     # --- names, bodies
@@ -373,13 +373,13 @@ def lint(reg: Registry, budget_chars: int | None = None, context_window: int = D
     cc = listing["claude_code"]
     if not cc["ok"]:
         add("warning", "listing-budget", "skills",
-            f"the Layer-1 listing is {listing['capped_chars']} chars, over Claude Code's "
-            f"{'' if cc['exact'] else '~'}{cc['budget_chars']} ({cc['source']}): Claude Code keeps every name "
+            f"the Layer-1 listing is {listing['capped_chars']:,} chars, over Claude Code's "
+            f"{'' if cc['exact'] else '~'}{cc['budget_chars']:,} ({cc['source']}): Claude Code keeps every name "
             "but drops descriptions, least-used first")
     if listing["user"] is not None and not listing["user"]["ok"]:
         b = listing["user"]["budget_chars"]
         add("error", "listing-over-budget", "skills",
-            f"the Layer-1 block is {listing['block_chars']} chars, over --budget {b} by {listing['block_chars'] - b}")
+            f"the Layer-1 block is {listing['block_chars']:,} chars, over --budget {b:,} by {listing['block_chars'] - b:,}")
 
     findings.sort(key=lambda f: (f.line, f.column, f.code, f.message))
     return LintReport(reg.display_name, findings, listing)

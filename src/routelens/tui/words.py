@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from routelens.paths import CATALOG_NAME, INDEX_NAME
 from routelens.registry import Diagnostic
+from routelens.text.numbers import num, pct, size_words
 from routelens.tui.model import Snapshot
 
 __all__ = [
@@ -102,27 +103,10 @@ FRESHNESS_LABEL = {
 FRESHNESS_GLYPH = {"fresh": "✓", "stale": "▲", "missing": "✗", "invalid": "✗"}
 
 
-def num(n: float | int) -> str:
-    """``12345`` -> ``12,345``; floats keep one decimal when not whole."""
-    if isinstance(n, float) and not n.is_integer():
-        return f"{n:,.1f}"
-    return f"{int(n):,}"
-
-
-def pct(x: float) -> str:
-    """A fraction as a percentage with one decimal: ``0.8234`` -> ``82.3%``."""
-    return f"{x * 100:.1f}%"
-
-
 def size_vs_registry(reduction: float) -> str:
-    """The reduction against the registry (docs/formats.md §5.2:
-    ``1 - x_chars / registry_chars``, as `routelens stats` prints it) in
-    words instead of a sign: ``0.695`` -> ``69.5% smaller``, ``-1.173`` ->
-    ``117.3% larger``; ``same size`` when it rounds to 0.0%."""
-    figure = pct(abs(reduction))
-    if figure == "0.0%":
-        return "same size"
-    return f"{figure} smaller" if reduction > 0 else f"{figure} larger"
+    """The reduction against the registry in words (``69.5% smaller``),
+    as the CLI says it (:func:`routelens.text.numbers.size_words`)."""
+    return size_words(reduction)
 
 
 def short(sha: str | None, n: int = 8) -> str:
@@ -136,8 +120,8 @@ def plural(n: int, word: str) -> str:
 
 
 def count(n: int, word: str) -> str:
-    """``1 error``, ``2 errors`` (``n`` as digits, no separators)."""
-    return f"{n} {plural(n, word)}"
+    """``1 error``, ``2 errors``, ``10,000 skills``."""
+    return f"{num(n)} {plural(n, word)}"
 
 
 # --------------------------------------------------------------------------- pane titles and notices

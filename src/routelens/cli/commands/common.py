@@ -20,6 +20,7 @@ from routelens.errors import RegistryError
 from routelens.paths import REGISTRY_ENV, bundled_registry, default_out_dir
 from routelens.registry.load import load_registry
 from routelens.registry.model import Registry
+from routelens.text.numbers import pct as _pct
 
 __all__ = [
     "CommandExit",
@@ -117,5 +118,6 @@ def print_json(obj: Any) -> None:
 
 
 def pct(x: float) -> str:
-    """A share as a percentage with one decimal: ``0.695`` -> ``69.5%``."""
-    return f"{x * 100:.1f}%"
+    """A share as a percentage with one decimal: ``0.695`` -> ``69.5%``
+    (:func:`routelens.text.numbers.pct`)."""
+    return _pct(x)

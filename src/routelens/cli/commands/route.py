@@ -12,6 +12,7 @@ from routelens.errors import RegistryError
 from routelens.paths import INDEX_NAME
 from routelens.routing.decision import Decision, format_score
 from routelens.routing.router import Router
+from routelens.text.numbers import num
 
 
 def register(sub, common) -> None:
@@ -53,7 +54,7 @@ def format_decision(d: Decision, router: Router | None = None) -> str:
         lines.append(f"selected: {', '.join(d.skills)}")
     else:
         lines.append("selected: (none: the agent reads the full registry)")
-    lines.append(f"payload:  {d.payload_chars} chars    index: {d.freshness}")
+    lines.append(f"payload:  {num(d.payload_chars)} chars    index: {d.freshness}")
     if d.rule:
         lines.append(f"rule:     {d.rule}")
     if d.high_risk:

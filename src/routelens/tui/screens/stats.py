@@ -14,6 +14,7 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
+from routelens.text.numbers import budget_max_chars
 from routelens.tui.cells import cell
 from routelens.tui.messages import AnalysisDone
 from routelens.tui.model import Analysis, Snapshot, analyze
@@ -209,13 +210,14 @@ class StatsScreen(Screen[None]):
         b = st["budget"]
         ok = b["ok"]
         verdict = Content.styled(" PASS ", "bold $text on $success") if ok else Content.styled(" FAIL ", "bold $text on $error")
+        most = budget_max_chars(st["registry"]["chars"], b["max_index_ratio"])
         self.query_one("#budget", Static).update(Content.assemble(
             verdict, "  ", ("index ", "$text-muted"), (f"{num(b['index_chars'])} chars", "bold"),
-            (" = ", "$text-muted"), (pct(b["ratio"]), "bold"), (" of the registry; limit ", "$text-muted"),
-            (f"max_index_ratio {b['max_index_ratio']}", "bold"), (f" = {num(b['limit_chars'])} chars", "$text-muted"),
+            (" = ", "$text-muted"), (pct(b["ratio"]), "bold"), (" of the registry; ", "$text-muted"),
+            (f"max_index_ratio {b['max_index_ratio']}", "bold"), (f" allows at most {num(most)} chars", "$text-muted"),
             "\n", budget_bar(b["ratio"], b["max_index_ratio"], 30),
-            ("  room left " if ok else "  over by ", "$text-muted"),
-            (f"{num(abs(b['limit_chars'] - b['index_chars']))} chars", "bold" if ok else "bold $error"),
+            ("  to spare " if ok else "  over by ", "$text-muted"),
+            (f"{num(abs(most - b['index_chars']))} chars", "bold" if ok else "bold $error"),
         ))
         layer1 = analysis.layer1
         if layer1:
