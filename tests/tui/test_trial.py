@@ -117,3 +117,24 @@ async def test_a_filter_matching_nothing_shows_no_skill(registry):
         browser.query_one("#filter").value = "blog"
         await settle(app, pilot)
         assert browser.selected.id == "blog-post" and browser.query_one("#explain").display
+
+
+async def test_help_keeps_reason_names_whole_and_says_at_or_above(registry):
+    """F1 help: reason names wrapped mid-name at 80 columns; "no match" said
+    "above" where the router means "at or above"."""
+    from textual.widgets._markdown import MarkdownTableCellContents
+
+    from routelens.tui.screens.help import HELP_MARKDOWN
+    from routelens.tui.words import REASON_LABEL
+
+    assert "above the threshold" not in HELP_MARKDOWN.replace("at or above the threshold", "")
+    app = make_app(registry)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f1")
+        await settle(app, pilot)
+        cells = {tuple(line.strip() for line in shown(c) if line.strip())
+                 for c in app.screen.query(MarkdownTableCellContents)}
+        for code, label in REASON_LABEL.items():
+            assert (code,) in cells, code  # the code, whole, on one line
+            assert any(c[0].startswith(label + ":") for c in cells), label  # the panel's label, whole

@@ -79,11 +79,13 @@ REASON_LABEL = {
 #: One sentence per reason, for the help screen.
 REASON_HELP = {
     "explicit": "The task names an id as /id or $id: that entry is loaded directly.",
-    "clear_candidate": "One skill (or exactly one composition's members) scored above the threshold, clear of the rest.",
+    "clear_candidate": "One skill (or exactly one composition's members) scored at or above the threshold, clear of "
+                       "the rest by at least the ambiguity margin.",
     "index_missing": "There is no compact index: the agent reads the full registry. Rebuild with F5.",
     "index_stale": "The registry changed since the index was built: the agent reads the full registry. Rebuild with F5.",
     "index_invalid": "The compact index is damaged or hand-edited: the agent reads the full registry. Rebuild with F5.",
-    "no_match": "No trigger scored above the threshold.",
+    "no_match": "No skill's trigger scored at or above the threshold; near misses (60 up to the threshold) are "
+                "listed under \"why not\".",
     "ambiguous": "The two best candidates scored closer than the ambiguity margin.",
     "high_risk": "The task contains a high-risk term (routing.high_risk).",
     "forced_rule": "A forced rule matched: its checklist lives in the full registry.",
