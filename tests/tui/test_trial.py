@@ -138,3 +138,33 @@ async def test_help_keeps_reason_names_whole_and_says_at_or_above(registry):
         for code, label in REASON_LABEL.items():
             assert (code,) in cells, code  # the code, whole, on one line
             assert any(c[0].startswith(label + ":") for c in cells), label  # the panel's label, whole
+
+
+async def test_tabbing_into_why_not_says_which_row_is_shown(bundled):
+    """Tabbing into the why-not table moved the panes while the panel
+    still said "hit 2/4"."""
+    app = make_app(bundled)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(app, pilot)
+        await type_task(app, pilot, "please /code-review and $release-train; use panda for this")
+        panel = app.main.decision_panel
+        assert panel.border_subtitle == "hit 1/5 · ↓↑ move"
+        app.query_one("#near-misses", HitsTable).focus()
+        await settle(app, pilot)
+        assert app.main.current.id == "data-analysis" and app.main.current.role == "near"
+        assert panel.border_subtitle == "why not 1/1: data-analysis · ↓↑ move"
+        app.query_one("#matches", HitsTable).focus()
+        await settle(app, pilot)
+        assert panel.border_subtitle == "hit 1/5 · ↓↑ move"
+
+
+@pytest.mark.parametrize("width", range(80, 161, 4))
+async def test_the_decision_sentence_never_ends_with_a_lone_word(bundled, width):
+    """The ambiguous screenshot's message wrapped with a lone "5"."""
+    app = make_app(bundled)
+    async with app.run_test(size=(width, 40)) as pilot:
+        await settle(app, pilot)
+        await type_task(app, pilot, "refactor the parser and add unit tests")
+        assert app.decision.reason == "ambiguous"
+        lines = [ln.rstrip() for ln in shown(app.main.decision_panel.summary) if ln.strip()]
+        assert len(lines) == 1 or len(lines[-1].split()) >= 2, (width, lines)

@@ -16,7 +16,7 @@ from routelens.tui.model import Hit
 from routelens.tui.widgets.hits_table import HitsTable
 from routelens.tui.words import MODE_LABEL, REASON_LABEL, num, pct
 
-__all__ = ["DecisionPanel", "task_content"]
+__all__ = ["DecisionPanel", "task_content", "no_lone_word"]
 
 _MODE_STYLE = {
     "fast": "bold $text on $primary",
@@ -49,6 +49,24 @@ def task_content(task: str, spans: list[tuple[int, int]], current: tuple[int, in
         s, e = clip(current)
         if e > s:
             content = content.stylize("bold $text on $accent 70%", s, e)
+    return content
+
+
+def no_lone_word(content: Content, width: int) -> Content:
+    """``content`` wrapped to ``width`` cells with explicit line breaks so
+    that, when it takes more than one line, its last line holds at least
+    two words (a lone ``5`` under a sentence reads as a stray figure). The
+    content is returned as it is when it fits on one line, or when no
+    narrower wrap helps."""
+    if width <= 0:
+        return content
+    lines = content.wrap(width)
+    if len(lines) < 2 or len(lines[-1].plain.split()) >= 2:
+        return content
+    for w in range(width - 1, max(width // 2, 1), -1):
+        narrower = content.wrap(w)
+        if len(narrower[-1].plain.split()) >= 2:
+            return Content("\n").join(line.rstrip() for line in narrower)
     return content
 
 
@@ -103,11 +121,14 @@ class DecisionPanel(Vertical):
         self.border_title = "Decision"
         self.show_hint()
 
+    _summary: Content | None = None  # the decision's summary line, unwrapped
+
     # ------------------------------------------------------------------ states
     def show_hint(self, text: str | None = None) -> None:
         """No task yet: a one-line invitation."""
         self.add_class("-empty")
         self.border_subtitle = ""
+        self._summary = None
         self.summary.update(
             Content.assemble(
                 ("Type a task above", "bold"),
@@ -129,8 +150,8 @@ class DecisionPanel(Vertical):
         mode = decision.mode
         badge = Content.styled(f" {MODE_LABEL.get(mode, mode.upper())} ", _MODE_STYLE.get(mode, "reverse"))
         reason = Content.styled(f" {REASON_LABEL.get(decision.reason, decision.reason)} ", "bold $text on $panel")
-        summary = Content.assemble(badge, reason, " ", Content(decision.message or ""))
-        self.summary.update(summary)
+        self._summary = Content.assemble(badge, reason, " ", Content(decision.message or ""))
+        self._paint_summary()
 
         self._paint_task(decision, hits, near, current)
 
@@ -183,6 +204,19 @@ class DecisionPanel(Vertical):
 
     def on_resize(self) -> None:
         self.call_after_refresh(self.fit_tables)
+        self.call_after_refresh(self._paint_summary)
+
+    def _paint_summary(self) -> None:
+        """The mode, reason and sentence, wrapped so that the last line never
+        holds a lone word (``... closer than the margin`` / ``5``)."""
+        if self._summary is None:
+            return
+        self.summary.update(no_lone_word(self._summary, self.summary.content_size.width))
+
+    def set_near_current(self, near: list[Hit], index: int) -> None:
+        """A near miss ("why not" row ``index``) is the current entry of the panes: say so."""
+        if 0 <= index < len(near):
+            self.border_subtitle = f"why not {index + 1}/{len(near)}: {near[index].id} · ↓↑ move"
 
     def set_current(self, hits: list[Hit], near: list[Hit], current: int, decision: Any) -> None:
         """Move the strongest span highlight to hit ``current``."""
