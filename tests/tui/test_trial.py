@@ -168,3 +168,26 @@ async def test_the_decision_sentence_never_ends_with_a_lone_word(bundled, width)
         assert app.decision.reason == "ambiguous"
         lines = [ln.rstrip() for ln in shown(app.main.decision_panel.summary) if ln.strip()]
         assert len(lines) == 1 or len(lines[-1].split()) >= 2, (width, lines)
+
+
+async def test_screenshot_without_a_downloads_folder_is_saved_here_and_says_where(registry, tmp_path, monkeypatch):
+    """The palette's "Screenshot" said "Failed to save screenshot" when
+    there is no ~/Downloads."""
+    home, here = tmp_path / "home", tmp_path / "here"
+    home.mkdir()
+    here.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("ROUTELENS_SCREENSHOTS", raising=False)
+    monkeypatch.chdir(here)
+    app = make_app(registry)
+    notes = []
+    app.notify = lambda message, **kw: notes.append(message)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        app.deliver_screenshot("shot.svg")
+        for _ in range(100):
+            await pilot.pause(0.02)
+            if notes:
+                break
+    assert (here / "shot.svg").read_text(encoding="utf-8").startswith("<svg")
+    assert notes == [f"Saved screenshot to [$text-success]{str(here / 'shot.svg')!r}"]

@@ -11,6 +11,8 @@ the other screens get what they show when they are opened. Rebuilding
 
 from __future__ import annotations
 
+import os
+import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -31,7 +33,7 @@ from routelens.tui.widgets.source_view import MAX_TEXTAREA_LINES
 if TYPE_CHECKING:
     from routelens.routing.decision import Decision
 
-__all__ = ["RouteLensApp", "run"]
+__all__ = ["RouteLensApp", "run", "screenshot_folder", "SCREENSHOTS_ENV"]
 
 
 class RouteLensApp(App[None]):
@@ -84,6 +86,13 @@ class RouteLensApp(App[None]):
 
     def get_default_screen(self) -> MainScreen:
         return self.main
+
+    def deliver_screenshot(self, filename: str | None = None, path: str | None = None,
+                           time_format: str | None = None) -> str | None:
+        """Save an SVG screenshot (the palette's "Screenshot") in ``path``,
+        by default :func:`screenshot_folder`; the note after it names the
+        file. Textual's own default, ~/Downloads, fails where there is none."""
+        return super().deliver_screenshot(filename, str(path or screenshot_folder()), time_format)
 
     # ---------------------------------------------------- the main screen's state, read-only
     # (the palette, scripts and benchmarks/bench_tui.py read these on the app)
@@ -232,6 +241,23 @@ class RouteLensApp(App[None]):
 
     def on_rebuild_failed(self, message: RebuildFailed) -> None:
         self.notify(message.message, severity="error", title=message.title)
+
+
+#: Environment variable naming the folder for screenshots taken in the app.
+SCREENSHOTS_ENV = "ROUTELENS_SCREENSHOTS"
+
+
+def screenshot_folder() -> Path:
+    """Where the app saves a screenshot: ``$ROUTELENS_SCREENSHOTS`` when set,
+    else ~/Downloads when it is a writable folder, else the current folder
+    when writable, else the system's temporary folder."""
+    env = os.environ.get(SCREENSHOTS_ENV, "").strip()
+    if env:
+        return Path(env).expanduser()
+    for folder in (Path.home() / "Downloads", Path.cwd()):
+        if folder.is_dir() and os.access(folder, os.W_OK):
+            return folder
+    return Path(tempfile.gettempdir())
 
 
 def run(registry: str | Path, index: str | Path | None = None, out_dir: str | Path | None = None) -> int:
