@@ -35,10 +35,9 @@ def check_pane(view, rows, theme: str) -> list[str]:
         strip = view.render_line(row - view.scroll_offset.y)
         for text, style in cells(strip):
             fg, bg = style.color, style.bgcolor
-            if theme.startswith("ansi"):
-                if fg is not None and fg.name not in ("default",) and not style.bold:
-                    # the gutter and bands may use the theme's ANSI colours; tokens do not
-                    pass
+            if theme.startswith("ansi"):  # the terminal's colours: its default foreground, nothing else
+                if not (fg is None or fg.is_default):
+                    bad.append(f"{theme} row {row + 1} {text!r}: {fg.name} instead of the default foreground")
                 continue
             assert fg is not None and bg is not None, (theme, row, text)
             c = contrast(Color.from_rich_color(fg), Color.from_rich_color(bg))
