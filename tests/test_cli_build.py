@@ -168,23 +168,35 @@ def test_registry_that_is_not_a_regular_file_is_refused_without_blocking(tmp_pat
     if special == "fifo":
         path = tmp_path / "fifo.yaml"
         os.mkfifo(path)
-        why = "not a regular file (a pipe or a device?)"
+        why = "it is a FIFO, not a regular file (refused without reading)"
     elif special == "dir":
         path = tmp_path
         why = "it is a directory, not a file"
     else:
         path = special
-        why = "not a regular file (a pipe or a device?)"
+        why = "it is a character device, not a regular file (refused without reading)"
     code, _, err = cli("build", "--registry", path, "--out", tmp_path / "g")
     assert code == 2
     assert err.splitlines()[0] == f"{path}:1:1: cannot read the registry: {why}"
     assert not (tmp_path / "g").exists()
 
 
+def missing_bodies(reg, *skills: tuple[str, int]) -> list[str]:
+    """The warnings build and check give for skills (id, line of ``path:``)
+    whose body ``skills/<id>.md`` is missing (issue 11: said, at the value)."""
+    return [f"{reg}:{line}:11: warning: skills.{sid}.path: the body 'skills/{sid}.md' is missing; {sid} still "
+            "routes, and its decisions say the body cannot be loaded" for sid, line in skills]
+
+
+def example_bodies(reg) -> list[str]:
+    """:func:`missing_bodies` of the example registry (it ships no bodies)."""
+    return missing_bodies(reg, ("repository-change", 5), ("grounded-research", 13), ("document-production", 22))
+
+
 def test_build_success_prints_the_size_summary(example_dir, cli):
     reg, out = example_dir / "skills.yaml", example_dir / "generated"
     code, stdout, stderr = cli("build", "--registry", reg, "--out", out)
-    assert (code, stderr) == (0, "")
+    assert (code, stderr.splitlines()) == (0, example_bodies(reg))
     assert stdout.splitlines() == [
         f"built {out / INDEX_NAME} and {out / CATALOG_NAME} from {reg} (3 skills, 2 compositions, 0 rules; "
         f"{INDEX_NAME}, {CATALOG_NAME})",
@@ -198,6 +210,10 @@ def test_build_success_prints_the_size_summary(example_dir, cli):
     code, stdout, _ = cli("build", "--registry", reg, "--out", out)
     assert code == 0 and stdout.splitlines()[0].endswith("0 rules; unchanged)")
     assert cli("build", "--registry", reg, "--out", out, "--quiet")[:2] == (0, "")
+    for sid in ("repository-change", "grounded-research", "document-production"):
+        (example_dir / "skills").mkdir(exist_ok=True)
+        (example_dir / "skills" / f"{sid}.md").write_text(f"# {sid}\n", encoding="utf-8")
+    assert cli("build", "--registry", reg, "--out", out, "--quiet") == (0, "", "")  # bodies there: no word
 
 
 def test_build_error_when_out_cannot_be_written(example_dir, cli):
@@ -206,7 +222,8 @@ def test_build_error_when_out_cannot_be_written(example_dir, cli):
     code, stdout, stderr = cli("build", "--registry", example_dir / "skills.yaml", "--out", out)
     assert (code, stdout) == (2, "")
     # user trial: this said "File exists"
-    assert stderr == f"routelens build: cannot write to {out}: it is a file, not a folder; nothing was written\n"
+    assert stderr.splitlines() == example_bodies(example_dir / "skills.yaml") + [
+        f"routelens build: cannot write to {out}: it is a file, not a folder; nothing was written"]
     assert out.read_bytes() == b"a file"
 
 
@@ -215,7 +232,9 @@ def test_warnings_go_to_stderr_and_build_succeeds(tmp_path, cli):
     code, _, err = cli("build", "--registry", reg, "--out", out)
     assert code == 0
     assert err == (f"{reg}:7:1: warning: extras: unknown top-level key (known: schema_version, skills, "
-                   "composition, rules, routing); ignored\n")
+                   "composition, rules, routing); ignored\n"
+                   f"{reg}:4:11: warning: skills.a.path: the body 'a.md' is missing; a still routes, and its "
+                   "decisions say the body cannot be loaded\n")
 
 
 # --------------------------------------------------------------------------- check
@@ -230,19 +249,20 @@ def test_check_exit_codes(tmp_path, cli):
     out = tmp_path / "generated"
     code, stdout, stderr = cli("check", "--registry", reg, "--out", out)
     assert code == 1
-    assert stderr.splitlines() == [f"routelens check: {out / INDEX_NAME} is missing: run `routelens build`",
-                                   f"routelens check: {out / CATALOG_NAME} is missing: run `routelens build`"]
+    assert stderr.splitlines() == example_bodies(reg) + [
+        f"routelens check: {out / INDEX_NAME} is missing: run `routelens build`",
+        f"routelens check: {out / CATALOG_NAME} is missing: run `routelens build`"]
     assert not out.exists()
     assert cli("build", "--registry", reg, "--out", out)[0] == 0
     code, stdout, stderr = cli("check", "--registry", reg, "--out", out)
-    assert (code, stderr) == (0, "")
+    assert (code, stderr.splitlines()) == (0, example_bodies(reg))
     assert stdout == f"ok: {out} is fresh for {reg} (d5695ac656ec) and within the size budget\n"
     before = {p.name: p.read_bytes() for p in out.iterdir()}
     reg.write_text(ROOMY.replace("  article-writing:", "  article-drafting:"), encoding="utf-8")
     code, stdout, stderr = cli("check", "--registry", reg, "--out", out)
     assert (code, stdout) == (1, "")
     # the renamed composition's members changed too: their catalog entries list their compositions
-    assert stderr.splitlines() == [
+    assert stderr.splitlines() == example_bodies(reg) + [
         f"routelens check: {out / INDEX_NAME} is stale: the registry changed since it was built.",
         f"routelens check: {out / CATALOG_NAME} is stale: the registry changed since it was built.",
         "routelens check: Since the build: added: article-drafting; removed: article-writing; "
@@ -277,17 +297,19 @@ def test_check_hand_edited_index_and_budget(tmp_path, cli):
     idx.write_bytes(idx.read_bytes().replace(b'"repository change"', b'"repo change"'))
     code, _, stderr = cli("check", "--registry", reg, "--out", out)
     assert code == 1
-    assert stderr == (f"routelens check: {idx} is stale: it differs from a fresh build although its hash "
-                      "matches (hand-edited, or a body changed?).\n"
-                      "routelens check: Since the build: changed: repository-change. Run `routelens build`.\n")
+    assert stderr.splitlines() == example_bodies(reg) + [
+        f"routelens check: {idx} is stale: it differs from a fresh build although its hash "
+        "matches (hand-edited, or a body changed?).",
+        "routelens check: Since the build: changed: repository-change. Run `routelens build`."]
     shutil_example = tmp_path / "tight"
     shutil_example.mkdir()
     (shutil_example / "skills.yaml").write_bytes(EXAMPLE.read_bytes())
     cli("build", "--registry", shutil_example / "skills.yaml")
     code, _, stderr = cli("check", "--registry", shutil_example / "skills.yaml")
     assert code == 1
-    assert stderr == ("routelens check: size budget exceeded: the index has 479 chars; max_index_ratio 0.7 of the "
-                      "registry's 564 chars allows at most 394: over by 85 chars\n")
+    assert stderr.splitlines() == example_bodies(shutil_example / "skills.yaml") + [
+        "routelens check: size budget exceeded: the index has 479 chars; max_index_ratio 0.7 of the "
+        "registry's 564 chars allows at most 394: over by 85 chars"]
 
 
 def test_check_bad_registry_exits_2(tmp_path, cli):
@@ -342,8 +364,9 @@ def test_progress_lines_when_not_a_terminal(example_dir, cli, monkeypatch):
     assert code == 0
     lines = err.splitlines()
     assert lines[0] == f"reading {reg} (0.0 MB)..."
-    assert lines[1].startswith("validated 3 skills in ") and lines[1].endswith(f"s; writing {example_dir / 'g'}...")
-    assert lines[2].startswith("done in ") and len(lines) == 3
+    assert lines[1:4] == example_bodies(reg)
+    assert lines[4].startswith("validated 3 skills in ") and lines[4].endswith(f"s; writing {example_dir / 'g'}...")
+    assert lines[5].startswith("done in ") and len(lines) == 6
 
 
 def test_progress_percentage_on_a_terminal(example_dir, capsys, monkeypatch):
@@ -357,12 +380,13 @@ def test_progress_percentage_on_a_terminal(example_dir, capsys, monkeypatch):
     first = err.split("\n")[0]
     assert first.startswith(f"reading {reg} (0.0 MB)...\rreading {reg} (0.0 MB): ")
     assert first.endswith(f"\rreading {reg} (0.0 MB): 100%")
-    assert err.split("\n")[1].startswith("validated 3 skills in ")
+    assert err.split("\n")[1:4] == example_bodies(reg)
+    assert err.split("\n")[4].startswith("validated 3 skills in ")
 
 
 def test_no_progress_for_small_registries(example_dir, cli):
     code, _, err = cli("build", "--registry", example_dir / "skills.yaml", "-q")
-    assert (code, err) == (0, "")
+    assert (code, err.splitlines()) == (0, example_bodies(example_dir / "skills.yaml"))
     assert sorted(os.listdir(example_dir / "generated")) == [CATALOG_NAME, INDEX_NAME]
 
 

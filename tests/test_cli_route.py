@@ -42,6 +42,9 @@ routing:
 def reg_path(tmp_path: Path) -> Path:
     p = tmp_path / "skills.yaml"
     p.write_text(REGISTRY, encoding="utf-8")
+    (tmp_path / "skills").mkdir()
+    for sid in ("ci-fix", "refactoring", "terraform"):
+        (tmp_path / "skills" / f"{sid}.md").write_text(f"# {sid}\n", encoding="utf-8")
     write_generated(load_registry(p), tmp_path / "generated")
     return p
 

@@ -1,7 +1,7 @@
 """Layer boundaries, read from the source's own imports.
 
 The package is one stage per folder, following the data's path (README,
-"Architecture"): ground floor (errors, paths, limits, gcpause) < ``text``
+"Architecture"): ground floor (errors, paths, limits, gcpause, fileio) < ``text``
 < ``registry`` < ``artifacts`` < ``routing`` < ``tools`` < front ends
 (``cli``, ``mcp_server``, ``tui``). A module imports only from its own
 stage or the ones below; there is no import circle; no module uses another
@@ -24,6 +24,7 @@ TESTS = Path(__file__).parent
 #: stage of each module, by name prefix (the longest prefix wins)
 STAGES = {
     "routelens.errors": 0, "routelens.paths": 0, "routelens.limits": 0, "routelens.gcpause": 0,
+    "routelens.fileio": 0,
     "routelens.text": 1,
     "routelens.registry": 2, "routelens": 2,  # the package face re-exports the registry
     "routelens.artifacts": 3,

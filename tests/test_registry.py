@@ -436,6 +436,12 @@ def test_limits_values():
         "max_trigger_chars": 200,
         "max_errors": 200,
         "max_body_bytes": 16 * 1024 * 1024,
+        "max_mcp_body_bytes": 1024 * 1024,
+        "max_index_bytes": 64 * 1024 * 1024,
+        "max_catalog_bytes": 256 * 1024 * 1024,
+        "max_cases_bytes": 64 * 1024 * 1024,
+        "max_skill_md_bytes": 4 * 1024 * 1024,
+        "max_log_bytes": 256 * 1024 * 1024,
     }
 
 

@@ -264,7 +264,8 @@ def test_deprecated_skill_is_selected_and_said_so(r):
     d = r.route("fix the jenkinsfile")
     assert summary(d) == ("index", "clear_candidate", ("old-jobs",), None)
     assert d.expansions[0].status == "deprecated"
-    assert d.message.endswith("note: this skill is deprecated")
+    assert "; note: this skill is deprecated; warning: the body 'skills/old-jobs.md' is missing" in d.message
+    assert d.missing_bodies == (("old-jobs", "skills/old-jobs.md", "missing"),)
 
 
 def test_not_self_contained_range_is_resolved_from_the_registry(r):
@@ -450,7 +451,7 @@ def test_to_dict_key_order_and_spans_as_lists(r):
     d = r.route("fix the CI pipeline").to_dict()
     assert list(d) == ["task", "mode", "reason", "message", "skills", "composition", "matches", "near_misses",
                        "expansions", "dropped", "rule", "high_risk", "rule_matches", "payload_chars", "freshness",
-                       "source_sha256", "index_sha256", "matcher_version", "truncated"]
+                       "source_sha256", "index_sha256", "matcher_version", "truncated", "missing_bodies"]
     assert d["matches"] == [{"id": "ci-fix", "score": 100.0, "trigger": "ci", "span": [8, 10]}]
 
 

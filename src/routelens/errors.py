@@ -13,12 +13,15 @@ and exit 2 (docs/formats.md §1, "Rules of reading").
     ├── DiagnosticError          .diagnostics, .warnings
     │   ├── RegistryError        the registry cannot be used (docs/formats.md §1)
     │   ├── CasesError           a labelled cases file cannot be used (routelens eval)
+    │   ├── DecisionLogError     a decision log cannot be used (routelens replay)
     │   └── SkillFileError       a SKILL.md cannot be used (routelens import)
     ├── IndexInvalidError        the compact index cannot be trusted (§3, §6 index_invalid)
     ├── BuildError               writing generated/ failed; the previous files are intact
     ├── SkillImportError         entries cannot be appended to the registry; nothing written
     ├── HistoryError             git history cannot answer (routelens stats --since)
-    └── ToolCallError            an MCP tool call cannot be answered (routelens mcp)
+    ├── ToolCallError            an MCP tool call cannot be answered (routelens mcp)
+    ├── FileReadError            a file was refused by the bounded reader (routelens.fileio)
+    └── NoRegistryError          no registry was named and none was found (routelens.paths)
 
 Nothing in this module imports another routelens module.
 """
@@ -33,12 +36,15 @@ __all__ = [
     "DiagnosticError",
     "RegistryError",
     "CasesError",
+    "DecisionLogError",
     "SkillFileError",
     "IndexInvalidError",
     "BuildError",
     "SkillImportError",
     "HistoryError",
     "ToolCallError",
+    "FileReadError",
+    "NoRegistryError",
 ]
 
 
@@ -94,6 +100,11 @@ class CasesError(DiagnosticError):
     1-based line and column, and the key path (``cases[3].expect[0]``)."""
 
 
+class DecisionLogError(DiagnosticError):
+    """A decision log (``routelens route --log``) cannot be used or written;
+    ``diagnostics`` name the file and the 1-based line of each bad line."""
+
+
 class SkillFileError(DiagnosticError):
     """A SKILL.md cannot be used. ``diagnostics`` are the errors (file,
     line, column counted in the SKILL.md, key path, message); ``warnings``
@@ -125,3 +136,32 @@ class HistoryError(RoutelensError):
 class ToolCallError(RoutelensError):
     """An MCP tool call cannot be answered; the message is returned to the
     agent as a tool error (never a traceback)."""
+
+
+class FileReadError(RoutelensError):
+    """A file was refused by :func:`routelens.fileio.read_bounded`: missing,
+    not a regular file (a FIFO, a device, a directory), a symlink where none
+    is allowed, outside its allowed folder, over its size limit, or
+    unreadable. ``kind`` is one of :data:`routelens.fileio.KINDS`; ``path``
+    is the path as shown; ``detail`` says more (``"a FIFO"``,
+    an OS reason); ``size`` and ``limit`` are in bytes (``size`` None when
+    unknown). The message is a sentence for people; ``reason`` is its part
+    after the file's name (``"is a directory, not a file"``), for callers
+    that name the file themselves."""
+
+    def __init__(self, message: str, *, path: str, kind: str, detail: str = "", size: int | None = None,
+                 limit: int | None = None, reason: str = ""):
+        super().__init__(message)
+        self.reason = reason or message
+        self.path = path
+        self.kind = kind
+        self.detail = detail
+        self.size = size
+        self.limit = limit
+
+
+class NoRegistryError(RoutelensError):
+    """No registry was named (``--registry``, ``$ROUTELENS_REGISTRY``) and
+    no ``skills.yaml`` was found in the folder or its parents
+    (:func:`routelens.paths.find_registry`). The message says where routelens
+    looked and what to do."""

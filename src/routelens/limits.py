@@ -9,6 +9,8 @@ from __future__ import annotations
 __all__ = ["LIMITS"]
 
 #: name -> bound; every registry read, fragment read and body read checks them.
+#: Every file is read through :func:`routelens.fileio.read_bounded` with one of
+#: the ``max_*_bytes`` values as its limit.
 LIMITS = {
     "max_registry_bytes": 64 * 1024 * 1024,  # bytes of skills.yaml
     "max_alias_expansion": 10_000,  # nodes one alias may expand to
@@ -17,5 +19,11 @@ LIMITS = {
     "max_triggers_per_entry": 256,  # triggers of one skill or rule
     "max_trigger_chars": 200,  # characters of one trigger
     "max_errors": 200,  # diagnostics reported before giving up
-    "max_body_bytes": 16 * 1024 * 1024,  # bytes of one skill body the catalog reads
+    "max_body_bytes": 16 * 1024 * 1024,  # bytes of one skill body the catalog (and the TUI) reads
+    "max_mcp_body_bytes": 1024 * 1024,  # bytes of one body the MCP tool load_skill returns
+    "max_index_bytes": 64 * 1024 * 1024,  # bytes of generated/routing.min.json read back
+    "max_catalog_bytes": 256 * 1024 * 1024,  # bytes of generated/catalog.json read back
+    "max_cases_bytes": 64 * 1024 * 1024,  # bytes of a labelled cases file (routelens eval)
+    "max_skill_md_bytes": 4 * 1024 * 1024,  # bytes of one SKILL.md (routelens import)
+    "max_log_bytes": 256 * 1024 * 1024,  # bytes of a decision log read back
 }

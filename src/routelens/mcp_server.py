@@ -17,7 +17,9 @@ a skill never changes the tool list an agent has cached):
 
 ``load_skill(id)``
     Returns a skill's Layer-2 body (the Markdown file its ``path`` names).
-    The path goes through :func:`routelens.artifacts.bodies.resolve_body_path`: an
+    The body is read by :func:`routelens.artifacts.bodies.read_body` (the
+    bounded reader: a regular file only, never blocking on a FIFO, never
+    reading a device, at most :data:`MAX_BODY_BYTES`): an
     absolute path, a ``..`` escape or a symlink leading outside the
     registry's folder is refused; an unknown id or a disabled skill is
     refused too. Bodies larger than :data:`MAX_BODY_BYTES` are refused.
@@ -35,16 +37,18 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from rapidfuzz import fuzz, process
 
 from routelens import __version__
-from routelens.artifacts.bodies import resolve_body_path
-from routelens.errors import RegistryError, ToolCallError
+from routelens.artifacts.bodies import read_body
+from routelens.errors import FileReadError, RegistryError, ToolCallError
+from routelens.limits import LIMITS
 from routelens.paths import default_index_path
 from routelens.registry.load import load_registry
 from routelens.registry.model import ID_RE
+from routelens.routing.decision import Decision
 from routelens.routing.explain import SUGGEST_CUTOFF
 from routelens.routing.router import route
 from routelens.text.canonical import canonical_bytes
@@ -63,8 +67,8 @@ __all__ = [
 ]
 
 SERVER_NAME = "routelens"
-#: Largest Layer-2 body returned by ``load_skill``, in bytes.
-MAX_BODY_BYTES = 1024 * 1024
+#: Largest Layer-2 body returned by ``load_skill``, in bytes (``LIMITS["max_mcp_body_bytes"]``).
+MAX_BODY_BYTES = LIMITS["max_mcp_body_bytes"]
 
 INSTRUCTIONS = (
     "routelens routes a task to the skills of a canonical YAML skill registry. Call route_task with the "
@@ -98,7 +102,8 @@ def _registry_errors(exc: RegistryError) -> str:
     return "the registry has errors; fix them, then run `routelens build`:\n" + "\n".join(lines)
 
 
-def route_task_payload(registry_path: str | Path, task: str, index_path: str | Path | None = None) -> dict[str, Any]:
+def route_task_payload(registry_path: str | Path, task: str, index_path: str | Path | None = None,
+                       on_decision: Callable[[Decision], None] | None = None) -> dict[str, Any]:
     """The ``route_task`` answer as a dict (see the module docstring)::
 
         {"mode", "reason", "message", "skills": [ids], "composition": id | None,
@@ -107,9 +112,12 @@ def route_task_payload(registry_path: str | Path, task: str, index_path: str | P
          "candidates": [{"id", "score", "trigger", "span": [s, e], "selected": bool}],
          "dropped": [[id, why]], "rule": id | None, "high_risk": [terms],
          "registry": absolute path, "next": what to do with this answer (a sentence),
-         "payload_chars", "freshness", "source_sha256", "index_sha256", "matcher_version"}
+         "payload_chars", "freshness", "source_sha256", "index_sha256", "matcher_version",
+         "missing_bodies": [{"id", "path", "problem"}]}
 
     ``candidates`` are the matches then the near misses, best first.
+    ``on_decision``, when given, is called with the router's decision
+    (``routelens mcp --log`` appends it to the decision log).
     Raises :class:`ToolCallError` when the registry cannot be read or is
     broken, or ``task`` is not a string.
     """
@@ -120,12 +128,18 @@ def route_task_payload(registry_path: str | Path, task: str, index_path: str | P
         d = route(task, registry_path, _index_path(registry_path, Path(index_path) if index_path else None))
     except RegistryError as exc:
         raise ToolCallError(_registry_errors(exc)) from None
+    if on_decision is not None:
+        on_decision(d)
     reg_abs = str(registry_path.resolve())
     if d.mode == "full":
         nxt = (f"the router fell back ({d.reason}): read the whole registry at {reg_abs} "
                f"({d.payload_chars:,} characters) and choose the skills yourself")
     else:
         nxt = "call load_skill with each id in skills and follow those bodies"
+        if d.missing_bodies:
+            ids = ", ".join(sid for sid, _, _ in d.missing_bodies)
+            nxt += (f"; the body of {ids} cannot be loaded (see missing_bodies): follow that skill's registry "
+                    "entry in expansions instead, and tell the user its body file needs fixing")
     selected = set(d.skills)
     return {
         "mode": d.mode,
@@ -151,6 +165,7 @@ def route_task_payload(registry_path: str | Path, task: str, index_path: str | P
         "source_sha256": d.source_sha256,
         "index_sha256": d.index_sha256,
         "matcher_version": d.matcher_version,
+        "missing_bodies": [{"id": i, "path": p, "problem": w} for i, p, w in d.missing_bodies],
     }
 
 
@@ -181,28 +196,42 @@ def load_skill_text(registry_path: str | Path, skill_id: str) -> str:
     if skill.status == "disabled":
         raise ToolCallError(f"skill {skill_id!r} is disabled")
     try:
-        target = resolve_body_path(reg, skill.path)
+        data = read_body(reg, skill.path, MAX_BODY_BYTES)
     except ValueError as exc:
         raise ToolCallError(f"skill {skill_id!r}: {exc}") from None
-    try:
-        if target.stat().st_size > MAX_BODY_BYTES:
-            raise ToolCallError(f"skill {skill_id!r}: the body is larger than {MAX_BODY_BYTES} bytes; refused")
-        data = target.read_bytes()
-    except FileNotFoundError:
-        raise ToolCallError(f"skill {skill_id!r}: the body {skill.path} is missing") from None
-    except IsADirectoryError:
-        raise ToolCallError(f"skill {skill_id!r}: the body {skill.path} is a directory") from None
-    except OSError as exc:
-        raise ToolCallError(f"skill {skill_id!r}: the body {skill.path} cannot be read: {exc.strerror or exc}") from None
+    except FileReadError as exc:
+        raise ToolCallError(f"skill {skill_id!r}: {missing_body_advice(reg, skill, exc)}") from None
     try:
         return canonical_bytes(data).decode("utf-8")
     except UnicodeDecodeError:
         raise ToolCallError(f"skill {skill_id!r}: the body {skill.path} is not UTF-8") from None
 
 
-def build_server(registry_path: str | Path, index_path: str | Path | None = None) -> Any:
+def missing_body_advice(reg: Any, skill: Any, exc: FileReadError) -> str:
+    """Why ``load_skill`` cannot return a body, and what to do, for an
+    agent: the problem (missing, a FIFO, a device, too big...), where the
+    registry names the path, and that the skill's registry entry is the
+    only instructions there are until the body is fixed."""
+    if exc.kind == "too_big":
+        what = f"the body {skill.path} is larger than {MAX_BODY_BYTES} bytes; refused"
+    elif exc.kind == "directory":
+        what = f"the body {skill.path} is a directory"
+    elif exc.kind in ("missing", "not_a_folder"):
+        what = f"the body {skill.path} is missing"
+    elif exc.kind == "not_regular":
+        what = f"the body {skill.path} is {exc.detail}, not a regular file; refused without reading"
+    else:
+        what = f"the body {skill.path} cannot be read: {exc.detail or exc}"
+    return (f"{what}. The registry names it at {reg.display_name} lines {skill.source_start}-{skill.source_end}; "
+            "until the path is fixed (then `routelens build`), follow that registry entry (description, "
+            "triggers) or read the whole registry")
+
+
+def build_server(registry_path: str | Path, index_path: str | Path | None = None,
+                 on_decision: Callable[[Decision], None] | None = None) -> Any:
     """The MCP server object (``mcp.server.mcpserver.MCPServer`` of mcp 2.x,
-    or ``FastMCP`` of mcp 1.x) with the two tools registered. Raises
+    or ``FastMCP`` of mcp 1.x) with the two tools registered;
+    ``on_decision`` is passed to :func:`route_task_payload`. Raises
     ``ImportError`` when the ``mcp`` package is not installed."""
     try:  # mcp 2.x
         from mcp.server.mcpserver import MCPServer as _Server
@@ -218,7 +247,7 @@ def build_server(registry_path: str | Path, index_path: str | Path | None = None
 
     def route_task(task: str) -> str:
         try:
-            payload = route_task_payload(reg_path, task, idx_path)
+            payload = route_task_payload(reg_path, task, idx_path, on_decision)
         except ToolCallError as exc:
             raise ToolError(str(exc)) from None
         return json.dumps(payload, ensure_ascii=False, indent=1)
@@ -234,6 +263,8 @@ def build_server(registry_path: str | Path, index_path: str | Path | None = None
     return server
 
 
-def serve(registry_path: str | Path, index_path: str | Path | None = None) -> None:
-    """Run the server on standard input/output until the client closes it."""
-    build_server(registry_path, index_path).run("stdio")
+def serve(registry_path: str | Path, index_path: str | Path | None = None,
+          on_decision: Callable[[Decision], None] | None = None) -> None:
+    """Run the server on standard input/output until the client closes it
+    (``on_decision``: see :func:`build_server`)."""
+    build_server(registry_path, index_path, on_decision).run("stdio")

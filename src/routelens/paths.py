@@ -1,14 +1,18 @@
 """Where routelens finds and puts its files, and the lexical rule for a
 relative path that must stay inside a folder.
 
-- the registry used when none is named (:func:`bundled_registry`);
+- the registry used when none is named (:func:`default_registry`): found
+  like git finds its repository (:func:`find_registry`), never the bundled
+  example silently; the bundled example only when asked (``--demo``,
+  :func:`bundled_registry`);
 - the generated folder beside it (:data:`GENERATED_DIR`,
   :func:`default_out_dir`) and the two generated files in it
   (:data:`INDEX_NAME`, :data:`CATALOG_NAME`, docs/formats.md §3, §4);
 - :func:`is_absolute_or_escaping`, the check a skill's ``path`` passes
   (docs/formats.md §1: "never absolute, never outside it").
 
-Nothing in this module imports another routelens module.
+Nothing in this module imports another routelens module but
+:mod:`routelens.errors`.
 """
 
 from __future__ import annotations
@@ -17,11 +21,16 @@ import os
 import re
 from pathlib import Path
 
+from routelens.errors import NoRegistryError
+
 __all__ = [
     "INDEX_NAME",
     "CATALOG_NAME",
     "GENERATED_DIR",
     "REGISTRY_ENV",
+    "REGISTRY_NAME",
+    "find_registry",
+    "default_registry",
     "bundled_registry",
     "default_out_dir",
     "default_index_path",
@@ -37,21 +46,70 @@ GENERATED_DIR = "generated"
 #: Environment variable naming the registry when no ``--registry`` is given.
 REGISTRY_ENV = "ROUTELENS_REGISTRY"
 
-#: the repository's top folder (``src/routelens/paths.py`` -> ``.``)
+#: The registry's file name, looked for by :func:`find_registry`.
+REGISTRY_NAME = "skills.yaml"
+
+#: the routelens source checkout's top folder (``src/routelens/paths.py`` -> ``.``)
 _CHECKOUT = Path(__file__).resolve().parents[2]
+#: the bundled example inside the package (links in a checkout, files in a wheel)
+_PACKAGED_EXAMPLE = Path(__file__).resolve().parent / "example" / REGISTRY_NAME
 
 
-def bundled_registry() -> Path:
-    """The registry used when none is named: ``$ROUTELENS_REGISTRY``, else
-    ``./skills.yaml`` when it exists, else the ``skills.yaml`` bundled at the
-    top of the routelens checkout. The file need not exist."""
+def find_registry(start: str | Path | None = None) -> Path | None:
+    """The ``skills.yaml`` routelens uses when none is named, found like git
+    finds its repository: in ``start`` (default: the current folder), then
+    in each parent folder, up to and including the top of the git work tree
+    (a folder holding ``.git``) or the filesystem root. None when there is
+    none. Without ``start`` the path is relative to the current folder
+    (``skills.yaml``, ``../skills.yaml``), as people name it."""
+    folder = Path(os.path.abspath(start if start is not None else "."))
+    while True:
+        candidate = folder / REGISTRY_NAME
+        if candidate.exists() or candidate.is_symlink():
+            return Path(os.path.relpath(candidate)) if start is None else candidate
+        if (folder / ".git").exists() or folder.parent == folder:
+            return None
+        folder = folder.parent
+
+
+def _search_end(start: Path) -> Path:
+    """The last folder :func:`find_registry` looks in from ``start``."""
+    absolute = Path(os.path.abspath(start))
+    while not (absolute / ".git").exists() and absolute.parent != absolute:
+        absolute = absolute.parent
+    return absolute
+
+
+def default_registry(start: str | Path | None = None) -> Path:
+    """The registry when ``--registry`` is not given: ``$ROUTELENS_REGISTRY``
+    when set, else :func:`find_registry`. Raises
+    :class:`~routelens.errors.NoRegistryError` saying where it looked and
+    what to do (``routelens init``, ``--registry``, ``--demo``) when there
+    is none: the bundled example is never used without ``--demo``."""
     env = os.environ.get(REGISTRY_ENV)
     if env:
         return Path(env)
-    here = Path("skills.yaml")
-    if here.exists():
-        return here
-    return _CHECKOUT / "skills.yaml"
+    found = find_registry(start)
+    if found is not None:
+        return found
+    here = Path(os.path.abspath(start if start is not None else "."))
+    top = _search_end(here)
+    where = f"{here} or its parents" + (f" (up to {top})" if top != here else "")
+    raise NoRegistryError(
+        f"no {REGISTRY_NAME} in {where}. Create one with `routelens init`, name one with --registry PATH "
+        f"or ${REGISTRY_ENV}, or try the bundled example with --demo")
+
+
+def bundled_registry() -> Path:
+    """The bundled example registry (53 skills, English and Japanese), used
+    only when asked for (``--demo``): inside the installed package, else at
+    the top of the routelens source checkout. Raises
+    :class:`~routelens.errors.NoRegistryError` when this installation has
+    none."""
+    for candidate in (_PACKAGED_EXAMPLE, _CHECKOUT / REGISTRY_NAME):
+        if candidate.is_file():
+            return candidate
+    raise NoRegistryError("the bundled example is not part of this installation")
 
 
 def default_out_dir(registry_path: str | Path) -> Path:

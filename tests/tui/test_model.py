@@ -150,7 +150,11 @@ def test_help_lists_every_key_of_every_screen():
     """The footer is cut off at 80 columns: F1 help must list every
     binding, in the section of the screen it works on (user trial)."""
     from routelens.tui.app import RouteLensApp
+    from routelens.tui.screens.cases import CasesScreen
     from routelens.tui.screens.confirm import ConfirmScreen
+    from routelens.tui.screens.log import LogScreen
+    from routelens.tui.screens.path_prompt import PathPrompt
+    from routelens.tui.screens.tune import TuneScreen
     from routelens.tui.screens.help import KEY_SECTIONS, HelpScreen
     from routelens.tui.screens.json_view import JsonScreen
     from routelens.tui.screens.skills import FilterInput, SkillBrowser
@@ -164,6 +168,8 @@ def test_help_lists_every_key_of_every_screen():
         SkillBrowser: "Skill browser (F2)", FilterInput: "Skill browser (F2)",
         StatsScreen: "Stats (F3)", JsonScreen: "Decision JSON (F6)",
         ConfirmScreen: "Rebuild question (F5)", HelpScreen: "This help",
+        CasesScreen: "Labelled cases (F8)", LogScreen: "Decision log (F9)", TuneScreen: "Tune plot (t)",
+        PathPrompt: "File question",
     }
     sections = {title: " | ".join(k for k, _ in keys) for title, keys in KEY_SECTIONS}
     missing = []

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 
 from textual.widgets import DataTable
 
@@ -557,3 +558,24 @@ async def test_an_explicit_composition_hit_reveals_its_lines(registry):
         assert app.main.current.key == "compositions:release-train"
         assert rows(app, "registry", "current") == [80, 81, 82]
         assert app.query_one("#near-misses", HitsTable).hits == []
+async def test_current_hit_stays_in_view_after_a_resize(tmp_path):
+    """The hit's range is centred for the pane's height when it is revealed;
+    when the pane is resized (a smaller terminal, the decision panel growing
+    as the layout settles) it is centred again (user trial: after a resize
+    to 80x24, ci-fix's lines 170-181 sat below the visible rows; a snapshot
+    flaked by two rows under load for the same reason)."""
+    reg = make_registry(tmp_path, Path(__file__).parents[2] / "skills.yaml")
+    app = make_app(reg)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(app, pilot)
+        await type_task(app, pilot, "our ci is red again")
+        assert app.decision.skills == ("ci-fix",)
+        start, end = app.decision.expansions[0].source_start, app.decision.expansions[0].source_end
+        for size in ((80, 24), (120, 40), (100, 30)):
+            await pilot.resize_terminal(*size)
+            await settle(app, pilot)
+            await pilot.pause(0.05)
+            view = app.main.pane("registry").view
+            top, height = int(view.scroll_y), view.scrollable_content_region.height
+            shown = range(top + 1, top + height + 1)  # 1-based lines on screen
+            assert start in shown and (end in shown or end - start + 1 > height), (size, start, end, top, height)

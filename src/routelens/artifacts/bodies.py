@@ -6,18 +6,21 @@ says about a body (§4: whether it exists, and its size).
 
 from __future__ import annotations
 
-import errno
 import os
+import re
 import stat
 from pathlib import Path
 from typing import Any
 
+from routelens.errors import Diagnostic, FileReadError
+from routelens.fileio import read_bounded
 from routelens.limits import LIMITS
 from routelens.paths import is_absolute_or_escaping
 from routelens.registry.model import Registry
 from routelens.text.canonical import canonical_bytes
 
-__all__ = ["resolve_body_path", "body_info"]
+__all__ = ["resolve_body_path", "body_state", "body_sentence", "body_warnings", "path_position", "read_body", "body_problem",
+           "body_info"]
 
 
 def _refuse_lexically(rel: str) -> None:
@@ -35,16 +38,125 @@ def _inside(base: str, target: str) -> bool:
 
 def resolve_body_path(reg: Registry, rel: str) -> Path:
     """The real path of a skill body (``rel`` is the skill's ``path``,
-    relative to the registry's folder), checked to stay inside that folder
-    after resolving symlinks (docs/formats.md §1). Raises ``ValueError`` with a
-    message for an empty path, an absolute path, a ``..`` escape or a
-    symlink that leads outside. The file need not exist."""
+    relative to the registry's folder; ``\\`` counts as ``/``, as in
+    :func:`routelens.paths.is_absolute_or_escaping`), checked to stay inside
+    that folder after resolving symlinks (docs/formats.md §1, §4.4). The
+    registry's folder is the real folder of the registry file, so the bodies
+    of a symlinked ``skills.yaml`` are found beside its target. Raises
+    ``ValueError`` with a message for an empty path, an absolute path, a
+    ``..`` escape or a symlink that leads outside. The file need not exist."""
     _refuse_lexically(rel)
     base = os.path.realpath(reg.base_dir)
-    target = os.path.realpath(os.path.join(base, rel))
+    target = os.path.realpath(os.path.join(base, rel.replace("\\", "/")))
     if not _inside(base, target):
         raise ValueError(f"body path {rel!r} leads outside the registry folder (through a symlink): refused")
     return Path(target)
+
+
+def body_state(base_dir: str | Path, rel: str) -> str | None:
+    """None when the skill body ``rel`` is a regular file inside the folder
+    ``base_dir`` (the registry's real folder, :attr:`Registry.base_dir`);
+    otherwise the catalog's words for it (docs/formats.md §4.4:
+    ``missing``, ``is a directory``, ``not a regular file``, a refusal of
+    the path). Only stats the file (never opens it): cheap enough for every
+    routed decision (§6.1 ``missing_bodies``)."""
+    try:
+        _refuse_lexically(rel)
+    except ValueError as exc:
+        return str(exc)
+    base = os.path.realpath(base_dir)
+    target = os.path.realpath(os.path.join(base, rel.replace("\\", "/")))
+    if not _inside(base, target):
+        return f"body path {rel!r} leads outside the registry folder (through a symlink): refused"
+    try:
+        st = os.stat(target)
+    except FileNotFoundError:
+        return "missing"
+    except NotADirectoryError:
+        return "missing (a path component is a file)"
+    except OSError as exc:
+        return f"unreadable: {exc.strerror or exc}"
+    if stat.S_ISDIR(st.st_mode):
+        return "is a directory"
+    if not stat.S_ISREG(st.st_mode):
+        return "not a regular file"
+    return None
+
+
+def body_sentence(rel: str, problem: str) -> str:
+    """``the body 'skills/x.md' is missing`` for a :func:`body_state` problem."""
+    if problem.startswith("body path"):
+        return problem
+    if problem.startswith("is "):
+        return f"the body {rel!r} {problem}"
+    return f"the body {rel!r} is {problem}"
+
+
+def body_warnings(reg: Registry) -> list[Diagnostic]:
+    """A warning per skill whose body the catalog marks ``exists: false``
+    (missing, not a regular file, refused), at ``FILE:LINE:COL`` of its
+    ``path:`` value, for ``routelens build`` and ``routelens check``
+    (docs/formats.md §4.4): ``skills.yaml:22:11: warning: skills.x.path:
+    the body 'skills/x.md' is missing; x still routes, and its decisions
+    say the body cannot be loaded``. In file order."""
+    out = []
+    base = reg.base_dir
+    for s in reg.skills.values():
+        problem = body_state(base, s.path)
+        if problem is None:
+            continue
+        line, col = path_position(reg, s)
+        out.append(Diagnostic(reg.display_name, line, col, f"skills.{s.id}.path",
+                              f"{body_sentence(s.path, problem)}; {s.id} still routes, and its decisions say the "
+                              "body cannot be loaded", "warning"))
+    return sorted(out, key=lambda d: (d.line, d.column))
+
+
+_PATH_KEY = re.compile(r"""(?:^|[\s{,])(["']?)path\1\s*:\s*""")
+
+
+def path_position(reg: Registry, skill: Any) -> tuple[int, int]:
+    """``(line, column)`` (1-based, in characters) of a skill's ``path:``
+    value in the canonical registry, found in the skill's line range; the
+    key's line and column when it cannot be found (a merged ``path``)."""
+    lines = reg.lines
+    for n in range(skill.source_start, skill.source_end + 1):
+        m = _PATH_KEY.search(lines[n - 1])
+        if m is not None:
+            return n, m.end() + 1
+    key_line = lines[skill.source_start - 1]
+    return skill.source_start, len(key_line) - len(key_line.lstrip()) + 1
+
+
+def read_body(reg: Registry, rel: str, limit: int) -> bytes:
+    """The bytes of a skill body, read with :func:`routelens.fileio.read_bounded`
+    inside the registry's folder (:func:`resolve_body_path`): a regular file
+    of at most ``limit`` bytes, never blocking on a FIFO or reading a
+    device. Raises ``ValueError`` for a refused path and
+    :class:`~routelens.errors.FileReadError` for a file that cannot be used
+    (missing, a directory, not a regular file, too big, unreadable)."""
+    target = resolve_body_path(reg, rel)
+    return read_bounded(target, limit, what="skill body", display=rel.replace("\\", "/"))
+
+
+def body_problem(exc: FileReadError) -> str:
+    """The catalog's words (docs/formats.md §4.4) for a body the bounded
+    reader refused: ``missing``, ``missing (a path component is a file)``,
+    ``is a directory``, ``not a regular file``, ``too big: N bytes, more
+    than the limit L``, ``unreadable: REASON``."""
+    if exc.kind == "missing":
+        return "missing"
+    if exc.kind == "not_a_folder":
+        return "missing (a path component is a file)"
+    if exc.kind == "directory":
+        return "is a directory"
+    if exc.kind in ("not_regular", "symlink"):
+        return "not a regular file"
+    if exc.kind == "too_big":
+        if exc.size is not None:
+            return f"too big: {exc.size} bytes, more than the limit {exc.limit}"
+        return f"too big: more than the limit {exc.limit}"
+    return f"unreadable: {exc.detail or exc}"
 
 
 def body_info(reg: Registry, rel: str, _dirs: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -57,8 +169,10 @@ def body_info(reg: Registry, rel: str, _dirs: dict[str, Any] | None = None) -> d
     ``LIMITS["max_body_bytes"]``, unreadable, or refused by
     :func:`resolve_body_path` (absolute, ``..``, a symlink leading outside
     the registry's folder). Never raises for a bad path or file and never
-    blocks on a FIFO. ``_dirs`` is a cache the catalog passes so each folder
-    is resolved once."""
+    blocks on a FIFO (the file is read with
+    :func:`routelens.fileio.read_bounded`). ``_dirs`` is a cache the
+    catalog passes so each folder is resolved once."""
+    limit = LIMITS["max_body_bytes"]
     try:
         _refuse_lexically(rel)
         if _dirs is None:
@@ -72,43 +186,19 @@ def body_info(reg: Registry, rel: str, _dirs: dict[str, Any] | None = None) -> d
             if real_dir is None:
                 real_dir = _dirs[head] = os.path.realpath(os.path.join(base, head))
             target = os.path.join(real_dir, tail) if tail else real_dir
-            if not _inside(base, real_dir) or (not _NOFOLLOW and os.path.islink(target)):
+            if not _inside(base, real_dir):
                 target = str(resolve_body_path(reg, rel))
+        try:
+            # the folder is resolved; the file itself is not followed here
+            data = read_bounded(target, limit, what="skill body", follow_symlinks=False)
+        except FileReadError as exc:
+            if exc.kind != "symlink":
+                raise
+            # the file itself is a symlink: follow it only inside the folder
+            data = read_bounded(resolve_body_path(reg, rel), limit, what="skill body")
     except ValueError as exc:
         return {"exists": False, "error": str(exc)}
-    flags = os.O_RDONLY | _NONBLOCK | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
-    try:
-        try:
-            fd = os.open(target, flags | _NOFOLLOW)
-        except OSError as exc:
-            if exc.errno != errno.ELOOP or not _NOFOLLOW:
-                raise
-            try:  # the file itself is a symlink: follow it only inside the folder
-                target = str(resolve_body_path(reg, rel))
-            except ValueError as exc2:
-                return {"exists": False, "error": str(exc2)}
-            fd = os.open(target, flags)
-        with os.fdopen(fd, "rb") as fh:
-            st = os.fstat(fh.fileno())
-            if stat.S_ISDIR(st.st_mode):
-                return {"exists": False, "error": "is a directory"}
-            if not stat.S_ISREG(st.st_mode):
-                return {"exists": False, "error": "not a regular file"}
-            if st.st_size > LIMITS["max_body_bytes"]:
-                return {"exists": False, "error": f"too big: {st.st_size} bytes, more than the limit "
-                                                  f"{LIMITS['max_body_bytes']}"}
-            data = fh.read(LIMITS["max_body_bytes"] + 1)
-    except FileNotFoundError:
-        return {"exists": False, "error": "missing"}
-    except IsADirectoryError:
-        return {"exists": False, "error": "is a directory"}
-    except NotADirectoryError:
-        return {"exists": False, "error": "missing (a path component is a file)"}
-    except OSError as exc:
-        return {"exists": False, "error": f"unreadable: {exc.strerror or exc}"}
+    except FileReadError as exc:
+        return {"exists": False, "error": body_problem(exc)}
     text = canonical_bytes(data).decode("utf-8", "replace")
     return {"exists": True, "chars": len(text)}
-
-
-_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
-_NONBLOCK = getattr(os, "O_NONBLOCK", 0)

@@ -13,6 +13,9 @@ from typing import Any
 from routelens.artifacts.build import BuildOutput, build
 from routelens.artifacts.jsonfmt import compact
 from routelens.artifacts.sizes import size_stats
+from routelens.errors import FileReadError
+from routelens.fileio import read_bounded
+from routelens.limits import LIMITS
 from routelens.paths import CATALOG_NAME, INDEX_NAME
 from routelens.text.numbers import budget_max_chars, num
 from routelens.registry.model import Registry
@@ -87,13 +90,15 @@ def check(reg: Registry, out_dir: str | Path) -> CheckResult:
     stale_files: list[tuple[Path, Any]] = []
     for name, fresh in ((INDEX_NAME, out.index), (CATALOG_NAME, out.catalog)):
         path = out_dir / name
+        limit = LIMITS["max_index_bytes"] if name == INDEX_NAME else LIMITS["max_catalog_bytes"]
         try:
-            old = path.read_bytes()
-        except FileNotFoundError:
-            problems.append(f"{path} is missing: run `routelens build`")
-            continue
-        except OSError as exc:
-            problems.append(f"{path} cannot be read: {exc.strerror or exc}")
+            old = read_bounded(path, limit, what="generated file")
+        except FileReadError as exc:
+            if exc.kind == "missing":
+                problems.append(f"{path} is missing: run `routelens build`")
+            else:
+                problems.append(f"{path} cannot be used: it {str(exc).removeprefix(f'generated file {path}: ')}; "
+                                "run `routelens build` to replace it")
             continue
         if old == fresh:
             continue

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from routelens.artifacts.index_file import CompactIndex, index_bytes, load_index
+from routelens.artifacts.index_file import CompactIndex, index_bytes, load_index, parse_index
 from routelens.errors import IndexInvalidError
 from routelens.registry.load import read_registry_bytes
 from routelens.registry.model import Registry
@@ -76,7 +76,7 @@ def index_problem(idx: CompactIndex, registry_text: str) -> str | None:
 
 
 def freshness(registry_path: str | Path, index_path: str | Path, registry_raw: bytes | None = None,
-              registry: Registry | None = None) -> Freshness:
+              registry: Registry | None = None, index_raw: bytes | None = None) -> Freshness:
     """Is the index at ``index_path`` fresh for the registry (docs/formats.md §3.5)?
 
     Compares the index's ``source_sha256`` with the sha256 of the registry's
@@ -88,11 +88,15 @@ def freshness(registry_path: str | Path, index_path: str | Path, registry_raw: b
     still matches is ``invalid``. States: ``fresh``, ``stale`` (built from
     other registry bytes), ``missing``, ``invalid`` (unreadable, not an
     index, or not what the registry gives), each with a message for people.
-    Raises :class:`RegistryError` only when the registry itself cannot be read."""
+    ``index_raw``: the index file's bytes when the caller has read them
+    already (so the state is judged on exactly those bytes); otherwise the
+    file is read with the bounded reader (a FIFO or a device is ``invalid``,
+    never waited on). Raises :class:`RegistryError` only when the registry
+    itself cannot be read."""
     raw = registry_raw if registry_raw is not None else read_registry_bytes(registry_path)
     current = source_sha256(raw)
     try:
-        idx = load_index(index_path)
+        idx = parse_index(index_raw) if index_raw is not None else load_index(index_path)
     except FileNotFoundError:
         return Freshness("missing", f"no index at {index_path}: run `routelens build`", current, None)
     except IndexInvalidError as exc:

@@ -5,6 +5,7 @@ routing.
 
 from __future__ import annotations
 
+import errno
 import json
 import re
 from dataclasses import dataclass, field
@@ -12,7 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from routelens.artifacts.jsonfmt import compact
-from routelens.errors import IndexInvalidError
+from routelens.errors import FileReadError, IndexInvalidError
+from routelens.fileio import read_bounded
+from routelens.limits import LIMITS
 from routelens.registry.model import ID_RE, Registry, RoutingSettings
 from routelens.text.canonical import sha256_hex
 
@@ -25,6 +28,7 @@ __all__ = [
     "index_bytes",
     "CompactIndex",
     "parse_index",
+    "read_index_bytes",
     "load_index",
 ]
 
@@ -178,7 +182,23 @@ def parse_index(data: bytes) -> CompactIndex:
     return CompactIndex(str(obj["authority"]), out["skills"], out["compositions"], out["rules"], routing, sha, data)
 
 
+def read_index_bytes(path: str | Path) -> bytes:
+    """The index file's bytes through :func:`routelens.fileio.read_bounded`
+    (a regular file of at most ``LIMITS["max_index_bytes"]`` bytes, never
+    blocking on a FIFO or reading a device). Raises ``FileNotFoundError``
+    when there is no file and :class:`IndexInvalidError` saying why when it
+    is refused (a FIFO, ``/dev/zero``, a directory, too big, unreadable)."""
+    try:
+        return read_bounded(path, LIMITS["max_index_bytes"], what="the index")
+    except FileReadError as exc:
+        if exc.kind == "missing":
+            raise FileNotFoundError(errno.ENOENT, "no index file", str(path)) from None
+        reason = str(exc).removeprefix(f"the index {exc.path}: ")
+        raise IndexInvalidError(f"the file cannot be used: it {reason}") from None
+
+
 def load_index(path: str | Path) -> CompactIndex:
-    """Read and validate an index file. Raises ``FileNotFoundError`` when it
-    is missing and :class:`IndexInvalidError` when it cannot be trusted."""
-    return parse_index(Path(path).read_bytes())
+    """Read (:func:`read_index_bytes`) and validate an index file. Raises
+    ``FileNotFoundError`` when it is missing and :class:`IndexInvalidError`
+    when it cannot be trusted or cannot be read."""
+    return parse_index(read_index_bytes(path))

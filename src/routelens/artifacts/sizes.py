@@ -14,6 +14,8 @@ import json
 from typing import Any
 
 from routelens.artifacts.jsonfmt import compact
+from routelens.errors import FileReadError
+from routelens.fileio import read_bounded
 from routelens.registry.model import Registry
 
 __all__ = ["measure", "top_contributors", "size_stats", "token_count"]
@@ -130,6 +132,8 @@ _ENCODER_ERROR: str | None = None
 #: tiktoken's download URL and sha256 of the encodings routelens may count
 #: with (from tiktoken_ext/openai_public.py); tiktoken caches the file
 #: under sha1(url) in its cache folder.
+#: the cl100k_base file is about 1.7 MB; a cache file bigger than this is not it
+_MAX_ENCODING_BYTES = 16 * 1024 * 1024
 _TIKTOKEN_FILES = {
     "cl100k_base": ("https://openaipublic.blob.core.windows.net/encodings/cl100k_base.tiktoken",
                     "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7"),
@@ -163,9 +167,8 @@ def _tiktoken_offline_problem(encoding: str) -> str | None:
         return "TIKTOKEN_CACHE_DIR is empty (cache disabled) and routelens never downloads the encoding"
     path = os.path.join(cache_dir, hashlib.sha1(url.encode()).hexdigest())
     try:
-        with open(path, "rb") as fh:
-            data = fh.read()
-    except OSError:
+        data = read_bounded(path, _MAX_ENCODING_BYTES, what="tiktoken cache file")
+    except FileReadError:
         return f"{encoding} is not in tiktoken's cache at {cache_dir}; routelens never downloads it"
     if hashlib.sha256(data).hexdigest() != sha:
         return f"the cached {encoding} file in {cache_dir} is corrupt (sha256 mismatch)"

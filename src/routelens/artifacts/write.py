@@ -8,16 +8,20 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import re
+import stat
 import tempfile
 import threading
 from pathlib import Path
 
 from routelens.artifacts.build import BuildOutput, build
-from routelens.errors import BuildError
+from routelens.errors import BuildError, FileReadError
+from routelens.fileio import read_bounded
+from routelens.limits import LIMITS
 from routelens.paths import CATALOG_NAME, INDEX_NAME
 from routelens.registry.model import Registry
 
-__all__ = ["write_generated", "atomic_write"]
+__all__ = ["write_generated", "atomic_write", "remove_stale_temps"]
 
 
 _UMASK_LOCK = threading.Lock()
@@ -45,7 +49,10 @@ def _write_temp(path: Path, data: bytes) -> str:
     file would get), flushed to disk. Returns its name; nothing is left
     behind when this raises."""
     try:
-        mode = path.stat().st_mode & 0o777  # keep the old file's permissions
+        st = os.lstat(path)
+        if not stat.S_ISREG(st.st_mode):  # a link, a FIFO: replaced with a plain new file
+            raise OSError("not a regular file")
+        mode = st.st_mode & 0o777  # keep the old file's permissions
     except OSError:
         mode = 0o666 & ~_umask()  # what open() would give a new file
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -66,11 +73,8 @@ def atomic_write(path: Path, data: bytes) -> bool:
     """Write ``data`` to ``path`` via a temporary file in the same folder and
     ``os.replace``. Returns False (and writes nothing) when the file already
     holds exactly these bytes. The temporary file never outlives the call."""
-    try:
-        if path.read_bytes() == data:
-            return False
-    except OSError:
-        pass
+    if _read_or_none(path, len(data)) == data:
+        return False
     tmp = _write_temp(path, data)
     try:
         os.replace(tmp, path)
@@ -99,10 +103,37 @@ def _build_lock(out_dir: Path):
         os.close(fd)
 
 
-def _read_or_none(path: Path) -> bytes | None:
+#: the temporary files :func:`_write_temp` makes for the generated files
+_TEMP_RE = re.compile(r"^\.(?:" + re.escape(INDEX_NAME) + "|" + re.escape(CATALOG_NAME) + r")\.[A-Za-z0-9_]+\.tmp$")
+
+
+def remove_stale_temps(out_dir: Path) -> list[str]:
+    """Remove the temporary files a killed build left in ``out_dir``
+    (``.routing.min.json.XXXX.tmp``, ``.catalog.json.XXXX.tmp``). Call it
+    only while holding the folder's build lock: a build that is still
+    running holds that lock, so every such file found then is stale.
+    Returns the names removed."""
+    removed = []
     try:
-        return path.read_bytes()
-    except FileNotFoundError:
+        names = os.listdir(out_dir)
+    except OSError:
+        return removed
+    for name in sorted(names):
+        if _TEMP_RE.match(name):
+            with contextlib.suppress(OSError):
+                os.unlink(out_dir / name)
+                removed.append(name)
+    return removed
+
+
+def _read_or_none(path: Path, limit: int) -> bytes | None:
+    """The current bytes of a file about to be replaced, or None when there
+    is none or it is not a regular file of at most ``limit`` bytes (a FIFO,
+    a link to ``/dev/zero``: it is replaced, never read; the bounded reader
+    never blocks)."""
+    try:
+        return read_bounded(path, limit, what="generated file")
+    except FileReadError:
         return None
 
 
@@ -126,12 +157,13 @@ def write_generated(reg: Registry, out_dir: str | Path) -> tuple[BuildOutput, li
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
         with _build_lock(out_dir) as dir_fd:
+            remove_stale_temps(out_dir)
             plans: list[tuple[str, Path, str, bytes | None]] = []
             done: list[tuple[Path, bytes | None]] = []
             try:
                 for name, data in ((INDEX_NAME, out.index), (CATALOG_NAME, out.catalog)):
                     path = out_dir / name
-                    old = _read_or_none(path)
+                    old = _read_or_none(path, LIMITS["max_catalog_bytes"])
                     if old == data:
                         continue
                     plans.append((name, path, _write_temp(path, data), old))

@@ -12,20 +12,24 @@ Each subcommand lives in ``routelens/cli/commands/<name>.py`` with a
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import sys
+from typing import Any
 
 from routelens import __version__
 from routelens.cli.commands.common import CommandExit, common_options
+from routelens.errors import NoRegistryError
+from routelens.text.visible import visible
 
-__all__ = ["COMMANDS", "build_parser", "main"]
+__all__ = ["COMMANDS", "build_parser", "main", "VisibleStream"]
 
 #: The subcommand modules (``routelens.cli.commands.<name>``), in the order
 #: ``--help`` lists them. A command imports only its own module (and what
 #: that imports), so ``routelens check`` never loads the router or the tools:
 #: importing every module costs about 50 ms of start-up.
-COMMANDS = ("tui", "build", "check", "stats", "route", "explain", "eval", "lint", "prompt", "import_", "schema",
-            "mcp")
+COMMANDS = ("tui", "init", "build", "check", "stats", "route", "explain", "eval", "tune", "suggest", "replay", "lint", "prompt", "import_",
+            "schema", "mcp")
 #: the command word typed -> its module (``import`` is ``import_``)
 _MODULE_OF = {name.rstrip("_"): name for name in COMMANDS}
 
@@ -41,7 +45,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="routelens",
         description="Canonical skill registry -> compact routing index -> router with fallback. "
-        "Without a command, opens the terminal UI on the bundled registry.",
+        "Without a command (or with only options such as --registry, --task), opens the terminal UI on "
+        "skills.yaml here or in a parent folder; --demo uses the bundled example.",
     )
     parser.add_argument("--version", action="version", version=f"routelens {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -52,24 +57,72 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+#: words that belong to the top-level parser, not to the UI
+_TOP_LEVEL = ("-h", "--help", "--version")
+#: commands whose standard streams are not text for people (the UI draws on the
+#: terminal itself; the MCP server speaks JSON-RPC), so they are not escaped
+_RAW_STREAMS = ("tui", "mcp")
+
+
+class VisibleStream:
+    """A text stream that writes through :func:`routelens.text.visible.visible`:
+    no control character from data (a description's ``ESC ] 0 ;``, an OSC 52
+    clipboard write, a C1 ``CSI``) reaches the terminal raw. LF and TAB pass;
+    JSON text passes unchanged or as equivalent JSON (it never holds raw C0
+    characters, and the other escapes are JSON escapes). Everything else is
+    the wrapped stream's (``isatty``, ``fileno``, ``encoding``, ...).
+    ``raw`` is the wrapped stream, for a progress line's deliberate CR."""
+
+    def __init__(self, stream: Any):
+        self.raw = stream
+
+    def write(self, text: str) -> int:
+        self.raw.write(visible(text))
+        return len(text)
+
+    def writelines(self, lines: Any) -> None:
+        for line in lines:
+            self.write(line)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.raw, name)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run ``routelens`` with ``argv`` (default: ``sys.argv[1:]``); no
-    command opens the UI. Returns the exit code."""
+    command (``routelens``, ``routelens --registry my.yaml``, ``routelens
+    --task x``) opens the UI as ``routelens tui ...`` does. Human output of
+    every command but ``tui`` and ``mcp`` goes through :class:`VisibleStream`.
+    Returns the exit code."""
     words = list(sys.argv[1:] if argv is None else argv)
+    if not words or (words[0] not in _MODULE_OF and words[0] not in _TOP_LEVEL):
+        words = ["tui", *words]  # options of the UI without the word `tui`
     # only the command's own module; the full list for --help, --version or an unknown word
-    parser = build_parser(only=_MODULE_OF.get(words[0]) if words else "tui")
+    parser = build_parser(only=_MODULE_OF.get(words[0]))
     args = parser.parse_args(words)
     if not getattr(args, "func", None):
         args = parser.parse_args(["tui", *words])
+    raw = args.command in _RAW_STREAMS
+    saved = sys.stdout, sys.stderr
+    if not raw:
+        sys.stdout, sys.stderr = VisibleStream(sys.stdout), VisibleStream(sys.stderr)
     try:
         code = args.func(args)
     except CommandExit as exc:
         code = exc.code
+    except NoRegistryError as exc:
+        print(f"routelens: {exc}", file=sys.stderr)
+        code = 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         code = 130
     except BrokenPipeError:
         code = 0
+    finally:
+        if not raw:
+            with contextlib.suppress(Exception):
+                sys.stdout.flush()
+            sys.stdout, sys.stderr = saved
     return int(code or 0)
 
 

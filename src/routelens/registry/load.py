@@ -4,12 +4,11 @@
 
 from __future__ import annotations
 
-import os
-import stat
 from pathlib import Path
 from typing import Callable
 
-from routelens.errors import Diagnostic, RegistryError
+from routelens.errors import Diagnostic, FileReadError, RegistryError
+from routelens.fileio import read_bounded
 from routelens.gcpause import gc_paused
 from routelens.limits import LIMITS
 from routelens.registry.model import Registry
@@ -81,44 +80,30 @@ def parse_registry(raw: bytes, path: str | Path = "skills.yaml", display_name: s
 
 
 def read_registry_bytes(path: str | Path, display: str | None = None) -> bytes:
-    """The registry file's bytes, read safely: only a regular file (a FIFO,
-    a device such as ``/dev/zero`` or a directory is refused without
-    blocking), at most ``LIMITS["max_registry_bytes"]`` bytes (checked while
-    reading, not only from the reported size). Raises :class:`RegistryError`
-    with a diagnostic naming the file."""
+    """The registry file's bytes, read with :func:`routelens.fileio.read_bounded`:
+    only a regular file after resolving symlinks (a FIFO, a device such as
+    ``/dev/zero`` or a directory is refused without blocking), at most
+    ``LIMITS["max_registry_bytes"]`` bytes (checked while reading, not only
+    from the reported size). Raises :class:`RegistryError` with a diagnostic
+    at line 1, column 1 naming the file."""
     path = Path(path)
     display = display or str(path)
     limit = LIMITS["max_registry_bytes"]
-
-    def fail(message: str) -> RegistryError:
-        return RegistryError([Diagnostic(display, 1, 1, "", message)])
-
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except OSError as exc:
-        raise fail(f"cannot read the registry: {exc.strerror or exc}") from None
-    try:
-        st = os.fstat(fd)
-        if stat.S_ISDIR(st.st_mode):
-            raise fail("cannot read the registry: it is a directory, not a file")
-        if not stat.S_ISREG(st.st_mode):
-            raise fail("cannot read the registry: not a regular file (a pipe or a device?)")
-        if st.st_size > limit:
-            raise fail(f"the registry is {st.st_size} bytes, more than the limit {limit}")
-        chunks, total = [], 0
-        while True:
-            chunk = os.read(fd, 1 << 20)
-            if not chunk:
-                break
-            total += len(chunk)
-            if total > limit:
-                raise fail(f"the registry is more than the limit of {limit} bytes")
-            chunks.append(chunk)
-        return b"".join(chunks)
-    except OSError as exc:
-        raise fail(f"cannot read the registry: {exc.strerror or exc}") from None
-    finally:
-        os.close(fd)
+        return read_bounded(path, limit, what="the registry", display=display)
+    except FileReadError as exc:
+        if exc.kind == "too_big":
+            message = (f"the registry is {exc.size} bytes, more than the limit {limit}" if exc.size is not None
+                       else f"the registry is more than the limit of {limit} bytes")
+        elif exc.kind == "directory":
+            message = "cannot read the registry: it is a directory, not a file"
+        elif exc.kind == "not_regular":
+            message = f"cannot read the registry: it is {exc.detail}, not a regular file (refused without reading)"
+        elif exc.kind in ("missing", "not_a_folder"):
+            message = "cannot read the registry: No such file or directory"
+        else:
+            message = f"cannot read the registry: {exc.detail or exc}"
+        raise RegistryError([Diagnostic(display, 1, 1, "", message)]) from None
 
 
 def load_registry(path: str | Path, display_name: str | None = None,

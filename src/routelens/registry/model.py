@@ -7,6 +7,7 @@ Nothing in this module reads a file.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -125,6 +126,7 @@ class Registry:
     warnings: list[Diagnostic] = field(default_factory=list)
     _lines: list[str] | None = field(default=None, repr=False)
     _comps_of: dict[str, list[str]] | None = field(default=None, repr=False)
+    _base_dir: Path | None = field(default=None, repr=False)
 
     @property
     def lines(self) -> list[str]:
@@ -145,8 +147,12 @@ class Registry:
 
     @property
     def base_dir(self) -> Path:
-        """The folder skill ``path``s are relative to."""
-        return self.path.parent
+        """The folder skill ``path``s are relative to: the real folder of the
+        registry file (symlinks resolved), so a symlinked ``skills.yaml``
+        finds its bodies beside its target (docs/formats.md §1.1)."""
+        if self._base_dir is None:
+            self._base_dir = Path(os.path.realpath(self.path)).parent
+        return self._base_dir
 
     def entry(self, entry_id: str) -> Skill | Composition | Rule | None:
         """The skill, composition or rule with this id, or None."""

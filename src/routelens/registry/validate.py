@@ -328,6 +328,11 @@ def validate_registry(r: Reader, root: Node | None, path: Path, text: str) -> Re
                     if k not in ("forced", "triggers", "description")}
         if rid is None or not trig:
             continue
+        if rid in skills or rid in compositions:
+            kind = "skill" if rid in skills else "composition"
+            r.error(kn.start, base, f"rule id {rid!r} is also a {kind} id: every id must name one thing "
+                                    "(decisions, lint and the UI name entries by id)")
+            continue
         start, end, contained = entry_range(kn, vn)
         rules[rid] = Rule(rid, forced, trig, description, metadata, start, end, contained)
 

@@ -103,7 +103,9 @@ class Decision:
     high-risk term that matched: ``Match.id`` is the rule id or the term) and
     ``truncated`` (skills were matched on the first :data:`MAX_TASK_CHARS`
     characters only; forced rules and high-risk terms are always matched over
-    the whole task).
+    the whole task) and ``missing_bodies`` (``(skill id, path, problem)``
+    for each selected skill whose Layer-2 body cannot be loaded: missing,
+    not a regular file, ...; the message says so too, §6.1).
     """
 
     task: str
@@ -125,6 +127,7 @@ class Decision:
     matcher_version: str = MATCHER_VERSION
     rule_matches: tuple[Match, ...] = ()
     truncated: bool = False
+    missing_bodies: tuple[tuple[str, str, str], ...] = ()
 
     def to_dict(self) -> dict:
         """JSON-able dict with a stable key order; spans as ``[start, end]``."""
@@ -148,6 +151,7 @@ class Decision:
             "index_sha256": self.index_sha256,
             "matcher_version": self.matcher_version,
             "truncated": self.truncated,
+            "missing_bodies": [{"id": i, "path": p, "problem": w} for i, p, w in self.missing_bodies],
         }
 
 

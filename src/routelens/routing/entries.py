@@ -9,9 +9,11 @@ selected entry is then read from the canonical text of its range
 YAML text, and ``path``/``priority``/``status`` parsed from it. A range that
 lies beyond the end of the registry, whose first line does not hold the
 entry's key (:func:`routelens.text.canonical.holds_key`, the check freshness
-applies too) or that holds something else raises
-:class:`IndexInvalidError`: the router then falls back with
-``index_invalid`` — never a wrong skill. A range that is not
+applies too), that holds something else, or whose triggers are not the
+ones the index gives the entry (trust, verified: the task was matched
+against the index's triggers; every rule of the index is checked the same
+way before anything is routed to) raises :class:`IndexInvalidError`: the
+router then falls back with ``index_invalid`` — never a wrong skill. A range that is not
 self-contained (an alias whose anchor lies outside it) is resolved from the
 whole registry, parsed only then.
 """
@@ -19,11 +21,13 @@ whole registry, parsed only then.
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 from typing import Any, Callable
 
+from routelens.artifacts.bodies import body_state
 from routelens.artifacts.index_file import CompactIndex
 from routelens.errors import IndexInvalidError, RegistryError
-from routelens.registry.model import Registry
+from routelens.registry.model import Registry, RoutingSettings
 from routelens.routing.decision import Expansion, line_span, quote
 from routelens.text.canonical import editor_lines, holds_key, range_text
 from routelens.text.yaml_events import TRUE_WORDS, parse_fragment
@@ -47,7 +51,7 @@ class Entries:
 
     def __init__(self, *, text: str, display_name: str, skills: _Rows, compositions: _Rows, rules: _Rows,
                  from_index: bool, registry: Registry | None = None,
-                 registry_loader: Callable[[], Registry] | None = None):
+                 registry_loader: Callable[[], Registry] | None = None, base_dir: str | Path | None = None):
         """Low-level constructor; prefer :meth:`from_index` / :meth:`from_registry`.
 
         ``text``: the registry's canonical text; ``display_name``: its name
@@ -56,42 +60,57 @@ class Entries:
         statuses, members and ``forced`` are read from the ranges); else
         ``registry`` is the parsed registry they come from.
         ``registry_loader``: returns the parsed registry, called only to
-        resolve a range that is not self-contained."""
+        resolve a range that is not self-contained. ``base_dir``: the
+        registry's real folder, where skill bodies are (default: the
+        registry's, when given); None: bodies are not looked at."""
         self.text = text
         self.display_name = display_name
         self.from_index = from_index
         self._rows = {"skill": skills, "composition": compositions, "rule": rules}
         self._registry = registry
         self._registry_loader = registry_loader
+        self.base_dir = base_dir if base_dir is not None else (registry.base_dir if registry is not None else None)
         self._lines: list[str] | None = None
         self._lock = threading.Lock()
         self._cache: dict[tuple[str, str], Any] = {}
         self._members: dict[str, tuple[str, ...]] | None = None
+        #: kind -> id -> the triggers the index gives (checked against the ranges)
+        self._index_triggers: dict[str, dict[str, tuple[str, ...]]] = {"skill": {}, "rule": {}}
+        self._rules_verified = False
+        #: the index's ``routing`` object (None: the index has none), checked against the registry's section
+        self._index_routing: dict[str, Any] | None = None
         if not from_index:
             assert registry is not None, "entries read from the registry need the registry"
             self._members = {c.id: c.members for c in registry.compositions.values()}
 
     @classmethod
     def from_index(cls, text: str, display_name: str, index: CompactIndex, registry: Registry | None = None,
-                   registry_loader: Callable[[], Registry] | None = None) -> "Entries":
+                   registry_loader: Callable[[], Registry] | None = None,
+                   base_dir: str | Path | None = None) -> "Entries":
         """The entries of a compact index (docs/formats.md §3) over the
         registry's canonical ``text``. ``registry``, or else
-        ``registry_loader``, resolves ranges that are not self-contained."""
-        return cls(text=text, display_name=display_name,
-                   skills={r[0]: (r[1], r[2]) for r in index.skills},
-                   compositions={r[0]: (r[1], r[2]) for r in index.compositions},
-                   rules={r[0]: (r[1], r[2]) for r in index.rules},
-                   from_index=True, registry=registry, registry_loader=registry_loader)
+        ``registry_loader``, resolves ranges that are not self-contained;
+        ``base_dir`` is where the bodies are."""
+        entries = cls(text=text, display_name=display_name,
+                      skills={r[0]: (r[1], r[2]) for r in index.skills},
+                      compositions={r[0]: (r[1], r[2]) for r in index.compositions},
+                      rules={r[0]: (r[1], r[2]) for r in index.rules},
+                      from_index=True, registry=registry, registry_loader=registry_loader, base_dir=base_dir)
+        entries._index_triggers = {"skill": {r[0]: tuple(r[3]) for r in index.skills},
+                                   "rule": {r[0]: tuple(r[3]) for r in index.rules}}
+        entries._index_routing = dict(index.routing) if index.routing else None
+        return entries
 
     @classmethod
-    def from_registry(cls, reg: Registry, display_name: str | None = None) -> "Entries":
+    def from_registry(cls, reg: Registry, display_name: str | None = None,
+                      base_dir: str | Path | None = None) -> "Entries":
         """The entries of a parsed registry (used when the index cannot be
         trusted); ``display_name`` defaults to the registry's."""
         return cls(text=reg.text, display_name=display_name if display_name is not None else reg.display_name,
                    skills={s.id: (s.source_start, s.source_end) for s in reg.skills.values()},
                    compositions={c.id: (c.source_start, c.source_end) for c in reg.compositions.values()},
                    rules={r.id: (r.source_start, r.source_end) for r in reg.rules.values()},
-                   from_index=False, registry=reg)
+                   from_index=False, registry=reg, base_dir=base_dir)
 
     @property
     def registry(self) -> Registry | None:
@@ -146,11 +165,23 @@ class Entries:
         if kind == "skill":
             if not isinstance(value, dict):
                 raise IndexInvalidError(f"the range of skill {quote(entry_id)} does not hold a mapping")
+            if self.from_index:
+                self._verify_triggers("skill", entry_id, value, start, end)
+                self._verify_rules()
             status = value.get("status", "active")
             return Expansion(entry_id, "skill", start, end, text,
                              _str_or_none(value.get("path")), _str_or_none(value.get("priority")),
                              _str_or_none(status) or "active", resolved)
         return Expansion(entry_id, "composition", start, end, text, None, None, None, resolved)
+
+    def body_problem(self, expansion: Expansion) -> str | None:
+        """What is wrong with a selected skill's Layer-2 body (docs/formats.md
+        §4.4 words: ``missing``, ``not a regular file``, ...), or None when
+        it is a regular file inside the registry's folder (or bodies are not
+        looked at). Only stats the file; never cached (a body may appear)."""
+        if expansion.kind != "skill" or expansion.path is None or self.base_dir is None:
+            return None
+        return body_state(self.base_dir, expansion.path)
 
     def composition_members(self) -> dict[str, tuple[str, ...]]:
         """``composition id -> member skill ids`` (in the order written), read
@@ -172,10 +203,81 @@ class Entries:
         if not self.from_index:
             assert self._registry is not None
             return self._registry.rules[rule_id].forced
-        _, _, _, value, _ = self._fragment("rule", rule_id)
+        start, end, _, value, _ = self._fragment("rule", rule_id)
         if not isinstance(value, dict):
             raise IndexInvalidError(f"the range of rule {quote(rule_id)} does not hold a mapping")
+        self._verify_triggers("rule", rule_id, value, start, end)
         return str(value.get("forced", "false")) in TRUE_WORDS
+
+    # ------------------------------------------------------------------ trust, verified
+    def _verify_triggers(self, kind: str, entry_id: str, value: dict, start: int, end: int) -> None:
+        """Trust, verified (docs/formats.md §6.6): the triggers the index
+        gives an entry must be the triggers its canonical range holds, in
+        order; the router matched the task against the index's, so a
+        tampered index (two skills' trigger lists swapped, the hash kept)
+        must not route. Raises :class:`IndexInvalidError` naming both lists."""
+        given = self._index_triggers[kind].get(entry_id)
+        if given is None:
+            return
+        held = value.get("triggers")
+        held_t = tuple(held) if isinstance(held, list) and all(isinstance(t, str) for t in held) else None
+        if held_t == given:
+            return
+        shown = "no trigger list" if held_t is None else _list(held_t)
+        raise IndexInvalidError(
+            f"the index gives {kind} {quote(entry_id)} the triggers {_list(given)}, but its canonical range "
+            f"({self.display_name} {line_span(start, end)}) holds {shown}: the index does not match the "
+            "registry (hand-edited?)")
+
+    def _verify_rules(self) -> None:
+        """Every rule of the index holds, in its range, the triggers the index
+        gives it (checked once, before the first entry is routed to): a
+        forced rule's triggers moved to another rule, or dropped from it,
+        would otherwise let a task through that the registry sends to the
+        full registry. Raises :class:`IndexInvalidError`."""
+        if self._rules_verified:
+            return
+        for rid in sorted(self._rows["rule"]):
+            self.rule_forced(rid)
+        self._verify_settings()
+        self._rules_verified = True
+
+    def _verify_settings(self) -> None:
+        """The index's ``routing`` object (threshold, ambiguity margin,
+        high-risk terms) must be what the registry's top-level ``routing:``
+        section says, defaults filled in: an index whose ``high_risk`` was
+        emptied, its hash kept, would let a high-risk task through. The
+        section is read from its own lines (the top-level key, up to the next
+        top-level line), or from the whole registry when those lines do not
+        parse alone. Raises :class:`IndexInvalidError`."""
+        lines = self.lines
+        at = next((i for i, line in enumerate(lines) if line[:1] not in ("", " ", "\t", "#")
+                   and holds_key(line, "routing")), None)
+        if at is None:
+            if self._index_routing is not None:
+                raise IndexInvalidError("the index has routing settings, but the registry has no `routing:` section")
+            return
+        end = at + 1
+        while end < len(lines) and (lines[end][:1] in ("", " ", "\t", "#")):
+            end += 1
+        while end > at + 1 and (not lines[end - 1].strip() or lines[end - 1].lstrip().startswith("#")):
+            end -= 1
+        section: Any = None
+        if not lines[at].startswith("?"):
+            try:
+                section = parse_fragment(range_text(lines, at + 1, end), at + 1, self.display_name).get("routing")
+            except RegistryError:
+                section = None
+        if isinstance(section, dict):
+            held = _settings(section)
+        else:  # an alias, a merge key or an explicit key: the whole registry says
+            held = _settings_of(self._full_registry().routing)
+        given = _settings(self._index_routing or {})
+        if held != given:
+            raise IndexInvalidError(
+                f"the index's routing settings {_show_settings(given)} differ from the registry's `routing:` "
+                f"section ({self.display_name} {line_span(at + 1, end)}: {_show_settings(held)}): the index does "
+                "not match the registry (hand-edited?)")
 
     def skill_status(self, skill_id: str) -> str | None:
         """Canonical status of a skill (``active`` | ``deprecated`` |
@@ -243,15 +345,52 @@ class Entries:
             if entry is None:
                 raise IndexInvalidError(f"{kind} {quote(entry_id)} is not in the registry") from None
             if kind == "skill":
-                value = {"path": entry.path, "priority": entry.priority, "status": entry.status}
+                value = {"path": entry.path, "priority": entry.priority, "status": entry.status,
+                         "triggers": list(entry.triggers)}
             elif kind == "composition":
                 value = list(entry.members)
             else:
-                value = {"forced": "true" if entry.forced else "false"}
+                value = {"forced": "true" if entry.forced else "false", "triggers": list(entry.triggers)}
             return start, end, text, value, "registry"
         if not isinstance(value, dict) or list(value) != [entry_id]:
             raise IndexInvalidError(f"{where} of the registry do not hold {kind} {quote(entry_id)} alone")
         return start, end, text, value[entry_id], "range"
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool):
+        return None
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _settings(obj: dict) -> tuple:
+    """``(threshold, ambiguity_margin, high_risk)`` of a routing mapping
+    (the registry's text values or the index's numbers), defaults filled in."""
+    default = RoutingSettings()
+    terms = obj.get("high_risk", [])
+    return (_number(obj.get("threshold", default.threshold)), _number(obj.get("ambiguity_margin",
+                                                                             default.ambiguity_margin)),
+            tuple(terms) if isinstance(terms, list) else None)
+
+
+def _settings_of(rs: RoutingSettings) -> tuple:
+    return (_number(rs.threshold), _number(rs.ambiguity_margin), tuple(rs.high_risk))
+
+
+def _show_settings(t: tuple) -> str:
+    threshold, margin, terms = t
+    shown = "none" if not terms else ", ".join(quote(x) for x in terms[:5]) + (", ..." if len(terms) > 5 else "")
+    return f"(threshold {threshold:g}, margin {margin:g}, high_risk [{shown}])" if threshold is not None \
+        and margin is not None else "(unreadable)"
+
+
+def _list(triggers: tuple[str, ...]) -> str:
+    """A trigger list for a message, cut after 5 items."""
+    shown = ", ".join(quote(t) for t in triggers[:5])
+    return f"[{shown}{', ...' if len(triggers) > 5 else ''}]"
 
 
 def _str_or_none(v: Any) -> str | None:

@@ -16,19 +16,22 @@ with its evidence (docs/formats.md §6). A facade over the routing stage:
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import os
 import re
 import threading
 from pathlib import Path
 from typing import Callable
 
+from routelens.artifacts.bodies import body_sentence
 from routelens.artifacts.freshness import Freshness, built_in_memory, by_hash, freshness
 from routelens.artifacts.index_file import CompactIndex, index_bytes, parse_index
-from routelens.paths import bundled_registry, default_index_path
+from routelens.paths import default_index_path, default_registry
 from routelens.registry.load import parse_registry, read_registry_bytes
 from routelens.registry.model import ID_RE, Registry, RoutingSettings
 from routelens.routing import explain as explaining
-from routelens.routing.decision import MAX_NEAR_MISSES, Decision, Explanation
+from routelens.routing.decision import MAX_NEAR_MISSES, Decision, Explanation, quote
 from routelens.routing.entries import Entries
 from routelens.routing.matching import (
     MATCHER_VERSION,
@@ -71,6 +74,7 @@ class Router:
         registry: Registry | None,
         registry_loader: Callable[[], Registry] | None = None,
         index_sha256: str | None = None,
+        base_dir: str | Path | None = None,
     ):
         """Low-level constructor (the TUI uses it to reuse what it has read);
         prefer :meth:`from_paths` / :meth:`from_registry`.
@@ -82,20 +86,22 @@ class Router:
         registry, required when the index is not fresh; ``registry_loader``:
         a callable returning the registry, called only to resolve a range
         that is not self-contained; ``index_sha256``: sha256 hex of the index
-        file's bytes, copied into every decision."""
+        file's bytes, copied into every decision; ``base_dir``: the folder of
+        the skill bodies (default: the registry's), looked at for the
+        selected skills (a decision flags a missing body)."""
         self.freshness = fresh
         #: sha256 hex of the index file's bytes (None without an index)
         self.index_sha256 = index_sha256
         self.display_name = display_name
         if fresh.state == "fresh" and index is not None:
             source = index.settings
-            self.entries = Entries.from_index(text, display_name, index, registry, registry_loader)
+            self.entries = Entries.from_index(text, display_name, index, registry, registry_loader, base_dir)
             skill_triggers = [(r[0], r[3]) for r in index.skills]
             rule_triggers = [(r[0], r[3]) for r in index.rules]
         else:
             assert registry is not None, "a router without a fresh index needs the parsed registry"
             source = registry.routing
-            self.entries = Entries.from_registry(registry, display_name)
+            self.entries = Entries.from_registry(registry, display_name, base_dir)
             skill_triggers = [(s.id, s.triggers) for s in registry.skills.values()]
             rule_triggers = [(r.id, r.triggers) for r in registry.rules.values()]
         self.settings = RoutingSettings(
@@ -105,6 +111,7 @@ class Router:
         self.threshold = self.settings.threshold
         self.margin = self.settings.ambiguity_margin
         self.high_risk_terms = self.settings.high_risk
+        self._trigger_lists = (skill_triggers, rule_triggers)
         self._skills = TriggerMatcher(skill_triggers, floor=min(NEAR_MISS_FLOOR, self.threshold))
         self._rules = TriggerMatcher(rule_triggers, floor=self.threshold)
         self._risk = TriggerMatcher([(t, [t]) for t in self.high_risk_terms], floor=self.threshold)
@@ -126,6 +133,7 @@ class Router:
         raw = read_registry_bytes(registry_path, display)
         fr = freshness(registry_path, index_path, raw)
         file_sha = fr.index.sha256 if fr.index is not None else None
+        base = Path(os.path.realpath(registry_path)).parent  # bodies are beside the real file
 
         def loader() -> Registry:
             return parse_registry(raw, registry_path, display)
@@ -136,9 +144,10 @@ class Router:
             except UnicodeDecodeError:
                 text = loader().text  # raises RegistryError naming the byte
             return cls(text=text, display_name=display, fresh=fr, index=fr.index, registry=None,
-                       registry_loader=loader, index_sha256=file_sha)
+                       registry_loader=loader, index_sha256=file_sha, base_dir=base)
         reg = loader()
-        return cls(text=reg.text, display_name=display, fresh=fr, index=fr.index, registry=reg, index_sha256=file_sha)
+        return cls(text=reg.text, display_name=display, fresh=fr, index=fr.index, registry=reg, index_sha256=file_sha,
+                   base_dir=base)
 
     @classmethod
     def from_registry(cls, reg: Registry, index: CompactIndex | None = None) -> "Router":
@@ -152,6 +161,29 @@ class Router:
             fr = by_hash(index, reg.source_sha256)
         return cls(text=reg.text, display_name=reg.display_name, fresh=fr, index=index, registry=reg,
                    index_sha256=index.sha256)
+
+    def with_settings(self, **changes) -> "Router":
+        """A router like this one with routing settings replaced
+        (``threshold=80``, ``ambiguity_margin=3``: fields of
+        :class:`RoutingSettings`); ``routelens tune`` sweeps them this way.
+        It shares the entries and the index; a matcher is rebuilt only when
+        the lowest score it must report changes. Raises ``TypeError`` for
+        an unknown setting."""
+        new = copy.copy(self)
+        new.settings = dataclasses.replace(self.settings, **changes)
+        new.threshold = float(new.settings.threshold)
+        new.margin = float(new.settings.ambiguity_margin)
+        new.high_risk_terms = tuple(new.settings.high_risk)
+        new.settings = dataclasses.replace(new.settings, threshold=new.threshold, ambiguity_margin=new.margin,
+                                           high_risk=new.high_risk_terms)
+        skill_triggers, rule_triggers = self._trigger_lists
+        floor = min(NEAR_MISS_FLOOR, new.threshold)
+        if floor != self._skills.floor:
+            new._skills = TriggerMatcher(skill_triggers, floor=floor)
+        if new.threshold != self.threshold or new.high_risk_terms != self.high_risk_terms:
+            new._rules = TriggerMatcher(rule_triggers, floor=new.threshold)
+            new._risk = TriggerMatcher([(t, [t]) for t in new.high_risk_terms], floor=new.threshold)
+        return new
 
     # ------------------------------------------------------------------ what it routes over
     @property
@@ -203,6 +235,14 @@ class Router:
             ev = Evidence(task, (), (), (), (), (), False, self.freshness)
             return self._decision(ev, Verdict("full", "no_match", f"Fell back to the full registry: the router "
                                                                   f"failed on this task ({type(exc).__name__}: {exc})"))
+
+    def decision_for(self, ev: Evidence, settings: RoutingSettings | None = None) -> Decision:
+        """The decision for evidence ``ev`` (from :meth:`evidence`) under
+        ``settings`` (default: this router's). ``routelens tune`` finds the
+        evidence of a task once per threshold and decides it under every
+        ambiguity margin; the threshold in ``settings`` must be the one
+        ``ev`` was found with."""
+        return self._decision(ev, decide(ev, self.entries, settings or self.settings))
 
     def evidence(self, task: str) -> Evidence:
         """What the matchers find in ``task``: skill candidates (scores at or
@@ -269,10 +309,20 @@ class Router:
 
     def _decision(self, ev: Evidence, v: Verdict) -> Decision:
         message = v.message
+        full = v.mode == "full"
+        missing: tuple[tuple[str, str, str], ...] = ()
+        if not full:
+            found = []
+            for e in v.expansions:
+                problem = self.entries.body_problem(e)
+                if problem is not None:
+                    found.append((e.id, e.path or "", problem))
+            missing = tuple(found)
+            for sid, path, problem in missing:
+                message += f"; warning: {body_sentence(path, problem)} (skill {quote(sid)}): its body cannot be loaded"
         if ev.truncated:
             message += (f" (skills were matched on the first {MAX_TASK_CHARS:,} of {len(ev.task):,} characters of "
                         f"the task; forced rules and high-risk terms on all of it)")
-        full = v.mode == "full"
         # "why not" is for what was not chosen: a selected skill is never a near miss (docs/formats.md §6.1)
         near = ev.near_misses if full else tuple(m for m in ev.near_misses if m.id not in v.skills)
         return Decision(
@@ -284,6 +334,7 @@ class Router:
             freshness=v.freshness or self.freshness.state,
             source_sha256=self.freshness.registry_sha256, index_sha256=self.index_sha256,
             matcher_version=MATCHER_VERSION, rule_matches=ev.rule_matches, truncated=ev.truncated,
+            missing_bodies=missing,
         )
 
     # ------------------------------------------------------------------ explain
@@ -308,12 +359,14 @@ def _stat_key(path: Path) -> tuple:
 
 
 def route(task: str, registry_path: str | Path | None = None, index_path: str | Path | None = None) -> Decision:
-    """Route one task (convenience). ``registry_path`` defaults to the bundled
-    registry (:func:`routelens.paths.bundled_registry`), ``index_path`` to
-    ``generated/routing.min.json`` beside it. Routers are cached per
-    (paths, file stats). Raises :class:`RegistryError` only when the registry
-    cannot be read, or must be parsed and is broken."""
-    rp = Path(registry_path) if registry_path is not None else bundled_registry()
+    """Route one task (convenience). ``registry_path`` defaults to
+    :func:`routelens.paths.default_registry` (``$ROUTELENS_REGISTRY``, else
+    ``skills.yaml`` here or in a parent folder; never the bundled example
+    silently), ``index_path`` to ``generated/routing.min.json`` beside it.
+    Routers are cached per (paths, file stats). Raises :class:`RegistryError`
+    only when the registry cannot be read, or must be parsed and is broken,
+    and :class:`~routelens.errors.NoRegistryError` when there is none."""
+    rp = Path(registry_path) if registry_path is not None else default_registry()
     ip = Path(index_path) if index_path is not None else default_index_path(rp)
     key = (str(rp.resolve()), str(ip.resolve()), _stat_key(rp), _stat_key(ip))
     with _CACHE_LOCK:

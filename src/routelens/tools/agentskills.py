@@ -39,14 +39,18 @@ Reading is robust (each case has a fixture in ``tests/fixtures/agentskills``):
 from __future__ import annotations
 
 import json
+import os
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from routelens.errors import Diagnostic, RegistryError, SkillFileError
+from routelens.errors import Diagnostic, FileReadError, RegistryError, SkillFileError
+from routelens.fileio import file_kind, read_bounded
 from routelens.limits import LIMITS
 from routelens.text.canonical import decode_canonical, editor_lines
+from routelens.text.visible import describe_control, first_control
 from routelens.text.yaml_events import parse_fragment
 
 __all__ = [
@@ -71,7 +75,7 @@ COMPATIBILITY_MAX_CHARS = 500
 NAME_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 SKILL_FILE = "SKILL.md"
 #: largest SKILL.md read, in bytes (the Agent Skills specification's guidance is < 500 lines).
-MAX_SKILL_BYTES = 4 * 1024 * 1024
+MAX_SKILL_BYTES = LIMITS["max_skill_md_bytes"]
 
 
 def agentskills_name_problem(name: str) -> str | None:
@@ -105,7 +109,8 @@ class AgentSkill:
     every key as plain JSON-able values. ``triggers``: from
     ``metadata.triggers`` or None when absent. ``path``: the SKILL.md;
     ``body_start_line``: first line of the Markdown body (1-based, in the
-    file); ``warnings``: problems that did not stop the reading.
+    file); ``warnings``: problems that did not stop the reading;
+    ``positions``: where each key is written (for diagnostics).
     """
 
     name: str
@@ -115,6 +120,9 @@ class AgentSkill:
     triggers: tuple[str, ...] | None
     body_start_line: int
     warnings: list[Diagnostic] = field(default_factory=list)
+    #: ``key path -> (line, column)`` in the file for top-level keys and the
+    #: keys one level below them (``metadata.triggers``), 1-based
+    positions: dict[str, tuple[int, int]] = field(default_factory=dict)
 
 
 _KEY_LINE = re.compile(r"^(?P<indent>[ ]*)(?P<dash>-[ ]+)?(?P<key>[A-Za-z0-9_][A-Za-z0-9_.\- ]*?)[ \t]*:(?:[ \t]+(?P<value>.*?))?[ \t]*$")
@@ -247,12 +255,16 @@ def _key_positions(lines: list[str], first_line: int) -> dict[str, tuple[int, in
     return pos
 
 
-def read_skill_md(path: str | Path, display: str | None = None, folder_name: str | None = None) -> AgentSkill:
+def read_skill_md(path: str | Path, display: str | None = None, folder_name: str | None = None,
+                  inside: str | Path | None = None) -> AgentSkill:
     """Read and validate one SKILL.md.
 
     ``display`` names the file in diagnostics (default: ``path``);
     ``folder_name`` is the name the skill's ``name`` must equal (default:
-    the file's parent folder). Returns an :class:`AgentSkill`; raises
+    the file's parent folder); ``inside``: a folder the file's real path
+    must lie in (a SKILL.md symlink leading out of it is refused, never
+    read). The file is read with the bounded reader: a regular file of at
+    most :data:`MAX_SKILL_BYTES` bytes. Returns an :class:`AgentSkill`; raises
     :class:`SkillFileError` with every error found (positions counted in the
     file) when the file is unreadable, has no or an unclosed frontmatter,
     invalid YAML, or breaks the Agent Skills rules (name, description,
@@ -262,17 +274,28 @@ def read_skill_md(path: str | Path, display: str | None = None, folder_name: str
     display = display or str(path)
     folder = folder_name if folder_name is not None else path.resolve().parent.name
     try:
-        if path.stat().st_size > MAX_SKILL_BYTES:
-            raise SkillFileError([Diagnostic(display, 1, 1, "", f"larger than {MAX_SKILL_BYTES} bytes; not read")])
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise SkillFileError([Diagnostic(display, 1, 1, "", f"cannot read: {exc.strerror or exc}")]) from None
+        raw = read_bounded(path, MAX_SKILL_BYTES, what="SKILL.md", display=display, inside=inside)
+    except FileReadError as exc:
+        if exc.kind == "too_big":
+            message = f"larger than {MAX_SKILL_BYTES} bytes; not read"
+        elif exc.kind == "outside":
+            message = f"a symlink that leads outside {inside}: not read"
+        else:
+            message = f"cannot read: it {str(exc).removeprefix(f'SKILL.md {display}: ')}"
+        raise SkillFileError([Diagnostic(display, 1, 1, "", message)]) from None
     try:
         text = decode_canonical(raw, display)
     except RegistryError as exc:
         raise SkillFileError(exc.diagnostics) from None
     lines = editor_lines(text)
     warnings: list[Diagnostic] = []
+    at = first_control(text)
+    if at is not None:  # the file is the skill's body: it reaches an agent, and terminals, as it is
+        line = text.count("\n", 0, at) + 1
+        col = at - (text.rfind("\n", 0, at) + 1) + 1
+        warnings.append(Diagnostic(display, line, col, "", f"the file holds the control character "
+                                   f"{describe_control(text[at])}: routelens shows it escaped, but an agent that "
+                                   "loads this body gets it raw", "warning"))
 
     def err(line: int, col: int, key: str, msg: str) -> SkillFileError:
         return SkillFileError([Diagnostic(display, line, col, key, msg)], warnings)
@@ -396,10 +419,16 @@ def read_skill_md(path: str | Path, display: str | None = None, folder_name: str
                 for t in items:
                     seen.setdefault(t.strip(), None)
                 triggers = tuple(seen)
+                if len(triggers) > LIMITS["max_triggers_per_entry"]:
+                    errors.append(Diagnostic(display, *where, "metadata.triggers",
+                                             f"{len(triggers)} triggers, more than the limit "
+                                             f"{LIMITS['max_triggers_per_entry']} of a registry entry"))
+                    triggers = None
     if errors:
         raise SkillFileError(sorted(errors, key=lambda d: (d.line, d.column)), warnings)
     assert isinstance(name, str) and isinstance(desc, str)
-    return AgentSkill(name, desc, path, fm, triggers, close + 2, sorted(warnings, key=lambda d: (d.line, d.column)))
+    return AgentSkill(name, desc, path, fm, triggers, close + 2, sorted(warnings, key=lambda d: (d.line, d.column)),
+                      pos)
 
 
 # --------------------------------------------------------------------------- discovering
@@ -417,18 +446,46 @@ def discover(paths: list[str | Path]) -> tuple[list[Path], list[Diagnostic]]:
     holding ``SKILL.md`` gives that file; any other folder gives its
     ``*/SKILL.md`` (one level down), sorted by folder name. Returns the files
     (duplicates removed, first occurrence kept) and an error per path that
-    does not exist or holds no SKILL.md."""
+    does not exist, holds no SKILL.md, or names a ``SKILL.md`` that is not a
+    regular file (a FIFO, a folder, a device: reported, never opened)."""
     found: list[Path] = []
     seen: set[Path] = set()
     errors: list[Diagnostic] = []
+
+    def special(f: Path) -> str | None:
+        """What ``f`` is when it exists but is not a regular file (links followed)."""
+        try:
+            st = os.stat(f)
+        except OSError:
+            return "a broken symlink" if os.path.islink(f) else None
+        return None if stat.S_ISREG(st.st_mode) else file_kind(st.st_mode)
+
     for p in map(Path, paths):
+        kind = special(p)
         if p.is_file():
             files = [p]
         elif p.is_dir():
-            files = [p / SKILL_FILE] if (p / SKILL_FILE).is_file() else sorted(
-                (c / SKILL_FILE for c in p.iterdir() if (c / SKILL_FILE).is_file()), key=lambda f: f.parent.name)
-            if not files:
-                errors.append(Diagnostic(str(p), 1, 1, "", f"no {SKILL_FILE} in this folder or its subfolders"))
+            inner = p / SKILL_FILE
+            if inner.is_file():
+                files = [inner]
+            elif (what := special(inner)) is not None:
+                errors.append(Diagnostic(str(inner), 1, 1, "", f"{SKILL_FILE} is {what}, not a regular file: not imported"))
+                continue
+            else:
+                files = []
+                before = len(errors)
+                for c in sorted((c for c in p.iterdir() if c.is_dir()), key=lambda c: c.name):
+                    f = c / SKILL_FILE
+                    if f.is_file():
+                        files.append(f)
+                    elif (what := special(f)) is not None:
+                        errors.append(Diagnostic(str(f), 1, 1, "", f"{SKILL_FILE} is {what}, not a regular file: "
+                                                                   "not imported"))
+                if not files and len(errors) == before:
+                    errors.append(Diagnostic(str(p), 1, 1, "", f"no {SKILL_FILE} in this folder or its subfolders"))
+        elif kind is not None:
+            errors.append(Diagnostic(str(p), 1, 1, "", f"{kind}, not a regular file or a folder: not imported"))
+            continue
         else:
             errors.append(Diagnostic(str(p), 1, 1, "", "no such file or folder"))
             continue

@@ -33,13 +33,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
-from routelens.errors import CasesError, Diagnostic, RegistryError
+from routelens.errors import CasesError, Diagnostic, FileReadError, RegistryError
+from routelens.fileio import read_bounded
+from routelens.limits import LIMITS
 from routelens.routing.decision import Decision
 from routelens.routing.router import Router
 from routelens.text.yaml_events import FALSE_WORDS, MAP, NULL_WORDS, SCALAR, SEQ, TRUE_WORDS, compose_bytes
 
 __all__ = ["QUALITY_BAR", "Case", "CaseResult", "EvalReport", "CasesError", "load_cases", "parse_cases", "check_ids",
-           "evaluate"]
+           "evaluate", "score"]
 
 #: The quality bar of issue 3: (metric, comparison, bound).
 QUALITY_BAR = {
@@ -322,13 +324,15 @@ def check_ids(cases: Iterable[Case], skill_ids: Iterable[str], composition_ids: 
 
 
 def load_cases(path: str | Path) -> list[Case]:
-    """Read a cases file (UTF-8). Raises :class:`CasesError` naming the file
-    when it cannot be read or holds errors."""
+    """Read a cases file (UTF-8) with the bounded reader (a regular file of
+    at most ``LIMITS["max_cases_bytes"]`` bytes; a FIFO or ``/dev/zero`` is
+    refused at once). Raises :class:`CasesError` naming the file when it
+    cannot be read or holds errors."""
     path = Path(path)
     try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise CasesError([Diagnostic(str(path), 1, 1, "", f"cannot read the cases: {exc.strerror or exc}")]) from None
+        raw = read_bounded(path, LIMITS["max_cases_bytes"], what="the cases file")
+    except FileReadError as exc:
+        raise CasesError([Diagnostic(str(path), 1, 1, "", f"cannot read the cases: it {exc.reason}")]) from None
     return parse_cases(raw, str(path))
 
 
@@ -365,9 +369,16 @@ def evaluate(router: Router, cases: Iterable[Case]) -> EvalReport:
     bad = check_ids(cases, router.skill_ids, router.composition_ids)
     if bad:
         raise CasesError(bad)
+    return score(cases, [router.route(c.task) for c in cases])
+
+
+def score(cases: list[Case], decisions: list[Decision]) -> EvalReport:
+    """The report of ``decisions`` (one per case, in order) against their
+    ``cases`` (docs/formats.md §7.2-§7.3), without routing: what
+    :func:`evaluate` computes once it has routed. ``routelens tune`` scores
+    the same cases under many settings this way."""
     results = []
-    for c in cases:
-        d = router.route(c.task)
+    for c, d in zip(cases, decisions, strict=True):
         results.append(CaseResult(c, d, _outcome(c, d)))
     routed = [r for r in results if r.decision.mode != "full"]
     correct = [r for r in routed if r.outcome == "correct"]

@@ -1,5 +1,5 @@
 """What the agent harnesses do with the skill listing, from their real
-settings where they exist (docs/formats.md §11).
+settings where they exist (docs/formats.md §16).
 
 Claude Code lists every skill's name with its description and
 ``when_to_use`` (the two together cut at a per-entry cap, 1,536 characters

@@ -29,12 +29,12 @@ from typing import Any
 
 from routelens.artifacts.index_file import index_bytes, load_index
 from routelens.errors import HistoryError, IndexInvalidError, RegistryError
-from routelens.registry.load import parse_registry
+from routelens.registry.load import parse_registry, read_registry_bytes
 from routelens.registry.model import Registry
 from routelens.text.canonical import source_sha256
 from routelens.tools.prompt import layer1_block
 
-__all__ = ["HistoryError", "repo_of", "since", "diff_ids", "common_prefix_len", "index_commit_summary",
+__all__ = ["HistoryError", "repo_of", "registry_at", "since", "diff_ids", "common_prefix_len", "index_commit_summary",
            "format_since", "MAX_COMMITS"]
 
 #: How many commits that touched the registry :func:`index_commit_summary` searches.
@@ -82,6 +82,20 @@ def _resolve_rev(top: Path, rev: str) -> str:
 def _blob(top: Path, commit: str, rel: str) -> bytes | None:
     res = _git(["cat-file", "blob", f"{commit}:{rel}"], top)
     return res.stdout if res.returncode == 0 else None
+
+
+def registry_at(registry_path: str | Path, rev: str) -> tuple[str, str, bytes | None]:
+    """The registry's bytes at git revision ``rev``: ``(commit, path in the
+    repository, bytes)``, the bytes None when the file did not exist at
+    ``rev``. Raises :class:`HistoryError` when the registry is not in a git
+    work tree or ``rev`` is not a commit (``unknown revision 'x' in DIR``)."""
+    registry_path = Path(registry_path)
+    repo = repo_of(registry_path)
+    if repo is None:
+        raise HistoryError(f"{registry_path} is not inside a git work tree")
+    top, rel = repo
+    commit = _resolve_rev(top, rev)
+    return commit, rel, _blob(top, commit, rel)
 
 
 def common_prefix_len(a: bytes, b: bytes) -> int:
@@ -168,11 +182,9 @@ def since(registry_path: str | Path, rev: str, current: Registry | None = None) 
     commit = _resolve_rev(top, rev)
     if current is None:
         try:
-            current = parse_registry(registry_path.read_bytes(), registry_path)
+            current = parse_registry(read_registry_bytes(registry_path), registry_path)
         except RegistryError as exc:
             raise HistoryError(f"the registry on disk is invalid: {exc.diagnostics[0]}") from None
-        except OSError as exc:
-            raise HistoryError(f"cannot read {registry_path}: {exc.strerror or exc}") from None
     raw = _blob(top, commit, rel)
     old_reg = None
     if raw is not None:
@@ -262,8 +274,8 @@ def index_commit_summary(registry_path: str | Path, index_path: str | Path) -> s
     except (IndexInvalidError, OSError) as exc:
         return f"index invalid: {exc}"
     try:
-        raw_now = Path(registry_path).read_bytes()
-    except OSError:
+        raw_now = read_registry_bytes(registry_path)
+    except RegistryError:
         return None
     try:
         blobs = _blobs(top, [f"{c}:{rel}" for c in commits])

@@ -45,6 +45,11 @@ Checks (code, severity, where the rule comes from):
                                          bad value, a ``skillOverrides`` id no skill has
 ``listing-over-budget``        error     the Layer-1 block exceeds the user's ``--budget CHARS``
 ``registry-warning``           warning   a warning of the registry reader (unknown key, ...)
+``control-character``          warning   a value of the registry (description, trigger, path,
+                                         metadata, rule, high-risk term) or a skill body holds a
+                                         control character (ESC, BEL, C1, a bidirectional
+                                         override): shown raw, it retitles, clears or writes
+                                         the clipboard of the terminal that prints it
 =============================  ========  ==================================================
 
 Units: lengths are characters (Unicode code points). The Claude Code budget
@@ -54,7 +59,7 @@ or a settings file's ``env``), otherwise estimated as
 ``skillListingBudgetFraction`` (default 1%) of an assumed context window
 (default 200,000 tokens) at ~4 characters per token, and labelled as an
 estimate. The harness settings are read by :mod:`routelens.tools.harness`
-(docs/formats.md §11).
+(docs/formats.md §16).
 
 Nothing in this module imports Textual.
 """
@@ -64,12 +69,17 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Mapping
 
-from routelens.artifacts.bodies import body_info
+from routelens.artifacts.bodies import body_problem, read_body
+from routelens.errors import FileReadError
+from routelens.limits import LIMITS
 from routelens.registry.model import Registry
 from routelens.routing.matching import TriggerMatcher, prepare, tokenize
+from routelens.text.canonical import canonical_bytes
 from routelens.text.unicode import JA_STOP_WORDS, STOP_WORDS, is_spaceless, normalize_text
+from routelens.text.visible import describe_control, first_control, visible
 from routelens.tools.agentskills import DESCRIPTION_MAX_CHARS, agentskills_name_problem
 from routelens.tools.harness import (
     BUDGET_ENV,
@@ -214,7 +224,7 @@ def listing_budget(reg: Registry, budget_chars: int | None = None,
                    env: Mapping[str, str] | None = None,
                    settings: HarnessSettings | None = None) -> dict[str, Any]:
     """The Layer-1 listing against the harnesses' budgets and the user's
-    (docs/formats.md §11)::
+    (docs/formats.md §16)::
 
         {"skills": int,                 # entries in the Layer-1 block
          "block_chars": int,            # the Layer-1 block as `routelens prompt` prints it
@@ -330,7 +340,7 @@ def lint(reg: Registry, budget_chars: int | None = None, context_window: int = D
     (``--budget``); ``context_window``: tokens assumed for the harnesses'
     estimates; ``env``: where ``SLASH_COMMAND_TOOL_CHAR_BUDGET`` is read
     (default ``os.environ``); ``settings``: Claude Code's settings (default:
-    read from its files for the registry's path, docs/formats.md §11).
+    read from its files for the registry's path, docs/formats.md §16).
     Never raises for a valid registry.
     """
     pos = node_positions(reg.text.encode("utf-8"), reg.display_name)
@@ -426,9 +436,52 @@ def lint(reg: Registry, budget_chars: int | None = None, context_window: int = D
         problem = agentskills_name_problem(s.id)
         if problem:
             add("warning", "agentskills-name", f"skills.{s.id}", problem.replace("name ", "id ", 1))
-        info = body_info(reg, s.path)
-        if not info["exists"]:
-            add("error", "missing-body", f"skills.{s.id}.path", f"body {s.path!r}: {info.get('error', 'missing')}")
+        try:
+            body = read_body(reg, s.path, LIMITS["max_body_bytes"])
+        except ValueError as exc:
+            add("error", "missing-body", f"skills.{s.id}.path", f"body {s.path!r}: {exc}")
+            continue
+        except FileReadError as exc:
+            add("error", "missing-body", f"skills.{s.id}.path", f"body {s.path!r}: {body_problem(exc)}")
+            continue
+        text = canonical_bytes(body).decode("utf-8", "replace")
+        at = first_control(text)
+        if at is not None:
+            line = text.count("\n", 0, at) + 1
+            col = at - (text.rfind("\n", 0, at) + 1) + 1
+            body_file = str(Path(reg.display_name).parent / s.path.replace("\\", "/"))
+            findings.append(Finding("warning", "control-character", body_file, line, col, "",
+                                    f"the body of {s.id} holds the control character {describe_control(text[at])}: "
+                                    "printed raw, it can retitle, clear or take over a terminal"))
+
+    # --- control characters in registry values
+    def strings(value: Any, path: str):
+        if isinstance(value, str):
+            yield path, value
+        elif isinstance(value, list):
+            for i, v in enumerate(value):
+                yield from strings(v, f"{path}[{i}]")
+        elif isinstance(value, dict):
+            for k, v in value.items():
+                yield from strings(v, f"{path}.{k}")
+
+    values: list[tuple[str, Any]] = []
+    for s in reg.skills.values():
+        values += [(f"skills.{s.id}.path", s.path), (f"skills.{s.id}.description", s.description),
+                   (f"skills.{s.id}.triggers", list(s.triggers))]
+        values += [(f"skills.{s.id}.{k}", v) for k, v in s.metadata.items()]
+    for r in reg.rules.values():
+        values += [(f"rules.{r.id}.description", r.description), (f"rules.{r.id}.triggers", list(r.triggers))]
+        values += [(f"rules.{r.id}.{k}", v) for k, v in r.metadata.items()]
+    values.append(("routing.high_risk", list(reg.routing.high_risk)))
+    for base, value in values:
+        for where, text in strings(value, base):
+            at = first_control(text)
+            if at is not None:
+                add("warning", "control-character", where,
+                    f"holds the control character {describe_control(text[at])} (written as an escape in YAML): "
+                    "printed raw, it can retitle, clear or take over a terminal; routelens shows it as "
+                    f"`{visible(text[at])}`")
 
     # --- compositions
     for c in reg.compositions.values():

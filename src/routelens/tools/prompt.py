@@ -14,7 +14,9 @@ entries before it. Rules of the block:
   order, as the registry's dicts are);
 - the description is made one line: every run of whitespace (spaces, tabs,
   LF, U+0085, U+2028, U+2029, ...) becomes one space, ends are stripped;
-  a skill without a description is listed as ``- <id>``;
+  a skill without a description is listed as ``- <id>``; a control
+  character left in it (ESC, BEL, C1, ...) is written as an escape
+  (``\x1b``, :func:`routelens.text.visible.visible`), never raw;
 - ``disabled`` skills are left out (an agent must not choose them);
   ``deprecated`` ones are listed with the marker ``[deprecated] ``;
 - a fixed header line, LF line ends, one trailing LF.
@@ -35,6 +37,7 @@ from typing import Any
 
 from routelens.artifacts import sizes
 from routelens.registry.model import Registry
+from routelens.text.visible import visible
 
 __all__ = ["HEADER", "one_line", "layer1_entries", "layer1_block", "layer1_stats", "format_stats"]
 
@@ -61,7 +64,7 @@ def layer1_entries(reg: Registry) -> list[tuple[str, str]]:
         s = reg.skills[sid]
         if s.status == "disabled":
             continue
-        desc = one_line(s.description)
+        desc = visible(one_line(s.description))  # no control character reaches an agent's prompt raw
         marker = "[deprecated] " if s.status == "deprecated" else ""
         text = f"{marker}{desc}".strip()
         out.append((sid, f"- {sid}: {text}" if text else f"- {sid}"))

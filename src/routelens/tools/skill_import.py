@@ -15,6 +15,7 @@ asked (``--write``).
 from __future__ import annotations
 
 import io
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,10 +27,11 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from routelens.artifacts.write import atomic_write
 from routelens.errors import Diagnostic, RegistryError, SkillFileError, SkillImportError
 from routelens.limits import LIMITS
-from routelens.registry.load import parse_registry
+from routelens.registry.load import parse_registry, read_registry_bytes
 from routelens.registry.model import Registry
 from routelens.text.canonical import canonical_bytes
 from routelens.text.unicode import STOP_WORDS
+from routelens.text.visible import CONTROL_RE, describe_control, first_control
 from routelens.tools.agentskills import discover, read_skill_md
 from routelens.tools.prompt import one_line
 
@@ -38,6 +40,7 @@ __all__ = [
     "ImportPlan",
     "SkillImportError",
     "propose_triggers",
+    "registry_folder",
     "plan_import",
     "entries_yaml",
     "apply_import",
@@ -122,6 +125,8 @@ class ImportPlan:
 
 
 def _rel_posix(target: Path, base: Path) -> str | None:
+    """``target`` relative to ``base`` with ``/``, both with symlinks
+    resolved; None when its real path is not inside ``base``."""
     t, b = target.resolve(), base.resolve()
     try:
         return t.relative_to(b).as_posix()
@@ -129,16 +134,65 @@ def _rel_posix(target: Path, base: Path) -> str | None:
         return None
 
 
+def registry_folder(registry_path: str | Path) -> Path:
+    """The folder a registry's skill paths are relative to: the real folder
+    of the registry file (a symlinked ``skills.yaml`` counts as its target,
+    docs/formats.md §1.1). The file need not exist."""
+    return Path(os.path.realpath(registry_path)).parent
+
+
+def _clean(text: str, sk: Any, key: str, what: str, warnings: list[Diagnostic]) -> str:
+    """``text`` without control characters (ESC, BEL, C1, ...), with a
+    warning on the SKILL.md when some were removed: they would reach the
+    registry, the Layer-1 block and every terminal showing them."""
+    at = first_control(text)
+    if at is None:
+        return text
+    line, col = sk.positions.get(key, (1, 1))
+    warnings.append(Diagnostic(str(sk.path), line, col, key,
+                               f"{what} holds the control character {describe_control(text[at])}: removed "
+                               f"(it would reach terminals and prompts as an escape sequence)", "warning"))
+    return CONTROL_RE.sub("", text)
+
+
+def _proposal_problems(p: Proposal, sk: Any) -> list[Diagnostic]:
+    """The registry's own errors for one proposal, checked alone (a registry
+    of that one entry, read by routelens's reader), as diagnostics on the
+    SKILL.md at the key the value came from: so a bad file is reported with
+    its own file and line, and the dry run says what ``--write`` would."""
+    text = "schema_version: 1\nskills:\n" + entries_yaml([p])
+    try:
+        parse_registry(text.encode("utf-8"), "proposal.yaml")
+    except RegistryError as exc:
+        out = []
+        for d in exc.diagnostics:
+            field_name = d.key_path.split(".")[2] if d.key_path.count(".") >= 2 else ""
+            key = {"triggers": "metadata.triggers", "description": "description"}.get(
+                field_name.split("[")[0], "name")
+            if key == "metadata.triggers" and p.triggers_from != "metadata.triggers":
+                key = "name"
+            line, col = sk.positions.get(key, (1, 1))
+            out.append(Diagnostic(str(sk.path), line, col, key, f"as a registry entry: {d.message}"))
+        return out
+    return []
+
+
 def plan_import(paths: list[str | Path], registry_path: str | Path, reg: Registry | None,
                 priority: str = "P2") -> ImportPlan:
     """Read every SKILL.md under ``paths`` and propose entries for the
     registry at ``registry_path`` (``reg`` is that registry, or None when the
     file does not exist yet). A broken SKILL.md becomes an error in the plan
-    and the others are still proposed. A skill whose name is already an id
-    of the registry (skill, composition or rule) is skipped, never replaced;
-    so is a SKILL.md outside the registry's folder (its body path could not
-    be relative) and a second skill of the same name."""
+    (with its own file, line and column) and the others are still proposed;
+    so does one whose entry the registry would refuse (more than 256
+    triggers, ...), checked here so that the dry run says what ``--write``
+    would do. A skill whose name is already an id of the registry (skill,
+    composition or rule) is skipped, never replaced; a SKILL.md whose real
+    path lies outside the registry's folder (a symlink leading out, or a
+    folder elsewhere) is refused before it is read; a second skill of the
+    same name is skipped. Control characters are removed from descriptions
+    and triggers, with a warning."""
     registry_path = Path(registry_path)
+    base = registry_folder(registry_path)
     plan = ImportPlan(registry_path)
     files, errs = discover(paths)
     plan.errors.extend(errs)
@@ -146,8 +200,17 @@ def plan_import(paths: list[str | Path], registry_path: str | Path, reg: Registr
     if reg is not None:
         taken = set(reg.skills) | set(reg.compositions) | set(reg.rules)
     for f in files:
+        rel = _rel_posix(f, base)
+        if rel is None:
+            why = ("a symlink that leads outside the registry's folder " if os.path.islink(f)
+                   else "outside the registry's folder ")
+            plan.errors.append(Diagnostic(
+                str(f), 1, 1, "",
+                f"{why}{base}: not read; a skill's path must be relative to that folder: move or copy the skill "
+                "folder under it first"))
+            continue
         try:
-            sk = read_skill_md(f)
+            sk = read_skill_md(f, inside=base)
         except SkillFileError as exc:
             plan.errors.extend(exc.diagnostics)
             plan.warnings.extend(exc.warnings)
@@ -160,23 +223,24 @@ def plan_import(paths: list[str | Path], registry_path: str | Path, reg: Registr
         if any(p.id == sk.name for p in plan.proposals):
             plan.skipped.append((sk.name, f, "a skill of this name was already proposed from another folder"))
             continue
-        rel = _rel_posix(f, registry_path.parent)
-        if rel is None:
-            plan.errors.append(Diagnostic(
-                str(f), 1, 1, "",
-                f"outside the registry's folder {registry_path.parent.resolve()}: a skill's path must be relative "
-                "to it; move or copy the skill folder under it first"))
-            continue
         extra: dict[str, str] = {}
         wtu = sk.frontmatter.get("when_to_use")
         if isinstance(wtu, str) and wtu.strip():
-            extra["when_to_use"] = one_line(wtu)
+            extra["when_to_use"] = _clean(one_line(wtu), sk, "when_to_use", "when_to_use", plan.warnings)
         if sk.triggers is not None:
             triggers, source = sk.triggers, "metadata.triggers"
+            cleaned = tuple(_clean(t, sk, "metadata.triggers", "a trigger", plan.warnings) for t in triggers)
+            triggers = tuple(dict.fromkeys(t for t in cleaned if t.strip()))
         else:
-            triggers, source = tuple(propose_triggers(sk.name, sk.description)), "proposed"
+            triggers, source = tuple(propose_triggers(sk.name, CONTROL_RE.sub("", sk.description))), "proposed"
             extra["review"] = "triggers proposed from the name and description; edit them, then delete this key"
-        plan.proposals.append(Proposal(sk.name, rel, priority, one_line(sk.description), triggers, source, f, extra))
+        description = _clean(one_line(sk.description), sk, "description", "the description", plan.warnings)
+        proposal = Proposal(sk.name, rel, priority, description, triggers, source, f, extra)
+        problems = _proposal_problems(proposal, sk)
+        if problems:
+            plan.errors.extend(problems)
+            continue
+        plan.proposals.append(proposal)
         taken.add(sk.name)
     plan.errors.sort(key=lambda d: (d.file, d.line, d.column))
     plan.warnings.sort(key=lambda d: (d.file, d.line, d.column))
@@ -270,6 +334,31 @@ def _line_end_offset(raw: bytes, line: int) -> tuple[int, bytes]:
     return n, b""
 
 
+def _end_of_comments(reg: Registry, last: Any) -> int:
+    """The line after which entries are appended: the last line of the last
+    skill, or of the comment lines that follow it indented deeper than its
+    key (they belong to it: "# TODO: more triggers" under its list), so such
+    a comment stays with its skill instead of ending up under an appended
+    entry. Blank lines between those comments are kept with them."""
+    lines = reg.lines
+    key_line = lines[last.source_start - 1]
+    key_indent = len(key_line) - len(key_line.lstrip(" "))
+    end = last.source_end
+    i = end  # 0-based index of the line after the range
+    while i < len(lines):
+        stripped = lines[i].strip()
+        if not stripped:
+            i += 1
+            continue
+        indent = len(lines[i]) - len(lines[i].lstrip(" "))
+        if stripped.startswith("#") and indent > key_indent:
+            end = i + 1
+            i += 1
+            continue
+        break
+    return end
+
+
 def apply_import(plan: ImportPlan, reg: Registry | None) -> tuple[bytes, bytes, int, Registry]:
     """Compute the registry bytes with the plan's entries appended.
 
@@ -289,14 +378,17 @@ def apply_import(plan: ImportPlan, reg: Registry | None) -> tuple[bytes, bytes, 
         offset, eol = 0, b"\n"
         insert = head + entries_yaml(plan.proposals, None).encode("utf-8")
     else:
-        old = path.read_bytes()
-        if canonical_bytes(old).decode("utf-8") != reg.text:
+        try:
+            old = read_registry_bytes(path)
+        except RegistryError as exc:
+            raise SkillImportError(str(exc)) from None
+        if canonical_bytes(old).decode("utf-8", "replace") != reg.text:
             raise SkillImportError(f"{path} changed while importing; run the import again")
         if not reg.skills:
             raise SkillImportError(f"{path}: `skills` has no entries written in block style to append after "
                                "(e.g. `skills: {}`); write `skills:` with one entry by hand first")
         last = max(reg.skills.values(), key=lambda s: s.source_end)
-        offset, eol = _line_end_offset(old, last.source_end)
+        offset, eol = _line_end_offset(old, _end_of_comments(reg, last))
         if not eol:
             eol = b"\r\n" if b"\r\n" in old else (b"\r" if b"\r" in old else b"\n")
             prefix = eol
@@ -333,15 +425,23 @@ def apply_import(plan: ImportPlan, reg: Registry | None) -> tuple[bytes, bytes, 
     return old, new, offset, new_reg
 
 
-def write_registry(path: Path, old: bytes, new: bytes) -> None:
+def write_registry(path: Path, old: bytes, new: bytes) -> Path:
     """Replace ``path``'s bytes ``old`` by ``new`` atomically (a temporary
     file in the same folder, then a rename; the file's mode is kept, a new
-    file gets the umask's). Raises :class:`SkillImportError` when the file
-    changed since it was read, ``OSError`` when it cannot be written."""
-    try:
-        current = path.read_bytes()
-    except FileNotFoundError:
+    file gets the umask's). A symlinked registry is written through: its
+    target gets the new bytes and the link stays a link. Returns the file
+    written (the target). Raises :class:`SkillImportError` when the file
+    changed since it was read or cannot be read, ``OSError`` when it cannot
+    be written."""
+    target = Path(os.path.realpath(path))
+    if os.path.lexists(target):
+        try:
+            current = read_registry_bytes(target, str(path))
+        except RegistryError as exc:
+            raise SkillImportError(f"{exc}; nothing was written") from None
+    else:
         current = b""
     if current != old:
         raise SkillImportError(f"{path} changed while importing; nothing was written, run the import again")
-    atomic_write(path, new)
+    atomic_write(target, new)
+    return target

@@ -23,9 +23,10 @@ from textual.binding import Binding
 from routelens.errors import BuildError
 from routelens.artifacts.write import write_generated
 from routelens.registry import RegistryError, load_registry
+from routelens.text.visible import pictured
 from routelens.tui import words
 from routelens.tui.commands import RouteLensCommands
-from routelens.tui.messages import RebuildDone, RebuildFailed
+from routelens.tui.messages import RebuildDone, RebuildFailed, RouterChanged
 from routelens.tui.model import Paths, Snapshot
 from routelens.tui.screens.main import MainScreen
 from routelens.tui.widgets.source_view import MAX_TEXTAREA_LINES
@@ -44,14 +45,16 @@ class RouteLensApp(App[None]):
     (None: no watching). ``route_debounce``: seconds of typing pause before
     routing (0: route on every change). ``task``: initial task text.
     ``max_textarea_lines``: documents longer than this use the line-API
-    view instead of a TextArea. All but ``theme`` go to :attr:`main`.
+    view instead of a TextArea. ``load_timeout``: seconds a read of the
+    files may take before it is given up and tried again. All but
+    ``theme`` go to :attr:`main`.
     """
 
     CSS_PATH = "app.tcss"
     TITLE = "routelens"
     COMMANDS = App.COMMANDS | {RouteLensCommands}
     #: Actions that only make sense on the main screen.
-    MAIN_ONLY = frozenset({"zoom", "copy_json", "next_hit", "prev_hit", "focus_task"})
+    MAIN_ONLY = frozenset({"zoom", "copy_json", "copy_fix", "next_hit", "prev_hit", "focus_task"})
 
     BINDINGS = [
         Binding("f1", "help", "Help", id="help"),
@@ -59,8 +62,11 @@ class RouteLensApp(App[None]):
         Binding("f3", "stats", "Stats", id="stats"),
         Binding("f4", "zoom", "Zoom", id="zoom"),
         Binding("f5", "rebuild", "Rebuild", id="rebuild"),
-        # priority: a focused pane is a TextArea, whose own F6 selects a line
+        # priority: a focused pane is a TextArea, whose own F6 selects a line and F7 selects all
         Binding("f6", "copy_json", "JSON", id="copy-json", priority=True),
+        Binding("f7", "copy_fix", "Fix", id="copy-fix", priority=True),
+        Binding("f8", "cases", "Cases", id="cases"),
+        Binding("f9", "log", "Log", id="log"),
         Binding("ctrl+n", "next_hit", "Next hit", show=False, id="next-hit-global"),
         Binding("ctrl+o", "prev_hit", "Previous hit", show=False, id="prev-hit-global"),
         Binding("ctrl+l", "focus_task", "Task", show=False, id="focus-task"),
@@ -76,13 +82,21 @@ class RouteLensApp(App[None]):
         route_debounce: float = 0.05,
         task: str = "",
         max_textarea_lines: int = MAX_TEXTAREA_LINES,
+        load_timeout: float = 10.0,
+        cases: str | Path | None = None,
+        log: str | Path | None = None,
     ) -> None:
         super().__init__()
         self.paths = paths
         self.theme = theme
+        self.poll_interval = poll_interval
+        #: labelled cases (``--cases``) and a decision log (``--log``), when given
+        self.cases_path = Path(cases) if cases is not None else None
+        self.log_path = Path(log) if log is not None else None
         #: The default screen: panes, decision, task input, loading and routing.
         self.main = MainScreen(paths, task=task, poll_interval=poll_interval, route_debounce=route_debounce,
-                               max_textarea_lines=max_textarea_lines)
+                               max_textarea_lines=max_textarea_lines, load_timeout=load_timeout,
+                               cases=self.cases_path)
 
     def get_default_screen(self) -> MainScreen:
         return self.main
@@ -93,6 +107,12 @@ class RouteLensApp(App[None]):
         by default :func:`screenshot_folder`; the note after it names the
         file. Textual's own default, ~/Downloads, fails where there is none."""
         return super().deliver_screenshot(filename, str(path or screenshot_folder()), time_format)
+    def on_mount(self) -> None:
+        # `routelens tui --cases FILE` / `--log FILE` open on that list
+        if self.cases_path is not None:
+            self.open_cases(self.cases_path)
+        elif self.log_path is not None:
+            self.open_log(self.log_path)
 
     # ---------------------------------------------------- the main screen's state, read-only
     # (the palette, scripts and benchmarks/bench_tui.py read these on the app)
@@ -179,6 +199,70 @@ class RouteLensApp(App[None]):
         self.copy_to_clipboard(text)
         self.push_screen(JsonScreen(text, "Decision as JSON · copied to the clipboard"))
 
+    # ------------------------------------------------------------------ cases, log, tune
+    def action_cases(self) -> None:
+        """Open the labelled cases (asks for the file when none was given)."""
+        if self.cases_path is not None:
+            self.open_cases(self.cases_path)
+            return
+        from routelens.tui.screens.path_prompt import PathPrompt
+
+        self.push_screen(PathPrompt(words.ASK_CASES), callback=lambda p: p and self.open_cases(Path(p)))
+
+    def action_log(self) -> None:
+        """Open a decision log (asks for the file when none was given)."""
+        if self.log_path is not None:
+            self.open_log(self.log_path)
+            return
+        from routelens.tui.screens.path_prompt import PathPrompt
+
+        self.push_screen(PathPrompt(words.ASK_LOG), callback=lambda p: p and self.open_log(Path(p)))
+
+    def open_cases(self, path: Path) -> None:
+        """Show the labelled cases of ``path``, run against the registry on screen."""
+        from routelens.tui.screens.cases import CasesScreen
+
+        self.cases_path = path
+        self.main.cases_path = path
+        self.push_screen(CasesScreen(path, self.main.snapshot, self.poll_interval, self.paths.show(path)),
+                         callback=self._list_closed)
+
+    def open_log(self, path: Path) -> None:
+        """Show the decision log at ``path``, replayed against the registry on screen."""
+        from routelens.tui.screens.log import LogScreen
+
+        self.log_path = path
+        self.push_screen(LogScreen(path, self.main.snapshot, self.poll_interval, self.paths.show(path)),
+                         callback=self._list_closed)
+
+    def _list_closed(self, task: str | None) -> None:
+        if task is not None:
+            self.main.set_task(task)
+
+    def action_tune(self) -> None:
+        """The risk-coverage plot of the labelled cases (``routelens tune``)."""
+        from routelens.tui.screens.tune import TuneScreen
+
+        if self.cases_path is None:
+            self.notify(words.TUNE_NEEDS_CASES, severity="warning")
+            return
+        if self.main.snapshot is None or self.main.snapshot.router is None:
+            self.notify("No valid registry loaded yet.", severity="warning")
+            return
+        self.push_screen(TuneScreen(self.cases_path, self.main.snapshot, display=self.paths.show(self.cases_path)))
+
+    def on_router_changed(self, message: RouterChanged) -> None:
+        """A new load has its router: the open case and log screens run again."""
+        from routelens.tui.screens.cases import ListScreen
+
+        for screen in self.screen_stack:
+            if isinstance(screen, ListScreen):
+                screen.rerun(message.snapshot)
+
+    def action_copy_fix(self) -> None:
+        """Copy the next fix of the fallback on screen and show where it goes."""
+        self.main.action_copy_fix()
+
     # ------------------------------------------------- keys and palette commands for the main screen
     def action_zoom(self) -> None:
         """Hide the decision panel so the panes get the whole screen (or back)."""
@@ -240,7 +324,7 @@ class RouteLensApp(App[None]):
         self.main.reload()
 
     def on_rebuild_failed(self, message: RebuildFailed) -> None:
-        self.notify(message.message, severity="error", title=message.title)
+        self.notify(pictured(message.message), severity="error", title=message.title)
 
 
 #: Environment variable naming the folder for screenshots taken in the app.

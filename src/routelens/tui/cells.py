@@ -15,16 +15,19 @@ from rich.text import Text
 from textual.content import Content
 from textual.widget import Widget
 
+from routelens.text.visible import pictured
+
 __all__ = ["cell"]
 
 
 def cell(widget: Widget, value: Content | str) -> Text:
     """A Rich Text cell for ``widget`` (a DataTable) showing ``value``;
-    a plain string is shown literally (never as markup). A cell wider than
-    its column ends in an ellipsis (never silently cut: see
+    a plain string is shown literally (never as markup), and control
+    characters from data are pictured (never sent to the terminal). A cell
+    wider than its column ends in an ellipsis (never silently cut: see
     :mod:`routelens.tui.fit` for the columns that must never shrink)."""
     if isinstance(value, str):
-        return Text(value, end="", no_wrap=True, overflow="ellipsis")
+        return Text(pictured(value), end="", no_wrap=True, overflow="ellipsis")
     base = widget.visual_style
     base_bg = base.background.rich_color if base.background is not None else None
     text = Text(end="", no_wrap=True, overflow="ellipsis")
@@ -34,5 +37,5 @@ def cell(widget: Widget, value: Content | str) -> Text:
             style = style + Style(bgcolor=None)
             style = Style(color=style.color, bold=style.bold, italic=style.italic, underline=style.underline,
                           strike=style.strike, dim=style.dim, reverse=style.reverse)
-        text.append(seg.text, style)
+        text.append(pictured(seg.text), style)
     return text

@@ -20,6 +20,8 @@ from routelens.tui.model import Analysis, LoadFailure, Preview, Snapshot
 if TYPE_CHECKING:
     from routelens.routing.decision import Decision
     from routelens.routing.router import Router
+    from routelens.tools.fixes import Fix
+    from routelens.tools.tune import TuneReport
 
 __all__ = [
     "PreviewReady",
@@ -33,6 +35,12 @@ __all__ = [
     "AnalysisDone",
     "FilterDone",
     "DetailReady",
+    "WatchChecked",
+    "FixesReady",
+    "RouterChanged",
+    "ListReady",
+    "ListFailed",
+    "TuneReady",
 ]
 
 
@@ -42,6 +50,8 @@ class PreviewReady(Message, bubble=False):
     yet (:func:`routelens.tui.model.preview`)."""
 
     preview: Preview
+    #: the load this answers (a load given up after a timeout has an older one)
+    gen: int = 0
 
 
 @dataclass
@@ -50,6 +60,7 @@ class RegistryLoaded(Message, bubble=False):
     None (it is built next, in its own worker)."""
 
     snapshot: Snapshot
+    gen: int = 0
 
 
 @dataclass
@@ -57,6 +68,18 @@ class LoadFailed(Message, bubble=False):
     """The registry cannot be used: every diagnostic is in ``failure``."""
 
     failure: LoadFailure
+    gen: int = 0
+
+
+@dataclass
+class WatchChecked(Message, bubble=False):
+    """The watched files were read again (:func:`routelens.tui.model.content_signature`):
+    ``content`` is what they hold now, ``expected`` what the load on screen
+    read, ``seconds`` how long the check took."""
+
+    expected: tuple | None
+    content: tuple
+    seconds: float
 
 
 @dataclass
@@ -133,3 +156,44 @@ class DetailReady(Message, bubble=False):
     entry_notice: tuple[str | None, str]
     task: str
     explain: str
+
+
+@dataclass
+class FixesReady(Message, bubble=False):
+    """The verified fixes of the decision routed as number ``seq``."""
+
+    seq: int
+    fixes: list[Fix]
+
+
+@dataclass
+class RouterChanged(Message):
+    """The main screen has a router for a new load (the registry or the
+    index changed on disk). It bubbles to the app, which tells the open
+    case and log screens to run again."""
+
+    snapshot: Snapshot
+
+
+@dataclass
+class ListReady(Message, bubble=False):
+    """A case or log screen's rows, computed for ``snapshot``: ``rows``
+    (whatever the screen shows per line) and ``summary`` (its top line)."""
+
+    snapshot: Snapshot
+    rows: list
+    summary: object
+
+
+@dataclass
+class ListFailed(Message, bubble=False):
+    """The cases or the log cannot be used: ``lines`` say why (``FILE:LINE: ...``)."""
+
+    lines: list[str]
+
+
+@dataclass
+class TuneReady(Message, bubble=False):
+    """The sweep of the tune screen."""
+
+    report: TuneReport

@@ -20,8 +20,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from routelens.errors import FileReadError
+from routelens.fileio import read_bounded
+from routelens.limits import LIMITS
 from routelens.paths import CATALOG_NAME, INDEX_NAME
+from routelens.text.canonical import sha256_hex
+from routelens.text.visible import pictured
 from routelens.artifacts.check import CheckResult, check
+from routelens.artifacts.jsonfmt import compact
 from routelens.artifacts.freshness import Freshness, freshness
 from routelens.artifacts.index_file import index_bytes
 from routelens.registry import (
@@ -39,6 +45,7 @@ from routelens.artifacts.build import compute_stats
 
 __all__ = [
     "DISPLAY_BREAKS",
+    "DISPLAY_MARKS",
     "display_text",
     "Paths",
     "IndexDisplay",
@@ -50,6 +57,9 @@ __all__ = [
     "complete",
     "Analysis",
     "signature",
+    "FileState",
+    "read_watched",
+    "content_signature",
     "format_index",
     "format_catalog",
     "load",
@@ -65,6 +75,7 @@ __all__ = [
 #: ends although YAML 1.2 and editors do not, each shown as one visible
 #: character so that displayed row ``n`` stays canonical line ``n + 1``
 #: (docs/formats.md §2.2; tests/fixtures/cases/unicode-line-separator.yaml).
+#: Every other control character is pictured too (:func:`display_text`).
 DISPLAY_BREAKS = {
     "\r": "␍",
     "\x0b": "␋",
@@ -76,25 +87,24 @@ DISPLAY_BREAKS = {
     "\u2028": "↵",
     "\u2029": "¶",
 }
-_BREAK_TABLE = {ord(k): v for k, v in DISPLAY_BREAKS.items()}
-_BREAK_RE = re.compile("[" + "".join(DISPLAY_BREAKS) + "]")
+#: Every symbol :func:`display_text` may put in place of a character.
+DISPLAY_MARKS = frozenset(DISPLAY_BREAKS.values()) | {chr(0x2400 + c) for c in range(0x20)} | {"\u2421", "\ufffd"}
 
 
 def display_text(text: str) -> str:
-    """``text`` with every non-LF line-break character replaced one for one
-    by a visible symbol (:data:`DISPLAY_BREAKS`): the result has exactly
-    ``text.count("\\n") + 1`` lines for ``str.splitlines`` and the same
-    column of every other character."""
-    if not _BREAK_RE.search(text):
-        return text
-    return text.translate(_BREAK_TABLE)
+    """``text`` as the UI shows it (:func:`routelens.text.visible.pictured`):
+    every non-LF line-break character (:data:`DISPLAY_BREAKS`) and every
+    control character from data (ESC, BEL, C1, bidirectional overrides)
+    replaced one for one by a visible symbol, so no escape sequence reaches
+    the terminal; the result has exactly ``text.count("\\n") + 1`` lines for
+    ``str.splitlines`` and the same column of every other character."""
+    return pictured(text)
 
 
 def break_columns(line: str) -> list[int]:
     """Columns (0-based, in characters) of the substituted symbols of a
     displayed line: lets a view style them as special characters."""
-    marks = set(DISPLAY_BREAKS.values())
-    return [i for i, c in enumerate(line) if c in marks]
+    return [i for i, c in enumerate(line) if c in DISPLAY_MARKS]
 
 
 @dataclass(frozen=True)
@@ -105,10 +115,14 @@ class Paths:
 
     registry: Path
     index: Path
+    #: the registry is the bundled example (``--demo``): the header says so
+    demo: bool = False
 
     @classmethod
-    def make(cls, registry: str | Path, index: str | Path | None = None, out_dir: str | Path | None = None) -> "Paths":
-        """Paths from a registry and an optional index file or generated folder."""
+    def make(cls, registry: str | Path, index: str | Path | None = None, out_dir: str | Path | None = None,
+             demo: bool = False) -> "Paths":
+        """Paths from a registry and an optional index file or generated
+        folder; ``demo``: the registry is the bundled example."""
         reg = Path(registry)
         if index is not None:
             idx = Path(index)
@@ -116,7 +130,7 @@ class Paths:
             idx = Path(out_dir) / INDEX_NAME
         else:
             idx = reg.parent / "generated" / INDEX_NAME
-        return cls(reg, idx)
+        return cls(reg, idx, demo)
 
     @property
     def out_dir(self) -> Path:
@@ -155,9 +169,54 @@ def _stat(path: Path) -> tuple[int, int, int] | None:
 
 def signature(paths: Paths) -> tuple:
     """Cheap change detector: ``(mtime_ns, size, inode)`` of the registry,
-    the index and the catalog (None for a missing file). Two equal
-    signatures mean "nothing to reload"."""
+    the index and the catalog (None for a missing file). Two different
+    signatures mean "reload"; two equal ones do not prove that nothing
+    changed (an edit can keep size and inode and put the mtime back): the
+    watcher also compares :func:`content_signature`."""
     return (_stat(paths.registry), _stat(paths.index), _stat(paths.catalog))
+
+
+@dataclass(frozen=True)
+class FileState:
+    """What one read of a watched file gave: ``raw`` bytes, or ``why`` it
+    gave none (``missing``, or the bounded reader's refusal); ``digest``
+    is the sha256 of ``raw`` or ``why`` itself, so two reads compare."""
+
+    raw: bytes | None
+    why: str | None
+
+    @property
+    def digest(self) -> str:
+        return sha256_hex(self.raw) if self.raw is not None else f"none: {self.why}"
+
+
+def read_watched(paths: Paths) -> tuple[FileState, FileState, FileState]:
+    """The registry, the index and the catalog, each read once with the
+    bounded reader (never blocking on a FIFO, never reading a device;
+    :func:`routelens.fileio.read_bounded`). What :func:`preview` shows and
+    what :func:`content_signature` compares come from these reads."""
+    out = []
+    for path, limit, what in ((paths.registry, LIMITS["max_registry_bytes"], "the registry"),
+                              (paths.index, LIMITS["max_index_bytes"], "generated file"),
+                              (paths.catalog, LIMITS["max_catalog_bytes"], "generated file")):
+        shown = paths.show(path)
+        try:
+            out.append(FileState(read_bounded(path, limit, what=what, display=shown), None))
+        except FileReadError as exc:
+            why = "missing" if exc.kind == "missing" else str(exc).removeprefix(f"{what} {shown}: ")
+            out.append(FileState(None, why))
+    return out[0], out[1], out[2]
+
+
+def content_signature(paths: Paths, states: tuple[FileState, FileState, FileState] | None = None) -> tuple:
+    """``(registry digest, index digest, catalog digest)``: sha256 of the
+    bytes of each file (or why there are none). The TUI compares it with
+    the one of the last load, so an edit that keeps size and inode and puts
+    the mtime back is still noticed, and the header never says FRESH for
+    an index it has not judged against the registry bytes now on disk.
+    ``states``: reads already made (:func:`read_watched`)."""
+    reg, idx, cat = states if states is not None else read_watched(paths)
+    return (reg.digest, idx.digest, cat.digest)
 
 
 # --------------------------------------------------------------------------- index
@@ -174,10 +233,6 @@ class IndexDisplay:
     text: str
     rows: dict[str, int]
     formatted: bool = True
-
-
-def _compact(obj: Any) -> str:
-    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
 
 
 def format_index(raw: bytes) -> IndexDisplay:
@@ -197,14 +252,14 @@ def format_index(raw: bytes) -> IndexDisplay:
         comma = "," if n < len(keys) - 1 else ""
         value = obj[key]
         if key in ("skills", "compositions", "rules") and isinstance(value, list):
-            out.append(f" {_compact(key)}:[")
+            out.append(f" {compact(key)}:[")
             for i, row in enumerate(value):
                 if isinstance(row, list) and row and isinstance(row[0], str):
                     rows[f"{key}:{row[0]}"] = len(out)
-                out.append("  " + _compact(row) + ("," if i < len(value) - 1 else ""))
+                out.append("  " + compact(row) + ("," if i < len(value) - 1 else ""))
             out.append(" ]" + comma)
         else:
-            out.append(f" {_compact(key)}:{_compact(value)}{comma}")
+            out.append(f" {compact(key)}:{compact(value)}{comma}")
     out.append("}")
     return IndexDisplay(display_text("\n".join(out)), rows)
 
@@ -360,6 +415,8 @@ class Snapshot:
     display_text: str = ""
     #: the stats panel's figures, computed on first use (:func:`analyze`)
     analysis: "Analysis | None" = None
+    #: :func:`content_signature` of the bytes this load read (None: unknown)
+    content: tuple | None = None
 
     @property
     def reduction(self) -> float:
@@ -382,6 +439,7 @@ class LoadFailure:
     diagnostics: list[Diagnostic]
     text: str | None
     signature: tuple
+    content: tuple | None = None
 
     @classmethod
     def internal(cls, paths: Paths, exc: BaseException) -> "LoadFailure":
@@ -428,6 +486,8 @@ class Preview:
     index_error: str | None
     catalog: CatalogDisplay | None
     catalog_error: str | None
+    #: :func:`content_signature` of the bytes this preview read
+    content: tuple | None = None
 
     @property
     def counts(self) -> tuple[int, int, int] | None:
@@ -444,32 +504,46 @@ class Preview:
         return len(idx.raw.decode("utf-8", "replace")) if idx is not None and idx.raw else None
 
 
-def _read_generated(paths: Paths, path: Path, fmt: Any) -> tuple[Any, str | None]:
-    """``(fmt(bytes), None)`` for a generated file, or ``(None, why)`` when it
-    is missing or unreadable."""
-    try:
-        return fmt(path.read_bytes()), None
-    except FileNotFoundError:
-        return None, f"{paths.show(path)} is missing"
-    except OSError as exc:
-        return None, f"{paths.show(path)} cannot be read: {exc.strerror or exc}"
+def _read_generated(paths: Paths, path: Path, fmt: Any, state: FileState) -> tuple[Any, str | None]:
+    """``(fmt(bytes), None)`` for a generated file read as ``state``, or
+    ``(None, why)`` when it is missing or was refused by the bounded reader
+    (a FIFO, a device, too big: :func:`routelens.fileio.read_bounded`
+    never blocks)."""
+    if state.raw is not None:
+        return fmt(state.raw), None
+    shown = paths.show(path)
+    if state.why == "missing":
+        return None, f"{shown} is missing"
+    return None, f"{shown} cannot be used: it {state.why}"
 
 
 def preview(paths: Paths) -> Preview:
     """Read the registry's bytes and the generated files, without parsing
     the registry (see :class:`Preview`). Never raises for bad input."""
     sig = signature(paths)
-    try:
-        raw = read_registry_bytes(paths.registry)
-    except RegistryError as exc:
-        return Preview(paths, sig, None, exc.diagnostics[0].message, "", "",
-                       None, None, None, None, None)
+    states = read_watched(paths)
+    content = content_signature(paths, states)
+    reg_state, idx_state, cat_state = states
+    if reg_state.raw is None:
+        try:  # the registry's own words for the refusal
+            read_registry_bytes(paths.registry)
+            why = reg_state.why or "cannot read the registry"
+        except RegistryError as exc:
+            why = exc.diagnostics[0].message
+        return Preview(paths, sig, None, why, "", "", None, None, None, None, None, content)
+    raw = reg_state.raw
     text = canonical_bytes(raw).decode("utf-8", "replace")
-    fresh = _relative_messages(freshness(paths.registry, paths.index, registry_raw=raw), paths)
-    index_disp, index_err = _read_generated(paths, paths.index, format_index)
-    catalog_disp, catalog_err = _read_generated(paths, paths.catalog, format_catalog)
+    # judged on exactly the index bytes shown in the pane
+    fresh = _relative_messages(freshness(paths.registry, paths.index, registry_raw=raw, index_raw=idx_state.raw),
+                               paths)
+    if idx_state.raw is None and idx_state.why != "missing":
+        fresh = Freshness("invalid", f"the index {paths.show(paths.index)} cannot be used: it {idx_state.why}",
+                          fresh.registry_sha256, None)
+    index_disp, index_err = _read_generated(paths, paths.index, format_index, idx_state)
+    catalog_disp, catalog_err = _read_generated(paths, paths.catalog, format_catalog, cat_state)
     shown = display_text(text[:-1] if text.endswith("\n") else text)
-    return Preview(paths, sig, raw, None, text, shown, fresh, index_disp, index_err, catalog_disp, catalog_err)
+    return Preview(paths, sig, raw, None, text, shown, fresh, index_disp, index_err, catalog_disp, catalog_err,
+                   content)
 
 
 def complete(pre: Preview, with_router: bool = True) -> Snapshot | LoadFailure:
@@ -480,11 +554,11 @@ def complete(pre: Preview, with_router: bool = True) -> Snapshot | LoadFailure:
     name = paths.show(paths.registry)
     if pre.raw is None:
         return LoadFailure(paths, [Diagnostic(name, 1, 1, "", pre.read_error or "cannot read the registry")],
-                           None, pre.signature)
+                           None, pre.signature, pre.content)
     try:
         reg = parse_registry(pre.raw, paths.registry, name)
     except RegistryError as exc:
-        return LoadFailure(paths, list(exc.diagnostics), pre.text, pre.signature)
+        return LoadFailure(paths, list(exc.diagnostics), pre.text, pre.signature, pre.content)
     fresh = pre.freshness
     assert fresh is not None
     router = make_router(reg, fresh, paths) if with_router else None
@@ -503,6 +577,7 @@ def complete(pre: Preview, with_router: bool = True) -> Snapshot | LoadFailure:
         fresh_index_chars=len(index_bytes(reg).decode("utf-8")),
         signature=pre.signature,
         display_text=pre.display_text,
+        content=pre.content,
     )
 
 

@@ -22,6 +22,8 @@ import tempfile
 from pathlib import Path
 from typing import Awaitable, Callable
 
+from routelens.fileio import read_bounded
+from routelens.limits import LIMITS
 from routelens.tui.app import RouteLensApp
 from routelens.tui.model import Paths
 
@@ -101,7 +103,7 @@ def _stale_copy(registry: Path, tmp: Path) -> Path:
     shutil.copytree(registry.parent / "generated", dst / "generated")
     if (registry.parent / "skills").is_dir():
         shutil.copytree(registry.parent / "skills", dst / "skills")
-    text = registry.read_text(encoding="utf-8")
+    text = read_bounded(registry, LIMITS["max_registry_bytes"], what="the registry").decode("utf-8")
     extra = (
         "  release-checklist:\n"
         "    path: skills/release.md\n"
@@ -123,7 +125,8 @@ async def _shoot(name: str, registry: Path, out: Path, tmp: Path) -> Path:
         path = out / f"{name}.svg"
         app.save_screenshot(path.name, path=str(out))
     # librsvg drops a leading no-break space of a <text>; keep every space
-    svg = path.read_text(encoding="utf-8").replace("<svg ", '<svg xml:space="preserve" ', 1)
+    svg = read_bounded(path, LIMITS["max_catalog_bytes"], what="screenshot").decode("utf-8")
+    svg = svg.replace("<svg ", '<svg xml:space="preserve" ', 1)
     path.write_text(svg, encoding="utf-8")
     return path
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from routelens.paths import CATALOG_NAME, INDEX_NAME
 from routelens.registry import Diagnostic
 from routelens.text.numbers import num, pct, size_words
+from routelens.text.visible import pictured
 from routelens.tui.model import Snapshot
 
 __all__ = [
@@ -45,6 +46,13 @@ __all__ = [
     "rebuild_detail",
     "rebuild_refused",
     "rebuilt",
+    "NO_FIX",
+    "fix_copied",
+    "fix_line",
+    "OUTCOME_LABEL",
+    "ASK_CASES",
+    "ASK_LOG",
+    "TUNE_NEEDS_CASES",
 ]
 
 #: Badge text per decision mode.
@@ -199,8 +207,19 @@ def preparing_router(skills: int) -> str:
     return f"Preparing the router for {num(skills)} skills…"
 
 
+#: The decision panel while changed files are read again (nothing is routed
+#: through an index that has not been judged against them).
+RELOADING = "The files changed: reading them again before routing…"
+
+
+def read_timed_out(seconds: float) -> str:
+    """The notice when a read of the watched files did not come back in time."""
+    return (f"Reading the registry and generated files took more than {seconds:g} s (a file system that "
+            "hangs?): trying again. The header shows no freshness until a read succeeds.")
+
+
 def router_failed(error: str) -> str:
-    return f"The router could not be built: {error}"
+    return f"The router could not be built: {pictured(error)}"
 
 
 def reloaded(state: str) -> str:
@@ -239,3 +258,36 @@ def rebuild_refused(errors: int) -> str:
 def rebuilt(written: list[str]) -> str:
     """The note after a rebuild: the files written, or that none had to be."""
     return f"Wrote {', '.join(written)}." if written else "Already up to date: nothing to write."
+
+
+#: Said when F7 is pressed with no fix on screen.
+NO_FIX = ("No fix to copy: fixes are offered when a task falls back because no skill matched, the "
+          "evidence was weak or the choice was ambiguous.")
+
+
+def fix_copied(yaml: str, where: str, how: str, index: int, count: int) -> tuple[str, str]:
+    """``(title, text)`` of the notice after F7 copied fix ``index`` of ``count``."""
+    more = f" F7 again: fix {index + 2 if index + 1 < count else 1} of {count}." if count > 1 else ""
+    return (f"Fix {index + 1} of {count} copied",
+            f"Copied `{yaml}`: paste it at {where} ({how}); nothing was written.{more}")
+
+
+def fix_line(kind: str, skill: str | None, yaml: str, where: str, effect: str) -> str:
+    """One fix for the decision panel: who, what to paste, where, what it does."""
+    who = skill or "routing"
+    return f"{who}: {yaml}  → {where} · {effect}"
+
+
+#: What a labelled case's outcome (docs/formats.md §7.2) is called on screen.
+OUTCOME_LABEL = {
+    "correct": "right",
+    "missed": "fell back",
+    "wrong_route": "wrong",
+    "false_route": "wrong",
+    "fallback_ok": "fallback kept",
+}
+
+#: The questions for a file when none was given on the command line.
+ASK_CASES = "Labelled cases file (the format of `routelens eval`), e.g. tests/cases/routing.yaml:"
+ASK_LOG = "Decision log (written by `routelens route --log` or `routelens mcp --log`):"
+TUNE_NEEDS_CASES = "The tune plot needs labelled cases: open them first (F8) or start with --cases FILE."

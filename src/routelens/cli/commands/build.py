@@ -7,10 +7,11 @@ import time
 
 from routelens.artifacts.build import compute_stats
 from routelens.artifacts.write import write_generated
-from routelens.cli.commands.common import load_or_exit, resolve_paths
+from routelens.cli.commands.common import DEMO_LABEL, load_or_exit, print_body_warnings, resolve_paths
 from routelens.errors import BuildError
 from routelens.paths import CATALOG_NAME, INDEX_NAME
 from routelens.text.numbers import budget_max_chars, num, pct, size_words
+from routelens.text.visible import visible
 
 
 def register(sub, common) -> None:
@@ -58,14 +59,18 @@ def run(args) -> int:
         # a terminal gets a live percentage; a log gets one line per phase
         print(f"reading {reg_path} ({size / 1e6:.1f} MB)...", end="" if tty else "\n", file=sys.stderr, flush=True)
     if tty:
+        # the CR is deliberate: written to the terminal itself, not through the escaping stream
+        term = getattr(sys.stderr, "raw", sys.stderr)
+        shown = visible(str(reg_path))
+
         def progress(fraction: float) -> None:
-            print(f"\rreading {reg_path} ({size / 1e6:.1f} MB): {fraction * 100:3.0f}%", end="",
-                  file=sys.stderr, flush=True)
+            print(f"\rreading {shown} ({size / 1e6:.1f} MB): {fraction * 100:3.0f}%", end="", file=term, flush=True)
     try:
         reg = load_or_exit(args, outcome="nothing was written", progress=progress).registry
     finally:
         if tty:
             print(file=sys.stderr, flush=True)  # end the progress line
+    print_body_warnings(reg)  # a missing body is said, never an error (docs/formats.md §4.4)
     if big:
         print(f"validated {num(len(reg.skills))} skills in {time.perf_counter() - t0:.1f}s; writing {out}...",
               file=sys.stderr, flush=True)
@@ -79,7 +84,8 @@ def run(args) -> int:
     if not args.quiet:
         st = compute_stats(reg, output.index, output.catalog)
         state = ", ".join(written) if written else "unchanged"
-        print(f"built {out / INDEX_NAME} and {out / CATALOG_NAME} from {reg_path} "
+        which = f"{DEMO_LABEL} {reg_path}" if getattr(args, "demo", False) else str(reg_path)
+        print(f"built {out / INDEX_NAME} and {out / CATALOG_NAME} from {which} "
               f"({num(len(reg.skills))} skills, {num(len(reg.compositions))} compositions, {num(len(reg.rules))} rules; "
               f"{state})")
         for line in size_summary(st):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from routelens.artifacts.check import check
-from routelens.cli.commands.common import load_or_exit
+from routelens.cli.commands.common import DEMO_LABEL, load_or_exit, print_body_warnings
 
 
 def register(sub, common) -> None:
@@ -19,9 +19,11 @@ def register(sub, common) -> None:
 def run(args) -> int:
     loaded = load_or_exit(args)
     reg_path, out, reg = loaded.registry_path, loaded.out_dir, loaded.registry
+    print_body_warnings(reg)  # a missing body is said, never an error (docs/formats.md §4.4)
     res = check(reg, out)
     if res.ok:
-        print(f"ok: {out} is fresh for {reg_path} ({reg.source_sha256[:12]}) and within the size budget")
+        which = f"{DEMO_LABEL} {reg_path}" if getattr(args, "demo", False) else str(reg_path)
+        print(f"ok: {out} is fresh for {which} ({reg.source_sha256[:12]}) and within the size budget")
         return 0
     for p in res.problems:
         print(f"routelens check: {p}", file=sys.stderr)

@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
+from routelens.artifacts.bodies import body_warnings
 from routelens.errors import RegistryError
-from routelens.paths import REGISTRY_ENV, bundled_registry, default_out_dir
+from routelens.paths import REGISTRY_ENV, bundled_registry, default_out_dir, default_registry
 from routelens.registry.load import load_registry
 from routelens.registry.model import Registry
 from routelens.text.numbers import pct as _pct
@@ -26,10 +27,14 @@ __all__ = [
     "CommandExit",
     "Loaded",
     "common_options",
+    "path_arg",
+    "registry_of",
     "resolve_paths",
+    "DEMO_LABEL",
     "load_or_exit",
     "report_registry_error",
     "positive_int",
+    "print_body_warnings",
     "print_json",
     "pct",
 ]
@@ -49,21 +54,59 @@ class Loaded:
     registry: Registry
 
 
+def path_arg(text: str) -> Path:
+    """argparse type: a path that is not empty (``--out ''`` would mean the
+    current folder, never what was meant)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty path (give a file or folder name)")
+    return Path(text)
+
+
 def common_options() -> argparse.ArgumentParser:
     """Options every subcommand accepts (a parent parser)."""
     p = argparse.ArgumentParser(add_help=False)
-    p.add_argument("--registry", type=Path, default=None, metavar="PATH",
-                   help="the canonical registry (default: $ROUTELENS_REGISTRY, else ./skills.yaml, else the bundled one)")
-    p.add_argument("--out", "--generated", dest="out", type=Path, default=None, metavar="DIR",
+    p.add_argument("--registry", type=path_arg, default=None, metavar="PATH",
+                   help=f"the canonical registry (default: ${REGISTRY_ENV}, else skills.yaml in this folder or "
+                   "the nearest parent, up to the top of the git work tree)")
+    p.add_argument("--demo", action="store_true",
+                   help="use the bundled example registry (53 skills, English and Japanese) instead of yours; "
+                   "every output says so")
+    p.add_argument("--out", "--generated", dest="out", type=path_arg, default=None, metavar="DIR",
                    help="folder of routing.min.json and catalog.json (default: generated/ beside the registry)")
     return p
 
 
+#: what every output of a --demo run says about its registry
+DEMO_LABEL = "the bundled example registry (--demo)"
+
+
+def registry_of(args: argparse.Namespace) -> Path:
+    """The registry a command works on: ``--demo`` -> the bundled example
+    (said once on standard error: "routelens: using the bundled example
+    registry (--demo): PATH"); ``--registry`` as given; else
+    :func:`routelens.paths.default_registry` (``$ROUTELENS_REGISTRY``, then
+    ``skills.yaml`` here or in a parent folder). Raises
+    :class:`~routelens.errors.NoRegistryError` when there is none, and
+    :class:`CommandExit` (2) for ``--demo`` together with ``--registry``."""
+    if getattr(args, "demo", False):
+        if args.registry is not None:
+            print("routelens: --demo and --registry name two registries: give one", file=sys.stderr)
+            raise CommandExit(2)
+        path = bundled_registry()
+        if not getattr(args, "_demo_said", False):
+            print(f"routelens: using {DEMO_LABEL}: {path}", file=sys.stderr)
+            args._demo_said = True
+        return path
+    if args.registry is not None:
+        return args.registry
+    return default_registry()
+
+
 def resolve_paths(args: argparse.Namespace) -> tuple[Path, Path]:
     """(registry path, generated folder) from parsed arguments
-    (:func:`routelens.paths.bundled_registry` and ``generated/`` beside the
-    registry when not given)."""
-    reg = args.registry or bundled_registry()
+    (:func:`registry_of`, and ``generated/`` beside the registry when
+    ``--out`` is not given)."""
+    reg = registry_of(args)
     return reg, args.out or default_out_dir(reg)
 
 
@@ -99,6 +142,23 @@ def load_or_exit(args: argparse.Namespace, *, outcome: str = "", show_warnings: 
         for w in reg.warnings:
             print(str(w), file=sys.stderr)
     return Loaded(reg_path, out, reg)
+
+
+#: body warnings printed by build and check before the rest are counted
+MAX_BODY_WARNINGS = 20
+
+
+def print_body_warnings(reg: Registry) -> None:
+    """Say on standard error which skill bodies cannot be loaded (docs/formats.md
+    §4.4), as ``FILE:LINE:COL`` warnings at each ``path:`` value; after
+    :data:`MAX_BODY_WARNINGS` of them, how many more there are."""
+    warnings = body_warnings(reg)
+    for w in warnings[:MAX_BODY_WARNINGS]:
+        print(str(w), file=sys.stderr)
+    more = len(warnings) - MAX_BODY_WARNINGS
+    if more > 0:
+        print(f"{reg.display_name}: warning: {more:,} more skill{'s' if more != 1 else ''} whose body cannot be "
+              "loaded (`routelens lint` lists every one)", file=sys.stderr)
 
 
 def positive_int(text: str) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
-from routelens.cli.commands.common import pct
+from routelens.cli.commands.common import path_arg, pct
 from routelens.cli.commands.route import open_router
 from routelens.errors import CasesError
 from routelens.tools.evaluate import QUALITY_BAR, evaluate, load_cases
@@ -19,7 +19,7 @@ def register(sub, common) -> None:
                        "must-fallback recall = 1.0, off-topic false-route rate <= 0.02), 2 on bad input.")
     p.add_argument("cases", metavar="CASES.yaml")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
-    p.add_argument("--index", default=None, metavar="PATH", help="the compact index (default: in the generated folder)")
+    p.add_argument("--index", type=path_arg, default=None, metavar="PATH", help="the compact index (default: in the generated folder)")
     p.set_defaults(func=run)
 
 

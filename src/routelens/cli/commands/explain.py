@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 import sys
 
-from routelens.cli.commands.route import open_router
+from routelens.cli.commands.common import path_arg
+from routelens.cli.commands.route import fixes_of, format_fixes, open_router
+from routelens.tools.fixes import FIXABLE
 
 
 def register(sub, common) -> None:
@@ -16,7 +18,9 @@ def register(sub, common) -> None:
     p.add_argument("task", metavar="TASK")
     p.add_argument("--skill", required=True, metavar="ID", help="the skill id to explain")
     p.add_argument("--json", action="store_true", help="print the explanation as JSON")
-    p.add_argument("--index", default=None, metavar="PATH", help="the compact index (default: in the generated folder)")
+    p.add_argument("--index", type=path_arg, default=None, metavar="PATH", help="the compact index (default: in the generated folder)")
+    p.add_argument("--cases", type=path_arg, default=None, metavar="CASES.yaml",
+                   help="labelled cases to predict each fix's effect on")
     p.set_defaults(func=run)
 
 
@@ -27,8 +31,12 @@ def run(args) -> int:
         # an unknown (or empty) id is a usage error, not an explanation: say so and exit 2
         print(f"routelens explain: {ex.reasons[0]}", file=sys.stderr)
         return 2
+    fixes = [f for f in fixes_of(args, ex.decision) if f.skill in (None, args.skill) or args.skill in f.routes_to]
     if args.json:
-        sys.stdout.write(json.dumps(ex.to_dict(), ensure_ascii=False, indent=2) + "\n")
+        out = ex.to_dict()
+        if ex.decision.reason in FIXABLE:
+            out["fixes"] = [f.to_dict() for f in fixes]
+        sys.stdout.write(json.dumps(out, ensure_ascii=False, indent=2) + "\n")
     else:
-        print(ex.text)
+        print("\n".join([ex.text, *format_fixes(fixes)]))
     return 0

@@ -4,10 +4,12 @@ folders (``*/SKILL.md``); ``--write`` appends them and rebuilds."""
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 from routelens.artifacts.write import write_generated
 from routelens.cli.commands.common import load_or_exit, print_json, resolve_paths
-from routelens.errors import BuildError, SkillImportError
+from routelens.errors import BuildError, NoRegistryError, SkillImportError
+from routelens.paths import REGISTRY_NAME, default_out_dir
 from routelens.tools.skill_import import apply_import, entries_yaml, plan_import, write_registry
 
 
@@ -31,7 +33,14 @@ def register(sub, common) -> None:
 
 
 def run(args) -> int:
-    reg_path, out = resolve_paths(args)
+    try:
+        reg_path, out = resolve_paths(args)
+    except NoRegistryError as exc:
+        # importing is how a registry can start: propose a new ./skills.yaml, and say so
+        reg_path = Path(REGISTRY_NAME)
+        out = args.out or default_out_dir(reg_path)
+        print(f"routelens import: {str(exc).split('. ')[0]}: the entries go to a new ./{REGISTRY_NAME}",
+              file=sys.stderr)
     reg = load_or_exit(args, outcome="nothing was written").registry if reg_path.exists() else None
     plan = plan_import(args.paths, reg_path, reg, args.priority)
     for d in plan.warnings:
@@ -41,14 +50,17 @@ def run(args) -> int:
     yaml_text = entries_yaml(plan.proposals, reg) if plan.proposals else ""
     written = False
     problem = None
-    if args.write and plan.proposals:
+    target = reg_path
+    if plan.proposals:
+        # the dry run checks what --write would append, so both say the same
         try:
             old, new, _, new_reg = apply_import(plan, reg)
-            if reg is None:
-                reg_path.parent.mkdir(parents=True, exist_ok=True)
-            write_registry(reg_path, old, new)
-            written = True
-            write_generated(new_reg, out)
+            if args.write:
+                if reg is None:
+                    reg_path.parent.mkdir(parents=True, exist_ok=True)
+                target = write_registry(reg_path, old, new)
+                written = True
+                write_generated(new_reg, out)
         except (SkillImportError, BuildError, OSError) as exc:
             problem = str(exc)
             print(f"routelens import: {problem}", file=sys.stderr)
@@ -71,8 +83,9 @@ def run(args) -> int:
         n = len(plan.proposals)
         noun = "skill" if n == 1 else "skills"
         if written:
-            print(f"appended {n} {noun} to {reg_path} and rebuilt {out}")
-        elif n and not args.write:
+            through = f" (through the symlink {reg_path})" if target != reg_path and reg_path.is_symlink() else ""
+            print(f"appended {n} {noun} to {target if through else reg_path}{through} and rebuilt {out}")
+        elif n and not args.write and problem is None:
             verb = "create" if reg is None else "append"
             print(f"dry run: would {verb} {n} {noun} {'in' if reg is None else 'to'} {reg_path} "
                   f"(run with --write to {verb} and rebuild {out}):")

@@ -7,12 +7,16 @@ import json
 import sys
 from pathlib import Path
 
-from routelens.cli.commands.common import CommandExit, report_registry_error, resolve_paths
-from routelens.errors import RegistryError
-from routelens.paths import INDEX_NAME
+from routelens.cli.commands.common import CommandExit, path_arg, report_registry_error, resolve_paths
+from routelens.errors import CasesError, DecisionLogError, RegistryError
+from routelens.registry.load import parse_registry, read_registry_bytes
+from routelens.paths import CATALOG_NAME, INDEX_NAME
 from routelens.routing.decision import Decision, format_score
 from routelens.routing.router import Router
 from routelens.text.numbers import num
+from routelens.tools.evaluate import check_ids, load_cases
+from routelens.tools.fixes import FIXABLE, Fix, fixes_for
+from routelens.tools.replay import DecisionLog
 
 
 def register(sub, common) -> None:
@@ -23,9 +27,35 @@ def register(sub, common) -> None:
                        "line, and write one decision per line, in order (use with --json).")
     p.add_argument("task", metavar="TASK", help="the task text, or '-' to read tasks from standard input")
     p.add_argument("--json", action="store_true", help="print the decision as JSON (one line per task with '-')")
-    p.add_argument("--index", default=None, metavar="PATH",
+    p.add_argument("--index", type=path_arg, default=None, metavar="PATH",
                    help="the compact index (default: routing.min.json in the generated folder)")
+    p.add_argument("--log", type=path_arg, default=None, metavar="FILE",
+                   help="append each decision to FILE as one JSON line (a decision log for `routelens replay`)")
+    p.add_argument("--cases", type=path_arg, default=None, metavar="CASES.yaml",
+                   help="labelled cases to predict each fix's effect on (a fallback's fixes say what else they change)")
     p.set_defaults(func=run)
+
+
+def index_path_of(args: argparse.Namespace) -> Path:
+    """The compact index a command routes with: ``--index``, else
+    ``routing.min.json`` in the generated folder."""
+    _, out = resolve_paths(args)
+    return Path(args.index) if getattr(args, "index", None) else out / INDEX_NAME
+
+
+def open_log(args: argparse.Namespace) -> DecisionLog | None:
+    """The decision log of ``--log FILE`` (None without it). A log that
+    would be the registry or a generated file, a folder, a pipe or a device
+    is refused: the error is printed and :class:`CommandExit` (2) raised."""
+    if not getattr(args, "log", None):
+        return None
+    reg_path, out = resolve_paths(args)
+    try:
+        return DecisionLog(args.log, protected=[reg_path, index_path_of(args), out / CATALOG_NAME])
+    except DecisionLogError as exc:
+        for d in exc.diagnostics:
+            print(str(d), file=sys.stderr)
+        raise CommandExit(2) from None
 
 
 def open_router(args: argparse.Namespace) -> Router:
@@ -33,13 +63,59 @@ def open_router(args: argparse.Namespace) -> Router:
     ``routing.min.json`` in the generated folder). The registry is parsed
     only when the index is not fresh; when it must be and is broken, its
     errors are reported and :class:`CommandExit` (2) is raised."""
-    reg_path, out = resolve_paths(args)
-    index_path = Path(args.index) if getattr(args, "index", None) else out / INDEX_NAME
+    reg_path, _ = resolve_paths(args)
     try:
-        return Router.from_paths(reg_path, index_path)
+        return Router.from_paths(reg_path, index_path_of(args))
     except RegistryError as exc:
         report_registry_error(reg_path, exc)
         raise CommandExit(2) from None
+
+
+FIX_KIND_WORDS = {"add_trigger": "add the trigger", "not_when": "add the not_when phrase",
+                  "threshold": "set", "ambiguity_margin": "set"}
+
+
+def format_fixes(fixes: list[Fix]) -> list[str]:
+    """The fixes of a fallback for people: what to paste, where, and its effect."""
+    if not fixes:
+        return []
+    lines = ["", "fixes (nothing is written: paste one into the registry, then `routelens build`):"]
+    for n, f in enumerate(fixes, 1):
+        who = f"{f.skill}: " if f.skill else "routing: "
+        lines.append(f"  {n}. {who}{FIX_KIND_WORDS.get(f.kind, f.kind)}  {f.yaml}")
+        lines.append(f"     at {f.where} ({f.how})")
+        lines.append(f"     {f.effect}")
+    return lines
+
+
+def fixes_of(args: argparse.Namespace, d: Decision) -> list[Fix]:
+    """The verified fixes of a fallback that a registry edit can fix
+    (:data:`routelens.tools.fixes.FIXABLE`), with their effect on
+    ``--cases`` when given; ``[]`` for other decisions. Bad cases are
+    reported and :class:`CommandExit` (2) raised."""
+    if d.reason not in FIXABLE:
+        return []
+    cases = None
+    if getattr(args, "cases", None):
+        try:
+            cases = load_cases(args.cases)
+        except CasesError as exc:
+            for diag in exc.diagnostics:
+                print(str(diag), file=sys.stderr)
+            raise CommandExit(2) from None
+    reg_path, _ = resolve_paths(args)
+    try:
+        raw = read_registry_bytes(reg_path)
+        reg = parse_registry(raw, reg_path, str(reg_path))
+    except RegistryError:
+        return []  # the decision said the registry is fine to route with; fixes need it parsed
+    if cases is not None:
+        bad = check_ids(cases, reg.skills, reg.compositions)
+        if bad:
+            for diag in bad:
+                print(str(diag), file=sys.stderr)
+            raise CommandExit(2)
+    return fixes_for(d, reg, raw, cases, args.cases or "")
 
 
 def format_decision(d: Decision, router: Router | None = None) -> str:
@@ -106,13 +182,26 @@ def _stdin_lines():
         yield raw.decode("utf-8", "replace").rstrip("\n").removesuffix("\r")
 
 
+def _logged(log: DecisionLog | None, d: Decision) -> None:
+    if log is None:
+        return
+    try:
+        log.append(d)
+    except DecisionLogError as exc:
+        for diag in exc.diagnostics:
+            print(str(diag), file=sys.stderr)
+        raise CommandExit(2) from None
+
+
 def run(args) -> int:
+    log = open_log(args)
     router = open_router(args)
     _robust_stdout()
     if args.task == "-":
         out = sys.stdout
         for task in _stdin_lines():
             d = router.route(task)
+            _logged(log, d)
             if args.json:
                 out.write(json.dumps(d.to_dict(), ensure_ascii=False) + "\n")
             else:
@@ -120,8 +209,13 @@ def run(args) -> int:
             out.flush()
         return 0
     d = router.route(args.task)
+    _logged(log, d)
+    fixes = fixes_of(args, d)
     if args.json:
-        sys.stdout.write(json.dumps(d.to_dict(), ensure_ascii=False, indent=2) + "\n")
+        out = d.to_dict()
+        if d.reason in FIXABLE:
+            out["fixes"] = [f.to_dict() for f in fixes]
+        sys.stdout.write(json.dumps(out, ensure_ascii=False, indent=2) + "\n")
     else:
-        print(format_decision(d, router))
+        print("\n".join([format_decision(d, router), *format_fixes(fixes)]))
     return 0

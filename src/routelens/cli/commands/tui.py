@@ -6,9 +6,8 @@ fast and headless (tests/test_layers.py)."""
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
-from routelens.cli.commands.common import resolve_paths
+from routelens.cli.commands.common import path_arg, resolve_paths
 
 
 def register(sub, common) -> None:
@@ -17,10 +16,14 @@ def register(sub, common) -> None:
         description="Registry, compact index and debug catalog side by side; routes what you type, live; "
         "says why it fell back. Watches the files and reloads on change.",
     )
-    p.add_argument("--index", type=Path, default=None, metavar="PATH",
+    p.add_argument("--index", type=path_arg, default=None, metavar="PATH",
                    help="the compact index (default: routing.min.json in --out, else generated/ beside the registry)")
     p.add_argument("--task", default="", metavar="TEXT", help="start with this task typed in")
     p.add_argument("--theme", default="textual-dark", metavar="NAME", help="Textual theme (default textual-dark)")
+    p.add_argument("--cases", type=path_arg, default=None, metavar="FILE",
+                   help="open on these labelled cases (each with its outcome, live as the registry changes)")
+    p.add_argument("--log", type=path_arg, default=None, metavar="FILE",
+                   help="open on this decision log, replayed against the registry")
     p.set_defaults(func=run)
 
 
@@ -34,8 +37,8 @@ def run(args) -> int:
     from routelens.tui.app import RouteLensApp
     from routelens.tui.model import Paths
 
-    paths = Paths.make(reg_path, args.index, out_dir)
-    app = RouteLensApp(paths, task=args.task)
+    paths = Paths.make(reg_path, args.index, out_dir, demo=bool(getattr(args, "demo", False)))
+    app = RouteLensApp(paths, task=args.task, cases=args.cases, log=args.log)
     if args.theme not in app.available_themes:
         print(f"unknown theme {args.theme!r}; one of: {', '.join(sorted(app.available_themes))}", file=sys.stderr)
         return 2

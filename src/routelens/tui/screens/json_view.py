@@ -8,6 +8,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
+from routelens.text.visible import pictured
 from routelens.tui.widgets.code_pane import CodePane
 
 __all__ = ["JsonScreen"]
@@ -41,7 +42,7 @@ class JsonScreen(ModalScreen[None]):
 
     def on_mount(self) -> None:
         pane = self.query_one(CodePane)
-        pane.show(self.text, "json")
+        pane.show(pictured(self.text), "json")  # JSON escapes C0 itself; C1 and bidi controls are pictured
         pane.border_subtitle = f"{len(self.text):,} chars"
         pane.view.focus()
 

@@ -7,7 +7,13 @@ run in thread workers that post their results as messages
 (:mod:`routelens.tui.messages`); the handlers keep the state and paint.
 The registry and the generated files are watched by polling ``(mtime,
 size, inode)`` every ``poll_interval`` seconds (no extra dependency, works
-on every platform and on network file systems).
+on every platform and on network file systems), and by comparing the
+sha256 of their bytes in a worker (an edit that keeps size and inode and
+puts the mtime back is noticed too). Files are read with the bounded
+reader, which never blocks on a FIFO; a read that still does not come back
+within ``load_timeout`` seconds is given up and tried again, so polling
+never stops, and while a change is being loaded the header shows no
+freshness it has not verified.
 
 The app sets what this screen cannot know (the terminal size on a resize)
 and calls its methods for the global keys; the screen never reaches up.
@@ -17,6 +23,7 @@ from __future__ import annotations
 
 import json
 import time
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from textual import work
@@ -27,14 +34,20 @@ from textual.timer import Timer
 from textual.widgets import Footer, Input, Tab, Tabs
 from textual.worker import get_current_worker
 
+from routelens.errors import CasesError
+from routelens.tools.evaluate import check_ids, load_cases
+from routelens.tools.fixes import FIXABLE, fixes_for
 from routelens.tui import words
 from routelens.tui.messages import (
     DecisionReady,
+    FixesReady,
     LoadFailed,
     PreviewReady,
     RegistryLoaded,
+    RouterChanged,
     RouterFailed,
     RouterReady,
+    WatchChecked,
 )
 from routelens.tui.model import (
     Hit,
@@ -43,6 +56,7 @@ from routelens.tui.model import (
     Preview,
     Snapshot,
     complete,
+    content_signature,
     entry_of,
     hits_of,
     make_router,
@@ -60,10 +74,17 @@ from routelens.tui.widgets.source_view import MAX_TEXTAREA_LINES
 from routelens.tui.widgets.task_input import TaskInput
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from routelens.routing.decision import Decision
     from routelens.routing.router import Router
+    from routelens.tools.fixes import Fix
 
 __all__ = ["MainScreen"]
+
+
+#: the longest wait, in seconds, between two content checks of the watched files
+MAX_WATCH_GAP = 5.0
 
 
 class MainScreen(Screen[None]):
@@ -73,12 +94,16 @@ class MainScreen(Screen[None]):
     ``poll_interval``: seconds between file checks (None: no watching).
     ``route_debounce``: seconds of typing pause before routing (0: route
     on every change). ``max_textarea_lines``: documents longer than this
-    use the line-API view instead of a TextArea.
+    use the line-API view instead of a TextArea. ``load_timeout``: seconds
+    a read of the files may take before it is given up and tried again
+    (doubled after each time it is hit). ``cases``: labelled
+    cases the fixes of a fallback are checked against (None: none).
 
     State the app, tests and benchmarks read: :attr:`snapshot` (the last
     good load), :attr:`failure` (why the registry on disk cannot be used,
     or None), :attr:`decision`, :attr:`hits`, :attr:`near`,
-    :attr:`current`, :attr:`hit_index`, :attr:`loads`, :attr:`decisions`.
+    :attr:`current`, :attr:`hit_index`, :attr:`loads`, :attr:`decisions`,
+    :attr:`fixes` (the verified fixes of the decision on screen).
     """
 
     #: Below this width the three panes become tabs.
@@ -94,9 +119,16 @@ class MainScreen(Screen[None]):
         poll_interval: float | None = 0.75,
         route_debounce: float = 0.05,
         max_textarea_lines: int = MAX_TEXTAREA_LINES,
+        load_timeout: float = 10.0,
+        cases: Path | None = None,
     ) -> None:
         super().__init__()
         self.paths = paths
+        self.load_timeout = load_timeout
+        self.cases_path = cases
+        self.fixes: list[Fix] = []
+        self.fix_index = -1
+        self.fixes_pending = False
         self.poll_interval = poll_interval
         self.route_debounce = route_debounce
         self.snapshot: Snapshot | None = None
@@ -122,11 +154,21 @@ class MainScreen(Screen[None]):
         self._loading = False
         self._load_again = False
         self._sig: tuple | None = None
+        self._content: tuple | None = None  # what the load on screen read (content_signature)
+        self._load_gen = 0  # the load whose answers are awaited; older ones are dropped
+        self._reading_since: float | None = None  # monotonic time the current read started
+        self._timeouts = 0  # loads given up so far (each doubles the timeout)
+        self._watching_since: float | None = None  # a content check is running since then
+        self._unverified = False  # the files changed and the new load is not done yet
+        self._next_watch = 0.0  # monotonic time of the next content check
+        self.watch_checks = 0  # content checks done (tests read this)
         # the widgets this screen drives, made here so that they exist before
         # the screen is composed (the app lays out on its first resize, earlier)
         self.header = HeaderBar(id="header")
         self.task_input = TaskInput(
-            value=task,
+            # the initial task is put in on mount: setting an Input's value before
+            # the app runs raises NoActiveAppError (`routelens --task x` crashed)
+            value="",
             placeholder="Type a task to route, e.g. “write a blog post about the new release”",
             id="task",
         )
@@ -148,6 +190,9 @@ class MainScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.task_input.cursor_blink = False
+        if self._task_text:
+            with self.task_input.prevent(Input.Changed):
+                self.task_input.value = self._task_text
         self.panes.set_panes_loading(True)
         self.relayout()
         self.reload()
@@ -216,49 +261,116 @@ class MainScreen(Screen[None]):
             self._load_again = True
             return
         self._loading = True
-        self._preview_worker(self.paths)
+        self._load_gen += 1
+        self._reading_since = time.monotonic()
+        if self.snapshot is not None:
+            # the files changed: claim no freshness, and route nothing through the
+            # old index, until the new bytes are judged
+            self._unverified = True
+            if self.header.state.freshness != "loading":
+                self.header.state = replace(self.header.state, freshness="loading")
+        self._preview_worker(self.paths, self._load_gen)
 
     @work(thread=True, exclusive=True, group="load", exit_on_error=False)
-    def _preview_worker(self, paths: Paths) -> None:
+    def _preview_worker(self, paths: Paths, gen: int) -> None:
         try:
-            self.post_message(PreviewReady(preview(paths)))
+            self.post_message(PreviewReady(preview(paths), gen))
         except Exception as exc:  # never crash the UI on a loader bug
-            self.post_message(LoadFailed(LoadFailure.internal(paths, exc)))
+            self.post_message(LoadFailed(LoadFailure.internal(paths, exc), gen))
 
     def on_preview_ready(self, message: PreviewReady) -> None:
+        if message.gen != self._load_gen:
+            return  # a read given up after a timeout came back late
+        self._reading_since = None
         pre = message.preview
         first = self.snapshot is None and self.failure is None
         if first and pre.freshness is not None and pre.freshness.state == "fresh":
             # paint now, parse after this frame: the index vouches for the
             # registry, and parsing a big one takes a while
             self._show_preview(pre)
-            self.call_after_refresh(self._parse_worker, pre)
+            self.call_after_refresh(self._parse_worker, pre, message.gen)
         else:
-            self._parse_worker(pre)
+            self._parse_worker(pre, message.gen)
 
     @work(thread=True, exclusive=True, group="load", exit_on_error=False)
-    def _parse_worker(self, pre: Preview) -> None:
+    def _parse_worker(self, pre: Preview, gen: int) -> None:
         try:
             result = complete(pre, with_router=False)
         except Exception as exc:  # never crash the UI on a loader bug
             result = LoadFailure.internal(pre.paths, exc)
-        self.post_message(LoadFailed(result) if isinstance(result, LoadFailure) else RegistryLoaded(result))
+        self.post_message(LoadFailed(result, gen) if isinstance(result, LoadFailure) else RegistryLoaded(result, gen))
 
     def on_registry_loaded(self, message: RegistryLoaded) -> None:
-        self._load_done(message.snapshot)
+        if message.gen == self._load_gen:
+            self._load_done(message.snapshot)
 
     def on_load_failed(self, message: LoadFailed) -> None:
-        self._load_done(message.failure)
+        if message.gen == self._load_gen:
+            self._load_done(message.failure)
 
     def _poll(self) -> None:
+        now = time.monotonic()
         if self._loading:
+            started = self._reading_since
+            limit = self.load_timeout * (2 ** min(self._timeouts, 6))
+            if started is not None and now - started > limit:
+                self._give_up_reading(limit)
             return
         if signature(self.paths) != self._sig:
+            self.reload()
+            return
+        if self._watching_since is not None:
+            if now - self._watching_since <= self.load_timeout:
+                return
+            self._watching_since = None  # a check that never came back: start another one
+        if now >= self._next_watch:
+            self._watching_since = now
+            self._watch_worker(self.paths, self._content)
+
+    def _give_up_reading(self, limit: float) -> None:
+        """A read of the files did not come back within ``limit`` seconds (a
+        file system that hangs): drop its answer when it comes, say so, and
+        read again, so polling goes on."""
+        self._timeouts += 1
+        self._load_gen += 1
+        self._loading = False
+        self._reading_since = None
+        self._load_again = False
+        self.notify(words.read_timed_out(limit), severity="error", timeout=6)
+        if self.snapshot is not None:
+            self.header.state = replace(self.header.state, freshness="loading")
+        self.reload()
+
+    @work(thread=True, exclusive=True, group="watch", exit_on_error=False)
+    def _watch_worker(self, paths: Paths, expected: tuple | None) -> None:
+        started = time.monotonic()
+        try:
+            content = content_signature(paths)
+        except Exception as exc:  # never crash the UI on a watcher bug
+            content = ("watch failed", repr(exc))
+        self.post_message(WatchChecked(expected, content, time.monotonic() - started))
+
+    def on_watch_checked(self, message: WatchChecked) -> None:
+        self._watching_since = None
+        self.watch_checks += 1
+        # a big registry is hashed less often: at most ~5% of the time, but an
+        # edit is always noticed within MAX_WATCH_GAP seconds (a slow, loaded
+        # machine made the gap grow without bound)
+        gap = min(max(self.poll_interval or 0.0, 20 * message.seconds), MAX_WATCH_GAP)
+        self._next_watch = time.monotonic() + gap
+        if message.expected != self._content or self._loading or self._content is None:
+            return  # a load happened meanwhile (or none has read the files yet)
+        if message.content != self._content:
             self.reload()
 
     def _load_done(self, result: Snapshot | LoadFailure) -> None:
         self._loading = False
+        self._reading_since = None
+        self._timeouts = 0
+        held = self._unverified and self._route_pending
+        self._unverified = False
         self._sig = result.signature
+        self._content = result.content
         if not self.first_paint_at:
             self.call_after_refresh(self._mark_first_paint)
         self.panes.set_panes_loading(False)
@@ -268,6 +380,8 @@ class MainScreen(Screen[None]):
             self._show_snapshot(result)
         self.loads += 1
         self.load_applied_at = time.perf_counter()
+        if held and isinstance(result, LoadFailure):
+            self._schedule_route(immediate=True)  # the routing held back while reading
         if self._load_again:
             self._load_again = False
             self.reload()
@@ -284,7 +398,8 @@ class MainScreen(Screen[None]):
         reg_chars = max(len(pre.text), 1)
         idx_chars = pre.index_chars
         self.header.state = HeaderState(
-            registry=self.paths.registry_name, skills=counts[0], compositions=counts[1], rules=counts[2],
+            registry=self.paths.registry_name, demo=self.paths.demo,
+            skills=counts[0], compositions=counts[1], rules=counts[2],
             freshness=fr.state if fr else "loading", index_sha=fr.index_sha256 if fr else None,
             registry_sha=fr.registry_sha256 if fr else None,
             reduction=1 - idx_chars / reg_chars if idx_chars is not None else None, index_chars=idx_chars,
@@ -340,6 +455,7 @@ class MainScreen(Screen[None]):
             return  # a newer load is on its way
         message.snapshot.router = message.router
         self._schedule_route(immediate=True)
+        self.post_message(RouterChanged(message.snapshot))
 
     def on_router_failed(self, message: RouterFailed) -> None:
         self.notify(words.router_failed(message.error), severity="error")
@@ -349,12 +465,14 @@ class MainScreen(Screen[None]):
         errors = len(self.failure.diagnostics) if self.failure else 0
         if snap is None:
             self.header.state = HeaderState(
-                registry=self.paths.registry_name, freshness="loading", errors=errors, loaded=False)
+                registry=self.paths.registry_name, freshness="loading", errors=errors, loaded=False,
+                demo=self.paths.demo)
             return
         reg = snap.registry
         fr = snap.freshness
         self.header.state = HeaderState(
             registry=self.paths.registry_name,
+            demo=self.paths.demo,
             skills=len(reg.skills),
             compositions=len(reg.compositions),
             rules=len(reg.rules),
@@ -415,6 +533,9 @@ class MainScreen(Screen[None]):
         if snap.router is None:  # still being built: on_router_ready routes again
             self.decision_panel.show_hint(words.preparing_router(len(snap.registry.skills)))
             return
+        if self._unverified:  # the files changed: _load_done routes again with what they hold now
+            self.decision_panel.show_hint(words.RELOADING)
+            return
         self._route_worker(snap.router, self._task_text, self._route_seq)
 
     @work(thread=True, exclusive=True, group="route", exit_on_error=False)
@@ -437,6 +558,7 @@ class MainScreen(Screen[None]):
         snap = self.snapshot
         if decision is None or snap is None:
             self.hits, self.near, self.hit_index = [], [], 0
+            self.fixes, self.fix_index, self.fixes_pending = [], -1, False
             panel.show_hint()
             self.current = previous if previous is not None and previous.role == "browse" else None
             self._paint_hits()
@@ -457,9 +579,70 @@ class MainScreen(Screen[None]):
         self.current = self.hits[self.hit_index] if self.hits else (self.near[0] if self.near else None)
         panel.show_decision(decision, self.hits, self.near, self.hit_index, len(reg.text), reg.routing.threshold)
         self._paint_hits()
+        self._start_fixes(seq, decision)
         self.decisions += 1
         self.last_decision_at = time.perf_counter()
         self.call_after_refresh(self._mark_decision_painted)
+
+    # ------------------------------------------------------------------ fixes
+    def _start_fixes(self, seq: int, decision: Decision) -> None:
+        self.fixes, self.fix_index = [], -1
+        self.decision_panel.show_fixes([])
+        snap = self.snapshot
+        self.fixes_pending = decision.reason in FIXABLE and snap is not None
+        if self.fixes_pending and snap is not None:
+            self._fixes_worker(snap, decision, seq)
+
+    @work(thread=True, exclusive=True, group="fixes", exit_on_error=False)
+    def _fixes_worker(self, snap: Snapshot, decision: Decision, seq: int) -> None:
+        cases = None
+        if self.cases_path is not None:
+            try:
+                cases = load_cases(self.cases_path)
+                if check_ids(cases, snap.registry.skills, snap.registry.compositions):
+                    cases = None
+            except CasesError:
+                cases = None
+        try:
+            fixes = fixes_for(decision, snap.registry, None, cases, self.paths.show(self.cases_path)
+                              if self.cases_path is not None else "")
+        except Exception:  # fixes are advice: never take the screen down
+            fixes = []
+        if get_current_worker().is_cancelled:
+            return
+        self.post_message(FixesReady(seq, fixes))
+
+    def on_fixes_ready(self, message: FixesReady) -> None:
+        if message.seq != self._route_seq:
+            return  # the task changed meanwhile
+        self.fixes_pending = False
+        self.fixes, self.fix_index = message.fixes, -1
+        self.decision_panel.show_fixes(self.fixes)
+
+    def action_copy_fix(self) -> None:
+        """Copy the next fix's YAML line to the clipboard and show where it
+        goes: its line lights up in the registry pane (F7 again: the next fix)."""
+        if not self.fixes:
+            self.notify(words.NO_FIX, severity="warning")
+            return
+        self.fix_index = (self.fix_index + 1) % len(self.fixes)
+        fix = self.fixes[self.fix_index]
+        self.app.copy_to_clipboard(fix.yaml)
+        line = fix.edit.line
+        self.current = Hit("fix", fix.where, "fix", line, line)
+        self._paint_hits()
+        self.show_pane("registry")
+        self.decision_panel.show_fixes(self.fixes, self.fix_index)
+        title, text = words.fix_copied(fix.yaml, fix.where, fix.how, self.fix_index, len(self.fixes))
+        self.notify(text, title=title, timeout=8)
+
+    def set_task(self, text: str) -> None:
+        """Put ``text`` in the task input and route it (from the case and log screens)."""
+        self.task_input.value = text
+        self.task_input.cursor_position = len(text)
+        self._task_text = text
+        self._schedule_route(immediate=True)
+        self.task_input.focus()
 
     def _mark_decision_painted(self) -> None:
         self.last_decision_painted_at = time.perf_counter()

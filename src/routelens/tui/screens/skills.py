@@ -24,8 +24,11 @@ from textual.timer import Timer
 from textual.widgets import Footer, Input, Markdown, Static, TabbedContent, TabPane
 from textual.worker import get_current_worker
 
-from routelens.artifacts.bodies import resolve_body_path
+from routelens.artifacts.bodies import read_body as read_body_bytes
+from routelens.errors import FileReadError
+from routelens.limits import LIMITS
 from routelens.registry import Skill
+from routelens.text.visible import pictured
 from routelens.tui.filtering import SkillFilter
 from routelens.tui.messages import DetailReady, FilterDone
 from routelens.tui.model import Snapshot, display_text
@@ -56,23 +59,28 @@ def read_body(snap: Snapshot, skill: Skill) -> tuple[str, str | None]:
     :func:`routelens.artifacts.bodies.resolve_body_path` so a path escaping the
     registry folder (``..``, absolute, symlink) is refused. ``problem`` is
     None when the body was read; otherwise it says what is wrong and the
-    markdown explains it. YAML frontmatter is shown as a code block."""
+    markdown explains it. YAML frontmatter is shown as a code block. The
+    file is read with the bounded reader (a FIFO or a device is refused at
+    once, so the UI thread never blocks on it)."""
     try:
-        target = resolve_body_path(snap.registry, skill.path)
+        raw = read_body_bytes(snap.registry, skill.path, LIMITS["max_body_bytes"])
     except ValueError as exc:
         return f"**Body not shown.** {exc}\n", str(exc)
-    try:
-        raw = target.read_bytes()
-    except FileNotFoundError:
-        msg = f"the body file {skill.path} is missing"
-        return f"**No body.** {msg[0].upper() + msg[1:]}.\n", msg
-    except IsADirectoryError:
-        msg = f"{skill.path} is a directory"
+    except FileReadError as exc:
+        if exc.kind in ("missing", "not_a_folder"):
+            msg = f"the body file {skill.path} is missing"
+            return f"**No body.** {msg[0].upper() + msg[1:]}.\n", msg
+        if exc.kind == "directory":
+            msg = f"{skill.path} is a directory"
+        elif exc.kind == "not_regular":
+            msg = f"{skill.path} is {exc.detail}, not a regular file: not read"
+        elif exc.kind == "too_big":
+            msg = f"{skill.path} is larger than {exc.limit:,} bytes: not read"
+        else:
+            msg = f"{skill.path} cannot be read: {exc.detail or exc}"
         return f"**No body.** {msg}.\n", msg
-    except OSError as exc:
-        msg = f"{skill.path} cannot be read: {exc.strerror or exc}"
-        return f"**No body.** {msg}.\n", msg
-    text = raw.decode("utf-8", "replace").replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff")
+    # control characters from a third-party body never reach the terminal (ESC ] 0 ; ... BEL, OSC 52)
+    text = pictured(raw.decode("utf-8", "replace").replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff"))
     note = ""
     if len(text) > MAX_BODY_CHARS:
         text, note = text[:MAX_BODY_CHARS], f"\n\n*… cut at {MAX_BODY_CHARS:,} characters.*\n"
@@ -313,9 +321,9 @@ class SkillBrowser(Screen[str | None]):
             (skill.id, "bold $accent"), "  ", (f" {skill.priority} ", "bold $text on $primary"), "  ",
             (skill.status, status_style), "  ", (f"lines {skill.source_start}–{skill.source_end}", "bold"),
             ("" if skill.self_contained else "  (not self-contained: uses an alias from elsewhere)", "$warning"),
-            "\n", (skill.description or "(no description)", "" if skill.description else "$text-muted"),
-            "\n", ("triggers ", "$text-muted"), " · ".join(skill.triggers),
-            "\n", ("body ", "$text-muted"), skill.path,
+            "\n", (pictured(skill.description or "(no description)"), "" if skill.description else "$text-muted"),
+            "\n", ("triggers ", "$text-muted"), pictured(" · ".join(skill.triggers)),
+            "\n", ("body ", "$text-muted"), pictured(skill.path),
             ("   compositions ", "$text-muted"), (", ".join(comps) if comps else "—"),
         )
         box = self.query_one("#summary", Static)
@@ -395,8 +403,9 @@ class SkillBrowser(Screen[str | None]):
         ep.border_title = f"{self.snap.paths.show(self.snap.paths.catalog)} › skills.{skill.id}"
         self.explanation = message.explain
         task = message.task
-        head = Content.assemble(("task ", "$text-muted"), (f"“{task}”", "italic"), "\n") if task.strip() else Content("")
-        self.query_one("#explain", Static).update(head + Content(message.explain))
+        head = Content.assemble(("task ", "$text-muted"), (f"“{pictured(task)}”", "italic"), "\n") \
+            if task.strip() else Content("")
+        self.query_one("#explain", Static).update(head + Content(pictured(message.explain)))
 
     # ------------------------------------------------------------------ actions
     def action_close(self) -> None:

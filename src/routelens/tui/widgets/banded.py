@@ -14,6 +14,8 @@ class BandedMixin:
     :meth:`_clear_render_cache` and :meth:`_place_cursor`."""
 
     _bands: tuple[Band, ...] = ()
+    #: the 0-based rows last revealed, kept centred when the view is resized
+    _revealed: tuple[int, int] | None = None
 
     def _clear_render_cache(self) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -29,6 +31,8 @@ class BandedMixin:
     def set_bands(self, bands: list[Band] | tuple[Band, ...]) -> None:
         """Paint ``bands`` (replacing the previous ones); no repaint when unchanged."""
         bands = tuple(bands)
+        if not bands:
+            self._revealed = None  # no hit left to keep in view
         if bands == self._bands:
             return
         self._bands = bands
@@ -42,6 +46,21 @@ class BandedMixin:
         start = max(0, min(start, last))
         end = max(start, min(end, last))
         self._place_cursor(start)
+        self._revealed = (start, end)
+        self._scroll_into_view(start, end)
+
+    def forget_reveal(self) -> None:
+        """A new document: nothing to keep in view on resize."""
+        self._revealed = None
+
+    def keep_revealed(self) -> None:
+        """Call on resize: scroll the rows last revealed back into view, since
+        their centring depended on the old height (the layout settles after
+        the first reveal, e.g. when the decision panel grows)."""
+        if self._revealed is not None:
+            self._scroll_into_view(*self._revealed)
+
+    def _scroll_into_view(self, start: int, end: int) -> None:
         height = max(self.scrollable_content_region.height, 1)  # type: ignore[attr-defined]
         span = end - start + 1
         top = start - (height - span) // 2 if span < height else start

@@ -12,6 +12,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Static
 
+from routelens.text.visible import pictured
 from routelens.tui.highlight import Band
 from routelens.tui.widgets.line_view import LineView
 from routelens.tui.widgets.source_view import MAX_TEXTAREA_LINES, SourceView
@@ -94,7 +95,7 @@ class CodePane(Vertical):
         """A line above the code (``info``, ``warning`` or ``error``), or none."""
         notice = self.notice_line
         notice.set_classes(["pane-notice"] + (["-shown", f"-{level}"] if text else []))
-        notice.update(text or "")
+        notice.update(pictured(text or ""))
 
     @property
     def notice(self) -> str:

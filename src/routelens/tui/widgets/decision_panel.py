@@ -11,10 +11,11 @@ from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.widgets import Static
 
+from routelens.text.visible import pictured
 from routelens.tui.fit import fit_widths
 from routelens.tui.model import Hit
 from routelens.tui.widgets.hits_table import HitsTable
-from routelens.tui.words import MODE_LABEL, REASON_LABEL, num, pct
+from routelens.tui.words import MODE_LABEL, REASON_LABEL, fix_line, num, pct
 
 __all__ = ["DecisionPanel", "task_content", "no_lone_word"]
 
@@ -88,12 +89,15 @@ class DecisionPanel(Vertical):
         & > #decision-summary { height: auto; }
         & > #decision-task { height: auto; max-height: 2; color: $text; }
         & > #decision-selected { height: auto; color: $text-muted; }
+        & > #decision-fixes { height: auto; max-height: 4; display: none; }
+        & > #decision-fixes.-shown { display: block; }
         & > #decision-tables { height: auto; margin-top: 1; }
         & > #decision-tables > HitsTable { width: auto; }
         & > #decision-tables > #near-misses { margin-left: 2; width: 1fr; }
         &.-empty > #decision-tables { display: none; }
         &.-empty > #decision-task { display: none; }
         &.-empty > #decision-selected { display: none; }
+        &.-empty > #decision-fixes { display: none; }
     }
     """
 
@@ -101,6 +105,7 @@ class DecisionPanel(Vertical):
     summary: Static
     task_line: Static
     selected: Static
+    fixes: Static
     matches: HitsTable
     near_misses: HitsTable
 
@@ -108,11 +113,13 @@ class DecisionPanel(Vertical):
         self.summary = Static("", id="decision-summary")
         self.task_line = Static("", id="decision-task")
         self.selected = Static("", id="decision-selected")
+        self.fixes = Static("", id="decision-fixes")
         self.matches = HitsTable(id="matches")
         self.near_misses = HitsTable(near=True, id="near-misses")
         yield self.summary
         yield self.task_line
         yield self.selected
+        yield self.fixes
         with Horizontal(id="decision-tables"):
             yield self.matches
             yield self.near_misses
@@ -150,7 +157,7 @@ class DecisionPanel(Vertical):
         mode = decision.mode
         badge = Content.styled(f" {MODE_LABEL.get(mode, mode.upper())} ", _MODE_STYLE.get(mode, "reverse"))
         reason = Content.styled(f" {REASON_LABEL.get(decision.reason, decision.reason)} ", "bold $text on $panel")
-        self._summary = Content.assemble(badge, reason, " ", Content(decision.message or ""))
+        self._summary = Content.assemble(badge, reason, " ", Content(pictured(decision.message or "")))
         self._paint_summary()
 
         self._paint_task(decision, hits, near, current)
@@ -217,6 +224,21 @@ class DecisionPanel(Vertical):
         """A near miss ("why not" row ``index``) is the current entry of the panes: say so."""
         if 0 <= index < len(near):
             self.border_subtitle = f"why not {index + 1}/{len(near)}: {near[index].id} · ↓↑ move"
+    def show_fixes(self, fixes: list[Any], current: int = -1) -> None:
+        """The verified fixes of a fallback (``tools.fixes.Fix``), at most
+        three lines, ``current`` (the one F7 copied last) marked."""
+        self.fixes.set_class(bool(fixes), "-shown")
+        if not fixes:
+            self.fixes.update("")
+            return
+        parts: list[Content | str | tuple[str, str]] = []
+        for n, f in enumerate(fixes[:3]):
+            mark = "▶ " if n == current else "  "
+            parts += [("\n" if n else "", ""), (mark, "bold $accent"), (f"fix {n + 1} ", "bold $success"),
+                      (fix_line(f.kind, f.skill, f.yaml, f.where, f.effect), "")]
+        more = f"  (+{len(fixes) - 3} more)" if len(fixes) > 3 else ""
+        parts.append((f"{more}  F7 copies a fix and shows where it goes", "$text-muted"))
+        self.fixes.update(Content.assemble(*parts))
 
     def set_current(self, hits: list[Hit], near: list[Hit], current: int, decision: Any) -> None:
         """Move the strongest span highlight to hit ``current``."""

@@ -8,6 +8,7 @@ from textual.content import Content
 from textual.widgets import Static
 
 from routelens.registry import Diagnostic
+from routelens.text.visible import pictured
 from routelens.tui.words import count
 
 __all__ = ["ErrorPanel"]
@@ -52,7 +53,8 @@ class ErrorPanel(VerticalScroll):
         for d in diagnostics:
             where = f"{d.file}:{d.line}:{d.column}: "
             key = f"{d.key_path}: " if d.key_path else ""
-            rows.append(Static(Content.assemble((where, "bold"), (key, "$accent"), d.message), classes="diag"))
+            rows.append(Static(Content.assemble((pictured(where), "bold"), (pictured(key), "$accent"),
+                                                pictured(d.message)), classes="diag"))
         self.mount_all(rows)
         self.add_class("-shown")
 

@@ -9,6 +9,7 @@ from textual.content import Content
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from routelens.text.visible import pictured as visible_name
 from routelens.tui.words import FRESHNESS_GLYPH, FRESHNESS_LABEL, num, plural, short, size_vs_registry
 
 __all__ = ["HeaderBar", "HeaderState", "FRESHNESS_STYLE"]
@@ -34,7 +35,8 @@ class HeaderState:
     ``missing``/``invalid``/``loading``; ``errors`` counts registry
     diagnostics (0 when the registry is valid; otherwise the rest
     describes the last good load and the badge says UNKNOWN); ``reduction`` and
-    ``budget_ok`` describe a fresh build of the index (None: unknown)."""
+    ``budget_ok`` describe a fresh build of the index (None: unknown);
+    ``demo``: the registry is the bundled example (an EXAMPLE badge)."""
 
     registry: str = ""
     skills: int = 0
@@ -48,6 +50,8 @@ class HeaderState:
     budget_ok: bool | None = None
     errors: int = 0
     loaded: bool = True
+    #: the registry is the bundled example (``--demo``): every layout says so
+    demo: bool = False
 
 
 class HeaderBar(Widget):
@@ -68,7 +72,10 @@ class HeaderBar(Widget):
         s = self.state
         width = self.size.width or 140
         name = Content.assemble((" ◆ routelens ", "bold $text on $primary"))
-        reg = Content.assemble(" ", (s.registry or "…", "bold"), " ")
+        if s.demo:  # part of every layout below, however narrow
+            name = Content.assemble(name, (" EXAMPLE ", "bold $text on $warning"))
+        reg = Content.assemble(" ", (visible_name(s.registry) or "…", "bold"),
+                               (" bundled example (--demo)" if s.demo else "", "$text-muted"), " ")
         counts = Content.assemble(
             ("· ", "$text-muted"),
             (num(s.skills), "bold"), (f" {plural(s.skills, 'skill')} · ", "$text-muted"),

@@ -14,6 +14,7 @@ from textual.content import Content
 from textual.message import Message
 from textual.widgets import DataTable
 
+from routelens.text.visible import pictured
 from routelens.tui.cells import cell
 from routelens.tui.fit import Column
 from routelens.tui.model import Hit
@@ -161,7 +162,7 @@ class HitsTable(DataTable):
         else:
             ok = h.score >= self.threshold
             score = Content.styled(f"{h.score:5.1f}", "bold $success" if ok else "$warning")
-        trigger = Content(h.trigger or "") if h.trigger else Content.styled("—", "$text-muted")
+        trigger = Content(pictured(h.trigger or "")) if h.trigger else Content.styled("—", "$text-muted")
         lines = Content.styled(f"{h.start}–{h.end}" if h.start else "?", "$text-muted")
         return name, score, trigger, lines
 

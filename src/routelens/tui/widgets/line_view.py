@@ -26,12 +26,12 @@ from textual.strip import Strip
 
 from routelens.tui.code_colors import token_styles
 from routelens.tui.highlight import Band, band_at, highlight_line
-from routelens.tui.model import DISPLAY_BREAKS
+from routelens.tui.model import DISPLAY_MARKS
 from routelens.tui.widgets.banded import BandedMixin
 
 __all__ = ["LineView", "line_starts"]
 
-_MARKS = frozenset(DISPLAY_BREAKS.values())
+_MARKS = DISPLAY_MARKS
 
 
 def line_starts(text: str) -> array:
@@ -104,6 +104,7 @@ class LineView(BandedMixin, ScrollView, can_focus=True):
         self._starts = line_starts(text)
         self._language = language
         self._bands = ()
+        self.forget_reveal()
         self._cache.clear()
         n = len(self._starts)
         self._gutter = len(str(n)) + 2
@@ -121,6 +122,9 @@ class LineView(BandedMixin, ScrollView, can_focus=True):
     @property
     def line_count(self) -> int:
         return len(self._starts)
+
+    def on_resize(self) -> None:
+        self.keep_revealed()
 
     @property
     def text(self) -> str:

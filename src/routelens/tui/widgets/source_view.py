@@ -24,7 +24,7 @@ from textual.widgets import TextArea
 
 from routelens.tui.code_colors import text_area_theme
 from routelens.tui.highlight import Band, band_at
-from routelens.tui.model import DISPLAY_BREAKS
+from routelens.tui.model import DISPLAY_MARKS
 from routelens.tui.widgets.banded import BandedMixin
 
 __all__ = ["SourceView", "MAX_TEXTAREA_LINES"]
@@ -37,7 +37,7 @@ MAX_TEXTAREA_LINES = 5_000
 #: Above this many lines a TextArea shows no syntax highlighting (tree-sitter cost).
 MAX_HIGHLIGHT_LINES = 8_000
 
-_MARKS = frozenset(DISPLAY_BREAKS.values())
+_MARKS = DISPLAY_MARKS
 
 
 class SourceView(BandedMixin, TextArea):
@@ -120,6 +120,7 @@ class SourceView(BandedMixin, TextArea):
             self.language = lang
         self.load_text(text)
         self._bands = ()
+        self.forget_reveal()
         self._line_cache.clear()
 
     @property
@@ -142,6 +143,7 @@ class SourceView(BandedMixin, TextArea):
 
     def on_resize(self) -> None:
         self._band_styles.clear()
+        self.keep_revealed()
 
     def notify_style_update(self) -> None:
         super().notify_style_update()

@@ -1,0 +1,122 @@
+"""``routelens suggest CASES``: triggers from the labelled cases the router misses, each checked against every case."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from routelens.cli.commands.common import CommandExit, pct, report_registry_error, resolve_paths
+from routelens.errors import CasesError, RegistryError
+from routelens.paths import CATALOG_NAME, INDEX_NAME
+from routelens.registry.load import parse_registry, read_registry_bytes
+from routelens.tools.evaluate import load_cases
+from routelens.tools.patch import PatchError, same_file, write_copy
+from routelens.tools.suggest import SuggestReport, suggest
+
+
+def register(sub, common) -> None:
+    # --out names the patched copy here (the issue's word), so the generated folder is --generated only
+    p = sub.add_parser(
+        "suggest", help="propose triggers from the labelled cases the router misses",
+        description="For every labelled case that should route but falls back, propose a trigger for its "
+        "skill, taken from the case's task; each is tried on a patched copy of the registry against every "
+        "labelled case and dropped when it would make any case worse. Prints each with its predicted effect. "
+        "--out FILE writes the registry with every proposal applied to FILE (every other byte unchanged); the "
+        "registry itself is never written.")
+    p.add_argument("cases", metavar="CASES.yaml")
+    p.add_argument("--json", action="store_true", help="print the proposals as JSON")
+    p.add_argument("--out", dest="out_file", default=None, metavar="FILE",
+                   help="write the patched copy of the registry to FILE (never the registry itself)")
+    p.add_argument("--registry", type=Path, default=None, metavar="PATH",
+                   help="the canonical registry (default: $ROUTELENS_REGISTRY, else ./skills.yaml, else the bundled one)")
+    p.add_argument("--generated", dest="out", type=Path, default=None, metavar="DIR",
+                   help="the registry's generated folder, never written (default: generated/ beside the registry)")
+    p.set_defaults(func=run)
+
+
+def _fail(message: str) -> CommandExit:
+    print(f"routelens suggest: {message}", file=sys.stderr)
+    return CommandExit(2)
+
+
+def format_report(rep: SuggestReport) -> list[str]:
+    """The proposals for people, each with where it goes and its effect."""
+    b, a = rep.before, rep.after
+    file = rep.file
+    lines = [f"{file} against {rep.registry}: {b['missed']} missed, {b['wrong']} wrong "
+             f"(coverage {pct(b['coverage'])}, confident precision {pct(b['precision'])})"]
+    n = len(rep.suggestions)
+    skills = len({s.skill for s in rep.suggestions})
+    if n:
+        lines.append(f"{n} trigger{'s' * (n != 1)} proposed for {skills} skill{'s' * (skills != 1)}; with all of them: "
+                     f"coverage {pct(b['coverage'])} -> {pct(a['coverage'])}, confident precision {pct(b['precision'])} "
+                     f"-> {pct(a['precision'])}, no labelled case worse")
+    else:
+        lines.append("no trigger proposed")
+    for s in rep.suggestions:
+        lines += ["", f"{s.skill}  {rep.registry}:{s.edit.where_line}  {s.edit.yaml}",
+                  f"    {s.edit.how}", f"    {s.effect.sentence(file)}"]
+        if not s.in_vocabulary:
+            lines.append("    (its words come from the skill's body, not its triggers or description: check it reads "
+                         "like this skill)")
+    if rep.rejected:
+        lines += ["", "not proposed (each would make a labelled case worse):"]
+        for r in rep.rejected:
+            lines.append(f"  {r.skill} {json.dumps(r.trigger, ensure_ascii=False)} (from {file}:{r.source.line}): "
+                         f"{r.effect.sentence(file)}")
+    if rep.unresolved:
+        where = ", ".join(f"{file}:{r.case.line}" if k == 0 else f":{r.case.line}"
+                          for k, r in enumerate(rep.unresolved))
+        lines += ["", f"no safe trigger found for {len(rep.unresolved)} missed case"
+                      f"{'s' * (len(rep.unresolved) != 1)}: {where}"]
+    return lines
+
+
+def run(args) -> int:
+    try:
+        cases = load_cases(args.cases)
+    except CasesError as exc:
+        for d in exc.diagnostics:
+            print(str(d), file=sys.stderr)
+        return 2
+    reg_path, out_dir = resolve_paths(args)
+    protected = [reg_path, out_dir / INDEX_NAME, out_dir / CATALOG_NAME]
+    if args.out_file is not None:
+        for p in protected:
+            if same_file(args.out_file, p):
+                raise _fail(f"refusing to write {args.out_file}: it is {p}, which suggest never writes; "
+                            "choose another file for the patched copy")
+    try:
+        raw = read_registry_bytes(reg_path)
+        reg = parse_registry(raw, reg_path, str(reg_path))
+    except RegistryError as exc:
+        report_registry_error(reg_path, exc)
+        return 2
+    progress = None
+    if sys.stderr.isatty():
+        def progress(fraction: float) -> None:
+            print(f"\rtrying triggers: {fraction * 100:3.0f}%", end="" if fraction < 1 else "\r\x1b[K",
+                  file=sys.stderr, flush=True)
+    try:
+        rep = suggest(reg, raw, cases, progress=progress)
+    except CasesError as exc:
+        for d in exc.diagnostics:
+            print(str(d), file=sys.stderr)
+        return 2
+    if args.json:
+        sys.stdout.write(json.dumps(rep.to_dict(), ensure_ascii=False, indent=2) + "\n")
+    else:
+        print("\n".join(format_report(rep)))
+    if args.out_file is not None:
+        try:
+            write_copy(args.out_file, rep.patched, protected)
+        except PatchError as exc:
+            raise _fail(str(exc)) from None
+        except OSError as exc:
+            raise _fail(f"cannot write {args.out_file}: {exc.strerror or exc}") from None
+        added = len(rep.suggestions)
+        print(f"wrote {args.out_file}: {reg_path} with {added} trigger{'s' * (added != 1)} added, every other byte "
+              "unchanged. To try it without touching generated/: routelens build --registry FILE --out OTHER_DIR, "
+              "then routelens eval CASES --registry FILE --out OTHER_DIR", file=sys.stderr)
+    return 0

@@ -1,0 +1,91 @@
+"""Control characters made visible: the one helper every human formatter
+uses, so text from a registry, a skill body or a SKILL.md never reaches a
+terminal as an escape sequence (docs/formats.md §8, README "Security and
+limits").
+
+A registry value can hold control characters through YAML's escapes
+(``"\\e]0;title\\a"`` is an OSC title change, ``"\\x9b2J"`` a C1 screen
+clear), and a Markdown body can hold them raw. Printed as they are, they
+retitle the terminal, clear it, or write the clipboard (OSC 52).
+
+- :func:`visible` (command-line text, error messages): every control
+  character but LF and TAB becomes an escape a person can read: C0 as
+  ``\\x1b``, DEL, C1 and the bidirectional overrides as ``\\u009b``. The
+  second form is also a JSON escape, so JSON text passed through it stays
+  valid JSON with the same values (JSON never holds raw C0 characters).
+- :func:`pictured` (the terminal UI): the same characters replaced one for
+  one by a visible symbol (``␛`` for ESC, the Unicode control pictures), so
+  columns and line numbers stay as they are in the file; it also pictures
+  the characters ``str.splitlines`` would break a line on (U+2028 ...).
+- :func:`first_control`: where the first such character is (lint, import).
+
+JSON output is never escaped beyond what JSON itself writes: values stay
+exact. Nothing here imports another routelens module.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["CONTROL_RE", "visible", "pictured", "has_controls", "first_control", "describe_control"]
+
+#: Characters that must not reach a terminal raw: C0 but TAB and LF, DEL,
+#: C1, and the bidirectional embeddings, overrides and isolates.
+CONTROL_RE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+#: The same set plus CR-like line breaks ``str.splitlines`` honours (the TUI's view).
+_PICTURE_RE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+_PICTURES = {c: chr(0x2400 + c) for c in range(0x20)}
+_PICTURES.update({0x7F: "\u2421", 0x85: "\u2424", 0x2028: "\u21b5", 0x2029: "\u00b6"})
+
+
+def _escape(m: re.Match[str]) -> str:
+    c = ord(m.group())
+    return f"\\x{c:02x}" if c < 0x20 else f"\\u{c:04x}"
+
+
+def _picture(m: re.Match[str]) -> str:
+    return _PICTURES.get(ord(m.group()), "\ufffd")
+
+
+def visible(text: str) -> str:
+    """``text`` with every character of :data:`CONTROL_RE` written as an
+    escape: ``"\\x1b"`` for C0 (ESC, BEL, CR, ...), ``"\\u009b"`` for DEL,
+    C1 and bidirectional controls. LF and TAB are kept. Idempotent; returns
+    ``text`` itself when there is nothing to escape."""
+    if not CONTROL_RE.search(text):
+        return text
+    return CONTROL_RE.sub(_escape, text)
+
+
+def pictured(text: str) -> str:
+    """``text`` with every control character (as :func:`visible`) and
+    every line break but LF that ``str.splitlines`` honours replaced one
+    for one by a visible symbol: the Unicode control pictures for C0
+    (``␛`` for ESC, ``␍`` for CR), ``␡`` for DEL, ``␤`` for U+0085, ``↵``
+    for U+2028, ``¶`` for U+2029, ``\ufffd`` for the other C1 and
+    bidirectional controls. Same length, same columns, same line count
+    (for the terminal UI)."""
+    if not _PICTURE_RE.search(text):
+        return text
+    return _PICTURE_RE.sub(_picture, text)
+
+
+def has_controls(text: str) -> bool:
+    """True when ``text`` holds a character :func:`visible` would escape."""
+    return CONTROL_RE.search(text) is not None
+
+
+def first_control(text: str) -> int | None:
+    """0-based index of the first character :func:`visible` would escape,
+    or None."""
+    m = CONTROL_RE.search(text)
+    return m.start() if m else None
+
+
+def describe_control(ch: str) -> str:
+    """One control character for people: ``U+001B (ESC)``, ``U+009B``."""
+    names = {0x1B: "ESC", 0x07: "BEL", 0x08: "BS", 0x0D: "CR", 0x00: "NUL", 0x7F: "DEL", 0x9B: "CSI",
+             0x9D: "OSC", 0x202E: "RIGHT-TO-LEFT OVERRIDE"}
+    c = ord(ch)
+    return f"U+{c:04X}" + (f" ({names[c]})" if c in names else "")

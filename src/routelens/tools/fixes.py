@@ -1,0 +1,220 @@
+"""Fixes for a fallback: concrete registry edits that would route the task,
+each with where it goes and its predicted effect (docs/formats.md §15).
+
+A decision that fell back with a reason a registry edit can fix
+(:data:`FIXABLE`: ``no_match``, ``ambiguous``, and ``weak_evidence`` where
+the router gives it) gets up to :data:`MAX_FIXES` fixes:
+
+- ``add_trigger``: a trigger for a skill that came close (a near miss, or
+  one of the tied candidates), taken from the task: the words that nearly
+  matched, or a phrase of the task that speaks for the skill;
+- ``not_when``: a ``not_when`` phrase for the skill that should lose, made
+  of what the task says for the one that should win (only where the router
+  reads ``not_when``: every fix is verified by routing);
+- ``threshold`` / ``ambiguity_margin``: the setting that would route it.
+
+Every fix is checked for real: the registry is patched with it
+(:mod:`routelens.tools.patch`) and the task routed again; a fix is kept
+only when the task then routes to that skill. With labelled cases, the
+effect says what else the edit changes for them; without, it says how to
+check. Nothing here writes a file or imports Textual.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from routelens.errors import RegistryError
+from routelens.registry.load import parse_registry
+from routelens.registry.model import Registry
+from routelens.routing.decision import Decision
+from routelens.routing.router import Router
+from routelens.text.unicode import normalize_text
+from routelens.tools.evaluate import Case, score
+from routelens.tools.patch import Edit, PatchError, add_list_item, apply_edits, set_routing
+from routelens.tools.suggest import candidate_phrases, vocabulary
+
+__all__ = ["FIXABLE", "MAX_FIXES", "Fix", "fixes_for"]
+
+#: The reasons a registry edit can fix.
+FIXABLE = frozenset({"no_match", "ambiguous", "weak_evidence"})
+#: Fixes offered per decision, at most.
+MAX_FIXES = 4
+_PHRASES_PER_SKILL = 3
+
+
+@dataclass(frozen=True)
+class Fix:
+    """One verified registry edit. ``kind``: ``add_trigger``, ``not_when``,
+    ``threshold`` or ``ambiguity_margin``; ``skill``: the skill edited (None
+    for a setting); ``yaml``: the line to paste; ``where``: ``FILE:LINE``,
+    the line it will be on; ``how``: a sentence saying where it goes;
+    ``effect``: the predicted effect, for people; ``routes_to``: the skills
+    the task routes to after the edit; ``edit``: the
+    :class:`~routelens.tools.patch.Edit` itself (1-based ``line`` of the
+    canonical text)."""
+
+    kind: str
+    skill: str | None
+    yaml: str
+    where: str
+    how: str
+    effect: str
+    routes_to: tuple[str, ...]
+    edit: Edit
+
+    @property
+    def line(self) -> int:
+        """The 1-based line the pasted YAML will be on."""
+        return self.edit.where_line
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"kind", "skill", "yaml", "where", "how", "effect", "routes_to"}`` (docs/formats.md §15)."""
+        return {"kind": self.kind, "skill": self.skill, "yaml": self.yaml, "where": self.where, "how": self.how,
+                "effect": self.effect, "routes_to": list(self.routes_to)}
+
+
+def _case_effect(before: list, new: Router, cases: Sequence[Case], file: str) -> tuple[str, int]:
+    """What an edit changes for the labelled cases, one clause, and how
+    many cases it makes worse. ``before``: the cases' results unpatched."""
+    after = score(list(cases), [new.route(c.task) for c in cases]).results
+    good = ("correct", "fallback_ok")
+    fixed = [a for b, a in zip(before, after) if a.outcome in good and b.outcome not in good]
+    broken = [a for b, a in zip(before, after) if b.outcome in good and a.outcome not in good]
+    other = [a for b, a in zip(before, after) if a.outcome != b.outcome and a not in fixed and a not in broken]
+
+    def where(rs) -> str:
+        return ", ".join(f"{file}:{r.case.line}" for r in rs[:5]) + (f" and {len(rs) - 5} more" if len(rs) > 5 else "")
+
+    if not fixed and not broken and not other:
+        return "no labelled case changes", 0
+    parts = []
+    if fixed:
+        parts.append(f"routes {len(fixed)} more labelled case{'s' * (len(fixed) != 1)} right ({where(fixed)})")
+    if broken:
+        parts.append(f"makes {len(broken)} labelled case{'s' * (len(broken) != 1)} worse ({where(broken)})")
+    if other:
+        parts.append(f"changes {len(other)} other{'s' * (len(other) != 1)} ({where(other)})")
+    return "; ".join(parts), len(broken)
+
+
+def _routed_to(d: Decision) -> tuple[str, ...]:
+    return d.skills if d.mode != "full" else ()
+
+
+def _phrase(task: str, span: tuple[int, int]) -> str:
+    text = " ".join(task[span[0]:span[1]].split())
+    return text.lower() if text.isascii() else text
+
+
+def fixes_for(decision: Decision, reg: Registry, raw: bytes | None = None, cases: Sequence[Case] | None = None,
+              cases_file: str = "", max_fixes: int = MAX_FIXES) -> list[Fix]:
+    """Verified fixes for ``decision`` (see the module docstring), best
+    first: triggers, then ``not_when``, then settings. ``reg``: the
+    registry the decision was made with (its canonical text is patched
+    when ``raw`` is None); ``cases``: labelled cases to predict the effect
+    on (``cases_file`` names them). ``[]`` for a decision whose reason is
+    not in :data:`FIXABLE`. Never raises for an edit that cannot be made:
+    it is left out."""
+    if decision.reason not in FIXABLE or decision.mode != "full":
+        return []
+    raw = raw if raw is not None else reg.text.encode("utf-8")
+    task = decision.task
+    base = Router.from_registry(reg)
+    display = reg.display_name
+    own, body = vocabulary(reg, bodies=False)
+    tried: list[tuple[str, str | None, Edit]] = []
+    seen: set[tuple] = set()
+
+    def offer(kind: str, skill: str | None, make) -> None:
+        try:
+            edit = make()
+        except (PatchError, RegistryError):
+            return
+        key = (kind, skill, normalize_text(edit.value))
+        if key not in seen:
+            seen.add(key)
+            tried.append((kind, skill, edit))
+
+    matches = list(decision.matches)
+    near = list(decision.near_misses)
+    if decision.reason == "no_match":
+        targets = [m for m in near if m.id in reg.skills][:2]
+    else:
+        targets = [m for m in matches if m.id in reg.skills][:2]
+    for m in targets:
+        span = _phrase(task, m.span)
+        vocab = own.get(m.id, set())
+        ranked = sorted(candidate_phrases(task),
+                        key=lambda ph: (span not in normalize_text(ph.text), ph.n == 1, not ph.chunk_end,
+                                        -sum(w in vocab for w in ph.words), ph.n))
+        phrases = [ph.text for ph in ranked if span in normalize_text(ph.text) or any(w in vocab for w in ph.words)]
+        # the nearly matching words themselves only when they are a phrase of their own
+        if span in (normalize_text(ph.text) for ph in ranked) or not phrases:
+            phrases.append(span)
+        phrases = list(dict.fromkeys(phrases))[:_PHRASES_PER_SKILL]
+        existing = {normalize_text(t) for t in reg.skills[m.id].triggers}
+        for text in phrases:
+            if text and normalize_text(text) not in existing:
+                offer("add_trigger", m.id, lambda t=text, s=m.id: add_list_item(raw, display, ("skills", s, "triggers"), t))
+    if decision.reason in ("ambiguous", "weak_evidence") and len(targets) >= 2:
+        for winner, loser in ((targets[0], targets[1]), (targets[1], targets[0])):
+            text = _phrase(task, winner.span)
+            offer("not_when", loser.id,
+                  lambda t=text, s=loser.id: add_list_item(raw, display, ("skills", s, "not_when"), t))
+    if decision.reason == "no_match" and near:
+        t = math.floor(near[0].score)
+        if t < base.threshold:
+            offer("threshold", None, lambda: set_routing(raw, display, "threshold", f"{t:g}"))
+    if decision.reason == "ambiguous" and len(matches) >= 2:
+        gap = matches[0].score - matches[1].score
+        m = math.floor(gap * 10) / 10
+        if 0 < gap and m < base.margin:
+            offer("ambiguity_margin", None, lambda: set_routing(raw, display, "ambiguity_margin", f"{m:g}"))
+
+    before = score(list(cases), [base.route(c.task) for c in cases]).results if cases else []
+    found: list[tuple[tuple, Fix]] = []
+    kinds = ("add_trigger", "not_when", "threshold", "ambiguity_margin")
+    for order, (kind, skill, edit) in enumerate(tried):
+        try:
+            new_reg = parse_registry(apply_edits(raw, [edit]), reg.path, display)
+        except (RegistryError, PatchError):
+            continue
+        new = Router.from_registry(new_reg)
+        d = new.route(task)
+        routed = _routed_to(d)
+        wanted = skill if kind == "add_trigger" else None
+        if not routed or (wanted is not None and wanted not in routed):
+            continue
+        if kind == "not_when" and skill in routed:
+            continue
+        target = ", ".join(routed) if not d.composition else f"composition {d.composition}"
+        effect = f"routes this task to {target}"
+        if kind in ("threshold", "ambiguity_margin"):
+            what = (f"every task whose best trigger scores {edit.value} or more" if kind == "threshold" else
+                    f"every task whose top two candidates are {edit.value} or more apart")
+            effect += f", and {what}"
+        harm = 0
+        if cases:
+            clause, harm = _case_effect(before, new, cases, cases_file)
+            effect += "; " + clause
+        else:
+            effect += ("; check it against labelled cases with `routelens suggest CASES`" if kind == "add_trigger"
+                       else "; check what else it routes with `routelens tune CASES`")
+        single = kind == "add_trigger" and len(edit.value.split()) == 1 and edit.value.isascii()
+        fix = Fix(kind, skill, edit.yaml, f"{display}:{edit.where_line}", edit.how, effect, routed, edit)
+        found.append(((harm > 0, kinds.index(kind), single, order), fix))
+    found.sort(key=lambda kv: kv[0])
+    # the best fix of each skill first, then the settings, then the other triggers
+    firsts, rest, per_skill = [], [], set()
+    for key, fix in found:
+        if fix.skill is None or (fix.kind, fix.skill) not in per_skill:
+            per_skill.add((fix.kind, fix.skill))
+            firsts.append((key[0], fix))
+        else:
+            rest.append((key[0], fix))
+    out = [f for _, f in sorted(firsts, key=lambda kv: kv[0])] + [f for _, f in rest]
+    out = out[:max_fixes]
+    return out

@@ -1,0 +1,322 @@
+"""Labelled cases in the TUI: every case with its outcome, the metrics on
+top, filters by category and outcome; Enter puts the task into the main
+screen. :class:`ListScreen` is the shape the decision log screen shares
+(:mod:`routelens.tui.screens.log`).
+
+The rows are computed in a thread worker from the snapshot the app hands
+down (:meth:`ListScreen.rerun`); the app calls it again whenever the main
+screen has a router for a new load, so editing ``skills.yaml`` in an editor
+turns cases right or wrong on this screen as the file is saved. The file
+listed is watched too (``poll_interval``).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.content import Content
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Select, Static
+
+from routelens.errors import CasesError
+from routelens.tools.evaluate import CaseResult, EvalReport, evaluate, load_cases
+from routelens.tui.cells import cell
+from routelens.tui.messages import ListFailed, ListReady
+from routelens.tui.model import Snapshot
+from routelens.tui.words import OUTCOME_LABEL, pct
+
+__all__ = ["ListScreen", "CasesScreen", "ALL", "short", "picked"]
+
+#: The filter value that keeps every row.
+ALL = "all"
+_TASK_CHARS = 70
+
+
+def short(text: str, n: int = _TASK_CHARS) -> str:
+    """``text`` on one line, cut to ``n`` characters with an ellipsis."""
+    one = " ".join(text.split())
+    return one if len(one) <= n else one[: n - 1] + "…"
+
+
+def picked(skills: list[str] | tuple[str, ...], composition: str | None, mode: str) -> str:
+    """What a decision selected, in words: a composition, skills, or the full registry."""
+    if composition:
+        return f"composition {composition}"
+    return ", ".join(skills) if skills else ("(full registry)" if mode == "full" else "—")
+
+
+class ListScreen(Screen[str | None]):
+    """A list of tasks with an outcome each, two filters and a summary;
+    dismisses with the task of the row chosen (Enter) or None (Esc).
+
+    ``path``: the file listed; ``snapshot``: the load to compute against
+    (its router must be built; :meth:`rerun` gives a newer one);
+    ``poll_interval``: seconds between checks of ``path`` (None: no
+    watching); ``display``: the path as shown. Subclasses give :attr:`TITLE`, :meth:`compute` (in a
+    thread), :meth:`columns`, :meth:`row_cells`, :meth:`filter_options`,
+    :meth:`keep` and :meth:`summary_content`. Tests read :attr:`rows`,
+    :attr:`shown`, :attr:`runs` and :attr:`problem`."""
+
+    BINDINGS = [
+        Binding("escape", "close", "Back"),
+        Binding("enter", "choose", "Inspect task", priority=False),
+        Binding("ctrl+r", "rerun", "Run again"),
+    ]
+
+    DEFAULT_CSS = """
+    ListScreen { layout: vertical; background: $background; }
+    ListScreen #list-title { height: 1; background: $panel; padding: 0 1; }
+    ListScreen #list-summary { height: auto; padding: 0 1; background: $surface; }
+    ListScreen #list-filters { height: 3; }
+    ListScreen #list-filters > Select { width: 1fr; }
+    ListScreen #list-table { height: 1fr; border: round $panel-lighten-2; background: $surface; }
+    ListScreen #list-table:focus { border: round $accent; }
+    """
+
+    TITLE_TEXT = "List"
+    FILTER_TITLES = ("filter", "filter")
+
+    def __init__(self, path: Path, snapshot: Snapshot | None, poll_interval: float | None = None,
+                 display: str | None = None) -> None:
+        super().__init__()
+        self.path = Path(path)
+        self.shown_path = display or str(path)
+        self.snapshot = snapshot
+        self.poll_interval = poll_interval
+        self.rows: list[Any] = []
+        self.shown: list[Any] = []
+        self.summary: Any = None
+        self.problem: list[str] = []
+        self.runs = 0
+        self._sig: tuple | None = None
+        self._filters = [ALL, ALL]
+
+    # ---------------------------------------------------------------- to give
+    def compute(self, snap: Snapshot) -> tuple[list[Any], Any]:
+        """``(rows, summary)`` for ``snap`` (in a thread). Raise
+        :class:`~routelens.errors.DiagnosticError` for a bad file."""
+        raise NotImplementedError
+
+    def columns(self) -> list[tuple[str, int]]:
+        """``(label, width in cells)`` of each column."""
+        raise NotImplementedError
+
+    def row_cells(self, row: Any) -> list[Any]:
+        raise NotImplementedError
+
+    def row_task(self, row: Any) -> str:
+        raise NotImplementedError
+
+    def filter_options(self, which: int) -> list[str]:
+        """The values of filter ``which`` (0 or 1) for the current rows."""
+        raise NotImplementedError
+
+    def keep(self, row: Any, first: str, second: str) -> bool:
+        raise NotImplementedError
+
+    def summary_content(self) -> Content:
+        raise NotImplementedError
+
+    # ---------------------------------------------------------------- layout
+    def compose(self) -> ComposeResult:
+        yield Static("", id="list-title")
+        yield Static("", id="list-summary")
+        with Horizontal(id="list-filters"):
+            yield Select([(ALL, ALL)], value=ALL, allow_blank=False, prompt=self.FILTER_TITLES[0], id="filter-0")
+            yield Select([(ALL, ALL)], value=ALL, allow_blank=False, prompt=self.FILTER_TITLES[1], id="filter-1")
+        yield DataTable(cursor_type="row", id="list-table")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one("#list-table", DataTable)
+        for n, (name, width) in enumerate(self.columns()):
+            table.add_column(name, width=width, key=f"c{n}")
+        self._title("running…")
+        self.query_one("#list-summary", Static).update(Content.styled("Running…", "$text-muted"))
+        self.rerun(self.snapshot)
+        if self.poll_interval:
+            self._sig = self._signature()
+            self.set_interval(self.poll_interval, self._poll, name="watch-list")
+        table.focus()
+
+    def _title(self, state: str) -> None:
+        self.query_one("#list-title", Static).update(Content.assemble(
+            (f"{self.TITLE_TEXT} ", "bold"), (self.shown_path, "bold $accent"), (f"  ·  {state}", "$text-muted"),
+            ("  ·  Enter puts the task into the main screen  ·  Esc back", "$text-muted")))
+
+    # ---------------------------------------------------------------- running
+    def _signature(self) -> tuple | None:
+        try:
+            st = os.stat(self.path)
+            return (st.st_mtime_ns, st.st_size, st.st_ino)
+        except OSError:
+            return None
+
+    def _poll(self) -> None:
+        sig = self._signature()
+        if sig != self._sig:
+            self._sig = sig
+            self.rerun(self.snapshot)
+
+    def rerun(self, snapshot: Snapshot | None = None) -> None:
+        """Compute the rows again for ``snapshot`` (default: the last one)."""
+        if snapshot is not None:
+            self.snapshot = snapshot
+        if self.snapshot is None or self.snapshot.router is None:
+            self._title("waiting for the registry to load")
+            return
+        self._worker(self.snapshot)
+
+    def action_rerun(self) -> None:
+        self.rerun()
+
+    @work(thread=True, exclusive=True, group="list", exit_on_error=False)
+    def _worker(self, snap: Snapshot) -> None:
+        try:
+            rows, summary = self.compute(snap)
+        except CasesError as exc:
+            self.post_message(ListFailed([str(d) for d in exc.diagnostics]))
+            return
+        except Exception as exc:  # a bad file must never take the screen down
+            lines = [str(d) for d in getattr(exc, "diagnostics", [])] or [f"{self.path}: {exc}"]
+            self.post_message(ListFailed(lines))
+            return
+        self.post_message(ListReady(snap, rows, summary))
+
+    def on_list_ready(self, message: ListReady) -> None:
+        if message.snapshot is not self.snapshot:
+            return  # a newer load is on its way
+        self.problem = []
+        self.rows, self.summary = message.rows, message.summary
+        self.runs += 1
+        for which in (0, 1):
+            select = self.query_one(f"#filter-{which}", Select)
+            options = [ALL, *self.filter_options(which)]
+            if self._filters[which] not in options:
+                self._filters[which] = ALL
+            select.set_options([(o, o) for o in options])
+            select.value = self._filters[which]
+        self.query_one("#list-summary", Static).update(self.summary_content())
+        self._fill()
+
+    def on_list_failed(self, message: ListFailed) -> None:
+        self.problem = message.lines
+        self.runs += 1
+        self.rows, self.shown = [], []
+        self.query_one("#list-table", DataTable).clear()
+        self.query_one("#list-summary", Static).update(
+            Content.styled("\n".join(message.lines[:8]) + (f"\n… {len(message.lines) - 8} more"
+                                                            if len(message.lines) > 8 else ""), "$error"))
+        self._title("cannot be used")
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        if event.select.id in ("filter-0", "filter-1") and event.value is not Select.NULL:
+            which = int(event.select.id[-1])
+            if self._filters[which] != event.value:
+                self._filters[which] = str(event.value)
+                self._fill()
+
+    def set_filters(self, first: str | None = None, second: str | None = None) -> None:
+        """Set the filters (``None`` keeps one) and refill the table (tests, keys)."""
+        for which, value in ((0, first), (1, second)):
+            if value is not None:
+                self._filters[which] = value
+                self.query_one(f"#filter-{which}", Select).value = value
+        self._fill()
+
+    def _fill(self) -> None:
+        table = self.query_one("#list-table", DataTable)
+        table.clear()
+        self.shown = [r for r in self.rows if self.keep(r, *self._filters)]
+        for n, row in enumerate(self.shown):
+            table.add_row(*[cell(table, c) for c in self.row_cells(row)], key=str(n))
+        state = f"{len(self.shown)} of {len(self.rows)} shown" if len(self.shown) != len(self.rows) else \
+            f"{len(self.rows)} rows"
+        self._title(state)
+
+    # ---------------------------------------------------------------- actions
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    def action_choose(self) -> None:
+        table = self.query_one("#list-table", DataTable)
+        if self.shown and 0 <= table.cursor_row < len(self.shown):
+            self.dismiss(self.row_task(self.shown[table.cursor_row]))
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        if event.data_table.id == "list-table":
+            self.action_choose()
+
+
+_OUTCOME_STYLE = {"right": "$success", "fell back": "$warning", "wrong": "bold $error", "fallback kept": "$success"}
+
+
+class CasesScreen(ListScreen):
+    """Every labelled case of ``path`` with its outcome (docs/formats.md
+    §7.2): right, fell back, wrong, fallback kept; the metrics (§7.3) on
+    top; filters by category and by outcome. ``t`` opens the tune plot for
+    these cases (the app's action)."""
+
+    TITLE_TEXT = "Labelled cases"
+    FILTER_TITLES = ("category", "outcome")
+    BINDINGS = [*ListScreen.BINDINGS, Binding("t", "app.tune", "Tune plot")]
+
+    def compute(self, snap: Snapshot) -> tuple[list[CaseResult], EvalReport]:
+        cases = load_cases(self.path)
+        rep = evaluate(snap.router, cases)  # type: ignore[arg-type]
+        return rep.results, rep
+
+    def columns(self) -> list[tuple[str, int]]:
+        return [("line", 5), ("outcome", 13), ("category", 14), ("task", 44), ("expected", 18), ("got", 28)]
+
+    def row_cells(self, r: CaseResult) -> list[Any]:
+        label = OUTCOME_LABEL[r.outcome]
+        c, d = r.case, r.decision
+        expected = picked(c.expect, c.composition, "full" if c.expects_fallback else "index")
+        if c.expects_fallback:
+            expected = "fallback"
+        got = f"{d.reason}: {picked(d.skills, d.composition, d.mode)}"
+        return [str(c.line), Content.styled(label, _OUTCOME_STYLE[label]), c.category, short(c.task), expected, got]
+
+    def row_task(self, r: CaseResult) -> str:
+        return r.case.task
+
+    def filter_options(self, which: int) -> list[str]:
+        if which == 0:
+            return sorted({r.case.category for r in self.rows})
+        return [o for o in ("right", "fell back", "wrong", "fallback kept")
+                if any(OUTCOME_LABEL[r.outcome] == o for r in self.rows)]
+
+    def keep(self, r: CaseResult, category: str, outcome: str) -> bool:
+        return (category == ALL or r.case.category == category) and (
+            outcome == ALL or OUTCOME_LABEL[r.outcome] == outcome)
+
+    def summary_content(self) -> Content:
+        rep: EvalReport = self.summary
+        c = rep.counts
+        router = self.snapshot.router if self.snapshot is not None else None
+        setting = f"threshold {router.threshold:g}, margin {router.margin:g}, index {router.freshness.state}" \
+            if router is not None else ""
+
+        def metric(name: str, value: float, detail: str, ok: bool) -> tuple:
+            return ((f"{name} ", "$text-muted"), (pct(value), "bold $success" if ok else "bold $error"),
+                    (f" ({detail})   ", "$text-muted"))
+
+        failing = " ".join(rep.failures)
+        parts = [(f"{c['cases']} cases   ", "bold")]
+        parts += metric("confident precision", rep.precision, f"{c['routed_correct']}/{c['routed']}",
+                        "precision" not in failing)
+        parts += metric("coverage", rep.coverage, f"{c['routable_routed']}/{c['routable']}", "coverage" not in failing)
+        parts += metric("must-fallback recall", rep.must_fallback_recall,
+                        f"{c['must_fallback_ok']}/{c['must_fallback']}", "must_fallback" not in failing)
+        parts += metric("off-topic routed", rep.offtopic_false_route_rate, f"{c['offtopic_routed']}/{c['offtopic']}",
+                        "offtopic" not in failing)
+        parts.append((f"\n{setting}  ·  " + ("meets the quality bar" if rep.passed else "below the quality bar: "
+                                              + "; ".join(rep.failures)), "$text-muted"))
+        return Content.assemble(*parts)

@@ -1,0 +1,110 @@
+"""Fixes on fallbacks (docs/formats.md §15): verified registry edits with
+where they go and their effect, in ``route``, ``route --json`` and
+``explain``; nothing is written."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from routelens.artifacts.write import write_generated
+from routelens.cli import main
+from routelens.registry import load_registry
+from routelens.routing.router import Router
+from routelens.tools.evaluate import load_cases
+from routelens.tools.fixes import fixes_for
+from routelens.tools.patch import apply_edits
+
+ROOT = Path(__file__).resolve().parents[1]
+TASK = "review the pull request for auth"
+
+
+@pytest.fixture
+def bundled(tmp_path):
+    shutil.copyfile(ROOT / "skills.yaml", tmp_path / "skills.yaml")
+    write_generated(load_registry(tmp_path / "skills.yaml"), tmp_path / "generated")
+    return tmp_path / "skills.yaml"
+
+
+def test_no_match_gets_a_trigger_and_a_threshold_each_verified():
+    reg = load_registry(ROOT / "skills.yaml")
+    d = Router.from_registry(reg).route(TASK)
+    assert (d.reason, d.near_misses[0].id, d.near_misses[0].score) == ("no_match", "code-review", 73.0)
+    cases = load_cases(ROOT / "tests" / "cases" / "routing.yaml")
+    fixes = fixes_for(d, reg, cases=cases, cases_file="routing.yaml")
+    assert fixes[0].to_dict() == {
+        "kind": "add_trigger", "skill": "code-review", "yaml": "- review the pull request",
+        "where": f"{reg.display_name}:43", "how": "a new line after line 42, the last item of skills.code-review.triggers",
+        "effect": "routes this task to code-review; no labelled case changes", "routes_to": ["code-review"]}
+    assert [(f.kind, f.skill, f.yaml) for f in fixes[1:3]] == [
+        ("add_trigger", "pr-creation", "- pull request"), ("threshold", None, "threshold: 73")]
+    assert fixes[2].effect.startswith("routes this task to code-review, and every task whose best trigger scores 73 "
+                                      "or more; makes 5 labelled cases worse (routing.yaml:22, ")
+    # each fix does what it says
+    raw = (ROOT / "skills.yaml").read_bytes()
+    for f in fixes:
+        patched = load_registry_from(raw, f)
+        assert Router.from_registry(patched).route(TASK).skills == tuple(f.routes_to)
+
+
+def load_registry_from(raw: bytes, fix):
+    from routelens.registry.load import parse_registry
+
+    return parse_registry(apply_edits(raw, [fix.edit]), ROOT / "skills.yaml", "skills.yaml")
+
+
+def test_ambiguous_gets_the_margin_that_separates_the_two(tmp_path):
+    reg_path = tmp_path / "skills.yaml"
+    reg_path.write_text("schema_version: 1\nskills:\n  refactoring:\n    path: r.md\n    priority: P1\n"
+                        "    triggers: [refactor code]\n  terraform:\n    path: t.md\n    priority: P1\n"
+                        "    triggers: [terraform plan]\n", encoding="utf-8")
+    reg = load_registry(reg_path)
+    d = Router.from_registry(reg).route("refactoring code and a terraform plan")
+    assert d.reason == "ambiguous" and [m.score for m in d.matches] == [100.0, 96.7]
+    fixes = fixes_for(d, reg)
+    assert [(f.kind, f.yaml, f.where, f.routes_to) for f in fixes] == [
+        ("ambiguity_margin", "ambiguity_margin: 3.2", f"{reg_path}:12", ("terraform",))]  # 100 - 96.7 < 3.3 in floats
+    assert fixes[0].how == "a new `routing:` section at the end of the file"
+
+
+def test_only_fixable_reasons_get_fixes():
+    reg = load_registry(ROOT / "skills.yaml")
+    r = Router.from_registry(reg)
+    for task in ("jenkinsfile is broken", "deploy to 本番 today", "rm -rf the build folder"):
+        assert fixes_for(r.route(task), reg) == []
+
+
+def test_route_prints_fixes_and_json_carries_them(bundled, capsys):
+    before = bundled.read_bytes()
+    assert main(["route", TASK, "--registry", str(bundled)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    i = out.index("fixes (nothing is written: paste one into the registry, then `routelens build`):")
+    assert out[i + 1:i + 4] == [
+        "  1. code-review: add the trigger  - review the pull request",
+        f"     at {bundled}:43 (a new line after line 42, the last item of skills.code-review.triggers)",
+        "     routes this task to code-review; check it against labelled cases with `routelens suggest CASES`"]
+    assert main(["route", TASK, "--json", "--registry", str(bundled),
+                 "--cases", str(ROOT / "tests" / "cases" / "routing.yaml")]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert list(d)[-1] == "fixes" and d["fixes"][0]["yaml"] == "- review the pull request"
+    assert d["fixes"][0]["effect"] == "routes this task to code-review; no labelled case changes"
+    assert main(["route", "jenkinsfile is broken", "--json", "--registry", str(bundled)]) == 0
+    assert "fixes" not in json.loads(capsys.readouterr().out)
+    assert bundled.read_bytes() == before
+
+
+def test_explain_shows_the_fixes_for_its_skill(bundled, capsys):
+    assert main(["explain", TASK, "--skill", "code-review", "--registry", str(bundled)]) == 0
+    out = capsys.readouterr().out
+    assert "1. code-review: add the trigger  - review the pull request" in out
+    assert "pr-creation" not in out.split("fixes (")[1]
+
+
+def test_bad_cases_for_fixes_exit_2(bundled, tmp_path, capsys):
+    bad = tmp_path / "c.yaml"
+    bad.write_text("cases:\n  - task: x\n    expect: [nope]\n", encoding="utf-8")
+    assert main(["route", TASK, "--registry", str(bundled), "--cases", str(bad)]) == 2
+    assert capsys.readouterr().err == f"{bad}:3:14: cases[0].expect[0]: unknown skill 'nope'\n"

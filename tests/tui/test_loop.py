@@ -1,0 +1,247 @@
+"""The debugging loop in the TUI: labelled cases (F8, ``--cases``), the
+decision log (F9, ``--log``), the tune plot (t) and the fixes of a fallback
+(F7). Pilot tests assert state; snapshots pin the screens."""
+
+from __future__ import annotations
+
+from routelens.artifacts.write import write_generated
+from routelens.registry import load_registry
+from routelens.routing.router import Router
+from routelens.tools.replay import DecisionLog
+from routelens.tui.screens.cases import CasesScreen
+from routelens.tui.screens.log import LogScreen
+from routelens.tui.screens.path_prompt import PathPrompt
+from routelens.tui.screens.tune import TuneScreen
+
+from .conftest import make_app, settle
+
+SIZE = (140, 40)
+
+CASES = """\
+cases:
+  - task: write a blog post about the launch
+    expect: [blog-post]
+    category: english
+  - task: review the pull request for the parser
+    expect: [code-review]
+    category: english
+  - task: ブログの記事を書いて
+    expect: [blog-post]
+    category: japanese
+  - task: deploy the docs and deploy to staging
+    expect: [deploy-docs]
+    category: ambiguous
+  - task: the weather is nice today
+    must_fallback: true
+    category: offtopic
+"""
+
+
+def write_cases(registry, text: str = CASES):
+    path = registry.parent / "cases.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def add_trigger(registry, skill_line: str, new: str) -> None:
+    text = registry.read_text(encoding="utf-8")
+    assert text.count(skill_line) == 1
+    registry.write_text(text.replace(skill_line, skill_line.replace("]", f", {new}]")), encoding="utf-8")
+    write_generated(load_registry(registry), registry.parent / "generated")
+
+
+def outcomes(screen) -> list[tuple[int, str]]:
+    return [(r.case.line, r.outcome) for r in screen.rows]
+
+
+async def test_cases_screen_lists_each_case_with_its_outcome_and_the_metrics(registry):
+    cases = write_cases(registry)
+    app = make_app(registry, cases=cases)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        screen = app.screen
+        assert isinstance(screen, CasesScreen) and screen.runs == 1 and screen.problem == []
+        assert outcomes(screen) == [(2, "correct"), (5, "missed"), (8, "correct"), (11, "missed"), (14, "fallback_ok")]
+        rep = screen.summary
+        assert (rep.precision, rep.coverage, rep.must_fallback_recall) == (1.0, 0.5, 1.0)
+        screen.set_filters("all", "fell back")
+        assert [r.case.line for r in screen.shown] == [5, 11]
+        screen.set_filters("english", "all")
+        assert [r.case.line for r in screen.shown] == [2, 5]
+        screen.set_filters("all", "all")
+        # Enter on the second row: its task goes into the main screen and is routed
+        await pilot.press("down")
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert app.screen is app.main
+        assert app.main.task_text == "review the pull request for the parser"
+        assert app.decision.reason == "no_match"
+
+
+async def test_editing_the_registry_reruns_the_cases_live(registry):
+    cases = write_cases(registry)
+    app = make_app(registry, cases=cases)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        screen = app.screen
+        assert ("review the pull request for the parser", "missed") == (screen.rows[1].case.task,
+                                                                         screen.rows[1].outcome)
+        add_trigger(registry, "triggers: [code review, review my diff, コードレビュー]", "review the pull request")
+        app.main.reload()  # what the file watcher does on a change
+        await settle(app, pilot)
+        assert app.screen is screen and screen.runs == 2
+        assert outcomes(screen)[1] == (5, "correct")
+        assert screen.summary.coverage == 0.75
+
+
+async def test_a_bad_cases_file_says_file_and_line(registry):
+    cases = write_cases(registry, "cases:\n  - task: fine\n    expect: [no-such-skill]\n")
+    app = make_app(registry, cases=cases)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert app.screen.problem == [f"{cases}:3:14: cases[0].expect[0]: unknown skill 'no-such-skill'"]
+        assert app.screen.rows == []
+
+
+async def test_the_palette_asks_for_a_cases_file(registry):
+    cases = write_cases(registry)
+    app = make_app(registry)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await app.run_action("cases")
+        await pilot.pause()
+        assert isinstance(app.screen, PathPrompt)
+        app.screen.query_one("#path").value = str(cases)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert isinstance(app.screen, CasesScreen) and len(app.screen.rows) == 5
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is app.main
+        await pilot.press("f8")  # the file is remembered
+        await settle(app, pilot)
+        assert isinstance(app.screen, CasesScreen)
+
+
+async def test_log_screen_shows_what_a_registry_edit_changed(registry):
+    log = registry.parent / "agent.log"
+    router = Router.from_paths(registry)
+    writer = DecisionLog(log, clock=lambda: "2026-12-01T00:00:00Z")
+    for task in ("write a blog post about the launch", "review the pull request for the parser",
+                 "the weather is nice today"):
+        writer.append(router.route(task))
+    add_trigger(registry, "triggers: [code review, review my diff, コードレビュー]", "review the pull request")
+    app = make_app(registry, log=log)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        screen = app.screen
+        assert isinstance(screen, LogScreen) and screen.problem == []
+        assert [(e.line, LogScreen.changed((e, b, a))) for e, b, a in screen.rows] == [(1, False), (2, True), (3, False)]
+        assert screen.summary.transitions == {"no_match -> clear_candidate": 1}
+        screen.set_filters("changed", "all")
+        assert [e.line for e, _, _ in screen.shown] == [2]
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert app.main.task_text == "review the pull request for the parser"
+        assert app.decision.skills == ("code-review",)
+
+
+async def test_a_bad_log_line_is_named(registry):
+    log = registry.parent / "agent.log"
+    log.write_text('{"v":1,"task":"x","decision":{"mode":"full","reason":"no_match","skills":[],'
+                   '"composition":null}}\nnot json\n', encoding="utf-8")
+    app = make_app(registry, log=log)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert app.screen.problem == [f"{log}:2:1: not a JSON decision line: Expecting value"]
+
+
+async def test_tune_plot_marks_the_current_and_recommended_settings(registry):
+    cases = write_cases(registry)
+    app = make_app(registry, cases=cases)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("t")
+        await settle(app, pilot)
+        screen = app.screen
+        assert isinstance(screen, TuneScreen) and screen.problem == []
+        rep = screen.report
+        assert rep.current.setting == (85.0, 5.0)
+        assert (rep.current.coverage, rep.recommended.coverage, rep.recommended.precision) == (0.5, 1.0, 1.0)
+        await pilot.press("y")
+        assert app.clipboard == "routing:\n  threshold: " + f"{rep.recommended.threshold:g}" + \
+            f"\n  ambiguity_margin: {rep.recommended.margin:g}\n"
+
+
+async def test_f7_copies_a_fix_and_lights_up_where_it_goes(registry):
+    cases = write_cases(registry)
+    app = make_app(registry, cases=cases)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("escape")
+        await pilot.pause()
+        app.query_one("#task").value = "review the pull request for the parser"
+        await settle(app, pilot)
+        main = app.main
+        assert app.decision.reason == "no_match" and not main.fixes_pending
+        first = main.fixes[0]
+        assert (first.kind, first.skill, first.where) == ("add_trigger", "code-review", "skills.yaml:36")
+        assert first.yaml == "triggers: [code review, review my diff, コードレビュー, review the pull request]"
+        assert first.effect == ("routes this task to code-review; routes 1 more labelled case right "
+                                f"({main.paths.show(cases)}:5)")
+        await pilot.press("f7")
+        await pilot.pause()
+        assert app.clipboard == first.yaml
+        assert (main.current.kind, main.current.start, main.current.end) == ("fix", 36, 36)
+        assert 36 in [r + 1 for r in main.pane("registry").highlighted_rows()]
+        await pilot.press("f7")
+        assert app.clipboard == main.fixes[1].yaml
+        # a routed task has no fix
+        app.query_one("#task").value = "write a blog post about the launch"
+        await settle(app, pilot)
+        assert main.fixes == []
+
+
+# --------------------------------------------------------------------------- snapshots
+
+
+def test_snapshot_cases_screen(snap_compare, registry):
+    app = make_app(registry, cases=write_cases(registry))
+    assert snap_compare(app, terminal_size=SIZE, run_before=lambda pilot: settle(app, pilot))
+
+
+def test_snapshot_log_screen(snap_compare, registry):
+    log = registry.parent / "agent.log"
+    router = Router.from_paths(registry)
+    writer = DecisionLog(log, clock=lambda: "2026-12-01T00:00:00Z")
+    for task in ("write a blog post about the launch", "review the pull request for the parser"):
+        writer.append(router.route(task))
+    add_trigger(registry, "triggers: [code review, review my diff, コードレビュー]", "review the pull request")
+    app = make_app(registry, log=log)
+    assert snap_compare(app, terminal_size=SIZE, run_before=lambda pilot: settle(app, pilot))
+
+
+def test_snapshot_tune_plot(snap_compare, registry):
+    app = make_app(registry, cases=write_cases(registry))
+
+    async def run_before(pilot):
+        await settle(app, pilot)
+        await pilot.press("t")
+        await settle(app, pilot)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+def test_snapshot_fallback_with_fixes(snap_compare, registry):
+    app = make_app(registry, cases=write_cases(registry))
+
+    async def run_before(pilot):
+        await settle(app, pilot)
+        await pilot.press("escape")
+        await pilot.pause()
+        app.query_one("#task").value = "review the pull request for the parser"
+        await settle(app, pilot)
+        await pilot.press("f7")
+        await settle(app, pilot)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
