@@ -21,8 +21,9 @@ from a settings file's ``env``. Third-party sources disagree on the name
 of the per-entry setting (``skillListingMaxDescChars`` or
 ``maxSkillDescriptionChars``): both are read, and the report says which.
 
-Units: characters (Unicode code points). Nothing here writes a file or
-imports Textual.
+Units: characters (Unicode code points). Settings files are read with the
+bounded reader (:func:`routelens.fileio.read_bounded`: regular files only,
+at most 1 MiB). Nothing here writes a file or imports Textual.
 """
 
 from __future__ import annotations
@@ -32,6 +33,9 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
+
+from routelens.errors import FileReadError
+from routelens.fileio import read_bounded
 
 __all__ = [
     "CLAUDE_CODE_BUDGET_FRACTION",
@@ -175,20 +179,20 @@ def read_settings(registry_path: str | Path, env: Mapping[str, str] | None = Non
     st = HarnessSettings()
     found: list[tuple[str, dict]] = []
     for path in settings_files(registry_path, home_path):
-        if not path.is_file():
-            continue
         shown = _show(path, home_path)
         try:
-            with open(path, "rb") as fh:
-                raw = fh.read(MAX_SETTINGS_BYTES + 1)
-            if len(raw) > MAX_SETTINGS_BYTES:
-                raise ValueError(f"larger than {MAX_SETTINGS_BYTES:,} bytes")
+            raw = read_bounded(path, MAX_SETTINGS_BYTES, what="settings file", display=shown)
+        except FileReadError as exc:
+            if exc.kind not in ("missing", "not_a_folder"):
+                st.notes.append(SettingsNote(shown, 1, 1, "", f"cannot be read ({exc}): ignored"))
+            continue
+        try:
             obj = json.loads(raw.decode("utf-8-sig"))
         except json.JSONDecodeError as exc:
             st.notes.append(SettingsNote(shown, exc.lineno, exc.colno, "", f"not valid JSON ({exc.msg}): ignored"))
             continue
-        except (OSError, UnicodeDecodeError, ValueError) as exc:
-            st.notes.append(SettingsNote(shown, 1, 1, "", f"cannot be read ({exc}): ignored"))
+        except UnicodeDecodeError as exc:
+            st.notes.append(SettingsNote(shown, 1, 1, "", f"not UTF-8 ({exc.reason}): ignored"))
             continue
         if not isinstance(obj, dict):
             st.notes.append(SettingsNote(shown, 1, 1, "", "not a JSON object: ignored"))
