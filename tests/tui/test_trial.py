@@ -191,3 +191,59 @@ async def test_screenshot_without_a_downloads_folder_is_saved_here_and_says_wher
                 break
     assert (here / "shot.svg").read_text(encoding="utf-8").startswith("<svg")
     assert notes == [f"Saved screenshot to [$text-success]{str(here / 'shot.svg')!r}"]
+
+
+def _git(root, *args):
+    import subprocess
+
+    env = {"GIT_CONFIG_GLOBAL": "/dev/null", "GIT_CONFIG_NOSYSTEM": "1", "GIT_AUTHOR_NAME": "t",
+           "GIT_AUTHOR_EMAIL": "t@example.com", "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com",
+           "PATH": __import__("os").environ["PATH"], "HOME": str(root)}
+    subprocess.run(["git", *args], cwd=root, env=env, check=True, capture_output=True)
+
+
+async def test_stats_shows_what_a_release_reviewer_needs(bundled, monkeypatch):
+    """F3 was half empty and its bar of nearly equal 2% shares said
+    little: it shows the budgets against the listing limits, the biggest
+    contributors with a running total, and what changed since the build
+    and since a git revision."""
+    root = bundled.parent
+    _git(root, "init", "-q")
+    _git(root, "add", "-A")
+    _git(root, "commit", "-q", "-m", "start")
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(root.parent))
+    text = bundled.read_text(encoding="utf-8").replace("\ncomposition:\n", (
+        "\n  release-checklist:\n    path: skills/release.md\n    priority: P1\n"
+        "    triggers: [release checklist]\n\ncomposition:\n"), 1)
+    bundled.write_text(text, encoding="utf-8")
+    app = make_app(bundled)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f3")
+        await settle(app, pilot)
+        stats = app.screen
+        assert isinstance(stats, StatsScreen)
+        budget = str(stats.query_one("#budget").content)
+        st = stats.analysis.stats
+        assert f"{st['index']['chars']:,} of " in budget and "Claude Code" in budget and "Codex" in budget
+        lst = stats.analysis.listing
+        assert f"{lst['capped_chars']:,} of ~8,000 chars" in budget
+        assert f"{lst['block_chars']:,} of ~16,000 chars" in budget
+        assert "no Claude Code settings file found" in budget
+        since = str(stats.query_one("#since").content)
+        # the index on disk was built before the edit: one skill added since the build and since HEAD
+        assert "since the build (generated/ on disk)  +1 ~0 -0" in since
+        assert "since HEAD" in since and "+1 ~0 -0" in since.split("since HEAD", 1)[1]
+        assert "unchanged start" in since
+        contrib = stats.query_one("#contrib", DataTable)
+        assert contrib.row_count == 10 and stats.query_one("#listing-contrib", DataTable).row_count == 10
+        running = sum(r["share"] for r in st["top_contributors"])
+        assert stats.query_one("#contrib-box").border_subtitle == (
+            f"these 10 are {running * 100:.1f}% of {st['index']['chars']:,} chars")
+        # another revision: one that does not exist says so
+        rev = stats.query_one("#since-rev")
+        rev.value = "no-such-rev"
+        rev.focus()
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert "unknown revision 'no-such-rev'" in str(stats.query_one("#since").content)

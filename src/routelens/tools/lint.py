@@ -101,6 +101,7 @@ __all__ = [
     "lint",
     "listing_budget",
     "listing_line",
+    "entry_chars",
     "CLAUDE_CODE_BUDGET_FRACTION",
     "CLAUDE_CODE_ENTRY_CAP",
     "CODEX_BUDGET_FRACTION",
@@ -215,6 +216,17 @@ def _entry_text(reg: Registry, sid: str) -> str:
     return " ".join(p for p in parts if p)
 
 
+def entry_chars(reg: Registry, sid: str, cap: int, with_description: bool = True) -> int:
+    """Characters of skill ``sid``'s line in Claude Code's listing (docs/formats.md
+    §16): ``- id: text`` and its line end, ``text`` being the description +
+    when_to_use cut at ``cap``; ``- id`` alone without a description."""
+    text = _entry_text(reg, sid)
+    marker = "[deprecated] " if reg.skills[sid].status == "deprecated" else ""
+    if with_description and (text or marker):
+        return len(f"- {sid}: {marker}") + min(len(text), cap) + 1
+    return len(f"- {sid}\n")
+
+
 def _pct_of(window: int, fraction: float) -> str:
     return f"{fraction * 100:g}% of a {window:,}-token context window"
 
@@ -263,10 +275,8 @@ def listing_budget(reg: Registry, budget_chars: int | None = None,
         if not shown:
             hidden.append(sid)
             continue
-        bare = len(f"- {sid}\n")
-        text = _entry_text(reg, sid)
-        marker = "[deprecated] " if reg.skills[sid].status == "deprecated" else ""
-        full = len(f"- {sid}: {marker}") + min(len(text), cap) + 1 if (text or marker) and with_desc else bare
+        bare = entry_chars(reg, sid, cap, with_description=False)
+        full = entry_chars(reg, sid, cap, with_description=with_desc)
         if not with_desc:
             name_only.append(sid)
         sizes[sid] = (full, bare)

@@ -625,6 +625,47 @@ class Analysis:
     changed: list[str] = field(default_factory=list)
     #: ids whose line range only moved (``CheckResult.moved``)
     moved: list[str] = field(default_factory=list)
+    #: the Layer-1 listing against the harnesses' budgets (:func:`routelens.tools.lint.listing_budget`)
+    listing: dict[str, Any] | None = None
+    #: the longest Layer-1 entries: ``[{"id", "chars", "share"}]``, biggest first (chars of the
+    #: Claude Code listing entry: description + when_to_use, cut at the per-entry cap)
+    layer1_top: list[dict[str, Any]] = field(default_factory=list)
+    #: characters of the index file on disk (None when it is missing or unreadable)
+    index_on_disk_chars: int | None = None
+
+
+#: How many of the biggest entries the stats panel lists.
+TOP_ENTRIES = 10
+
+
+def layer1_contributors(reg: Registry, listing: dict[str, Any], limit: int = TOP_ENTRIES) -> list[dict[str, Any]]:
+    """The Layer-1 entries that cost the most in Claude Code's listing:
+    ``[{"id", "chars", "share"}]`` biggest first (ties by id); ``chars``
+    counts the entry's line as :func:`routelens.tools.lint.listing_budget`
+    does, ``share`` its fraction of that listing (4 decimals)."""
+    from routelens.tools.lint import entry_chars
+
+    cap = listing["claude_code"]["entry_cap"]
+    total = max(listing["capped_chars"], 1)
+    rows = []
+    hidden = set(listing["claude_code"]["hidden"])
+    name_only = set(listing["claude_code"]["name_only"])
+    for sid, s in reg.skills.items():
+        if s.status == "disabled" or sid in hidden:
+            continue
+        n = entry_chars(reg, sid, cap, with_description=sid not in name_only)
+        rows.append((-n, sid))
+    rows.sort()
+    return [{"id": sid, "chars": -n, "share": round(-n / total, 4)} for n, sid in rows[:limit]]
+
+
+def since_revision(snap: Snapshot, rev: str) -> dict[str, Any]:
+    """:func:`routelens.tools.history.since` for the snapshot's registry and
+    git revision ``rev``. Raises :class:`~routelens.errors.HistoryError`
+    (outside a git work tree, an unknown revision, ...)."""
+    from routelens.tools.history import since
+
+    return since(snap.paths.registry, rev, snap.registry)
 
 
 def analyze(snap: Snapshot) -> Analysis:
@@ -650,7 +691,17 @@ def analyze(snap: Snapshot) -> Analysis:
         layer1 = layer1_stats(reg)
     except Exception as exc:
         errors.append(f"layer-1 block: {exc}")
-    return Analysis(stats, res, provenance, layer1, errors, list(res.changed), list(res.moved))
+    listing, top = None, []
+    try:
+        from routelens.tools.lint import listing_budget
+
+        listing = listing_budget(reg)
+        top = layer1_contributors(reg, listing)
+    except Exception as exc:  # the settings files are optional: never break the panel
+        errors.append(f"listing budgets: {exc}")
+    idx = snap.freshness.index
+    on_disk = len(idx.raw.decode("utf-8", "replace")) if idx is not None and idx.raw else None
+    return Analysis(stats, res, provenance, layer1, errors, list(res.changed), list(res.moved), listing, top, on_disk)
 
 
 # --------------------------------------------------------------------------- hits

@@ -72,7 +72,8 @@ KEY_SECTIONS: list[tuple[str, list[tuple[str, str]]]] = [
         ("Esc", "cancel"),
     ]),
     ("Stats (F3)", [
-        ("Esc, F3 or q", "back to the main screen"),
+        ("Esc or F3", "back to the main screen"),
+        ("a git revision, then Enter", "what changed since that revision (HEAD first)"),
     ]),
     ("Decision JSON (F6)", [
         ("F6", "copy the JSON to the clipboard again"),
