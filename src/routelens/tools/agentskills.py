@@ -441,10 +441,43 @@ def _before_fence(message: str) -> str:
     return f"{words} before the closing `---`{sep}{parser}"
 
 
+#: How many folders below a given one SKILL.md files are looked for (``plugins/<p>/skills/<s>/SKILL.md`` is 3).
+MAX_DISCOVERY_DEPTH = 6
+#: Folders never searched for skills.
+SKIPPED_FOLDERS = frozenset({".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".tox"})
+
+
+def _skill_files_below(folder: Path) -> list[Path]:
+    """``<dir>/SKILL.md`` of every skill folder below ``folder`` (not
+    ``folder`` itself), at most :data:`MAX_DISCOVERY_DEPTH` levels down,
+    sorted by path. A skill folder is not searched further (its own
+    subfolders are its scripts, references, assets); symlinked folders are
+    not followed; :data:`SKIPPED_FOLDERS` are not searched."""
+    found: list[Path] = []
+
+    def walk(d: Path, depth: int) -> None:
+        try:
+            children = sorted((c for c in d.iterdir() if c.is_dir() and not c.is_symlink()
+                               and c.name not in SKIPPED_FOLDERS), key=lambda c: c.name)
+        except OSError:
+            return
+        for c in children:
+            f = c / SKILL_FILE
+            if f.exists() or os.path.islink(f):
+                found.append(f)
+            elif depth < MAX_DISCOVERY_DEPTH:
+                walk(c, depth + 1)
+
+    walk(folder, 1)
+    return found
+
+
 def discover(paths: list[str | Path]) -> tuple[list[Path], list[Diagnostic]]:
     """SKILL.md files named by ``paths``: a file is taken as is; a folder
-    holding ``SKILL.md`` gives that file; any other folder gives its
-    ``*/SKILL.md`` (one level down), sorted by folder name. Returns the files
+    holding ``SKILL.md`` gives that file; any other folder gives the
+    ``SKILL.md`` of every skill folder below it (:func:`_skill_files_below`:
+    ``skills/<name>/SKILL.md``, ``plugins/<p>/skills/<name>/SKILL.md``, at
+    most :data:`MAX_DISCOVERY_DEPTH` levels down), sorted by path. Returns the files
     (duplicates removed, first occurrence kept) and an error per path that
     does not exist, holds no SKILL.md, or names a ``SKILL.md`` that is not a
     regular file (a FIFO, a folder, a device: reported, never opened)."""
@@ -474,15 +507,14 @@ def discover(paths: list[str | Path]) -> tuple[list[Path], list[Diagnostic]]:
             else:
                 files = []
                 before = len(errors)
-                for c in sorted((c for c in p.iterdir() if c.is_dir()), key=lambda c: c.name):
-                    f = c / SKILL_FILE
+                for f in _skill_files_below(p):
                     if f.is_file():
                         files.append(f)
                     elif (what := special(f)) is not None:
                         errors.append(Diagnostic(str(f), 1, 1, "", f"{SKILL_FILE} is {what}, not a regular file: "
                                                                    "not imported"))
                 if not files and len(errors) == before:
-                    errors.append(Diagnostic(str(p), 1, 1, "", f"no {SKILL_FILE} in this folder or its subfolders"))
+                    errors.append(Diagnostic(str(p), 1, 1, "", f"no {SKILL_FILE} in this folder or below it"))
         elif kind is not None:
             errors.append(Diagnostic(str(p), 1, 1, "", f"{kind}, not a regular file or a folder: not imported"))
             continue

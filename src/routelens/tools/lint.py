@@ -45,6 +45,8 @@ Checks (code, severity, where the rule comes from):
                                          bad value, a ``skillOverrides`` id no skill has
 ``listing-over-budget``        error     the Layer-1 block exceeds the user's ``--budget CHARS``
 ``registry-warning``           warning   a warning of the registry reader (unknown key, ...)
+``review-pending``             warning   the ``review:`` key ``routelens import`` leaves on
+                                         triggers it proposed: review them, delete the key
 ``control-character``          warning   a value of the registry (description, trigger, path,
                                          metadata, rule, high-risk term) or a skill body holds a
                                          control character (ESC, BEL, C1, a bidirectional
@@ -440,6 +442,14 @@ def lint(reg: Registry, budget_chars: int | None = None, context_window: int = D
             add("warning", "listing-entry-cap", f"skills.{s.id}.description",
                 f"description + when_to_use is {len(entry):,} characters: Claude Code cuts each listing entry "
                 f"at {settings.entry_cap:,}{where}")
+
+    # --- a `review:` note `routelens import` left on the triggers it proposed
+    for s in reg.skills.values():
+        note = s.metadata.get("review")
+        if note is not None:
+            shown = f" ({note!r})" if isinstance(note, str) else ""
+            add("warning", "review-pending", f"skills.{s.id}.review",
+                f"import proposed this skill's triggers for review{shown}: check them, then delete the key")
 
     # --- names, bodies
     for s in reg.skills.values():
