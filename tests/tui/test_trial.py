@@ -229,7 +229,7 @@ async def test_stats_shows_what_a_release_reviewer_needs(bundled, monkeypatch):
         lst = stats.analysis.listing
         assert f"{lst['capped_chars']:,} of ~8,000 chars" in budget
         assert f"{lst['block_chars']:,} of ~16,000 chars" in budget
-        assert "no Claude Code settings file found" in budget
+        assert "settings: no file found" in budget
         since = str(stats.query_one("#since").content)
         # the index on disk was built before the edit: one skill added since the build and since HEAD
         assert "since the build (generated/ on disk)  +1 ~0 -0" in since
@@ -239,7 +239,7 @@ async def test_stats_shows_what_a_release_reviewer_needs(bundled, monkeypatch):
         assert contrib.row_count == 10 and stats.query_one("#listing-contrib", DataTable).row_count == 10
         running = sum(r["share"] for r in st["top_contributors"])
         assert stats.query_one("#contrib-box").border_subtitle == (
-            f"these 10 are {running * 100:.1f}% of {st['index']['chars']:,} chars")
+            f"top 10: {running * 100:.1f}% of {st['index']['chars']:,} chars")
         # another revision: one that does not exist says so
         rev = stats.query_one("#since-rev")
         rev.value = "no-such-rev"

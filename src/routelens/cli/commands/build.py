@@ -22,6 +22,11 @@ def register(sub, common) -> None:
     p.set_defaults(func=run)
 
 
+def count(n: int, word: str) -> str:
+    """``1 skill``, ``10,000 skills``."""
+    return f"{num(n)} {word}{'' if n == 1 else 's'}"
+
+
 def size_summary(st: dict) -> list[str]:
     """Lines of the size summary printed by build and stats: sizes with
     thousands separators, each file against the registry in words
@@ -86,8 +91,8 @@ def run(args) -> int:
         state = ", ".join(written) if written else "unchanged"
         which = f"{DEMO_LABEL} {reg_path}" if getattr(args, "demo", False) else str(reg_path)
         print(f"built {out / INDEX_NAME} and {out / CATALOG_NAME} from {which} "
-              f"({num(len(reg.skills))} skills, {num(len(reg.compositions))} compositions, {num(len(reg.rules))} rules; "
-              f"{state})")
+              f"({count(len(reg.skills), 'skill')}, {count(len(reg.compositions), 'composition')}, "
+              f"{count(len(reg.rules), 'rule')}; {state})")
         for line in size_summary(st):
             print(line)
     return 0

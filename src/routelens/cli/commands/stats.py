@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from routelens.artifacts.build import compute_stats
-from routelens.cli.commands.build import size_summary
+from routelens.cli.commands.build import count, size_summary
 from routelens.cli.commands.common import load_or_exit, positive_int, print_json
 from routelens.errors import HistoryError
 from routelens.text.numbers import num
@@ -37,8 +37,8 @@ def run(args) -> int:
     if args.json:
         print_json(st)
         return 0
-    print(f"{reg_path}: {num(len(reg.skills))} skills, {num(len(reg.compositions))} compositions, "
-          f"{num(len(reg.rules))} rules")
+    print(f"{reg_path}: {count(len(reg.skills), 'skill')}, {count(len(reg.compositions), 'composition')}, "
+          f"{count(len(reg.rules), 'rule')}")
     for line in size_summary(st):
         print(line)
     print("biggest contributors to the index:")

@@ -116,7 +116,7 @@ def budget_rows(snap: Snapshot, analysis: Analysis, width: int) -> Content:
     if lst is not None:
         cc, codex = lst["claude_code"], lst["codex"]
         files = lst["settings"]["files"]
-        where = ("settings: " + ", ".join(files)) if files else "no Claude Code settings file found"
+        where = ("settings: " + ", ".join(files)) if files else "settings: no file found"
         rows.append(_row("Claude Code", lst["capped_chars"], cc["budget_chars"], not cc["exact"],
                          f"{cc['source']}; {where}", bar_width))
         rows.append(_row("Codex", lst["block_chars"], codex["budget_chars"], True, codex["source"], bar_width))
@@ -421,7 +421,7 @@ class StatsScreen(Screen[None]):
                 Content.styled(r["id"], "bold"), Content.styled(r["kind"], "$text-muted"), num(r["chars"]),
                 pct(r["share"]), Content.styled(pct(running), "$accent"))), key=f"{r['kind']}:{r['id']}")
         self.query_one("#contrib-box").border_subtitle = (
-            f"these {len(st['top_contributors'])} are {pct(running)} of {num(st['index']['chars'])} chars")
+            f"top {len(st['top_contributors'])}: {pct(running)} of {num(st['index']['chars'])} chars")
         listing = self.query_one("#listing-contrib", DataTable)
         listing.clear()
         running = 0.0
@@ -432,8 +432,7 @@ class StatsScreen(Screen[None]):
                 Content.styled(pct(running), "$accent"))), key=f"skill:{r['id']}")
         if analysis.listing is not None:
             self.query_one("#listing-box").border_subtitle = (
-                f"these {len(analysis.layer1_top)} are {pct(running)} of Claude Code's "
-                f"{num(analysis.listing['capped_chars'])} chars")
+                f"top {len(analysis.layer1_top)}: {pct(running)} of {num(analysis.listing['capped_chars'])} chars")
 
     def action_close(self) -> None:
         self.dismiss(None)

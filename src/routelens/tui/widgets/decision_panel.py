@@ -184,7 +184,7 @@ class DecisionPanel(Vertical):
         self.matches.set_hits(
             hits, current, threshold, placeholder=f"no skill reached the threshold {thr}")
         self.near_misses.set_hits(
-            near, None, threshold, placeholder="no near miss" if hits else "no trigger came close")
+            near, None, threshold, placeholder="none" if hits else "no trigger came close")
         self.fit_tables()
         self.border_subtitle = f"hit {current + 1}/{len(hits)} · ↓↑ move" if hits else ""
 

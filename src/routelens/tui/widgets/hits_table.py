@@ -10,6 +10,7 @@ then ids give up cells first, behind an ellipsis."""
 from __future__ import annotations
 
 from rich.cells import cell_len
+from rich.text import Text
 from textual.content import Content
 from textual.message import Message
 from textual.widgets import DataTable
@@ -90,7 +91,8 @@ class HitsTable(DataTable):
     def _add_columns(self) -> None:
         for i, (key, label, near_label) in enumerate(_COLUMNS):
             width = self._widths[i] if self._widths is not None else None
-            self.add_column(near_label if self.near else label, key=key, width=width)
+            header = Text(near_label if self.near else label, no_wrap=True, overflow="ellipsis", end="")
+            self.add_column(header, key=key, width=width)
 
     def set_hits(self, hits: list[Hit], current: int | None = None, threshold: float | None = None,
                  placeholder: str = "") -> None:
@@ -132,6 +134,8 @@ class HitsTable(DataTable):
             if i == 0 and not self.hits and self.placeholder:
                 widest = max(widest, cell_len(self.placeholder))
             minimum, give = _SHRINK.get(key, (None, 0))
+            if not self.hits and key == "trigger":
+                minimum, give = 4, -1  # an empty table's trigger column holds only its header: it gives first
             out.append(Column(widest, minimum, give))
         return out
 

@@ -184,7 +184,11 @@ class SkillList(ScrollView, can_focus=True):
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
         base = self.rich_style
-        get = self.get_component_rich_style
+
+        def get(name: str) -> Style:
+            # text styles keep the row's background (the cursor's); the header and cursor bring their own
+            return self.get_component_rich_style(name, partial=name not in ("skill-list--header", "skill-list--cursor"))
+
         if y == 0:
             header = base + get("skill-list--header")
             return self._strip(("skill", "lines", "prio", "status"), (header,) * 4, width, header)
