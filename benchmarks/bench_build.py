@@ -1,25 +1,39 @@
-"""Build time and peak memory on synthetic registries, against the YAML parse floor measured in the same run.
+"""Whole-process ``routelens build`` against the original design's Go
+generator, and peak memory, on synthetic registries, measured side by side
+in one run.
 
-Usage: ``python benchmarks/bench_build.py [--sizes 1000,10000,100000] [--repeat 3]``
+Usage::
 
-For each size it writes a synthetic registry to a temporary folder: skills
-with English and Japanese triggers (about a third Japanese), descriptions
-(some as block scalars), statuses, metadata, comments and blank lines between
-entries, compositions of 2-4 skills (one per 10 skills), a few rules and a
-``routing:`` section. Then, each in a fresh subprocess (so ``ru_maxrss`` is
-the peak of that step alone):
+    python benchmarks/bench_build.py [--sizes 1000,10000,100000] [--repeat 5]
+                                     [--go PATH] [--shape gen|bench]
 
-- **floor**: read the file, decode it and iterate every YAML parse event
-  with ruamel.yaml's C parser (``CParser(text).get_event()`` until the end)
-  — the least any reader built on that parser can do;
-- **build**: ``load_registry`` + ``index_bytes`` + ``catalog_bytes`` +
-  writing both files atomically (``write_generated`` does all but the load).
+The Go generator is not part of routelens: the benchmark only runs a binary
+it is given, with ``--go PATH`` or in the environment variable
+``ROUTELENS_GO_BASELINE`` (the binary reads ``./skills.yaml`` and writes
+``./generated/routing.min.json``). Without one it says so and prints the
+routelens figures alone. The Go program is quadratic in the number of
+skills (over a minute at 100,000), so it runs only up to ``--go-max``
+skills (default 20,000).
 
-Printed per size: file size, best-of-``--repeat`` wall time of floor and
-build (seconds), the ratio build / floor, and the peak resident memory
-(MiB) of each subprocess. Targets (issue 2): 10,000 skills (~3 MB) build
-within 2x of the floor and in under 1 s; 100,000 skills with a peak under
-1 GiB. Absolute times depend on the machine; the ratio is measured in one run.
+For each size a registry is written to a temporary folder and three whole
+processes run there in turn, ``--repeat`` rounds, interleaved so that a
+busy machine slows all of them alike: the Go binary, ``routelens build
+--jobs 2`` (a registry of a megabyte or more is read in two processes; by
+default ``build`` does so only when a CPU is idle) and ``routelens build
+--jobs 1``. Printed: the median and the
+best wall time of each (seconds), the ratio of each routelens median to
+the Go median in the same run, and the peak resident memory (MiB) of the
+routelens process and of its second reader, from ``getrusage`` in a fresh
+interpreter that runs the same command once.
+
+Shapes: ``gen`` (default) is the original design's synthetic generator,
+whose trigger words are shared by many skills; ``bench`` is this project's
+earlier generator (made-up syllables, Japanese words, metadata, rules).
+
+Targets (issue 14): at 10,000 skills routelens's median <= the Go
+generator's (ratio <= 1.00); at 100,000 skills <= 10 s and < 1 GiB.
+Absolute times depend on the machine and its load; the ratio is measured in
+one run.
 """
 
 from __future__ import annotations
@@ -28,11 +42,15 @@ import argparse
 import json
 import os
 import random
+import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
-import textwrap
+import time
 from pathlib import Path
+
+# --------------------------------------------------------------------------- the "bench" shape
 
 SYLLABLES = ("ka ri to mo ne sa lu vi de po ra ni ko be ta gu shi zo me fa "
              "lo pi ru ve da mi so ge ha no tri bra cle sto pla fre gro dri").split()
@@ -98,75 +116,212 @@ def make_registry(n: int, seed: int = 7) -> str:
     return "\n".join(out) + "\n"
 
 
-_FLOOR = textwrap.dedent("""
-    import json, resource, sys, time
-    from ruamel.yaml.cyaml import CParser
-    from ruamel.yaml.events import StreamEndEvent
-    path, repeat = sys.argv[1], int(sys.argv[2])
-    best = None
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        with open(path, "rb") as fh:
-            text = fh.read().decode("utf-8")
-        get = CParser(text).get_event
-        n = 0
-        while type(get()) is not StreamEndEvent:
-            n += 1
-        dt = time.perf_counter() - t0
-        best = dt if best is None else min(best, dt)
-    print(json.dumps({"seconds": best, "events": n,
-                      "maxrss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}))
-""")
+# --------------------------------------------------------------------------- the "gen" shape
+# The logic of the original design's synthetic registry generator
+# (gen_registry.py, shipped beside its Go generator, stdlib only), copied so
+# that the benchmark needs nothing outside the repository.
 
-_BUILD = textwrap.dedent("""
-    import json, resource, shutil, sys, time
-    from routelens.artifacts.write import write_generated
-    from routelens.registry import load_registry
-    path, out, repeat = sys.argv[1], sys.argv[2], int(sys.argv[3])
-    best = None
-    phases = None
-    for _ in range(repeat):
-        shutil.rmtree(out, ignore_errors=True)
-        t0 = time.perf_counter()
-        reg = load_registry(path)
-        t1 = time.perf_counter()
-        output, written = write_generated(reg, out)
-        t2 = time.perf_counter()
-        if best is None or t2 - t0 < best:
-            best, phases = t2 - t0, {"load": t1 - t0, "index+catalog+write": t2 - t1}
-        del reg, output
-    print(json.dumps({"seconds": best, "phases": phases,
-                      "maxrss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}))
-""")
+EN_WORDS = (
+    "repository change config deploy release review test lint format build cache "
+    "research source citation evidence summary article spec document report draft "
+    "translate migrate refactor debug trace profile benchmark security audit secret "
+    "schema database query index search route agent memory prompt context token "
+    "image chart table diagram api client server network retry timeout queue worker "
+    "billing invoice customer support ticket incident postmortem oncall alert metric "
+    "log dashboard backup restore archive license policy compliance privacy consent"
+).split()
+JA_WORDS = (
+    "実装修正 設定変更 調査 最新情報 出典 根拠 記事 仕様書 文書作成 翻訳 要約 "
+    "レビュー テスト 本番反映 障害対応 振り返り 監視 通知 検索 索引 経路 記憶 "
+    "文脈 画像生成 図表 請求書 顧客対応 問い合わせ 権限 監査 秘密情報 移行 "
+    "性能測定 負荷試験 データベース バックアップ 復元 規約 個人情報 同意 "
+    "議事録 企画書 見積もり 契約書 手順書 設計 リファクタリング 依存関係 脆弱性"
+).split()
+# triggers that must be quoted in YAML and exercise JSON escaping (<, >, &)
+SPECIAL = [
+    '"C++ & Rust"', '"<html> template"', "'key: value'", '"a & b > c"',
+    '"# not a comment"', "'it''s done'", '"タグ <b>強調</b>"', '"Q&A 対応"',
+]
+SCALARISH = ["yes", "404", "2024-01-01", "off", "1.5", "0123"]  # plain, look like non-strings (none is null: the spec rejects null triggers)
+STATUSES = ["active", "active", "active", "deprecated", "disabled"]
+PRIOS = ["P0", "P1", "P1", "P2", "P2", "P2"]
 
 
-def _run(code: str, *args: str) -> dict:
-    proc = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, check=False)
+def make_trigger(rng):
+    r = rng.random()
+    if r < 0.02:
+        return rng.choice(SPECIAL)
+    if r < 0.03:
+        return rng.choice(SCALARISH)
+    if r < 0.50:
+        return " ".join(rng.sample(EN_WORDS, rng.randint(1, 3)))
+    if r < 0.90:
+        return rng.choice(JA_WORDS) if rng.random() < 0.6 else "".join(rng.sample(JA_WORDS, 2))
+    # mixed
+    return rng.choice(EN_WORDS) + " " + rng.choice(JA_WORDS)
+
+
+def make_ids(rng, n, words, fmt):
+    seen, out = set(), []
+    while len(out) < n:
+        base = "-".join(rng.sample(words, rng.randint(2, 3)))
+        sid = fmt(base, rng)
+        if sid in seen:
+            sid = f"{sid}-{len(out)}"
+        if sid in seen:
+            continue
+        seen.add(sid)
+        out.append(sid)
+    return out
+
+
+def gen_registry(n: int, seed: int = 42) -> bytes:
+    """The registry of the original design's synthetic generator (``N SEED``):
+    N skills in shuffled file order, 3-8 triggers each mixing English and
+    Japanese words shared by many skills, a few quoted ones (``<``, ``>``,
+    ``&``, ``:``), optional status and description (plain or folded), an
+    occasional comment, and about N/10 compositions of 2-4 skills. The same
+    N and SEED give the same bytes."""
+    rng = random.Random(seed)
+    ids = make_ids(rng, n, EN_WORDS, lambda b, r: b if r.random() < 0.5 else f"{b}-{r.randint(0, 99)}")
+    w = []
+    w.append("schema_version: 1\n\nskills:\n")
+    for i, sid in enumerate(ids):
+        if i:
+            w.append("\n")
+        if rng.random() < 0.05:
+            w.append(f"  # {rng.choice(JA_WORDS)} / {rng.choice(EN_WORDS)} skills\n")
+        w.append(f"  {sid}:\n")
+        w.append(f"    path: skills/{sid}.md\n")
+        w.append(f"    priority: {rng.choice(PRIOS)}\n")
+        if rng.random() < 0.4:
+            w.append(f"    status: {rng.choice(STATUSES)}\n")
+        r = rng.random()
+        if r < 0.3:
+            w.append(f"    description: {' '.join(rng.sample(EN_WORDS, 6))}\n")
+        elif r < 0.45:
+            w.append("    description: >-\n")
+            for _ in range(rng.randint(1, 3)):
+                w.append(f"      {rng.choice(JA_WORDS)}と{rng.choice(JA_WORDS)}を扱う。{' '.join(rng.sample(EN_WORDS, 3))}\n")
+        w.append("    triggers:\n")
+        trig, k = [], rng.randint(3, 8)
+        while len(trig) < k:
+            t = make_trigger(rng)
+            if t not in trig:
+                trig.append(t)
+        for t in trig:
+            w.append(f"      - {t}\n")
+    n_comp = max(1, n // 10)
+    comp_ids = make_ids(rng, n_comp, EN_WORDS, lambda b, r: f"{b}-flow")
+    w.append("\ncomposition:\n")
+    for i, cid in enumerate(comp_ids):
+        if i:
+            w.append("\n")
+        w.append(f"  {cid}:\n")
+        for m in rng.sample(ids, min(len(ids), rng.randint(2, 4))):
+            w.append(f"    - {m}\n")
+    return "".join(w).encode("utf-8")
+
+
+# --------------------------------------------------------------------------- running
+
+
+_MEMORY = """
+import io, json, resource, sys, time
+t0 = time.perf_counter()
+from routelens.cli import main
+sys.stdout = io.StringIO()
+sys.stderr = io.StringIO()
+code = main(sys.argv[1:])
+wall = time.perf_counter() - t0
+me = resource.getrusage(resource.RUSAGE_SELF)
+kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+sys.__stdout__.write(json.dumps({"code": code, "wall": wall, "rss_kib": me.ru_maxrss,
+                                 "reader_rss_kib": kids.ru_maxrss}))
+"""
+
+
+def _timed(cmd: list[str], cwd: Path) -> float:
+    t0 = time.perf_counter()
+    subprocess.run(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    return time.perf_counter() - t0
+
+
+def _memory(args: list[str], cwd: Path) -> dict:
+    proc = subprocess.run([sys.executable, "-c", _MEMORY, *args], cwd=cwd, capture_output=True, text=True,
+                          check=False)
     if proc.returncode != 0:
         raise SystemExit(f"benchmark step failed:\n{proc.stderr}")
     return json.loads(proc.stdout)
 
 
-def main() -> int:
+def go_binary(given: str | None) -> Path | None:
+    """The Go generator to compare with: ``--go`` or ``$ROUTELENS_GO_BASELINE``."""
+    path = given or os.environ.get("ROUTELENS_GO_BASELINE")
+    if not path:
+        return None
+    p = Path(path).expanduser()
+    if not p.is_file() or not os.access(p, os.X_OK):
+        raise SystemExit(f"the Go baseline {p} is not an executable file")
+    return p.resolve()
+
+
+def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", default="1000,10000,100000", help="comma-separated skill counts")
-    ap.add_argument("--repeat", type=int, default=3, help="best of N runs (N=1 above 50,000 skills)")
-    args = ap.parse_args()
+    ap.add_argument("--repeat", type=int, default=5, help="rounds per size (medians; 1 round above 50,000 skills)")
+    ap.add_argument("--go", help="the Go generator's binary (default: $ROUTELENS_GO_BASELINE)")
+    ap.add_argument("--go-max", type=int, default=20_000, help="largest size the quadratic Go program runs at")
+    ap.add_argument("--shape", choices=("gen", "bench"), default="gen", help="which synthetic registry")
+    ap.add_argument("--seed", type=int, default=42)
+    args = ap.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
-    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cpus")
-    print(f"{'skills':>8} {'MB':>7} {'floor s':>9} {'build s':>9} {'ratio':>6} {'floor MiB':>10} {'build MiB':>10}  phases")
+    go = go_binary(args.go)
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cpus, load {os.getloadavg()[0]:.1f}, "
+          f"shape {args.shape}")
+    if go is None:
+        print("Go baseline: none given (pass --go PATH or set ROUTELENS_GO_BASELINE): routelens figures only")
+    else:
+        print(f"Go baseline: {go}")
+    rl = [sys.executable, "-m", "routelens", "build", "--registry", "skills.yaml", "--out", "gen-rl"]
+    rl2 = rl + ["--jobs", "2"]
+    print(f"{'skills':>8} {'MB':>6}  {'go med':>7} {'go min':>7}  {'j2 med':>7} {'j2 min':>7} {'ratio':>6}  "
+          f"{'j1 med':>9} {'ratio':>6}  {'j2 MiB':>6} {'2nd MiB':>7} {'j1 MiB':>6}")
     with tempfile.TemporaryDirectory(prefix="routelens-bench-") as tmp:
         for n in sizes:
-            reg = Path(tmp) / f"skills-{n}.yaml"
-            reg.write_text(make_registry(n), encoding="utf-8")
-            repeat = 1 if n > 50_000 else args.repeat
-            floor = _run(_FLOOR, str(reg), str(repeat))
-            build = _run(_BUILD, str(reg), str(Path(tmp) / f"gen-{n}"), str(repeat))
-            ratio = build["seconds"] / floor["seconds"]
-            phases = ", ".join(f"{k} {v:.3f}s" for k, v in build["phases"].items())
-            print(f"{n:>8} {reg.stat().st_size / 1e6:>7.2f} {floor['seconds']:>9.3f} {build['seconds']:>9.3f} "
-                  f"{ratio:>6.2f} {floor['maxrss_kib'] / 1024:>10.0f} {build['maxrss_kib'] / 1024:>10.0f}  {phases}",
-                  flush=True)
+            folder = Path(tmp) / f"r{n}"
+            folder.mkdir()
+            data = gen_registry(n, args.seed) if args.shape == "gen" else make_registry(n, args.seed).encode()
+            (folder / "skills.yaml").write_bytes(data)
+            rounds = 1 if n > 50_000 else args.repeat
+            runs: dict[str, list[float]] = {"go": [], "rl": [], "rl1": []}
+            use_go = go is not None and n <= args.go_max
+            for _ in range(rounds):
+                if use_go:
+                    shutil.rmtree(folder / "generated", ignore_errors=True)
+                    runs["go"].append(_timed([str(go)], folder))
+                shutil.rmtree(folder / "gen-rl", ignore_errors=True)
+                runs["rl"].append(_timed(rl2, folder))
+                shutil.rmtree(folder / "gen-rl", ignore_errors=True)
+                runs["rl1"].append(_timed(rl + ["--jobs", "1"], folder))
+            mem2 = _memory(rl2[3:], folder)
+            mem1 = _memory(rl[3:] + ["--jobs", "1"], folder)
+            med = {k: statistics.median(v) for k, v in runs.items() if v}
+            best = {k: min(v) for k, v in runs.items() if v}
+            if use_go:
+                go_txt = f"{med['go']:>7.3f} {best['go']:>7.3f}"
+                r2, r1 = f"{med['rl'] / med['go']:>6.2f}", f"{med['rl1'] / med['go']:>6.2f}"
+            else:
+                go_txt = f"{'-':>7} {'-':>7}"
+                r2 = r1 = f"{'-':>6}"
+            print(f"{n:>8} {len(data) / 1e6:>6.2f}  {go_txt}  {med['rl']:>7.3f} {best['rl']:>7.3f} {r2}  "
+                  f"{med['rl1']:>9.3f} {r1}  {mem2['rss_kib'] / 1024:>6.0f} {mem2['reader_rss_kib'] / 1024:>7.0f} "
+                  f"{mem1['rss_kib'] / 1024:>6.0f}", flush=True)
+            if go is not None and not use_go:
+                print(f"{'':>8} (Go not run above --go-max {args.go_max}: it is quadratic in the skills)")
+    print("j2/j1: routelens build --jobs 2 / --jobs 1; ratio: its median / the Go median, same run (<= 1.00 is "
+          "the target at 10,000 skills); MiB: peak RSS with --jobs 2 (the main process, its second reader) "
+          "and with --jobs 1")
     return 0
 
 

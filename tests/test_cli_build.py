@@ -202,10 +202,10 @@ def test_build_success_prints_the_size_summary(example_dir, cli):
         f"{INDEX_NAME}, {CATALOG_NAME})",
         "              chars     bytes   lines  vs the registry",
         "registry        564       618      35",
-        "catalog       3,398     3,452     164  502.5% larger",
-        "index           479       533       1  15.1% smaller",
-        "budget: index 479 chars = 84.9% of the registry; max_index_ratio 0.7 allows at most 394 chars: "
-        "EXCEEDED by 85 chars",
+        "catalog       3,497     3,551     168  520.0% larger",
+        "index           596       666       1  5.7% larger",
+        "budget: index 596 chars = 105.7% of the registry; max_index_ratio 0.7 allows at most 394 chars: "
+        "EXCEEDED by 202 chars",
     ]
     code, stdout, _ = cli("build", "--registry", reg, "--out", out)
     assert code == 0 and stdout.splitlines()[0].endswith("0 rules; unchanged)")
@@ -240,7 +240,8 @@ def test_warnings_go_to_stderr_and_build_succeeds(tmp_path, cli):
 # --------------------------------------------------------------------------- check
 
 
-ROOMY = EXAMPLE.read_text(encoding="utf-8") + "\nrouting:\n  max_index_ratio: 0.95\n"
+ROOMY = (EXAMPLE.read_text(encoding="utf-8") + "\nrouting:\n  max_index_ratio: 1.0  # room for the index's vocabulary: "
+         + "room " * 60 + "\n")
 
 
 def test_check_exit_codes(tmp_path, cli):
@@ -256,7 +257,7 @@ def test_check_exit_codes(tmp_path, cli):
     assert cli("build", "--registry", reg, "--out", out)[0] == 0
     code, stdout, stderr = cli("check", "--registry", reg, "--out", out)
     assert (code, stderr.splitlines()) == (0, example_bodies(reg))
-    assert stdout == f"ok: {out} is fresh for {reg} (d5695ac656ec) and within the size budget\n"
+    assert stdout == f"ok: {out} is fresh for {reg} (09fe3ba3c37c) and within the size budget\n"
     before = {p.name: p.read_bytes() for p in out.iterdir()}
     reg.write_text(ROOMY.replace("  article-writing:", "  article-drafting:"), encoding="utf-8")
     code, stdout, stderr = cli("check", "--registry", reg, "--out", out)
@@ -308,8 +309,8 @@ def test_check_hand_edited_index_and_budget(tmp_path, cli):
     code, _, stderr = cli("check", "--registry", shutil_example / "skills.yaml")
     assert code == 1
     assert stderr.splitlines() == example_bodies(shutil_example / "skills.yaml") + [
-        "routelens check: size budget exceeded: the index has 479 chars; max_index_ratio 0.7 of the "
-        "registry's 564 chars allows at most 394: over by 85 chars"]
+        "routelens check: size budget exceeded: the index has 596 chars; max_index_ratio 0.7 of the "
+        "registry's 564 chars allows at most 394: over by 202 chars"]
 
 
 def test_check_bad_registry_exits_2(tmp_path, cli):
@@ -328,13 +329,13 @@ def test_stats_json_on_the_example(example_dir, cli):
     assert list(st) == ["registry", "catalog", "index", "budget", "top_contributors"]
     assert st["registry"] == {"chars": 564, "bytes": 618, "lines": 35}
     # authority is "skills.yaml" here (8 characters fewer than "example-skills.yaml")
-    assert st["index"] == {"chars": 479, "bytes": 533, "lines": 1, "reduction": 0.1507}
-    assert st["catalog"] == {"chars": 3398, "bytes": 3452, "lines": 164, "reduction": -5.0248}
-    assert st["budget"] == {"max_index_ratio": 0.7, "index_chars": 479, "limit_chars": 394.8, "ratio": 0.8493,
+    assert st["index"] == {"chars": 596, "bytes": 666, "lines": 1, "reduction": -0.0567}
+    assert st["catalog"] == {"chars": 3497, "bytes": 3551, "lines": 168, "reduction": -5.2004}
+    assert st["budget"] == {"max_index_ratio": 0.7, "index_chars": 596, "limit_chars": 394.8, "ratio": 1.0567,
                             "ok": False}
     assert st["top_contributors"] == [
-        {"id": "repository-change", "kind": "skill", "chars": 63, "share": 0.1315},
-        {"id": "grounded-research", "kind": "skill", "chars": 52, "share": 0.1086},
+        {"id": "repository-change", "kind": "skill", "chars": 69, "share": 0.1158},
+        {"id": "grounded-research", "kind": "skill", "chars": 58, "share": 0.0973},
     ]
 
 
@@ -345,12 +346,12 @@ def test_stats_text(example_dir, cli):
         f"{example_dir / 'skills.yaml'}: 3 skills, 2 compositions, 0 rules",
         "              chars     bytes   lines  vs the registry",
         "registry        564       618      35",
-        "catalog       3,398     3,452     164  502.5% larger",
-        "index           479       533       1  15.1% smaller",
-        "budget: index 479 chars = 84.9% of the registry; max_index_ratio 0.7 allows at most 394 chars: "
-        "EXCEEDED by 85 chars",
+        "catalog       3,497     3,551     168  520.0% larger",
+        "index           596       666       1  5.7% larger",
+        "budget: index 596 chars = 105.7% of the registry; max_index_ratio 0.7 allows at most 394 chars: "
+        "EXCEEDED by 202 chars",
         "biggest contributors to the index:",
-        "      63 chars   13.2%  skill       repository-change",
+        "      69 chars   11.6%  skill       repository-change",
     ]
 
 

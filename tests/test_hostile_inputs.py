@@ -144,7 +144,7 @@ def test_mcp_server_keeps_answering_after_many_fifo_bodies(project):
         for _ in range(50):
             r = await s.call_tool("load_skill", {"id": "code-review"})
             errors += r.is_error
-        r = await s.call_tool("route_task", {"task": "write the changelog"})
+        r = await s.call_tool("route_task", {"task": "keep a changelog for the release"})
         return errors, json.loads(r.content[0].text)
 
     (project / "sub").mkdir()  # _session_run writes its log beside the registry's folder
@@ -287,7 +287,10 @@ def test_tampered_routing_settings_never_route(project):
     task = "review this PR, then rm -rf the build folder"
     assert Router.from_paths(project / "skills.yaml").route(task).reason == "high_risk"
     _edit_index(index, lambda o: o["routing"].update(high_risk=[]))
-    d = Router.from_paths(project / "skills.yaml").route(task)
+    # the built-in destructive intents (docs/formats.md §6.11) still hold the task back ...
+    assert Router.from_paths(project / "skills.yaml").route(task).reason == "high_risk"
+    # ... and the tampered settings are found before anything routes
+    d = Router.from_paths(project / "skills.yaml").route("review this PR")
     assert (d.mode, d.reason, d.freshness) == ("full", "index_invalid", "invalid")
     assert "the index's routing settings (threshold 85, margin 5, high_risk [none]) differ from the registry's " \
            "`routing:` section (" in d.message
@@ -299,27 +302,27 @@ def test_tampered_routing_settings_never_route(project):
 def test_routing_settings_written_with_an_alias_are_checked_from_the_registry(tmp_path):
     reg = tmp_path / "skills.yaml"
     reg.write_text("schema_version: 1\nshared: &r {threshold: 80, high_risk: [rm -rf]}\nskills:\n  a:\n"
-                   "    path: a.md\n    priority: P1\n    triggers: [a task]\nrouting: *r\n", encoding="utf-8")
+                   "    path: a.md\n    priority: P1\n    triggers: [sync the ledger]\nrouting: *r\n", encoding="utf-8")
     (tmp_path / "a.md").write_text("# a\n")
     write_generated(load_registry(reg), tmp_path / "generated")
     router = Router.from_paths(reg)
-    assert router.route("an a task").reason == "clear_candidate"
-    assert router.route("an a task, rm -rf").reason == "high_risk"
+    assert router.route("sync the ledger").reason == "clear_candidate"
+    assert router.route("sync the ledger, rm -rf").reason == "high_risk"
     _edit_index(tmp_path / "generated" / INDEX_NAME, lambda o: o["routing"].update(threshold=70))
-    assert Router.from_paths(reg).route("an a task").reason == "index_invalid"
+    assert Router.from_paths(reg).route("sync the ledger").reason == "index_invalid"
 
 
 def test_an_index_with_settings_for_a_registry_without_a_section_never_routes(tmp_path):
     reg = tmp_path / "skills.yaml"
-    reg.write_text("schema_version: 1\nskills:\n  a:\n    path: a.md\n    priority: P1\n    triggers: [a task]\n",
+    reg.write_text("schema_version: 1\nskills:\n  a:\n    path: a.md\n    priority: P1\n    triggers: [sync the ledger]\n",
                    encoding="utf-8")
     (tmp_path / "a.md").write_text("# a\n")
     write_generated(load_registry(reg), tmp_path / "generated")
-    assert Router.from_paths(reg).route("an a task").reason == "clear_candidate"
+    assert Router.from_paths(reg).route("sync the ledger").reason == "clear_candidate"
     _edit_index(tmp_path / "generated" / INDEX_NAME,
                 lambda o: o.update(source_sha256=o.pop("source_sha256"), routing={"threshold": 10}) or
                 o.update(source_sha256=o.pop("source_sha256")))
-    d = Router.from_paths(reg).route("an a task")
+    d = Router.from_paths(reg).route("sync the ledger")
     assert d.reason == "index_invalid" and "the registry has no `routing:` section" in d.message
 
 

@@ -217,3 +217,21 @@ def test_bundled_registry_has_no_lint_errors(capsys, monkeypatch):
     monkeypatch.delenv("SLASH_COMMAND_TOOL_CHAR_BUDGET", raising=False)
     assert main(["lint", "--registry", str(ROOT / "skills.yaml")]) == 0
     assert capsys.readouterr().out.splitlines()[-1].startswith("lint: 0 errors, ")
+
+
+def test_not_when_of_its_own_trigger_and_stem_collisions(tmp_path):
+    reg = tmp_path / "skills.yaml"
+    reg.write_text("schema_version: 1\nskills:\n  plan:\n    path: p.md\n    priority: P1\n    description: Plan it\n"
+                   "    triggers: [plan]\n    not_when: [plan]\n  planning:\n    path: q.md\n    priority: P1\n"
+                   "    description: Planning\n    triggers: [planning]\n", encoding="utf-8")
+    (tmp_path / "p.md").write_text("# p\n")
+    (tmp_path / "q.md").write_text("# q\n")
+    rep = lint(load_registry(reg))
+    got = sorted((f.code, f.key_path, f.line, f.message) for f in rep.findings
+                 if f.code in ("not-when-own-trigger", "stem-collision"))
+    assert got == [
+        ("not-when-own-trigger", "skills.plan.not_when[0]", 8,
+         "not_when 'plan' is also a trigger of plan: every task that says it drops the skill"),
+        ("stem-collision", "skills.planning.triggers[0]", 13,
+         "trigger 'planning' and 'plan' of plan are inflections of one word: a task saying either matches both"),
+    ]

@@ -9,6 +9,7 @@ from routelens.artifacts.freshness import Freshness, built_in_memory
 from routelens.artifacts.index_file import index_bytes, parse_index
 from routelens.registry import parse_registry
 from routelens.routing.entries import Entries
+from routelens.routing.evidence import Candidate, Piece
 from routelens.routing.matching import Match
 from routelens.routing.policy import Evidence, ExplicitId, decide
 
@@ -50,9 +51,20 @@ def indexed(reg) -> Entries:
     return Entries.from_index(reg.text, "skills.yaml", parse_index(index_bytes(reg)), reg)
 
 
-def ev(reg, *, matches=(), near=(), rules=(), risks=(), explicit=(), fresh=None) -> Evidence:
+def strong(match: Match, start: int) -> Candidate:
+    """A candidate backed by one phrase trigger (docs/formats.md §6.10), its span at ``start``."""
+    span = (start, start + 4)
+    return Candidate(match.id, match.score, (Piece("trigger", "task", span, 2, f'the phrase "{match.trigger}"',
+                                                   match.trigger),), weight=2, supported=True, spans=(span,),
+                     tier="phrase")
+
+
+def ev(reg, *, matches=(), near=(), rules=(), risks=(), explicit=(), fresh=None, candidates=None) -> Evidence:
     fresh = fresh or built_in_memory(parse_index(index_bytes(reg)))
-    return Evidence("task", tuple(matches), tuple(near), tuple(rules), tuple(risks), tuple(explicit), False, fresh)
+    if candidates is None:
+        candidates = [strong(x, 10 * i) for i, x in enumerate(matches)]
+    return Evidence("task", tuple(matches), tuple(near), tuple(rules), tuple(risks), tuple(explicit), False, fresh,
+                    tuple(candidates))
 
 
 def m(owner: str, score: float, trigger: str = "t") -> Match:
@@ -69,11 +81,55 @@ def test_a_stale_index_falls_back_and_still_names_the_forced_rule_and_disabled_c
                          "scored 100 via \"t\"")
 
 
-def test_an_explicit_id_comes_before_a_forced_rule(reg, indexed):
+def test_a_forced_rule_comes_before_an_explicit_id(reg, indexed):
+    # safety first (docs/formats.md §6.3): "/release ... production deploy" goes to the full registry
     v = decide(ev(reg, rules=[m("production-change", 100)], explicit=[ExplicitId("release", "skill", (0, 4))]),
                indexed, reg.routing)
+    assert (v.mode, v.reason, v.skills, v.rule) == ("full", "forced_rule", (), "production-change")
+
+
+def test_an_explicit_id_routes_fast(reg, indexed):
+    v = decide(ev(reg, explicit=[ExplicitId("release", "skill", (0, 4))]), indexed, reg.routing)
     assert (v.mode, v.reason, v.skills) == ("fast", "explicit", ("release",))
     assert [x.id for x in v.matches] == ["release"]
+
+
+def test_steering_comes_before_an_explicit_id(reg, indexed):
+    e = ev(reg, explicit=[ExplicitId("release", "skill", (8, 16))])
+    e.steering = ((0, 7, "SYSTEM:"),)
+    v = decide(e, indexed, reg.routing)
+    assert (v.mode, v.reason, v.skills) == ("full", "suspicious_input", ())
+    assert v.message == ('Fell back to the full registry: the task holds text that tries to steer the router '
+                         '("SYSTEM:"); ids and modes named in it are not routes')
+
+
+def test_a_destructive_intent_beats_a_clear_candidate(reg, indexed):
+    e = ev(reg, matches=[m("release", 100)])
+    e.destructive = ((0, 13, "delete every"),)
+    v = decide(e, indexed, reg.routing)
+    assert (v.mode, v.reason, v.message) == (
+        "full", "high_risk", 'Fell back to the full registry: the task holds the destructive intent "delete every"')
+
+
+def test_a_candidate_with_weak_evidence_falls_back(reg, indexed):
+    weak = Candidate("release", 100.0, (Piece("trigger", "task", (0, 4), 1, 'the everyday word "release" (Zipf 4.9)',
+                                              "release"),), weight=1, supported=False, spans=((0, 4),),
+                     tier="everyday")
+    v = decide(ev(reg, matches=[m("release", 100)], candidates=[weak]), indexed, reg.routing)
+    assert (v.mode, v.reason) == ("full", "weak_evidence")
+    assert v.message == ('Fell back to the full registry: the only evidence is the everyday word "release"; nothing '
+                         'else in the task is about release')
+    assert weak.why == 'not selected: weak evidence (the everyday word "release" (Zipf 4.9))'
+
+
+def test_two_supported_candidates_for_distinct_asks_are_both_selected(reg, indexed):
+    a, b = m("release", 100), m("release-notes", 100)
+    e = ev(reg, matches=[a, b])
+    e.clause_breaks = (6,)
+    # no composition holds them alone here: use a registry-free pair of candidates in separate clauses
+    v = decide(e, indexed, reg.routing)
+    # both are members of release-pair, so the composition wins over two separate needs
+    assert (v.mode, v.composition) == ("index", "release-pair")
 
 
 def test_a_high_risk_term_beats_a_clear_candidate(reg, indexed):

@@ -31,8 +31,9 @@ CRAFTED = [
      ("index", "clear_candidate", ["debugging"], None)),
     ("why is that flaky widget back again", ("full", "no_match", [], None),
      ("index", "clear_candidate", ["debugging"], None)),
+    # two distinct asks, each with a phrase: both are selected (docs/formats.md §6.10)
     ("flaky widget, and write the release notes", ("index", "clear_candidate", ["release-notes"], None),
-     ("full", "ambiguous", [], None)),
+     ("index", "multi_need", ["debugging", "release-notes"], None)),
     ("the flaky widget broke the production deploy", ("full", "forced_rule", [], None),
      ("full", "forced_rule", [], None)),
 ]
@@ -118,10 +119,10 @@ def test_replay_names_exactly_the_decisions_a_one_trigger_edit_changed(bundled, 
     got = [(c["line"], c["task"], list(_key(c["before"])), list(_key(c["after"]))) for c in rep["changes"]]
     assert got == [(ln, t, [*b[:2], b[2], b[3]], [*a[:2], a[2], a[3]]) for ln, t, b, a in expected]
     assert (rep["replayed"], rep["changed"], rep["unchanged"]) == (len(tasks), 3, len(tasks) - 3)
-    assert rep["transitions"] == {"no_match -> clear_candidate": 2, "clear_candidate -> ambiguous": 1}
+    assert rep["transitions"] == {"no_match -> clear_candidate": 2, "clear_candidate -> multi_need": 1}
     assert rep["changes"][0]["what"] == ["mode", "reason", "skills"]
     assert rep["changes"][2]["after"]["message"].startswith(
-        'Fell back to the full registry: "debugging" and "release-notes" scored 100 and 100')
+        'Routed to "debugging" and "release-notes": the task asks for 2 distinct things')
 
     # the same edit seen against the logged decisions in text
     assert main(["replay", str(log), "--registry", str(bundled)]) == 1

@@ -74,7 +74,7 @@ skills:
   terraform:
     path: skills/terraform.md
     priority: P1
-    triggers: [terraform]
+    triggers: [terraform, terraform plan]
     meta: *team
 composition:
   release-train: [release, release-notes, changelog]
@@ -128,22 +128,24 @@ def test_short_triggers_case():
     d = r.route("improve the prompt wording")
     assert summary(d) == ("full", "no_match", (), None)
     assert "pr-create" not in [m.id for m in d.matches + d.near_misses]
-    d = r.route("fix the CI pipeline")
-    assert summary(d) == ("index", "clear_candidate", ("ci-fix",), None)
+    d = r.route("fix the ci failure")
+    # "ci" matches on its word boundaries, but an everyday word alone does not route (docs/formats.md §6.10)
+    assert summary(d) == ("full", "weak_evidence", (), None)
     assert [(m.id, m.score, m.trigger, m.span) for m in d.matches] == [("ci-fix", 100.0, "ci", (8, 10))]
     assert summary(r.route("e")) == ("full", "no_match", (), None)
 
 
-@pytest.mark.parametrize("task, skill, span", [
-    ("ＰＲ作成してください", "pr-create", (0, 4)),
-    ("ﾃｽﾄ追加", "test-add", (0, 5)),
-    ("デプロイして", "deploy", (0, 4)),
-    ("ログイン画面の実装修正をお願いします", "impl-fix", (7, 11)),
+@pytest.mark.parametrize("task, skill, span, mode", [
+    ("ＰＲ作成してください", "pr-create", (0, 4), "index"),
+    ("ﾃｽﾄ追加", "test-add", (0, 5), "index"),
+    ("デプロイして", "deploy", (0, 4), "full"),  # one everyday word (Zipf 2.2) and nothing else
+    ("ログイン画面の実装修正をお願いします", "impl-fix", (7, 11), "index"),
 ])
-def test_width_forms_case(task, skill, span):
+def test_width_forms_case(task, skill, span, mode):
     r = Router.from_registry(load_registry(FIXTURES / "width-forms.yaml"))
     d = r.route(task)
-    assert summary(d) == ("index", "clear_candidate", (skill,), None)
+    assert summary(d) == ((mode, "clear_candidate", (skill,), None) if mode == "index"
+                          else (mode, "weak_evidence", (), None))
     assert [(m.id, m.score, m.span) for m in d.matches] == [(skill, 100.0, span)]
 
 
@@ -227,18 +229,20 @@ def test_candidates_inside_one_larger_composition(r):
 
 
 def test_composition_conflict(r):
-    d = r.route("translate the changelog")
+    # "cut a release" is specific; "translate" and "readme" are weak, but asked together with it they count
+    d = r.route("cut a release, then translate the readme")
     assert summary(d) == ("full", "composition_conflict", (), None)
     assert d.message == ('Fell back to the full registry: the candidates are spread over compositions '
-                         '"bilingual-docs" (translation), "notes-i18n" (translation) and "release-train" '
-                         '(changelog), which do not contain each other')
+                         '"bilingual-docs" (docs-update, translation), "notes-i18n" (translation) and '
+                         '"release-train" (release), which do not contain each other')
 
 
 def test_ambiguous(r):
     d = r.route("refactor the terraform")
     assert summary(d) == ("full", "ambiguous", (), None)
-    assert d.message == ('Fell back to the full registry: "refactoring" and "terraform" scored 100 and 100, '
-                         'closer than the margin 5')
+    assert d.message == ('Fell back to the full registry: "refactoring" and "terraform" both have evidence '
+                         '("refactoring": the specific word "refactor" (rare in everyday language); "terraform": the '
+                         'fairly common word "terraform" (Zipf 2.0)) and the task does not say which it wants')
 
 
 def test_a_second_candidate_beyond_the_margin_does_not_block(r):
@@ -288,7 +292,7 @@ def test_fresh_index_routes_without_parsing_the_registry(on_disk, monkeypatch):
     monkeypatch.setattr(router_mod, "parse_registry", boom)
     rt = Router.from_paths(reg_path, idx)
     assert rt.freshness.state == "fresh"
-    d = rt.route("fix the CI pipeline")
+    d = rt.route("fix the ci failure")
     assert summary(d) == ("index", "clear_candidate", ("ci-fix",), None)
     assert d.freshness == "fresh" and d.index_sha256 is not None and len(d.index_sha256) == 64
     import hashlib
@@ -300,12 +304,12 @@ def test_fresh_index_routes_without_parsing_the_registry(on_disk, monkeypatch):
 def test_missing_index(on_disk):
     reg_path, idx = on_disk
     idx.unlink()
-    d = Router.from_paths(reg_path, idx).route("fix the CI pipeline")
+    d = Router.from_paths(reg_path, idx).route("fix the ci failure")
     assert summary(d) == ("full", "index_missing", (), None)
     assert [m.id for m in d.matches] == ["ci-fix"] and d.index_sha256 is None
     # user trial: the message said "run `routelens build`" twice
     assert d.message == (f"Fell back to the full registry: the compact index is missing (no index at {idx}); "
-                         'run `routelens build`. Best candidate: "ci-fix" scored 100 via "ci"')
+                         'run `routelens build`. Best candidate: "ci-fix" scored 100 via "ci failure"')
     assert d.message.count("routelens build") == 1
 
 
@@ -323,7 +327,7 @@ def test_stale_index_after_an_edit_still_shows_candidates(on_disk):
 def test_invalid_index(on_disk):
     reg_path, idx = on_disk
     idx.write_bytes(idx.read_bytes()[:40])
-    d = Router.from_paths(reg_path, idx).route("fix the CI pipeline")
+    d = Router.from_paths(reg_path, idx).route("fix the ci failure")
     assert summary(d) == ("full", "index_invalid", (), None)
     assert [m.id for m in d.matches] == ["ci-fix"]
 
@@ -345,13 +349,13 @@ def test_range_that_no_longer_holds_the_key_is_index_invalid(on_disk):
     # the router's own check when it expands the range (the hash still matches)
     rt = Router.from_registry(reg, parse_index(idx.read_bytes()))
     assert rt.freshness.state == "fresh"
-    d = rt.route("fix the CI pipeline")
+    d = rt.route("fix the ci failure")
     assert summary(d) == ("full", "index_invalid", (), None)
     assert d.freshness == "invalid" and d.expansions == ()
     assert f"line 4 of {reg_path} should hold the key `ci-fix:`" in d.message
     assert [m.id for m in d.matches] == ["ci-fix"]  # the candidate is still shown
     # through the files, whichever layer notices first, the outcome is the same
-    d = Router.from_paths(reg_path, idx).route("fix the CI pipeline")
+    d = Router.from_paths(reg_path, idx).route("fix the ci failure")
     assert summary(d) == ("full", "index_invalid", (), None) and d.freshness == "invalid"
 
 
@@ -362,7 +366,7 @@ def test_range_beyond_the_end_of_the_registry_is_index_invalid(on_disk):
     d = rt.route("refactor it")
     assert summary(d) == ("full", "index_invalid", (), None)
     assert "beyond the end of the registry" in d.message
-    assert summary(rt.route("fix the CI pipeline")) == ("index", "clear_candidate", ("ci-fix",), None)
+    assert summary(rt.route("fix the ci failure")) == ("index", "clear_candidate", ("ci-fix",), None)
     d = Router.from_paths(reg_path, idx).route("refactor it")
     assert summary(d) == ("full", "index_invalid", (), None)
 
@@ -381,7 +385,7 @@ skills:
   "docs-update" :
     path: skills/docs-update.md
     priority: P2
-    triggers: [readme]
+    triggers: [update the readme]
 """
 
 
@@ -426,14 +430,14 @@ def test_crlf_checkout_keeps_the_index_fresh(tmp_path):
     reg_path.write_bytes(REGISTRY.replace("\n", "\r\n").encode())
     rt = Router.from_paths(reg_path)
     assert rt.freshness.state == "fresh"
-    d = rt.route("fix the CI pipeline")
+    d = rt.route("fix the ci failure")
     assert d.expansions[0].text == "  ci-fix:\n    path: skills/ci-fix.md\n    priority: P0\n    triggers: [ci, ci failure, flaky test]\n"
 
 
 def test_route_convenience_function(on_disk):
     reg_path, idx = on_disk
-    assert summary(route("fix the CI pipeline", reg_path, idx)) == ("index", "clear_candidate", ("ci-fix",), None)
-    assert route("fix the CI pipeline", reg_path).freshness == "fresh"
+    assert summary(route("fix the ci failure", reg_path, idx)) == ("index", "clear_candidate", ("ci-fix",), None)
+    assert route("fix the ci failure", reg_path).freshness == "fresh"
 
 
 # --------------------------------------------------------------------------- properties of decisions
@@ -448,11 +452,13 @@ def test_determinism(r, reg):
 
 
 def test_to_dict_key_order_and_spans_as_lists(r):
-    d = r.route("fix the CI pipeline").to_dict()
+    d = r.route("fix the ci failure").to_dict()
     assert list(d) == ["task", "mode", "reason", "message", "skills", "composition", "matches", "near_misses",
-                       "expansions", "dropped", "rule", "high_risk", "rule_matches", "payload_chars", "freshness",
-                       "source_sha256", "index_sha256", "matcher_version", "truncated", "missing_bodies"]
-    assert d["matches"] == [{"id": "ci-fix", "score": 100.0, "trigger": "ci", "span": [8, 10]}]
+                       "expansions", "dropped", "rule", "high_risk", "rule_matches", "evidence", "payload_chars",
+                       "freshness", "source_sha256", "index_sha256", "matcher_version", "truncated", "missing_bodies"]
+    assert d["matches"] == [{"id": "ci-fix", "score": 100.0, "trigger": "ci failure", "span": [8, 18]}]
+    assert [(c["id"], c["selected"], [p["kind"] for p in c["pieces"]]) for c in d["evidence"]] == [
+        ("ci-fix", True, ["trigger"])]
 
 
 def test_long_task_is_truncated_and_the_decision_says_so(r):
@@ -508,7 +514,8 @@ def test_whole_task_safety_scan_handles_200k_characters(r):
 
 def test_reasons_are_the_spec_list():
     assert set(REASONS) == {"explicit", "clear_candidate", "index_missing", "index_stale", "index_invalid", "no_match",
-                            "ambiguous", "high_risk", "forced_rule", "composition_conflict", "disabled_skill"}
+                            "ambiguous", "high_risk", "forced_rule", "composition_conflict", "disabled_skill",
+                            "weak_evidence", "suspicious_input", "unknown_id", "multi_need"}
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -533,17 +540,18 @@ def test_any_task_returns_a_decision(r, task):
 
 
 def test_explain_selected(r):
-    ex = r.explain("fix the CI pipeline", "ci-fix")
+    ex = r.explain("fix the ci failure", "ci-fix")
     assert ex.known and ex.selected and ex.best is not None and ex.best.score == 100.0
-    assert ex.reasons[0] == 'Its best trigger "ci" scored 100 on "CI" (characters 8-10), at or above the threshold 85.'
+    assert ex.reasons[0] == ('Its best trigger "ci failure" scored 100 on "ci failure" (characters 8-18), at or '
+                             'above the threshold 85.')
     assert ex.reasons[1] == "It was selected (mode index, reason clear_candidate)."
 
 
 def test_explain_ambiguity(r):
     ex = r.explain("refactor the terraform", "terraform")
     assert not ex.selected
-    assert ex.reasons[1] == ('It was not selected because the choice was ambiguous: "refactoring" and "terraform" '
-                             'scored 100 and 100, closer than the margin 5.')
+    assert ex.reasons[1].startswith('It was not selected because the choice was ambiguous: "refactoring" and '
+                                    '"terraform" both have evidence')
 
 
 def test_explain_below_threshold_and_status(r):
@@ -586,9 +594,9 @@ def bundled() -> Router:
 
 
 @pytest.mark.parametrize("task, best", [
-    ("build an RSS reader app", ("docs-update", "readme", 63.0)),
-    ("the reader crashes on startup", ("docs-update", "readme", 63.0)),
-    ("spreadsheet reader", ("docs-update", "readme", 63.0)),
+    ("build an RSS reader app", None),  # "reader" is two edits from "readme": no near miss either
+    ("the reader crashes on startup", None),
+    ("spreadsheet reader", None),
     ("the nuclear reactor", ("refactoring", "refactor", 77.5)),
     ("local files are missing", ("i18n", "locale files", 83.6)),
     ("locate files on disk", ("i18n", "locale files", 81.8)),
@@ -598,12 +606,14 @@ def test_common_words_one_edit_from_a_trigger_do_not_route(bundled, task, best):
     # locale files ~ local files 97.3 / locate files 90.9)
     d = bundled.route(task)
     assert summary(d) == ("full", "no_match", (), None) and d.matches == ()
-    assert (d.near_misses[0].id, d.near_misses[0].trigger, d.near_misses[0].score) == best
+    if best is None:
+        assert [m.trigger for m in d.near_misses] != ["readme"]
+    else:
+        assert (d.near_misses[0].id, d.near_misses[0].trigger, d.near_misses[0].score) == best
 
 
 @pytest.mark.parametrize("task, skill", [
-    ("can you refactr the parser module", "refactoring"),
-    ("debuging the login redirect", "debugging"),
+    ("can you refactr the parser module", "refactoring"),  # a typo of a rare word still counts
     ("write a unit tset for the parser", "test-writing"),
     ("the locale files are out of date", "i18n"),
 ])
@@ -639,11 +649,17 @@ def test_no_match_and_explain_say_the_same_thing():
     assert e.reasons[0] == ('Its best trigger "knife skills" scored 45.5 on "knife" (characters 3-8), below the '
                             'threshold 85 and below 60, the lowest score listed as a near miss.')
     # a near miss is named in both
-    d = r.route("sharpen my knives")
+    d = r.route("sharpening my knifes")
     assert d.message == ('Fell back to the full registry: no skill reached the threshold 85 (best: "knife-skills" '
-                         'scored 63.3 via "knife sharpening")')
+                         'scored 66.7 via "knife sharpening")')
+    assert r.explain("sharpening my knifes", "knife-skills").reasons[0] == (
+        'Its best trigger "knife sharpening" scored 66.7 on "sharpening" (characters 0-10), below the threshold 85.')
+    # the issue's "sharpen my knives": no trigger word is an inflection of "sharpen" (matcher version 3), and
+    # both say so
+    d = r.route("sharpen my knives")
+    assert (d.reason, d.near_misses) == ("no_match", ())
     assert r.explain("sharpen my knives", "knife-skills").reasons[0] == (
-        'Its best trigger "knife sharpening" scored 63.3 on "sharpen" (characters 0-7), below the threshold 85.')
+        'None of the triggers of "knife-skills" appears in the task, even approximately (the threshold is 85).')
 
 
 def test_an_unknown_explicit_id_is_named():
@@ -651,17 +667,22 @@ def test_an_unknown_explicit_id_is_named():
     said "no skill trigger matches" instead of naming the id."""
     r = Router.from_registry(parse_registry(KNIVES.encode(), Path("skills.yaml")))
     d = r.route("/some-skill-id")
-    assert (d.mode, d.reason) == ("full", "no_match")
-    assert d.message == ('Fell back to the full registry: the task names /some-skill-id, but no skill or '
-                         'composition has the id "some-skill-id"')
+    assert (d.mode, d.reason) == ("full", "unknown_id")
+    assert d.message == ('Fell back to the full registry: the task names /some-skill-id, which is no skill or '
+                         'composition of skills.yaml')
     d = r.route("use $kitchen-basic here")
-    assert d.message == ('Fell back to the full registry: the task names $kitchen-basic, but no skill or '
-                         'composition has the id "kitchen-basic" (closest: "kitchen-basics")')
-    # routed on a trigger anyway: a note names the id that looks like a typo, nothing for /tmp
+    assert (d.mode, d.reason) == ("full", "unknown_id")
+    assert d.message == ('Fell back to the full registry: the task names $kitchen-basic, which is no skill or '
+                         'composition of skills.yaml (closest: "kitchen-basics")')
     d = r.route("/knife-skill: sous vide please")
-    assert (d.reason, d.composition) == ("clear_candidate", "kitchen-basics")
-    assert ('; the task names /knife-skill, but no skill or composition has that id '
-                              '(closest: "knife-skills")') in d.message
+    assert d.message.startswith('Fell back to the full registry: the task names /knife-skill, which is no skill '
+                                'or composition of skills.yaml (closest: "knife-skills"). Best candidate:')
+    # a word without a hyphen is no id-shaped word (no unknown_id): routed on a trigger anyway, a note names the
+    # id that looks like a typo, nothing for /tmp
+    d = r.route("/sousvide: sous vide please")
+    assert (d.reason, d.skills) == ("clear_candidate", ("sous-vide",))
+    assert ('; the task names /sousvide, but no skill or composition has that id '
+            '(closest: "sous-vide")') in d.message
     d = r.route("sous vide the steak in /tmp")
     assert "/tmp" not in d.message
 

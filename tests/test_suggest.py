@@ -48,7 +48,7 @@ cases:
     expect: [code-review]
   - task: "write the release notes for 2.1"
     expect: [release-notes]
-  - task: "is a pull request open for the weather widget"
+  - task: "summarise the weather forecast for the office"
     expect: [weather]
   - task: "what is the forecast for the weekend"
     expect: [weather]
@@ -83,17 +83,17 @@ def test_a_safe_trigger_is_proposed_and_a_harmful_one_is_not(small):
     reg = parse_registry(raw, reg_path, str(reg_path))
     rep = suggest(reg, raw, load_cases(cases_path))
     got = [(s.skill, s.trigger, s.edit.where_line, s.edit.yaml) for s in rep.suggestions]
-    assert got == [("weather", "weather", 18, "triggers: [weather report, weather]")]
+    # a phrase of the skill's own words is proposed (one everyday word, "weather" or "forecast", would not
+    # route anything on its own: docs/formats.md §6.10)
+    assert got == [("weather", "weather forecast", 18, "triggers: [weather report, weather forecast]")]
     assert rep.suggestions[0].effect.sentence("c.yaml") == "routes c.yaml:6 right; no other labelled case changes"
-    # "pull request" and "forecast" would each route the must-fallback case: not proposed, and said why
+    # "pull request" would route the must-fallback case: not proposed, and said why
     assert [(r.skill, r.trigger, r.source.line, r.effect.sentence("c.yaml")) for r in rep.rejected] == [
-        ("code-review", "pull request", 2,
-         "routes c.yaml:2 right; breaks c.yaml:6 (missed -> wrong_route), c.yaml:10 (fallback_ok -> false_route)"),
-        ("weather", "forecast", 8, "routes c.yaml:8 right; breaks c.yaml:10 (fallback_ok -> false_route)"),
+        ("code-review", "pull request", 2, "routes c.yaml:2 right; breaks c.yaml:10 (fallback_ok -> false_route)"),
     ]
     assert (rep.before["missed"], rep.after["missed"], rep.after["coverage"]) == (3, 2, 0.5)
     assert [r.case.line for r in rep.unresolved] == [2, 8]
-    assert rep.patched == REGISTRY.replace("[weather report]", "[weather report, weather]").encode()
+    assert rep.patched == REGISTRY.replace("[weather report]", "[weather report, weather forecast]").encode()
 
 
 def test_cli_out_writes_a_patched_copy_and_never_the_registry(small, tmp_path, capsys):
@@ -104,16 +104,16 @@ def test_cli_out_writes_a_patched_copy_and_never_the_registry(small, tmp_path, c
     assert main(["suggest", str(cases_path), "--registry", str(reg_path), "--out", str(out)]) == 0
     text = capsys.readouterr()
     assert reg_path.read_bytes() == before
-    assert out.read_bytes() == before.replace(b"[weather report]", b"[weather report, weather]")
+    assert out.read_bytes() == before.replace(b"[weather report]", b"[weather report, weather forecast]")
     lines = text.out.splitlines()
     assert lines[0] == f"{cases_path} against {reg_path}: 3 missed, 0 wrong (coverage 25.0%, confident precision 100.0%)"
     assert lines[1] == ("1 trigger proposed for 1 skill; with all of them: coverage 25.0% -> 50.0%, confident "
                         "precision 100.0% -> 100.0%, no labelled case worse")
-    assert lines[3] == f"weather  {reg_path}:18  triggers: [weather report, weather]"
+    assert lines[3] == f"weather  {reg_path}:18  triggers: [weather report, weather forecast]"
     assert f"wrote {out}" in text.err
     # the copy routes the case it was made for
     write_generated(load_registry(out), tmp_path / "gen2")
-    d = Router.from_paths(out, tmp_path / "gen2" / "routing.min.json").route("is a pull request open for the weather widget")
+    d = Router.from_paths(out, tmp_path / "gen2" / "routing.min.json").route("summarise the weather forecast for the office")
     assert d.skills == ("weather",)
 
 
@@ -122,11 +122,12 @@ def test_cli_json(small, capsys):
     assert main(["suggest", str(cases_path), "--json", "--registry", str(reg_path)]) == 0
     rep = json.loads(capsys.readouterr().out)
     assert rep["suggestions"] == [{
-        "kind": "add_trigger", "skill": "weather", "trigger": "weather", "yaml": "triggers: [weather report, weather]",
-        "where": f"{reg_path}:18", "how": "replace line 18 with it (`, weather` added inside the brackets)",
+        "kind": "add_trigger", "skill": "weather", "trigger": "weather forecast",
+        "yaml": "triggers: [weather report, weather forecast]",
+        "where": f"{reg_path}:18", "how": "replace line 18 with it (`, weather forecast` added inside the brackets)",
         "effect": f"routes {cases_path}:6 right; no other labelled case changes", "fixes": [6], "source_line": 6,
         "in_vocabulary": True}]
-    assert [r["trigger"] for r in rep["rejected"]] == ["pull request", "forecast"]
+    assert [r["trigger"] for r in rep["rejected"]] == ["pull request"]
     assert [u["line"] for u in rep["unresolved"]] == [2, 8]
 
 

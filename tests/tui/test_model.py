@@ -36,7 +36,7 @@ def test_format_index_one_tuple_per_line_and_rows(registry):
     raw = (registry.parent / "generated" / "routing.min.json").read_bytes()
     disp = format_index(raw)
     lines = disp.text.split("\n")
-    assert lines[disp.rows["skills:blog-post"]] == '  ["blog-post",5,13,["blog post","write an article","記事"]],'
+    assert lines[disp.rows["skills:blog-post"]] == '  ["blog-post",5,13,["blog post","write an article","記事"],[],[]],'
     assert lines[disp.rows["compositions:article-writing"]] == '  ["article-writing",77,79],'
     assert lines[disp.rows["rules:production-change"]] == '  ["production-change",88,91,["production deploy","本番"]]'
     assert json.loads(disp.text) == json.loads(raw)  # still the same JSON

@@ -74,7 +74,7 @@ def test_fallback_invalid_index(snap_compare, registry):
 
 def test_fallback_ambiguous(snap_compare, registry):
     app = make_app(registry)
-    assert snap_compare(app, terminal_size=SIZE, run_before=typed(app, "deploy the docs and deploy to staging"))
+    assert snap_compare(app, terminal_size=SIZE, run_before=typed(app, "deploy the docs or deploy to staging"))
 
 
 def test_fallback_no_match(snap_compare, registry):

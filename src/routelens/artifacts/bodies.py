@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 import stat
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +20,8 @@ from routelens.paths import is_absolute_or_escaping
 from routelens.registry.model import Registry
 from routelens.text.canonical import canonical_bytes
 
-__all__ = ["resolve_body_path", "body_state", "body_sentence", "body_warnings", "path_position", "read_body", "body_problem",
-           "body_info"]
+__all__ = ["resolve_body_path", "body_state", "body_sentence", "body_problems", "body_warnings", "path_position",
+           "read_body", "body_problem", "body_info"]
 
 
 def _refuse_lexically(rel: str) -> None:
@@ -53,17 +54,47 @@ def resolve_body_path(reg: Registry, rel: str) -> Path:
     return Path(target)
 
 
-def body_state(base_dir: str | Path, rel: str) -> str | None:
+def body_state(base_dir: str | Path, rel: str, _dirs: dict[str, Any] | None = None) -> str | None:
     """None when the skill body ``rel`` is a regular file inside the folder
     ``base_dir`` (the registry's real folder, :attr:`Registry.base_dir`);
     otherwise the catalog's words for it (docs/formats.md §4.4:
     ``missing``, ``is a directory``, ``not a regular file``, a refusal of
     the path). Only stats the file (never opens it): cheap enough for every
-    routed decision (§6.1 ``missing_bodies``)."""
+    routed decision (§6.1 ``missing_bodies``). ``_dirs`` is a cache for
+    many bodies of one registry (:func:`body_warnings`): each folder is
+    resolved and listed once, a name its listing lacks is missing, and a
+    plain file (not a symlink) in a folder inside ``base_dir`` is judged by
+    one ``lstat``; anything else is resolved in full."""
     try:
         _refuse_lexically(rel)
     except ValueError as exc:
         return str(exc)
+    if _dirs is not None:
+        head, _, tail = rel.replace("\\", "/").rpartition("/")
+        folder = _dirs.get(head)
+        if folder is None:
+            base = _dirs.get("\x00")
+            if base is None:
+                base = _dirs["\x00"] = os.path.realpath(base_dir)
+            real_dir = os.path.realpath(os.path.join(base, head))
+            folder = _dirs[head] = [real_dir, _inside(base, real_dir), None]
+        if folder[1] and tail and tail != ".":
+            names = folder[2]
+            if names is None:
+                names = folder[2] = _listing(folder[0])
+            if type(names) is str:
+                return names
+            if names is not False and tail not in names[0] and _folded(tail) not in names[1]:
+                return "missing"
+            try:
+                st = os.lstat(os.path.join(folder[0], tail))
+            except OSError:
+                pass  # judged in full below
+            else:
+                if stat.S_ISREG(st.st_mode):
+                    return None
+                if stat.S_ISDIR(st.st_mode):
+                    return "is a directory"
     base = os.path.realpath(base_dir)
     target = os.path.realpath(os.path.join(base, rel.replace("\\", "/")))
     if not _inside(base, target):
@@ -92,19 +123,34 @@ def body_sentence(rel: str, problem: str) -> str:
     return f"the body {rel!r} is {problem}"
 
 
-def body_warnings(reg: Registry) -> list[Diagnostic]:
+def body_problems(reg: Registry) -> list[tuple[Any, str]]:
+    """``(skill, problem)`` for each skill whose body cannot be loaded
+    (:func:`body_state`'s words), in file order. One listing per folder,
+    so it stays cheap at 100,000 skills."""
+    base = reg.base_dir
+    dirs: dict[str, Any] = {}
+    found = []
+    for s in reg.skills.values():
+        problem = body_state(base, s.path, dirs)
+        if problem is not None:
+            found.append((s, problem))
+    found.sort(key=lambda sp: sp[0].source_start)  # ranges never overlap: file order
+    return found
+
+
+def body_warnings(reg: Registry, limit: int | None = None,
+                  problems: list[tuple[Any, str]] | None = None) -> list[Diagnostic]:
     """A warning per skill whose body the catalog marks ``exists: false``
     (missing, not a regular file, refused), at ``FILE:LINE:COL`` of its
     ``path:`` value, for ``routelens build`` and ``routelens check``
     (docs/formats.md §4.4): ``skills.yaml:22:11: warning: skills.x.path:
     the body 'skills/x.md' is missing; x still routes, and its decisions
-    say the body cannot be loaded``. In file order."""
+    say the body cannot be loaded``. In file order; only the first
+    ``limit`` when given. ``problems`` is :func:`body_problems` when the
+    caller has it already."""
+    found = body_problems(reg) if problems is None else problems
     out = []
-    base = reg.base_dir
-    for s in reg.skills.values():
-        problem = body_state(base, s.path)
-        if problem is None:
-            continue
+    for s, problem in found[:limit] if limit is not None else found:
         line, col = path_position(reg, s)
         out.append(Diagnostic(reg.display_name, line, col, f"skills.{s.id}.path",
                               f"{body_sentence(s.path, problem)}; {s.id} still routes, and its decisions say the "
@@ -171,22 +217,36 @@ def body_info(reg: Registry, rel: str, _dirs: dict[str, Any] | None = None) -> d
     the registry's folder). Never raises for a bad path or file and never
     blocks on a FIFO (the file is read with
     :func:`routelens.fileio.read_bounded`). ``_dirs`` is a cache the
-    catalog passes so each folder is resolved once."""
+    catalog passes so each folder is resolved and listed once: a name the
+    listing lacks (also compared case-folded in Unicode normal form C, for
+    file systems that ignore case or normalise names) is missing without
+    opening it."""
     limit = LIMITS["max_body_bytes"]
     try:
         _refuse_lexically(rel)
         if _dirs is None:
             target = str(resolve_body_path(reg, rel))
         else:
-            base = _dirs.get("")
-            if base is None:
-                base = _dirs[""] = os.path.realpath(reg.base_dir)
-            head, tail = os.path.split(rel.replace("\\", "/"))
-            real_dir = _dirs.get(head)
-            if real_dir is None:
-                real_dir = _dirs[head] = os.path.realpath(os.path.join(base, head))
+            head, _, tail = rel.replace("\\", "/").rpartition("/")
+            folder = _dirs.get(head)
+            if folder is None:
+                base = _dirs.get("\x00")
+                if base is None:
+                    base = _dirs["\x00"] = os.path.realpath(reg.base_dir)
+                real_dir = os.path.realpath(os.path.join(base, head))
+                # [real folder, inside the registry's folder, its listing (None until needed)]
+                folder = _dirs[head] = [real_dir, _inside(base, real_dir), None]
+            real_dir = folder[0]
+            if folder[1] and tail and tail != ".":
+                names = folder[2]
+                if names is None:
+                    names = folder[2] = _listing(real_dir)
+                if type(names) is str:  # the folder is missing, or is a file
+                    return {"exists": False, "error": names}
+                if names is not False and tail not in names[0] and _folded(tail) not in names[1]:
+                    return {"exists": False, "error": "missing"}
             target = os.path.join(real_dir, tail) if tail else real_dir
-            if not _inside(base, real_dir):
+            if not folder[1]:
                 target = str(resolve_body_path(reg, rel))
         try:
             # the folder is resolved; the file itself is not followed here
@@ -202,3 +262,23 @@ def body_info(reg: Registry, rel: str, _dirs: dict[str, Any] | None = None) -> d
         return {"exists": False, "error": body_problem(exc)}
     text = canonical_bytes(data).decode("utf-8", "replace")
     return {"exists": True, "chars": len(text)}
+
+
+def _folded(name: str) -> str:
+    return unicodedata.normalize("NFC", name).casefold()
+
+
+def _listing(folder: str) -> tuple[set[str], set[str]] | str | bool:
+    """The names in ``folder`` as written and folded (:func:`_folded`); the
+    words every body in it gets when it is missing or is a file
+    (:func:`body_problem`'s); or False when it cannot be listed otherwise
+    (then each body is read)."""
+    try:
+        names = set(os.listdir(folder))
+    except FileNotFoundError:
+        return "missing"
+    except NotADirectoryError:
+        return "missing (a path component is a file)"
+    except OSError:
+        return False
+    return names, {_folded(n) for n in names}

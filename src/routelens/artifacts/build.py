@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from routelens.artifacts.catalog import catalog_bytes
+from routelens.artifacts.catalog import catalog_and_stats
 from routelens.artifacts.index_file import index_bytes
 from routelens.artifacts.sizes import measure, size_stats
 from routelens.gcpause import gc_paused
@@ -19,10 +19,13 @@ __all__ = ["BuildOutput", "build", "compute_stats"]
 
 @dataclass
 class BuildOutput:
-    """The two generated files' bytes for one registry."""
+    """The two generated files' bytes for one registry, and (when built by
+    :func:`build`) their size statistics (docs/formats.md §5, the dict of
+    :func:`compute_stats`)."""
 
     index: bytes
     catalog: bytes
+    stats: dict[str, Any] | None = None
 
 
 def build(reg: Registry) -> BuildOutput:
@@ -31,13 +34,18 @@ def build(reg: Registry) -> BuildOutput:
     ``catalog.json`` (§4)."""
     with gc_paused():
         idx = index_bytes(reg)
-        return BuildOutput(idx, catalog_bytes(reg, idx))
+        cat, stats = catalog_and_stats(reg, idx)
+        return BuildOutput(idx, cat, stats)
 
 
 def compute_stats(reg: Registry, index_data: bytes | None = None, catalog_data: bytes | None = None) -> dict[str, Any]:
     """Section 5 statistics for a registry; builds the index and catalog in
-    memory when their bytes are not given."""
+    memory when their bytes are not given (a :class:`BuildOutput` from
+    :func:`build` carries the same dict as ``stats``)."""
     idx = index_data if index_data is not None else index_bytes(reg)
-    cat = catalog_data if catalog_data is not None else catalog_bytes(reg, idx)
+    if catalog_data is None:  # the catalog states its own size: no second measure
+        with gc_paused():
+            return catalog_and_stats(reg, idx)[1]
+    cat = catalog_data
     cm = measure(cat.decode("utf-8"))
     return size_stats(reg, idx, (cm["chars"], cm["bytes"], cm["lines"]))

@@ -14,7 +14,7 @@ from routelens.artifacts.jsonfmt import LITERALS, encode_str, pretty, pretty_int
 from routelens.artifacts.sizes import size_stats
 from routelens.registry.model import Registry
 
-__all__ = ["catalog_bytes", "catalog_object"]
+__all__ = ["catalog_bytes", "catalog_and_stats", "catalog_object"]
 
 
 def catalog_object(reg: Registry, index_data: bytes | None = None) -> dict[str, Any]:
@@ -46,19 +46,22 @@ def _rest_object(reg: Registry) -> dict[str, Any]:
             "threshold": reg.routing.threshold,
             "ambiguity_margin": reg.routing.ambiguity_margin,
             "high_risk": list(reg.routing.high_risk),
+            "destructive_intents": reg.routing.destructive_intents,
             "max_index_ratio": reg.routing.max_index_ratio,
         },
         "warnings": [str(w) for w in reg.warnings],
     }
 
 
-def _catalog_bytes(reg: Registry, index_data: bytes | None) -> bytes:
+def _catalog_bytes(reg: Registry, index_data: bytes | None) -> tuple[bytes, dict[str, Any]]:
     """The catalog, exactly as ``json.dumps(catalog, ensure_ascii=False,
     indent=2) + "\\n"`` would write it, rendered in parts: the skills (the
     bulk) straight from the registry, one UTF-8 chunk per skill, so no copy
     of the whole catalog as a Python string is ever made; only the small
     statistics part is re-rendered until the catalog's stated size of itself
-    is stable (the stats come last)."""
+    is stable (the stats come last). Returns the bytes and the size
+    statistics (docs/formats.md §5) of the registry, this catalog and the
+    index, as :func:`routelens.artifacts.sizes.size_stats` gives them."""
     idx = index_data if index_data is not None else index_bytes(reg)
     rest = pretty(_rest_object(reg))
     marker = encode_str(_SKILLS_SENTINEL)
@@ -107,9 +110,11 @@ def _catalog_bytes(reg: Registry, index_data: bytes | None) -> bytes:
             continue
         break
     else:  # pragma: no cover - no registry has been found that needs this
-        tail_b, _ = render(catalog_len, 4)
+        tail_b, catalog_len = render(catalog_len, 4)
     chunks.append(tail_b)
-    return b"".join(chunks)
+    stats = dict(base_stats)
+    stats["catalog"] = _catalog_measure(reg, catalog_len, 4)  # as size_stats states it, whatever the catalog's digits
+    return b"".join(chunks), stats
 
 
 #: stands for the skills while the rest of the catalog is rendered (the
@@ -132,29 +137,41 @@ def _skills_pieces(reg: Registry, pad: str) -> Iterator[str]:
     dirs: dict[str, Any] = {}
     sep = "{" + p1
     join3 = "," + p3
+    reg.compositions_of("")  # builds the skill -> compositions map once
+    comps_of = reg._comps_of or {}
+    missing_text: dict[str, str] = {}  # a body error -> its text (most skills share one)
+    metadata_sep = "," + p3
     for s in reg.skills.values():
         trig_text = ("[" + p3 + join3.join(map(enc, s.triggers)) + p2 + "]") if s.triggers else "[]"
-        if s.metadata:
-            parts: list[str] = []
-            pretty_into(s.metadata, p2, parts)
-            meta_text = "".join(parts)
-        else:
+        nw_text = ("[" + p3 + join3.join(map(enc, s.not_when)) + p2 + "]") if s.not_when else "[]"
+        meta = s.metadata
+        if not meta:
             meta_text = "{}"
-        comps = reg.compositions_of(s.id)
+        elif all(type(v) is str for v in meta.values()):  # the common case, as pretty_into writes it
+            meta_text = "{" + p3 + metadata_sep.join([f"{enc(k)}: {enc(v)}" for k, v in meta.items()]) + p2 + "}"
+        else:
+            parts: list[str] = []
+            pretty_into(meta, p2, parts)
+            meta_text = "".join(parts)
+        comps = comps_of.get(s.id)
         comps_text = ("[" + p3 + join3.join(map(enc, comps)) + p2 + "]") if comps else "[]"
         body = body_info(reg, s.path, dirs)
         if "chars" in body:
-            body_text = f'{{{p3}"exists": {lit[body["exists"]]},{p3}"chars": {int.__repr__(body["chars"])}{p2}}}'
+            body_text = f'{{{p3}"exists": {lit[body["exists"]]},{p3}"chars": {body["chars"]}{p2}}}'
         else:
-            body_text = f'{{{p3}"exists": {lit[body["exists"]]},{p3}"error": {enc(body["error"])}{p2}}}'
+            error = body["error"]
+            body_text = missing_text.get(error)
+            if body_text is None:
+                body_text = missing_text[error] = (
+                    f'{{{p3}"exists": {lit[body["exists"]]},{p3}"error": {enc(error)}{p2}}}')
         desc = s.description
         sid = enc(s.id)
         yield (
-            f'{sep}{sid}: {{{p2}"id": {sid},{p2}"source_start": {int.__repr__(s.source_start)},'
-            f'{p2}"source_end": {int.__repr__(s.source_end)},{p2}"path": {enc(s.path)},'
+            f'{sep}{sid}: {{{p2}"id": {sid},{p2}"source_start": {s.source_start},'
+            f'{p2}"source_end": {s.source_end},{p2}"path": {enc(s.path)},'
             f'{p2}"priority": {enc(s.priority)},{p2}"status": {enc(s.status)},'
             f'{p2}"description": {"null" if desc is None else enc(desc)},{p2}"triggers": {trig_text},'
-            f'{p2}"metadata": {meta_text},{p2}"compositions": {comps_text},'
+            f'{p2}"not_when": {nw_text},{p2}"metadata": {meta_text},{p2}"compositions": {comps_text},'
             f'{p2}"self_contained": {lit[s.self_contained]},{p2}"body": {body_text}{p1}}}'
         )
         sep = "," + p1
@@ -171,4 +188,13 @@ def catalog_bytes(reg: Registry, index_data: bytes | None = None) -> bytes:
     """Exact bytes of ``catalog.json`` (docs/formats.md §4): UTF-8, indent 2,
     ids sorted, one trailing LF. ``index_data`` is the index built from the
     same registry (built here when not given)."""
+    return _catalog_bytes(reg, index_data)[0]
+
+
+def catalog_and_stats(reg: Registry, index_data: bytes | None = None) -> tuple[bytes, dict[str, Any]]:
+    """``(catalog_bytes(reg, index_data), stats)``: the catalog and the size
+    statistics of docs/formats.md §5 (``{"registry", "catalog", "index",
+    "budget", "top_contributors"}``, exactly what
+    :func:`routelens.artifacts.build.compute_stats` gives for these bytes),
+    found while rendering the catalog, so nothing is measured twice."""
     return _catalog_bytes(reg, index_data)

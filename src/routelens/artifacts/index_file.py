@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from routelens.artifacts.jsonfmt import compact
+from routelens.artifacts.vocabulary import vocabulary
 from routelens.errors import FileReadError, IndexInvalidError
 from routelens.fileio import read_bounded
 from routelens.limits import LIMITS
@@ -33,9 +34,9 @@ __all__ = [
 ]
 
 #: The index format version, ``v`` (docs/formats.md §3).
-INDEX_VERSION = 1
+INDEX_VERSION = 2
 #: Column names of the index's tuples (docs/formats.md §3).
-SKILL_FIELDS = ["id", "source_start", "source_end", "triggers"]
+SKILL_FIELDS = ["id", "source_start", "source_end", "triggers", "not_when", "terms"]
 COMPOSITION_FIELDS = ["id", "source_start", "source_end"]
 RULE_FIELDS = ["id", "source_start", "source_end", "triggers"]
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
@@ -43,11 +44,14 @@ _HEX64 = re.compile(r"^[0-9a-f]{64}$")
 
 def index_object(reg: Registry) -> dict[str, Any]:
     """The compact index as a dict in docs/formats.md §3 key order."""
+    vocab = vocabulary(reg)
+    terms = vocab["skill_terms"]
     obj: dict[str, Any] = {
         "v": INDEX_VERSION,
         "authority": reg.path.name,
         "skill_fields": SKILL_FIELDS,
-        "skills": [[s.id, s.source_start, s.source_end, list(s.triggers)] for s in reg.skills.values()],
+        "skills": [[s.id, s.source_start, s.source_end, list(s.triggers), list(s.not_when), terms.get(s.id, [])]
+                   for s in reg.skills.values()],
         "composition_fields": COMPOSITION_FIELDS,
         "compositions": [[c.id, c.source_start, c.source_end] for c in reg.compositions.values()],
     }
@@ -59,9 +63,41 @@ def index_object(reg: Registry) -> dict[str, Any]:
             "threshold": reg.routing.threshold,
             "ambiguity_margin": reg.routing.ambiguity_margin,
             "high_risk": list(reg.routing.high_risk),
+            "destructive_intents": reg.routing.destructive_intents,
         }
+    voc = {"zipf": vocab["zipf"], "common": vocab["common"], "near": vocab["near"], "terms": vocab["registry_terms"]}
+    voc = {k: v for k, v in voc.items() if v}  # what is empty is left out
+    if voc:
+        obj["vocabulary"] = voc
     obj["source_sha256"] = reg.source_sha256
+    _fit_terms(obj, reg)
     return obj
+
+
+#: The share of the size budget (docs/formats.md §5.2) the index may fill
+#: before skill terms are left out, so a registry stays well inside its budget.
+TERMS_BUDGET_SHARE = 0.85
+
+
+def _fit_terms(obj: dict[str, Any], reg: Registry) -> None:
+    """Leave out the lowest-ranked skill terms (the last of each skill's
+    list, longest lists first) until the index is at most
+    :data:`TERMS_BUDGET_SHARE` of the size budget (docs/formats.md §3.7);
+    deterministic."""
+    limit = len(reg.text) * reg.routing.max_index_ratio * TERMS_BUDGET_SHARE
+    size = len(compact(obj)) + 1
+    if size <= limit:
+        return
+    rows = obj["skills"]
+    order = sorted(((pos, i) for i, row in enumerate(rows) for pos in range(len(row[5]))), key=lambda x: (-x[0], x[1]))
+    keep = [len(row[5]) for row in rows]
+    for pos, i in order:
+        if size <= limit:
+            break
+        size -= len(compact(rows[i][5][pos])) + (1 if pos > 0 else 0)
+        keep[i] = pos
+    for i, row in enumerate(rows):
+        del row[5][keep[i]:]
 
 
 def index_bytes(reg: Registry) -> bytes:
@@ -74,18 +110,21 @@ def index_bytes(reg: Registry) -> bytes:
 class CompactIndex:
     """A validated ``routing.min.json``.
 
-    ``skills``: tuples ``(id, source_start, source_end, triggers)``;
-    ``compositions``: ``(id, source_start, source_end)``; ``rules``: like
-    skills; ``routing``: the dict of the file or ``{}``; lines are 1-based.
+    ``skills``: tuples ``(id, source_start, source_end, triggers,
+    not_when, terms)``; ``compositions``: ``(id, source_start,
+    source_end)``; ``rules``: ``(id, source_start, source_end, triggers)``;
+    ``routing``: the dict of the file or ``{}``; ``vocabulary``: ``{"source",
+    "zipf", "terms"}`` (docs/formats.md §3.7); lines are 1-based.
     """
 
     authority: str
-    skills: tuple[tuple[str, int, int, tuple[str, ...]], ...]
+    skills: tuple[tuple[str, int, int, tuple[str, ...], tuple[str, ...], tuple[str, ...]], ...]
     compositions: tuple[tuple[str, int, int], ...]
     rules: tuple[tuple[str, int, int, tuple[str, ...]], ...]
     routing: dict[str, Any]
     source_sha256: str
     raw: bytes = field(repr=False, default=b"")
+    vocabulary: dict[str, Any] = field(repr=False, default_factory=dict)
 
     @property
     def sha256(self) -> str | None:
@@ -105,11 +144,16 @@ class CompactIndex:
             ambiguity_margin=r.get("ambiguity_margin", default.ambiguity_margin),
             high_risk=tuple(str(t) for t in r.get("high_risk") or ()),
             present=bool(r),
+            destructive_intents=r.get("destructive_intents", True) is not False,
         )
 
 
-def _check_tuple(row: Any, where: str, with_triggers: bool) -> tuple:
-    n = 4 if with_triggers else 3
+def _strings(x: Any, empty_ok: bool) -> bool:
+    return isinstance(x, list) and (empty_ok or bool(x)) and all(isinstance(t, str) and t for t in x)
+
+
+def _check_tuple(row: Any, where: str, with_triggers: bool, skill: bool = False) -> tuple:
+    n = 6 if skill else 4 if with_triggers else 3
     if not isinstance(row, list) or len(row) != n:
         raise IndexInvalidError(f"{where}: expected a tuple of {n} fields, got {json.dumps(row, ensure_ascii=False)[:80]}")
     rid, start, end = row[0], row[1], row[2]
@@ -119,8 +163,14 @@ def _check_tuple(row: Any, where: str, with_triggers: bool) -> tuple:
         raise IndexInvalidError(f"{where} ({rid}): bad line range {start!r}..{end!r}")
     if with_triggers:
         trig = row[3]
-        if not isinstance(trig, list) or not trig or not all(isinstance(t, str) and t for t in trig):
+        if not _strings(trig, False):
             raise IndexInvalidError(f"{where} ({rid}): triggers must be a non-empty list of strings")
+        if skill:
+            if not _strings(row[4], True):
+                raise IndexInvalidError(f"{where} ({rid}): not_when must be a list of strings")
+            if not _strings(row[5], True):
+                raise IndexInvalidError(f"{where} ({rid}): terms must be a list of strings")
+            return (rid, start, end, tuple(trig), tuple(row[4]), tuple(row[5]))
         return (rid, start, end, tuple(trig))
     return (rid, start, end)
 
@@ -170,16 +220,31 @@ def parse_index(data: bytes) -> CompactIndex:
         if not isinstance(hr, list) or not all(isinstance(t, str) and t for t in hr):
             raise IndexInvalidError("routing.high_risk is not a list of non-empty strings")
     out = {}
+    if "destructive_intents" in routing and type(routing["destructive_intents"]) is not bool:
+        raise IndexInvalidError("routing.destructive_intents is not true or false")
+    vocab = obj.get("vocabulary", {})
+    if not isinstance(vocab, dict):
+        raise IndexInvalidError("vocabulary is not an object")
+    zipf = vocab.get("zipf", {})
+    if not isinstance(zipf, dict) or not all(isinstance(k, str) and type(v) in (int, float) for k, v in zipf.items()):
+        raise IndexInvalidError("vocabulary.zipf is not an object of numbers")
+    for key in ("terms", "common"):
+        if not _strings(vocab.get(key, []), True):
+            raise IndexInvalidError(f"vocabulary.{key} is not a list of strings")
+    near = vocab.get("near", {})
+    if not isinstance(near, dict) or not all(isinstance(k, str) and _strings(v, False) for k, v in near.items()):
+        raise IndexInvalidError("vocabulary.near is not an object of word lists")
     for key, with_trig in (("skills", True), ("compositions", False), ("rules", True)):
         rows = obj.get(key, [])
         if not isinstance(rows, list):
             raise IndexInvalidError(f"{key} is not a list")
-        parsed = [_check_tuple(row, f"{key}[{i}]", with_trig) for i, row in enumerate(rows)]
+        parsed = [_check_tuple(row, f"{key}[{i}]", with_trig, key == "skills") for i, row in enumerate(rows)]
         ids = [p[0] for p in parsed]
         if ids != sorted(set(ids)):
             raise IndexInvalidError(f"{key}: ids are not sorted and unique")
         out[key] = tuple(parsed)
-    return CompactIndex(str(obj["authority"]), out["skills"], out["compositions"], out["rules"], routing, sha, data)
+    return CompactIndex(str(obj["authority"]), out["skills"], out["compositions"], out["rules"], routing, sha, data,
+                        vocab)
 
 
 def read_index_bytes(path: str | Path) -> bytes:

@@ -29,7 +29,7 @@ def measure(text: str) -> dict[str, int]:
 
 #: the compact index's sections in file order, with the key that follows each
 _SECTIONS = (("skills", "skill"), ("compositions", "composition"), ("rules", "rule"))
-_NEXT_KEYS = ('],"composition_fields":', '],"rule_fields":', '],"routing":', '],"source_sha256":')
+_NEXT_KEYS = ('],"composition_fields":', '],"rule_fields":', '],"routing":', '],"vocabulary":', '],"source_sha256":')
 
 
 def _rows_from_text(text: str) -> list[tuple[str, str, int]] | None:
@@ -55,6 +55,8 @@ def _rows_from_text(text: str) -> list[tuple[str, str, int]] | None:
             continue
         if not body.startswith('["') or not body.endswith("]"):
             return None
+        if key == "skills":
+            return None  # skill rows hold nested lists: decode them (below)
         parts = body.split('],["')
         last = len(parts) - 1
         for i, part in enumerate(parts):

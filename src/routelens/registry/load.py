@@ -12,15 +12,17 @@ from routelens.fileio import read_bounded
 from routelens.gcpause import gc_paused
 from routelens.limits import LIMITS
 from routelens.registry.model import Registry
-from routelens.registry.validate import Validator, validate_registry, validate_skill
+from routelens.registry.split import parse_split
+from routelens.registry.validate import compose_registry, validate_registry
 from routelens.text.canonical import decode_canonical, sha256_hex
-from routelens.text.yaml_events import Node, Reader, ReadStoppedError, mask_separators, sorted_unique
+from routelens.text.yaml_events import Reader, ReadStoppedError, mask_separators, sorted_unique
 
 __all__ = ["parse_registry", "read_registry_bytes", "load_registry"]
 
 
 def parse_registry(raw: bytes, path: str | Path = "skills.yaml", display_name: str | None = None,
-                   progress: Callable[[float], None] | None = None) -> Registry:
+                   progress: Callable[[float], None] | None = None, *, jobs: int = 1,
+                   _fast: bool = True) -> Registry:
     """Validate registry bytes and return a :class:`Registry`.
 
     ``path`` is where the registry lives (skill paths are relative to its
@@ -30,6 +32,20 @@ def parse_registry(raw: bytes, path: str | Path = "skills.yaml", display_name: s
     tags, alias bombs, non-UTF-8 bytes, an empty file, a second document.
     ``progress(fraction)``, when given, is called while reading with the
     fraction (0..1) of the text read so far, at most about a hundred times.
+
+    Skills written the common way (a block mapping of scalars and lists of
+    scalars, valid, no anchors, aliases or tags) are read straight from the
+    parse events (:func:`routelens.registry.validate.fast_skill`); every
+    other entry, and every entry with an error, is read the general way.
+    Both give the same :class:`Registry` (``_fast=False`` reads everything
+    the general way; the tests compare the two).
+
+    ``jobs=2`` lets a big registry be read in two processes
+    (:func:`routelens.registry.split.parse_split`: only from a process with
+    one thread, on a system with ``fork``); whenever that cannot give
+    exactly the one-process answer (any error, warning of the second half,
+    alias, doubt), the registry is read again in this process, so the
+    result and every error are the same for any ``jobs``.
     """
     path = Path(path)
     display = display_name or str(path)
@@ -42,23 +58,16 @@ def parse_registry(raw: bytes, path: str | Path = "skills.yaml", display_name: s
         line = text.count("\n", 0, i) + 1
         col = i - (text.rfind("\n", 0, i) + 1) + 1
         raise RegistryError([Diagnostic(display, line, col, "", "a NUL character: this is not a text file")])
+    if jobs >= 2 and _fast:
+        reg = parse_split(text, path, display, progress)
+        if reg is not None:
+            return reg
     parse_text, back = mask_separators(text)
     r = Reader(text, display)
     r.compose_paths = True
-    v = Validator(r)
-
-    total = max(len(text), 1)
-    step = [0.01]
-
-    def on_skill(kn: Node, vn: Node) -> None:
-        r.streamed[id(kn)] = validate_skill(r, v, kn.value, kn, vn)
-        if progress is not None and vn.end / total >= step[0]:
-            step[0] = vn.end / total + 0.01
-            progress(min(vn.end / total, 1.0))
-
     try:
         with gc_paused():
-            root = r.compose(parse_text, back, on_skill)
+            root = compose_registry(r, parse_text, back, progress, fast=_fast)
             reg = validate_registry(r, root, path, text)
         if reg is not None and r.errors:  # pragma: no cover - _validate returns None on errors
             reg = None
@@ -107,9 +116,9 @@ def read_registry_bytes(path: str | Path, display: str | None = None) -> bytes:
 
 
 def load_registry(path: str | Path, display_name: str | None = None,
-                  progress: Callable[[float], None] | None = None) -> Registry:
+                  progress: Callable[[float], None] | None = None, *, jobs: int = 1) -> Registry:
     """Read and validate the registry at ``path`` (see :func:`parse_registry`;
-    ``progress`` is passed on).
+    ``progress`` and ``jobs`` are passed on).
 
     Raises :class:`RegistryError` (with a diagnostic naming the file) when the
     file cannot be read, is bigger than ``LIMITS["max_registry_bytes"]``, or
@@ -118,4 +127,4 @@ def load_registry(path: str | Path, display_name: str | None = None,
     path = Path(path)
     display = display_name or str(path)
     raw = read_registry_bytes(path, display)
-    return parse_registry(raw, path, display, progress)
+    return parse_registry(raw, path, display, progress, jobs=jobs)

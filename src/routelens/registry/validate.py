@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
+
+from ruamel.yaml import events as _ev
 
 from routelens.limits import LIMITS
 from routelens.paths import is_absolute_or_escaping
@@ -22,6 +24,7 @@ from routelens.registry.model import (
     RoutingSettings,
     Rule,
     Skill,
+    new_skill,
 )
 from routelens.text.yaml_events import (
     FALSE_WORDS,
@@ -35,14 +38,14 @@ from routelens.text.yaml_events import (
     join_path,
 )
 
-__all__ = ["KNOWN_TOP_LEVEL", "Validator", "validate_skill", "validate_registry"]
+__all__ = ["KNOWN_TOP_LEVEL", "Validator", "validate_skill", "fast_skill", "compose_registry", "validate_registry"]
 
 #: The top-level keys of the registry (docs/formats.md §1); others are a warning.
 KNOWN_TOP_LEVEL = ("schema_version", "skills", "composition", "rules", "routing")
 #: A number as YAML 1.2's core schema writes it (no .inf/.nan, no 0x, no 1_000).
 _NUMBER_RE = re.compile(r"^[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?$")
 _ID_MATCH = ID_RE.match
-_SKILL_KEYS = frozenset({"path", "priority", "triggers", "description", "status"})
+_SKILL_KEYS = frozenset({"path", "priority", "triggers", "description", "status", "not_when"})
 
 
 class Validator:
@@ -176,6 +179,10 @@ def validate_skill(r: Reader, v: Validator, key: str, kn: Node, vn: Node) -> Ski
     n = fields.get("triggers")
     if n is not None:
         trig = v.triggers(n, base + ".triggers")
+    not_when: tuple[str, ...] = ()
+    n = fields.get("not_when")
+    if n is not None:
+        not_when = v.triggers(n, base + ".not_when")
     description = None
     n = fields.get("description")
     if n is not None:
@@ -199,15 +206,211 @@ def validate_skill(r: Reader, v: Validator, key: str, kn: Node, vn: Node) -> Ski
     start, end, contained = _entry_range(r, kn, vn)
     if not contained:
         r.warn(kn.start, base, "not self-contained: its range uses an alias whose anchor lies outside it")
-    return Skill(sid, path_v, prio, trig, description, status, metadata, start, end, contained)
+    return new_skill(sid, path_v, prio, trig, description, status, metadata, start, end, contained, not_when)
 
 
-def validate_registry(r: Reader, root: Node | None, path: Path, text: str) -> Registry | None:
+_ScalarEvent, _SequenceStartEvent = _ev.ScalarEvent, _ev.SequenceStartEvent
+_SequenceEndEvent, _MappingEndEvent = _ev.SequenceEndEvent, _ev.MappingEndEvent
+_PLAIN_KEYS_REFUSED = NULL_WORDS | {"<<"}
+
+
+def fast_skill(r: Reader, kn: Node, start: Any, get: Any, buf: list) -> tuple[Skill | None, int]:
+    """Read one ``skills`` entry straight from parse events, for the common
+    case only: a block mapping of distinct scalar keys whose values are
+    scalars or sequences of scalars, with no anchor, alias or tag anywhere,
+    that is valid as it stands. ``start`` is the entry's
+    ``MappingStartEvent`` (already taken); ``get`` takes the next event;
+    every event taken is appended to ``buf``.
+
+    Returns ``(skill, end)``: ``skill`` is exactly the :class:`Skill`
+    :func:`validate_skill` gives for the same entry (same range, metadata,
+    order), ``end`` the character index of the mapping's end. When the
+    entry is anything else (a nested mapping, an alias, an anchor, a tag,
+    a missing key, any error at all) ``skill`` is None, and the caller
+    reads the events in ``buf`` again the general way, which records the
+    errors with their positions; nothing is recorded here. An exception
+    raised by ``get`` (a syntax error) is not caught: the caller replays
+    ``buf`` first (:meth:`Reader.compose` does)."""
+    push = buf.append
+    fields: dict[str, Any] = {}
+    refused = _PLAIN_KEYS_REFUSED
+    maxc = LIMITS["max_trigger_chars"]
+    S, SS, SE, ME = _ScalarEvent, _SequenceStartEvent, _SequenceEndEvent, _MappingEndEvent
+    last: Any = None  # the event whose end is the entry's content end
+    while True:
+        e = get()
+        push(e)
+        cls = type(e)
+        if cls is ME:
+            end_index = e.end_mark.index
+            break
+        if cls is not S or e.anchor is not None or e.ctag is not None:
+            return None, 0
+        k = e.value
+        if k in fields or k in refused:  # duplicates, null and merge keys: the general path reports them
+            return None, 0
+        e = get()
+        push(e)
+        cls = type(e)
+        if cls is S:
+            if e.anchor is not None or e.ctag is not None:
+                return None, 0
+            fields[k] = e
+            last = e
+        elif cls is SS:
+            if e.anchor is not None or e.ctag is not None:
+                return None, 0
+            items = []
+            while True:
+                it = get()
+                push(it)
+                c = type(it)
+                if c is S:
+                    if it.anchor is not None or it.ctag is not None:
+                        return None, 0
+                    items.append(it)
+                elif c is SE:
+                    break
+                else:
+                    return None, 0
+            fields[k] = items
+            # a flow sequence ends at its ']' (the whole sequence is the last
+            # value); a block one at its last item
+            last = (e, it) if e.flow_style or not items else items[-1]
+        else:
+            return None, 0
+    # validation: only what validate_skill accepts without a word
+    sid = kn.value
+    if not _ID_MATCH(sid):
+        return None, 0
+    p = fields.get("path")
+    pr = fields.get("priority")
+    tr = fields.get("triggers")
+    if type(p) is not S or type(pr) is not S or type(tr) is not list:
+        return None, 0
+    path_v = p.value
+    if not path_v or (not p.style and path_v in NULL_WORDS) or is_absolute_or_escaping(path_v):
+        return None, 0
+    prio = pr.value
+    if prio not in PRIORITIES:
+        return None, 0
+    if not tr or len(tr) > LIMITS["max_triggers_per_entry"]:
+        return None, 0
+    trig = []
+    for it in tr:
+        t = it.value
+        if not t or len(t) > maxc or (not it.style and t in NULL_WORDS) or t.isspace():
+            return None, 0
+        trig.append(t)
+    not_when: tuple[str, ...] = ()
+    nw = fields.get("not_when")
+    if nw is not None:  # as a trigger list (docs/formats.md §1.1)
+        if type(nw) is not list or not nw or len(nw) > LIMITS["max_triggers_per_entry"]:
+            return None, 0
+        for it in nw:
+            t = it.value
+            if not t or len(t) > maxc or (not it.style and t in NULL_WORDS) or t.isspace():
+                return None, 0
+        not_when = tuple(it.value for it in nw)
+    description = None
+    d = fields.get("description")
+    if d is not None:
+        if type(d) is not S:
+            return None, 0
+        description = d.value
+        if not description or (not d.style and description in NULL_WORDS):
+            return None, 0
+    status = "active"
+    st = fields.get("status")
+    if st is not None:
+        if type(st) is not S or st.value not in STATUSES:
+            return None, 0
+        status = st.value
+    metadata: dict[str, Any] = {}
+    if len(fields) > 3:
+        for k, val in fields.items():
+            if k in _SKILL_KEYS:
+                continue
+            if type(val) is S:
+                metadata[k] = None if not val.style and val.value in NULL_WORDS else val.value
+            else:
+                metadata[k] = [None if not it.style and it.value in NULL_WORDS else it.value for it in val]
+    # the canonical range (docs/formats.md §2), as Reader.content_end finds it
+    if last is None:  # an empty mapping: validation above has refused it already
+        return None, 0  # pragma: no cover
+    if type(last) is S:
+        lo = last.start_mark.index
+        hi = last.end_mark.index
+        if lo == hi and not last.style and not last.value:
+            return None, 0  # an empty last value: its mark may point at the next token
+        if (last.style == "|" or last.style == ">") and last.value.endswith("\n\n"):
+            pass  # |+ : the trailing blank lines are part of the value
+        else:
+            text = r.text
+            while hi > lo and text[hi - 1] in " \t\n":
+                hi -= 1
+    else:  # a flow sequence: from its '[' to its ']'
+        text = r.text
+        lo = last[0].start_mark.index
+        hi = last[1].end_mark.index
+        while hi > lo and text[hi - 1] in " \t\n":
+            hi -= 1
+    line_of = r.line_of
+    first = line_of(kn.start)
+    final = line_of(max(hi - 1, start.start_mark.index))
+    if final < first:
+        final = first
+    return (new_skill(sid, path_v, prio, tuple(trig), description, status, metadata, first, final, True, not_when),
+            end_index)
+
+
+def compose_registry(r: Reader, parse_text: str, back: dict[str, str],
+                     progress: Callable[[float], None] | None = None, total: int | None = None,
+                     fast: bool = True) -> Node | None:
+    """Compose the registry text (``parse_text``, masked by
+    :func:`mask_separators`; ``back`` undoes it) on the reader ``r``,
+    validating each ``skills`` entry as soon as it is read (into
+    ``r.streamed``, :func:`validate_skill` or, for entries written the
+    common way, :func:`fast_skill` when ``fast``). ``progress(fraction)``
+    is called about a hundred times, the fraction being the position read
+    over ``total`` characters (default: the text's length). Returns the root
+    node; raises what :meth:`Reader.compose` raises."""
+    v = Validator(r)
+    total = max(total or len(parse_text), 1)
+    step = [0.01]
+
+    def on_skill(kn: Node, vn: Node) -> None:
+        r.streamed[id(kn)] = validate_skill(r, v, kn.value, kn, vn)
+        if progress is not None and vn.end / total >= step[0]:
+            step[0] = vn.end / total + 0.01
+            progress(min(vn.end / total, 1.0))
+
+    def fast_entry(kn: Node, start, get, taken: list) -> Node | None:
+        skill, end = fast_skill(r, kn, start, get, taken)
+        if skill is None:
+            return None
+        r.streamed[id(kn)] = skill
+        if progress is not None and end / total >= step[0]:
+            step[0] = end / total + 0.01
+            progress(min(end / total, 1.0))
+        # the value node as the general way leaves a streamed entry: a clean mapping, children dropped
+        return Node(MAP, start.start_mark.index, end, True, False, [], -1)
+
+    return r.compose(parse_text, back, on_skill, fast_entry if fast else None)
+
+
+def validate_registry(r: Reader, root: Node | None, path: Path, text: str,
+                      extra_skills: dict[str, Skill] | None = None) -> Registry | None:
     """The :class:`Registry` of a composed document (``root``), or None
     after recording every error on ``r``: schema_version, skills (those
     validated while reading are taken from ``r.streamed``), compositions,
     rules, routing (docs/formats.md §1). ``source_sha256`` is left empty
-    for the caller to fill."""
+    for the caller to fill. ``extra_skills`` are valid skills read from a
+    part of the text blanked out of ``root`` (the two-process read of
+    :mod:`routelens.registry.split`): they count as skills before the
+    compositions are checked; an id both there and under ``root``'s
+    ``skills`` is an error (the caller reads the whole text again, which
+    reports it properly)."""
     v = Validator(r)
     if root is None or (root.kind == SCALAR and root.plain and root.value in NULL_WORDS):
         r.error(0, "", "the registry is empty: expected a mapping with schema_version and skills")
@@ -264,11 +467,18 @@ def validate_registry(r: Reader, root: Node | None, path: Path, text: str) -> Re
     skills: dict[str, Skill] = {}
     if "skills" not in top:
         r.error(0, "skills", "missing required key `skills` (a mapping of skill id -> skill)")
+    declared: set[str] = set()
     for key, kn, vn in section_entries("skills"):
+        declared.add(key)
         done = r.streamed.get(id(kn), _NOT_STREAMED)
         skill = validate_skill(r, v, key, kn, vn) if done is _NOT_STREAMED else done
         if skill is not None:
             skills[skill.id] = skill
+    if extra_skills:
+        for sid, skill in extra_skills.items():
+            if sid in declared:
+                r.error(0, f"skills.{sid}", "the same skill id in both halves of a split read")
+            skills[sid] = skill
 
     # compositions
     compositions: dict[str, Composition] = {}
@@ -357,6 +567,15 @@ def validate_registry(r: Reader, root: Node | None, path: Path, text: str) -> Re
                         r.error(v2.start, p, f"must be a number in {'(0, 1]' if key == 'max_index_ratio' else '[0, 100]'}, got {s}")
                         continue
                     vals[key] = int(num) if num.is_integer() and key != "max_index_ratio" else num
+                elif key == "destructive_intents":
+                    d = r.deref(v2)
+                    word = d.value if d.kind == SCALAR and d.plain else None
+                    if word in TRUE_WORDS:
+                        vals[key] = True
+                    elif word in FALSE_WORDS:
+                        vals[key] = False
+                    else:
+                        r.error(v2.start, p, "must be true or false (plain, not quoted)")
                 elif key == "high_risk":
                     d = r.deref(v2)
                     if d.kind == SEQ and not d.items:

@@ -35,6 +35,10 @@ REASONS = (
     "forced_rule",
     "composition_conflict",
     "disabled_skill",
+    "weak_evidence",
+    "suspicious_input",
+    "unknown_id",
+    "multi_need",
 )
 
 #: How many near misses a decision lists (best first).
@@ -128,6 +132,10 @@ class Decision:
     rule_matches: tuple[Match, ...] = ()
     truncated: bool = False
     missing_bodies: tuple[tuple[str, str, str], ...] = ()
+    #: every candidate that cleared the threshold, with its evidence and why
+    #: it was or was not selected (docs/formats.md §6.10); objects with
+    #: ``to_dict()`` (:class:`routelens.routing.evidence.Candidate`)
+    evidence: tuple = ()
 
     def to_dict(self) -> dict:
         """JSON-able dict with a stable key order; spans as ``[start, end]``."""
@@ -145,6 +153,7 @@ class Decision:
             "rule": self.rule,
             "high_risk": list(self.high_risk),
             "rule_matches": [m.to_dict() for m in self.rule_matches],
+            "evidence": [c.to_dict() for c in self.evidence],
             "payload_chars": self.payload_chars,
             "freshness": self.freshness,
             "source_sha256": self.source_sha256,

@@ -89,6 +89,11 @@ def explain(router: Routes, task: str, skill_id: str) -> Explanation:
         reasons.append(f"It was selected{how} (mode {d.mode}, reason {d.reason}).")
     else:
         reasons.append(_why_not(d, skill_id, best, status, router.threshold, router.margin))
+    cand = next((c for c in getattr(d, "evidence", ()) if c.id == skill_id), None)
+    if cand is not None:
+        pieces = "; ".join(f"{p.detail}{'' if p.counts else ' (does not count)'}" for p in cand.pieces)
+        reasons.append(f"Its evidence (docs/formats.md §6.10): {pieces}; weight {cand.weight}, "
+                       f"{'supported' if cand.supported else 'not enough to route on'}.")
     reasons.append(f"The decision: {d.message}.")
     return Explanation(task, skill_id, True, selected, best, router.threshold, status, tuple(reasons), d)
 
@@ -102,6 +107,11 @@ def _why_not(d: Decision, skill_id: str, best: Match | None, status: str | None,
                 f"registry whatever the scores.")
     if r == "explicit":
         return "It was not selected because the task names other skills explicitly (fast route)."
+    if r == "suspicious_input":
+        return ("It was not selected because the task holds text that tries to steer the router: it goes to the "
+                "full registry.")
+    if r == "unknown_id":
+        return "It was not selected because the task names an id that is no skill or composition."
     if r == "forced_rule":
         return f"It was not selected because the forced rule {quote(d.rule or '')} matched: the task goes to the full registry."
     if r == "high_risk":
@@ -113,6 +123,10 @@ def _why_not(d: Decision, skill_id: str, best: Match | None, status: str | None,
         return "It was not selected because it is disabled (dropped from the candidates)."
     if r == "ambiguous":
         return f"It was not selected because the choice was ambiguous: {d.message.split(': ', 1)[-1]}."
+    cand = next((c for c in getattr(d, "evidence", ()) if c.id == skill_id), None)
+    if cand is not None and cand.why and not cand.selected:
+        return f"It was not selected: {cand.why.split(': ', 1)[-1]}." if cand.why.startswith("not selected") \
+            else f"It was {cand.why}."
     if r == "composition_conflict":
         return f"It was not selected because of a composition conflict: {d.message.split(': ', 1)[-1]}."
     if d.skills:

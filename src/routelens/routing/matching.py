@@ -63,12 +63,13 @@ from __future__ import annotations
 import gc
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
 from rapidfuzz.distance import OSA, Levenshtein
 
 from routelens.text.unicode import is_spaceless, normalize_text
+from routelens.text.words import MATCH_STOP_WORDS, inflection_key, inflects, is_katakana, lemma_candidates
 
 __all__ = [
     "MATCHER_VERSION",
@@ -82,15 +83,15 @@ __all__ = [
     "normalize",
     "normalize_text",
     "tokenize",
-    "stem",
     "word_similarity",
+    "stem",
     "prepare",
     "prepare_tail",
 ]
 
 #: Version of the scoring rules; part of every decision so a decision can be
 #: replayed. Bump whenever a score for the same input can change.
-MATCHER_VERSION = "2"
+MATCHER_VERSION = "3"
 
 #: Characters of a task that take part in matching (Python ``str`` characters,
 #: i.e. code points). A longer task is truncated to this many characters for
@@ -125,11 +126,7 @@ NEAR_MISS_FLOOR = 60.0
 
 #: Word units that do not generate candidates and that may be missing from
 #: the task at a small cost (:data:`_MISSING_STOPWORD_COST`).
-STOPWORDS = frozenset(
-    "a an the this that these those my our your his her their its it me us "
-    "to for of in on at by with from into onto and or is are be was were "
-    "please pls can could would will do does some any s".split()
-)
+STOPWORDS = MATCH_STOP_WORDS
 
 #: Spaceless characters that are grammatical particles in Japanese; inserting
 #: one inside a matched span ("レビューをお願い") costs little.
@@ -141,11 +138,19 @@ _INSERT_COST_CHAR = 5.0  # points for any other spaceless character inside a spa
 _MISSING_STOPWORD_COST = 2.0  # points for a trigger stop word absent from the task
 _SPACELESS_WEIGHT = 2  # weight of one spaceless character (a word unit weighs its length)
 _CONCAT_SCORE = 95.0  # "post mortem" vs "postmortem": same letters, other spacing
+_ACRONYM_PLURAL_SCORE = 95.0  # "PDFs" for the short trigger "PDF"
 _MAX_INSERTS = 4  # window slack around an anchor, in tokens
 _WORD_SIM_FLOOR = 60.0  # below this a word pair counts as "not aligned"
 
 _WORD, _SPACELESS = 1, 2
-_ASCII_WORD = re.compile(r"[A-Za-z0-9]+")
+_ASCII_WORD = re.compile(r"[A-Za-z0-9]+[#+%]*")
+#: characters that belong to the word they follow: ``c#``, ``c++``, ``gp%``
+_WORD_SUFFIX = frozenset("#+%")
+#: punctuation that joins two units of a trigger tightly and must be there
+#: in the task too: ``node.js``, ``a/b``, ``1:1``, ``p&l``, and a leading
+#: ``.`` (``.net``); docs/formats.md §6.7
+_JOINS = frozenset("./:&")
+_JOIN_RE = re.compile(r"[0-9a-z][./:&]+[0-9a-z]")
 _NOT_ASCII_ALNUM = re.compile(r"[^A-Za-z0-9]")
 
 
@@ -167,6 +172,10 @@ class Match:
     score: float
     trigger: str
     span: tuple[int, int]
+    #: how it matched: ``exact``, ``inflection``, ``loose``, ``typo``,
+    #: ``spacing`` ("post mortem" for "postmortem"), ``explicit`` (an
+    #: ``/id``); docs/formats.md §6.10
+    kind: str = field(default="exact", compare=False)
 
     def to_dict(self) -> dict:
         """``{"id", "score", "trigger", "span": [start, end]}``."""
@@ -271,6 +280,8 @@ def tokenize(norm: str) -> list[tuple[int, str, int, int]]:
                 cur_start, cur_kind = i, _WORD
             continue
         if cur_kind == _WORD:
+            if c in _WORD_SUFFIX:
+                continue  # "c#", "c++": the sign is part of the word
             toks.append((_WORD, norm[cur_start:i], cur_start, i))
             cur_kind = 0
         if k == _SPACELESS:
@@ -281,61 +292,6 @@ def tokenize(norm: str) -> list[tuple[int, str, int, int]]:
 
 
 # --------------------------------------------------------------------------- words
-
-_STEM_CACHE: dict[str, str] = {}
-
-
-def _undouble(w: str) -> str:
-    if len(w) >= 3 and w[-1] == w[-2] and w[-1] not in "lsz" and w[-1] not in "aeiou":
-        return w[:-1]
-    return w
-
-
-def stem(word: str) -> str:
-    """A light English stemmer for inflections (issue 3: ``refactoring`` vs
-    ``refactor``, ``tests`` vs ``test``): plural ``-s/-es/-ies``, ``-ing``,
-    ``-ed``, ``-er``, ``-ment``, ``-ation``/``-ion``, final ``-e``. Words
-    with digits and words of 2 letters or fewer are returned unchanged.
-    Both sides of a comparison are stemmed, so the stem need not be a word."""
-    r = _STEM_CACHE.get(word)
-    if r is not None:
-        return r
-    w = word
-    if 3 <= len(w) <= 64 and w.isalpha():
-        if w.endswith("ies") and len(w) > 4:
-            w = w[:-3] + "y"
-        elif w.endswith("sses"):
-            w = w[:-2]
-        elif w.endswith(("ss", "us", "is")):
-            pass
-        elif w.endswith("es") and w[:-2].endswith(("s", "x", "z", "ch", "sh")) and len(w) > 4:
-            w = w[:-2]
-        elif w.endswith("s") and len(w) >= 3:
-            w = w[:-1]
-        if w.endswith("ization") and len(w) > 9:
-            w = w[:-5] + "e"
-        elif w.endswith("isation") and len(w) > 9:
-            w = w[:-5] + "e"
-        elif w.endswith("ation") and len(w) > 7:
-            w = w[:-5] + "ate"
-        elif w.endswith(("tion", "sion")) and len(w) > 6:
-            w = w[:-3]
-        elif w.endswith("ment") and len(w) > 7:
-            w = w[:-4]
-        elif w.endswith("ing") and len(w) > 5:
-            w = _undouble(w[:-3])
-        elif w.endswith("ed") and len(w) > 4:
-            w = _undouble(w[:-2])
-        elif w.endswith("er") and len(w) > 5:
-            w = _undouble(w[:-2])
-        if w.endswith("e") and len(w) > 4:
-            w = w[:-1]
-        if w.endswith("y") and len(w) > 4:
-            w = w[:-1] + "i"
-    if len(_STEM_CACHE) < 500_000:
-        _STEM_CACHE[word] = w
-    return w
-
 
 _VOWELS = frozenset("aeiou")
 _SHORT_WORD = 8  # words shorter than this (letters): a wrong letter costs more, two edits never match
@@ -392,39 +348,39 @@ def _typo_score(u: str, t: str) -> float:
     return 100.0 - (_COST_WRONG if L >= _SHORT_WORD else _COST_WRONG_SHORT) / L  # one wrong letter
 
 
+def stem(word: str) -> str:
+    """The key under which a normalised word and its regular inflections
+    meet (:func:`routelens.text.words.inflection_key`: "migrations" ->
+    "migration", "planning" -> "plan"); a derivation keeps its own key
+    ("formatter" is not "format"). Words with digits are returned unchanged."""
+    return inflection_key(word)
+
+
 def word_similarity(u: str, t: str) -> float:
     """Similarity 0-100 of a trigger word ``u`` and a task word ``t`` (both
-    normalised): 100 equal; 95 same stem (inflection: "refactoring" for
-    "refactor"), except 80 when the task word is the trigger word without its
-    plural ``s``/``es`` (so "panda" stays below 85 for the library "pandas")
-    and a typo score when the two differ only by a final ``e`` ("local" and
-    "locals" are not inflections of "locale");
-    90 the task word's stem extends the trigger word's stem by at most 4
-    letters (stems of 5+ letters: "debugger" for "debug"; not the other way
-    round, so "changes" does not match "changelog"); else a typo score
-    (:func:`_typo_score`) for words of 4+ letters. A word of 3 letters or
-    fewer only matches equal or with the same stem (then 90). Scores below
-    60 are returned as 0 (not aligned)."""
+    normalised, docs/formats.md §6.7): 100 equal; 95 a regular inflection of
+    ``u`` (:func:`routelens.text.words.inflects`: "migrations",
+    "upgrading", "reviewing"); 80 the singular of a plural trigger word
+    ("panda" for "pandas": a near miss, not a match); else, for words of 4+
+    letters, a typo score (:func:`_typo_score`). A longer word that is not an
+    inflection ("formatter", "escalator", "deployment", "excellent") is
+    another word: it only scores as a typo when one or two edits away, and
+    the evidence model counts a typo as weak (docs/formats.md §6.10).
+    Scores below 60 are returned as 0 (not aligned)."""
     if u == t:
         return 100.0
-    su, st = stem(u), stem(t)
-    if len(u) <= 3 or len(t) <= 3:
-        return 90.0 if su == st and len(su) >= 2 else 0.0
-    if su == st:
-        if u.endswith("s") and (t == u[:-1] or (u.endswith("es") and t == u[:-2])):
-            return 80.0
-        if u == su + "e" and t in (su, su + "s") or t == st + "e" and u in (st, st + "s"):
-            # only a final "e" differs: another word ("local(s)" / "locale"), not an inflection
-            s = _typo_score(u, t)
-            return s if s >= _WORD_SIM_FLOOR else 0.0
+    if inflects(u, t):
         return 95.0
+    if u.endswith("s") and (t == u[:-1] or (u.endswith("es") and t == u[:-2])
+                            or (u.endswith("ies") and t == u[:-3] + "y")):
+        return 80.0
+    if len(u) <= 3 or len(t) <= 3 or not u.isalpha() or not t.isalpha():
+        return 0.0
     best = 0.0
-    if len(su) >= 5 and len(st) >= 5 and st.startswith(su) and len(st) - len(su) <= 4:
-        best = 90.0
-    if best < 90.0 and abs(len(u) - len(t)) <= 2:
-        best = max(best, _typo_score(u, t))
-    if best < 90.0 and abs(len(su) - len(st)) <= 2 and (su != u or st != t):
-        best = max(best, _typo_score(su, st) - 1.0)
+    if abs(len(u) - len(t)) <= 2:
+        best = _typo_score(u, t)
+    if best < 90.0 and len(t) >= 5 and t.endswith("s") and abs(len(u) - len(t) + 1) <= 2:
+        best = max(best, _typo_score(u, t[:-1]) - 1.0)  # "dashbaords"
     return best if best >= _WORD_SIM_FLOOR else 0.0
 
 
@@ -459,6 +415,12 @@ class PreparedTask:
     offset: int = 0
     _positions: dict[str, list[int]] | None = None
     _ins: list[float] | None = None
+    #: per token, its ``[start, end)`` offsets in ``norm``
+    tnstart: list[int] | None = None
+    tnend: list[int] | None = None
+    #: token index -> the token without its plural "s" when the task writes an
+    #: acronym's plural ("PDFs", "APIs": capitals, then a small "s")
+    alias: dict[int, str] | None = None
 
     @property
     def positions(self) -> dict[str, list[int]]:
@@ -516,7 +478,16 @@ def _prepare_slice(task: str, start: int, end: int, truncated: bool) -> Prepared
             ends = [x + start for x in ends] if ends is not None else None
         ostart = [starts[t[2]] for t in toks]
         oend = [ends[t[3] - 1] for t in toks]  # type: ignore[index]
-    return PreparedTask(task, truncated, norm, kinds, texts, ostart, oend, starts, ends, offset=start)
+    alias = None
+    for j, (k, t) in enumerate(zip(kinds, texts)):
+        if k == _WORD and len(t) >= 3 and t[-1] == "s" and t[:-1].isalnum():
+            orig = task[ostart[j]:oend[j]]
+            if len(orig) == len(t) and orig[-1] == "s" and orig[:-1].isupper():
+                if alias is None:
+                    alias = {}
+                alias[j] = t[:-1]
+    return PreparedTask(task, truncated, norm, kinds, texts, ostart, oend, starts, ends, offset=start,
+                        tnstart=[t[2] for t in toks], tnend=[t[3] for t in toks], alias=alias)
 
 
 def _is_boundary(c: str) -> bool:
@@ -566,9 +537,18 @@ def prepare_tail(task: str) -> Iterable[PreparedTask]:
 
 
 class _Trigger:
-    """One trigger, cut into units."""
+    """One trigger, cut into units.
 
-    __slots__ = ("owner", "text", "kinds", "units", "values", "optional", "short", "norm", "order")
+    ``joins``: per unit, the punctuation that must join it to the next unit
+    in the task (``"."`` in ``node.js``) or ``""``; ``lead``: punctuation
+    that must come right before the first unit (``"."`` in ``.net``);
+    ``kana_start``/``kana_end``: the trigger starts/ends with Katakana, so
+    the task must not glue more Katakana to it; ``letter``: a trigger of one
+    Latin letter (``R``), which matches only as a capital letter standing
+    alone; ``content``: how many units carry content (not stop words)."""
+
+    __slots__ = ("owner", "text", "kinds", "units", "values", "optional", "short", "norm", "order", "joins",
+                 "lead", "kana_start", "kana_end", "letter", "content", "punct", "proper")
 
     def __init__(self, owner: str, text: str, order: int):
         self.owner = owner
@@ -576,21 +556,50 @@ class _Trigger:
         self.order = order
         if text.isascii():
             norm = text.lower()
-            units = tuple(_ASCII_WORD.findall(norm))
+            found = list(_ASCII_WORD.finditer(norm))
+            units = tuple(m.group() for m in found)
             kinds: tuple[int, ...] = (_WORD,) * len(units)
+            spans = [(m.start(), m.end()) for m in found]
         else:
             norm = normalize_text(text)
             toks = tokenize(norm)
             kinds = tuple(t[0] for t in toks)
             units = tuple(t[1] for t in toks)
+            spans = [(t[2], t[3]) for t in toks]
         self.norm = norm
         self.kinds = kinds
         self.units = units
+        # a name written with a capital ("Docker", "Excel", "Polars") does not inflect: "dockers",
+        # "excels" are other words; an acronym in capitals ("PDF") takes a plural "s" (:func:`prepare`)
+        proper = set()
+        if text.isascii():
+            for m in found:
+                w = text[m.start():m.end()]
+                if len(w) >= 2 and w[0].isupper() and any(c.islower() for c in w[1:]):
+                    proper.add(m.group())
+        self.proper = frozenset(proper)
         self.short = len(norm) - sum(1 for c in norm if c.isspace()) <= SHORT_TRIGGER_CHARS
-        opt = tuple(k == _WORD and u in STOPWORDS for k, u in zip(kinds, units))
-        if opt and all(opt):
+        joins = []
+        for i in range(len(spans) - 1):
+            gap = norm[spans[i][1]:spans[i + 1][0]]
+            joins.append(gap if gap and all(c in _JOINS for c in gap) else "")
+        joins.append("")
+        self.joins = tuple(joins)
+        self.lead = "." if spans and spans[0][0] > 0 and norm[spans[0][0] - 1] == "." and \
+            (spans[0][0] == 1 or not norm[spans[0][0] - 2].isalnum()) else ""
+        self.punct = bool(self.lead) or any(self.joins) or any(u[-1] in _WORD_SUFFIX for u in units)
+        self.kana_start = bool(units) and kinds[0] == _SPACELESS and is_katakana(units[0][0])
+        self.kana_end = bool(units) and kinds[-1] == _SPACELESS and is_katakana(units[-1][-1])
+        self.letter = len(units) == 1 and kinds[0] == _WORD and len(units[0]) == 1 and units[0].isalpha() \
+            and text.strip() != text.strip().lower()
+        opt = tuple(k == _WORD and u in STOPWORDS for k, u, o in zip(kinds, units, units))
+        content = sum(1 for o in opt if not o)
+        if opt and content <= 1:
+            # "on call", "back on", "into Japanese": with one word of content, every word must be there
             opt = (False,) * len(opt)
+            content = sum(1 for k, u in zip(kinds, units) if not (k == _WORD and u in STOPWORDS)) or len(units)
         self.optional = opt
+        self.content = content
         weights = [0 if o else (len(u) if k == _WORD else _SPACELESS_WEIGHT) for k, u, o in zip(kinds, units, opt)]
         total = sum(weights) or 1
         self.values = tuple(100.0 * w / total for w in weights)
@@ -679,14 +688,11 @@ class TriggerMatcher:
         # fuzzy look-ups over the whole word vocabulary
         vocab = set(df)
         self._vocab = vocab
-        stems: dict[str, list[str]] = {}
         dels: dict[str, list[str]] = {}
         for u in sorted(vocab):
-            stems.setdefault(stem(u), []).append(u)
-            if len(u) >= 4:
+            if len(u) >= 4 and u.isalpha():
                 for d in _deletes(u):
                     dels.setdefault(d, []).append(u)
-        self._stems = stems
         self._dels = dels
         self._max_unit = max((len(u) for u in vocab), default=0)
         self._word_cache: dict[str, list[tuple[str, float]]] = {}
@@ -702,12 +708,13 @@ class TriggerMatcher:
             out.add(t)
         if len(t) > self._max_unit + 5:
             return out
-        st = stem(t)
-        out.update(self._stems.get(st, ()))
-        if len(st) >= 6:
-            for L in range(max(5, len(st) - 4), len(st)):
-                out.update(self._stems.get(st[:L], ()))
-        if 4 <= len(t) <= self._max_unit + 1:
+        for c in lemma_candidates(t):  # t inflects a trigger word
+            if c in vocab:
+                out.add(c)
+        for plural in (t + "s", t + "es", t[:-1] + "ies" if t.endswith("y") else ""):
+            if plural in vocab:  # the singular of a plural trigger word (a near miss)
+                out.add(plural)
+        if 4 <= len(t) <= self._max_unit + 1 and t.isalpha():
             dels = self._dels
             out.update(dels.get(t, ()))
             for d in _deletes(t):
@@ -793,21 +800,65 @@ class TriggerMatcher:
         return ev
 
     # ------------------------------------------------------------------ scoring
-    def _exact(self, tr: _Trigger, task: PreparedTask) -> tuple[int, int] | None:
-        """First token window holding the trigger's units consecutively."""
+    def _exact(self, tr: _Trigger, task: PreparedTask) -> tuple[int, int, bool] | None:
+        """First token window holding the trigger's units consecutively that
+        passes :meth:`_fits`: ``(first token, last token, via an acronym's
+        plural)``, or None."""
         units = tr.units
         n = len(units)
         texts = task.texts
         m = len(texts)
-        for j in task.positions.get(units[0], ()):
+        alias = task.alias
+        starts = list(task.positions.get(units[0], ()))
+        if alias:
+            starts = sorted(set(starts) | {j for j, a in alias.items() if a == units[0]})
+        for j in starts:
             if j + n > m:
                 break
-            for i in range(1, n):
-                if texts[j + i] != units[i]:
+            used = False
+            for i in range(n):
+                t = texts[j + i]
+                if t != units[i]:
+                    if alias and alias.get(j + i) == units[i] and i == n - 1:
+                        used = True
+                        continue
                     break
             else:
-                return j, j + n - 1
+                if self._fits(tr, task, j, j + n - 1):
+                    return j, j + n - 1, used
         return None
+
+    @staticmethod
+    def _fits(tr: _Trigger, task: PreparedTask, a: int, b: int) -> bool:
+        """The checks a matched span ``a..b`` (token indices) must pass
+        besides its words (docs/formats.md §6.7): the trigger's tight
+        punctuation is there ("node.js", "a/b", ".net"); Katakana at the
+        trigger's ends is not glued to more Katakana ("テスト" in
+        "コンテスト"); a one-letter trigger ("R") is a capital standing alone
+        (not "R-rated")."""
+        norm = task.norm
+        ns, ne = task.tnstart, task.tnend
+        if ns is None or ne is None:
+            return True
+        if tr.punct:
+            if tr.lead and not (ns[a] >= 1 and norm[ns[a] - 1] == "."):
+                return False
+            span = norm[ns[a]:ne[b]]
+            for i, j in enumerate(tr.joins):
+                if j and (tr.units[i] + j + tr.units[i + 1][:1]) not in span:
+                    return False
+        if tr.kana_start and ns[a] >= 1 and is_katakana(norm[ns[a] - 1]):
+            return False
+        if tr.kana_end and ne[b] < len(norm) and is_katakana(norm[ne[b]]):
+            return False
+        if tr.letter:
+            o = task.original
+            s0, e0 = task.ostart[a], task.oend[a]
+            if not o[s0:e0].isupper():
+                return False
+            if (s0 > 0 and o[s0 - 1] in "-.'’/") or (e0 < len(o) and o[e0] in "-.'’/"):
+                return False
+        return True
 
     def _align(self, tr: _Trigger, task: PreparedTask, evidence: list[tuple[int, int, float]]) -> tuple[float, int, int]:
         """Best in-order alignment of the trigger's units with task tokens,
@@ -856,17 +907,51 @@ class TriggerMatcher:
         tr = self.triggers[tid]
         ex = self._exact(tr, task)
         if ex is not None:
-            return 100.0, ex[0], ex[1]
+            return (_ACRONYM_PLURAL_SCORE if ex[2] else 100.0), ex[0], ex[1]
         if tr.short or not evidence:
             return -1.0, -1, -1
         score, a, b = self._align(tr, task, evidence)
-        if a < 0:
+        if a < 0 or not self._fits(tr, task, a, b):
             return -1.0, -1, -1
+        if tr.proper:
+            span = task.texts[a:b + 1]
+            for u in tr.proper:
+                if u not in span and any(t != u and inflects(u, t) for t in span):
+                    return -1.0, -1, -1  # "dockers" is not "Docker"
         return min(FUZZY_CAP, score), a, b
 
-    def _to_match(self, tid: int, task: PreparedTask, score: float, a: int, b: int) -> Match:
+    def _kind(self, tr: _Trigger, task: PreparedTask, score: float, a: int, b: int) -> str:
+        """How the trigger matched the span ``a..b`` (docs/formats.md §6.10):
+        ``exact``; ``inflection`` (every word there, some inflected:
+        "migrations", "PDFs"); ``loose`` (other words inserted in the span);
+        ``typo`` (a word misspelt, or missing)."""
+        if score >= 100.0:
+            return "exact"
+        span = task.texts[a:b + 1]
+        kind = "exact"
+        used = 0
+        for k, u, o in zip(tr.kinds, tr.units, tr.optional):
+            if o:
+                continue
+            if u in span:
+                used += 1
+                continue
+            if k == _WORD and (any(inflects(u, t) for t in span)
+                               or (task.alias and any(task.alias.get(j) == u for j in range(a, b + 1)))):
+                used += 1
+                kind = "inflection"
+                continue
+            return "typo"
+        if len(span) > len(tr.units) or (len(span) > used and kind == "exact"):
+            kind = "loose" if kind != "typo" else kind
+        return kind if kind != "exact" else "inflection"
+
+    def _to_match(self, tid: int, task: PreparedTask, score: float, a: int, b: int, kind: str | None = None) -> Match:
         tr = self.triggers[tid]
-        return Match(tr.owner, round(max(0.0, min(100.0, score)), 1), tr.text, (task.ostart[a], task.oend[b]))
+        if kind is None:
+            kind = self._kind(tr, task, score, a, b)
+        start = task.ostart[a] - (1 if tr.lead and task.ostart[a] > 0 else 0)  # ".NET": the dot is the trigger's
+        return Match(tr.owner, round(max(0.0, min(100.0, score)), 1), tr.text, (start, task.oend[b]), kind)
 
     def _symbol_matches(self, task: PreparedTask) -> list[tuple[int, Match]]:
         """Triggers without letters or digits (e.g. ``!!``): plain substring of
@@ -880,7 +965,8 @@ class TriggerMatcher:
                 out.append((tid, Match(tr.owner, 100.0, tr.text, task.original_span(pos, pos + len(key)))))
         return out
 
-    def match(self, task: PreparedTask, threshold: float | None = None, keep_below: int = 5) -> dict[str, Match]:
+    def match(self, task: PreparedTask, threshold: float | None = None, keep_below: int = 5,
+              collect: dict[str, list[Match]] | None = None) -> dict[str, Match]:
         """Best :class:`Match` per owner scoring at least :attr:`floor`.
 
         Every trigger that can reach ``threshold`` (default: the floor) is
@@ -899,10 +985,12 @@ class TriggerMatcher:
             old = results.get(m.id)
             if old is None or key < old[0]:
                 results[m.id] = (key, m)
+            if collect is not None and m.score >= threshold:
+                collect.setdefault(m.id, []).append(m)
 
         for tid, (a, b) in sorted(concat.items()):
-            if _CONCAT_SCORE >= floor:
-                offer(tid, self._to_match(tid, task, _CONCAT_SCORE, a, b))
+            if _CONCAT_SCORE >= floor and self._fits(self.triggers[tid], task, a, b):
+                offer(tid, self._to_match(tid, task, _CONCAT_SCORE, a, b, "spacing"))
         for tid, m in self._symbol_matches(task):
             offer(tid, m)
         queue = []
@@ -912,7 +1000,8 @@ class TriggerMatcher:
         for tid in cands:
             tr = triggers[tid]
             if tr.short:
-                b = 100.0 if all(u in positions for u in tr.units) else 0.0
+                b = 100.0 if all(u in positions or (task.alias and u in task.alias.values()) for u in tr.units) \
+                    else 0.0
             else:
                 b = 0.0
                 for i, (k, u, v) in enumerate(zip(tr.kinds, tr.units, tr.values)):
@@ -955,7 +1044,7 @@ class TriggerMatcher:
         for tid in tids:
             if tid in concat:
                 a, b = concat[tid]
-                offer(tid, self._to_match(tid, task, _CONCAT_SCORE, a, b))
+                offer(tid, self._to_match(tid, task, _CONCAT_SCORE, a, b, "spacing"))
         for tid, m in self._symbol_matches(task):
             if m.id == owner:
                 offer(tid, m)

@@ -9,22 +9,34 @@ entries back from their canonical ranges through
 :class:`~routelens.routing.entries.Entries`. The router wraps the verdict
 into a :class:`~routelens.routing.decision.Decision`.
 
-The order, as :func:`decide` reads:
+The order, as :func:`decide` reads (docs/formats.md §6.3):
 
 1. the compact index is missing, invalid or stale -> ``full`` (the
    candidates are still shown);
-2. the task names a skill or composition id as ``/id`` or ``$id`` -> ``fast``;
-3. a forced rule, then a high-risk term, matches -> ``full``;
-4. no skill scores at or above the threshold -> ``full`` (``no_match``);
-5. candidates whose canonical status is ``disabled`` are dropped (and said
+2. text that tries to steer the router -> ``full`` (``suspicious_input``);
+   an id named inside it is no explicit route;
+3. a forced rule, then a high-risk term or a built-in destructive intent,
+   matches -> ``full``: safety comes before an explicit id;
+4. the task names a skill or composition id as ``/id`` or ``$id`` ->
+   ``fast``; an id-shaped word naming nothing -> ``full`` (``unknown_id``);
+5. no skill scores at or above the threshold -> ``full`` (``no_match``);
+6. candidates whose canonical status is ``disabled`` are dropped (and said
    so); nothing left -> ``full`` (``disabled_skill``);
-6. candidates that all belong to one composition (the smallest one holding
-   them) -> that composition, mode ``index``;
-7. candidates spread over compositions that do not contain each other ->
+7. the evidence model (:mod:`~routelens.routing.evidence`): candidates
+   dropped by their ``not_when``, negated, inside markup or inside a longer
+   trigger of another skill do not count; none supported -> ``full``
+   (``weak_evidence``);
+8. supported candidates that all belong to one composition -> that
+   composition; spread over compositions that do not contain each other ->
    ``full`` (``composition_conflict``);
-8. the top two candidates closer than the ambiguity margin -> ``full``
-   (``ambiguous``);
-9. otherwise the best candidate -> mode ``index`` (``clear_candidate``).
+9. one candidate outweighs the others by two pieces -> it alone; two or more
+   supported candidates for distinct asks (separate clauses joined by
+   "and", "also", "、" ...) -> all of them (``multi_need``); otherwise the
+   top two closer than the ambiguity margin -> ``full`` (``ambiguous``);
+10. otherwise the best candidate -> mode ``index`` (``clear_candidate``).
+
+Every candidate that cleared the threshold is listed in the decision's
+``evidence`` with why it was or was not selected.
 
 A range that does not hold its entry, at any step, makes the index
 ``index_invalid`` (never a wrong skill).
@@ -44,7 +56,9 @@ from routelens.errors import IndexInvalidError
 from routelens.registry.model import RoutingSettings
 from routelens.routing.decision import Expansion, format_score, index_state_words, line_span, quote
 from routelens.routing.entries import Entries
+from routelens.routing.evidence import Candidate
 from routelens.routing.matching import NEAR_MISS_FLOOR, Match
+from routelens.routing.signals import Signal
 
 __all__ = ["ExplicitId", "UnknownId", "Evidence", "Verdict", "decide"]
 
@@ -92,7 +106,14 @@ class Evidence:
     characters only (rules and high-risk terms on all of it);
     ``freshness``: the index against the registry (docs/formats.md §3.5);
     ``unknown``: the ``/id`` and ``$id`` words that name nothing, in task
-    order (said in the decision's message, docs/formats.md §6.4).
+    order, each with the closest known id (said in the decision's message,
+    docs/formats.md §6.4);
+    ``candidates``: the evidence model's view of every match
+    (docs/formats.md §6.10), in ``matches`` order; ``steering``,
+    ``destructive``: spans of steering text and of built-in destructive
+    intents (§6.11); ``unknown_ids``: id-shaped ``/words`` naming nothing
+    (reason ``unknown_id``); ``clause_breaks``: offsets where one ask may
+    end and another begin.
     """
 
     task: str
@@ -103,6 +124,11 @@ class Evidence:
     explicit: tuple[ExplicitId, ...]
     truncated: bool
     freshness: Freshness
+    candidates: tuple[Candidate, ...] = ()
+    steering: tuple[Signal, ...] = ()
+    destructive: tuple[Signal, ...] = ()
+    unknown_ids: tuple[Signal, ...] = ()
+    clause_breaks: tuple[int, ...] = ()
     unknown: tuple[UnknownId, ...] = ()
 
     @property
@@ -136,6 +162,7 @@ class Verdict:
     rule: str | None = None
     matches: tuple[Match, ...] | None = None
     freshness: str | None = None
+    candidates: tuple[Candidate, ...] = ()
 
 
 def decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdict:
@@ -146,7 +173,8 @@ def decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdict
     ``full`` / ``index_invalid``. An ``/id`` word that names nothing but
     looks like a known id is noted at the end of the message."""
     verdict = _decide(ev, entries, settings)
-    typos = [u for u in ev.unknown if u.closest]
+    named = ev.unknown_ids[0][2] if verdict.reason == "unknown_id" else None
+    typos = [u for u in ev.unknown if u.closest and u.word != named]
     if typos and verdict.reason != "no_match":
         verdict.message += "; " + "; ".join(
             f"the task names {u.word}, but no skill or composition has that id (closest: {quote(u.closest)})"
@@ -159,38 +187,204 @@ def _decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdic
     if not entries.from_index:
         return _index_not_fresh(ev, entries, settings)
     try:
-        # 2. explicit ids
-        if ev.explicit:
-            return _explicit(ev, entries)
-        # 3. forced rules, then high-risk terms
+        # 2. text that steers the router
+        if ev.steering:
+            a, b, said = ev.steering[0]
+            more = f" (and {len(ev.steering) - 1} more)" if len(ev.steering) > 1 else ""
+            return Verdict("full", "suspicious_input",
+                           f"{_FALLBACK}the task holds text that tries to steer the router ({quote(said[:80])}"
+                           f"{more}); ids and modes named in it are not routes")
+        # 3. forced rules, then high-risk terms and destructive intents
         verdict = _forced_rule(ev, entries) or _high_risk(ev)
         if verdict is not None:
             return verdict
+        # 4. explicit ids
+        if ev.explicit:
+            return _explicit(ev, entries)
+        if ev.unknown_ids:
+            a, b, word = ev.unknown_ids[0]
+            closest = next((u.closest for u in ev.unknown if u.word == word and u.closest), None)
+            return Verdict("full", "unknown_id",
+                           f"{_FALLBACK}the task names {word}, which is no skill or composition of "
+                           f"{entries.display_name}" + (f" (closest: {quote(closest)})" if closest else "")
+                           + candidate_note(ev, settings))
         rule_note = "; rule " + ", ".join(quote(m.id) for m in ev.rule_hits) + " applies" if ev.rule_hits else ""
-        # 4. no candidate
+        # 5. no candidate
         if not ev.matches:
             return _no_match(ev, settings, rule_note)
-        # 5. disabled candidates dropped
+        # 6. disabled candidates dropped
         expansions = {m.id: entries.expand("skill", m.id) for m in ev.matches}
         dropped = tuple((m.id, "disabled") for m in ev.matches if expansions[m.id].status == "disabled")
+        cands = {c.id: c for c in ev.candidates}
+        for sid, _ in dropped:
+            if sid in cands:
+                cands[sid].why = "dropped: the skill is disabled"
         live = tuple(m for m in ev.matches if expansions[m.id].status != "disabled")
         if not live:
-            return _all_disabled(dropped, rule_note)
+            return _all_disabled(dropped, rule_note, ev)
         note = rule_note + ("; dropped disabled " + ", ".join(quote(d[0]) for d in dropped) if dropped else "")
-        # 6./7. compositions
-        verdict = _compositions(entries, live, dropped, note)
+        # 7. the evidence model
+        live_c = [cands[m.id] for m in live if m.id in cands]
+        supported = [c for c in live_c if c.supported]
+        for c in live_c:
+            if not c.supported:
+                c.why = _unsupported_why(c)
+        if not supported:
+            return Verdict("full", "weak_evidence", f"{_FALLBACK}{_weak_sentence(live_c)}" + note, dropped=dropped,
+                           candidates=ev.candidates)
+        supported.sort(key=lambda c: (-c.weight, -c.score, c.id))
+        by_id = {m.id: m for m in live}
+        sup_matches = tuple(by_id[c.id] for c in supported)
+        # 8. compositions: candidates asked together that make up a composition corroborate each other
+        countable = [c for c in live_c if c.counted]
+        verdict = None
+        if len(countable) > len(supported) >= 1 and len(countable) >= 2:
+            verdict = _compositions(entries, tuple(by_id[c.id] for c in countable), dropped, note)
+        if verdict is None:
+            verdict = _compositions(entries, sup_matches, dropped, note)
         if verdict is not None:
+            _mark(live_c, verdict)
+            verdict.candidates = ev.candidates
             return verdict
-        # 8. ambiguity
-        verdict = _ambiguous(live, dropped, settings, note)
-        if verdict is not None:
-            return verdict
-        # 9. the clear candidate
-        return _clear_candidate(live[0], expansions[live[0].id], entries, dropped, settings, note)
+        # 9. one outweighs the others, several needs, or ambiguity
+        top = supported[0]
+
+        def apart(c: Candidate) -> bool:
+            """Its evidence lies in another clause than all of the top's (a separate ask)."""
+            return bool(c.spans) and all(
+                any(min(t[1], x[1]) <= b < max(t[0], x[0]) for b in ev.clause_breaks)
+                for t in top.spans for x in c.spans)
+
+        rivals = sorted((c for c in live_c if c is not top and c.counted and (c.rival or (_EVERYDAY_APART and apart(c)))),
+                        key=lambda c: (-c.weight, -c.score, c.id))
+        for c in live_c:
+            if c is not top and c.counted and not c.rival:
+                c.why = f"not selected: an everyday word only, next to the evidence for {quote(top.id)}"
+        if rivals:
+            second = rivals[0]
+            if top.weight >= second.weight + 2 and not any(c.strong or apart(c) for c in rivals):
+                for c in rivals:
+                    c.why = f"not selected: {quote(top.id)} has more evidence ({top.weight} vs {c.weight})"
+            else:
+                if all(c.supported for c in rivals):
+                    verdict = _several(ev, supported, expansions, entries, dropped, note)
+                    if verdict is not None:
+                        verdict.candidates = ev.candidates
+                        return verdict
+                same_words = any(a[0] < b[1] and b[0] < a[1] for a in top.spans for b in second.spans)
+                if (second.supported and top.weight >= second.weight and same_words
+                        and top.score - second.score >= settings.ambiguity_margin):
+                    for c in rivals:
+                        c.why = (f"not selected: {quote(top.id)} has more evidence and scored higher "
+                                 f"({format_score(top.score)} vs {format_score(c.score)})")
+                else:
+                    msg = (f"{_FALLBACK}{quote(top.id)} and {quote(second.id)} both have evidence "
+                           f"({_pieces_words(top)}; {_pieces_words(second)}) and the task does not say which "
+                           "it wants")
+                    top.why = "not selected: ambiguous with " + quote(second.id)
+                    for c in rivals:
+                        c.why = "not selected: ambiguous with " + quote(top.id)
+                    return Verdict("full", "ambiguous", msg + note, dropped=dropped, candidates=ev.candidates)
+        # 10. the clear candidate
+        top.selected = True
+        top.why = "selected: " + _pieces_words(top)
+        v = _clear_candidate(by_id[top.id], expansions[top.id], entries, dropped, settings, note, top)
+        v.candidates = ev.candidates
+        return v
     except IndexInvalidError as exc:
         return Verdict("full", "index_invalid",
                        f"{_FALLBACK}the index is invalid: {exc}; {_BUILD}" + candidate_note(ev, settings),
-                       freshness="invalid")
+                       freshness="invalid", candidates=ev.candidates)
+
+
+def _mark(supported: list[Candidate], v: Verdict) -> None:
+    chosen = set(v.skills)
+    for c in supported:
+        if c.id in chosen:
+            c.selected = True
+            c.why = f"selected as a member of composition {quote(v.composition)}" if v.composition \
+                else "selected: " + _pieces_words(c)
+        elif v.mode == "full":
+            c.why = f"not selected: {v.reason.replace('_', ' ')}"
+
+
+def _pieces_words(c: Candidate) -> str:
+    """The counted pieces of a candidate in words."""
+    counted = [p.detail for p in c.pieces if p.counts]
+    return f"{quote(c.id)}: " + ", ".join(counted) if counted else f"{quote(c.id)}: nothing that counts"
+
+
+def _unsupported_why(c: Candidate) -> str:
+    if c.dropped_by:
+        return f"dropped: its not_when {quote(c.dropped_by)} matched"
+    if not any(p.kind == "trigger" for p in c.pieces):
+        kinds = sorted({p.kind for p in c.pieces if p.kind in ("negated", "markup", "yields")})
+        why = {"negated": "its trigger is negated", "markup": "its trigger is inside markup",
+               "yields": "its trigger lies inside a longer trigger of another skill"}
+        return "not selected: " + "; ".join(why[k] for k in kinds) if kinds else "not selected: no evidence counts"
+    return "not selected: weak evidence (" + ", ".join(p.detail for p in c.pieces if p.counts) + ")"
+
+
+def _weak_sentence(cands: list[Candidate]) -> str:
+    """Why no candidate is supported, in one clause (docs/formats.md §6.10)."""
+    if not cands:
+        return "no candidate has evidence that holds up"
+    c = cands[0]
+    if c.dropped_by:
+        return (f"{quote(c.id)} is ruled out by its not_when {quote(c.dropped_by)}" +
+                (f", and {len(cands) - 1} other candidate(s) lack evidence" if len(cands) > 1 else ""))
+    neg = [p for p in c.pieces if p.kind in ("negated", "markup", "yields")]
+    trig = [p for p in c.pieces if p.kind == "trigger"]
+    if not trig and neg:
+        return f"the only evidence for {quote(c.id)} does not count: {neg[0].detail}"
+    if trig:
+        p = trig[0]
+        what = p.detail.split(" (")[0]
+        return f"the only evidence is {what}; nothing else in the task is about {c.id}"
+    return f"no candidate has evidence that holds up (best: {quote(c.id)})"
+
+
+def _several(ev: Evidence, supported: list[Candidate], expansions: dict[str, Expansion], entries: Entries,
+             dropped: tuple[tuple[str, str], ...], note: str) -> Verdict | None:
+    """Several needs (docs/formats.md §6.10): supported candidates whose
+    evidence lies in distinct clauses, each strong or backed by two pieces,
+    joined by an additive word ("and", "also", "、"), never "or"."""
+    task = ev.task
+    chosen: list[Candidate] = []
+    for c in sorted(supported, key=lambda c: min(s[0] for s in c.spans)):
+        if not c.spans or not (c.phrase or c.weight >= 3):
+            return None
+        if chosen:
+            prev = chosen[-1]
+            a_end = max(s[1] for s in prev.spans)
+            b_start = min(s[0] for s in c.spans)
+            if b_start < a_end or any(s[0] < max(t[1] for t in prev.spans) for s in c.spans):
+                return None
+            between = task[a_end:b_start]
+            if not any(a_end <= x < b_start for x in ev.clause_breaks):
+                return None
+            if _ALTERNATIVE.search(between):
+                return None
+        chosen.append(c)
+    if len(chosen) < 2 or len(chosen) != len(supported):
+        return None
+    ids = tuple(c.id for c in chosen)
+    for c in chosen:
+        c.selected = True
+        c.why = "selected: " + _pieces_words(c)
+    exps = tuple(expansions[i] for i in ids)
+    names = " and ".join(quote(i) for i in ids)
+    msg = (f"Routed to {names}: the task asks for {len(ids)} distinct things, each with its own evidence; "
+           f"expanded from {entries.display_name} " + ", ".join(line_span(x.source_start, x.source_end) for x in exps))
+    return Verdict("index", "multi_need", msg + note, skills=ids, expansions=exps, dropped=dropped)
+
+
+import re as _re  # noqa: E402
+
+#: a candidate backed by one everyday word in a clause of its own is a rival ask too
+_EVERYDAY_APART = True
+
+_ALTERNATIVE = _re.compile(r"or|vs\.?|versus|either|または|それとも|か、|かどうか", _re.I)
 
 
 def candidate_note(ev: Evidence, settings: RoutingSettings) -> str:
@@ -279,8 +473,12 @@ def _forced_rule(ev: Evidence, entries: Entries) -> Verdict | None:
 
 
 def _high_risk(ev: Evidence) -> Verdict | None:
-    """Step 3b: the first high-risk term in the task."""
+    """Step 3b: the first high-risk term in the task, else the first
+    built-in destructive intent (docs/formats.md §6.11)."""
     if not ev.risk_hits:
+        if ev.destructive:
+            a, b, said = ev.destructive[0]
+            return Verdict("full", "high_risk", f"{_FALLBACK}the task holds the destructive intent {quote(said)}")
         return None
     m = ev.risk_hits[0]
     more = f" (and {len(ev.risk_hits) - 1} more)" if len(ev.risk_hits) > 1 else ""
@@ -309,12 +507,12 @@ def _no_match(ev: Evidence, settings: RoutingSettings, note: str) -> Verdict:
     return Verdict("full", "no_match", msg + note)
 
 
-def _all_disabled(dropped: tuple[tuple[str, str], ...], note: str) -> Verdict:
-    """Step 5: every candidate is disabled."""
+def _all_disabled(dropped: tuple[tuple[str, str], ...], note: str, ev: Evidence) -> Verdict:
+    """Step 6: every candidate is disabled."""
     ids = " and ".join(quote(d[0]) for d in dropped)
     many = len(dropped) > 1
     msg = f"{_FALLBACK}the only candidate{'s' if many else ''} {ids} {'are' if many else 'is'} disabled"
-    return Verdict("full", "disabled_skill", msg + note, dropped=dropped)
+    return Verdict("full", "disabled_skill", msg + note, dropped=dropped, candidates=ev.candidates)
 
 
 def _compositions(entries: Entries, live: tuple[Match, ...], dropped: tuple[tuple[str, str], ...],
@@ -398,11 +596,13 @@ def _ambiguous(live: tuple[Match, ...], dropped: tuple[tuple[str, str], ...], se
 
 
 def _clear_candidate(top: Match, exp: Expansion, entries: Entries, dropped: tuple[tuple[str, str], ...],
-                     settings: RoutingSettings, note: str) -> Verdict:
-    """Step 9: the best live candidate, expanded."""
+                     settings: RoutingSettings, note: str, cand: Candidate | None = None) -> Verdict:
+    """Step 10: the best supported candidate, expanded."""
+    counted = [p.detail for p in cand.pieces if p.counts] if cand is not None else []
     msg = (f"Routed to {quote(top.id)}: trigger {quote(top.trigger)} scored {format_score(top.score)} "
-           f"(threshold {format_score(settings.threshold)}); expanded from {entries.display_name} "
-           f"{line_span(exp.source_start, exp.source_end)}")
+           f"(threshold {format_score(settings.threshold)})"
+           + (f"; evidence: {', '.join(counted)}" if counted else "")
+           + f"; expanded from {entries.display_name} {line_span(exp.source_start, exp.source_end)}")
     if exp.resolved_from == "registry":
         msg += " (its range is not self-contained, so it was resolved from the whole registry)"
     if exp.status == "deprecated":

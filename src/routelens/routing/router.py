@@ -27,6 +27,7 @@ from typing import Callable
 from routelens.artifacts.bodies import body_sentence
 from routelens.artifacts.freshness import Freshness, built_in_memory, by_hash, freshness
 from routelens.artifacts.index_file import CompactIndex, index_bytes, parse_index
+from routelens.artifacts.vocabulary import vocabulary
 from routelens.paths import default_index_path, default_registry
 from routelens.registry.load import parse_registry, read_registry_bytes
 from routelens.registry.model import ID_RE, Registry, RoutingSettings
@@ -43,7 +44,9 @@ from routelens.routing.matching import (
     prepare,
     prepare_tail,
 )
+from routelens.routing.evidence import Lexicon, assess
 from routelens.routing.policy import Evidence, ExplicitId, UnknownId, Verdict, decide
+from routelens.routing.signals import clause_breaks, destructive, negated, steering
 from routelens.text.canonical import canonical_bytes
 
 __all__ = ["Router", "route"]
@@ -98,15 +101,24 @@ class Router:
             self.entries = Entries.from_index(text, display_name, index, registry, registry_loader, base_dir)
             skill_triggers = [(r[0], r[3]) for r in index.skills]
             rule_triggers = [(r[0], r[3]) for r in index.rules]
+            not_when = [(r[0], r[4]) for r in index.skills if r[4]]
+            vocab = index.vocabulary
+            lexicon = Lexicon(vocab.get("zipf", {}), [(r[0], r[5]) for r in index.skills], vocab.get("terms", []),
+                              skill_triggers, vocab.get("common", []), vocab.get("near", {}))
         else:
             assert registry is not None, "a router without a fresh index needs the parsed registry"
             source = registry.routing
             self.entries = Entries.from_registry(registry, display_name, base_dir)
             skill_triggers = [(s.id, s.triggers) for s in registry.skills.values()]
             rule_triggers = [(r.id, r.triggers) for r in registry.rules.values()]
+            not_when = [(s.id, s.not_when) for s in registry.skills.values() if s.not_when]
+            lexicon = _registry_lexicon(registry, skill_triggers)
         self.settings = RoutingSettings(
             threshold=float(source.threshold), ambiguity_margin=float(source.ambiguity_margin),
-            high_risk=tuple(source.high_risk), max_index_ratio=source.max_index_ratio, present=source.present)
+            high_risk=tuple(source.high_risk), max_index_ratio=source.max_index_ratio, present=source.present,
+            destructive_intents=source.destructive_intents)
+        #: the vocabulary of the evidence model (docs/formats.md §3.7, §6.10)
+        self.lexicon = lexicon
         #: the threshold and ambiguity margin (0-100 scores) and the high-risk terms in force
         self.threshold = self.settings.threshold
         self.margin = self.settings.ambiguity_margin
@@ -115,6 +127,7 @@ class Router:
         self._skills = TriggerMatcher(skill_triggers, floor=min(NEAR_MISS_FLOOR, self.threshold))
         self._rules = TriggerMatcher(rule_triggers, floor=self.threshold)
         self._risk = TriggerMatcher([(t, [t]) for t in self.high_risk_terms], floor=self.threshold)
+        self._not_when = TriggerMatcher(not_when, floor=self.threshold)
 
     # ------------------------------------------------------------------ construction
     @classmethod
@@ -250,7 +263,8 @@ class Router:
         the whole task, however long), explicit ``/id`` and ``$id`` words."""
         p = prepare(task)
         threshold = self.threshold
-        found = self._skills.match(p, threshold, MAX_NEAR_MISSES)
+        skill_hits: dict[str, list[Match]] = {}
+        found = self._skills.match(p, threshold, MAX_NEAR_MISSES, skill_hits)
         order = sorted(found.values(), key=lambda m: (-m.score, m.id))
         matches = tuple(m for m in order if m.score >= threshold)
         near = tuple(m for m in order if m.score < threshold)[:MAX_NEAR_MISSES]
@@ -269,16 +283,32 @@ class Router:
                             hits[owner] = m
         rule_hits = sorted((m for m in rules.values() if m.score >= threshold), key=lambda m: (-m.score, m.id))
         risk_hits = sorted((m for m in risks.values() if m.score >= threshold), key=lambda m: (m.span[0], m.id))
-        explicit, unknown = self._explicit(p)
+        text = p.original if not p.truncated else p.original[:MAX_TASK_CHARS]
+        steer = tuple(steering(text))
+        harm = tuple(destructive(task)) if self.settings.destructive_intents else ()
+        explicit, unknown_ids, unknown = self._explicit(p)
+        candidates: tuple = ()
+        if matches:
+            nw: dict[str, Match] = {}
+            if self._not_when.triggers:
+                for owner, m in self._not_when.match(p, threshold, 0).items():
+                    if m.score >= threshold:
+                        nw[owner] = m
+            candidates = tuple(assess(p, skill_hits, matches, self.lexicon, nw, negated(text)))
         return Evidence(task, matches, near, tuple(rule_hits), tuple(risk_hits), explicit, p.truncated,
-                        self.freshness, unknown)
+                        self.freshness, candidates, steer, harm, unknown_ids, tuple(clause_breaks(text)), unknown)
 
-    def _explicit(self, p: PreparedTask) -> tuple[tuple[ExplicitId, ...], tuple[UnknownId, ...]]:
+    def _explicit(self, p: PreparedTask) -> tuple[tuple[ExplicitId, ...], tuple[tuple[int, int, str], ...],
+                                                   tuple[UnknownId, ...]]:
         """The ``/id`` and ``$id`` words of the task: those naming a known
-        skill or composition, and those naming nothing (with the closest id)."""
+        skill or composition; the id-shaped ones (kebab-case with a hyphen)
+        that name nothing, as ``(start, end, word)`` spans (reason
+        ``unknown_id``, docs/formats.md §6.4); and every word naming
+        nothing, with the closest known id (said in the message)."""
         if "/" not in p.norm and "$" not in p.norm:
-            return (), ()
+            return (), (), ()
         out = []
+        unknown_ids = []
         unknown = []
         seen = set()
         entries = self.entries
@@ -293,10 +323,12 @@ class Router:
             elif entries.has("composition", ident):
                 kind = "composition"
             else:
+                if "-" in ident.strip("-"):
+                    unknown_ids.append((span[0], span[1], p.original[span[0]:span[1]]))
                 unknown.append(UnknownId(p.original[span[0]:span[1]], ident, self._closest_id(ident)))
                 continue
             out.append(ExplicitId(ident, kind, span))
-        return tuple(out), tuple(unknown)
+        return tuple(out), tuple(unknown_ids), tuple(unknown)
 
     def _closest_id(self, ident: str) -> str | None:
         """The skill or composition id closest to ``ident`` (rapidfuzz's
@@ -308,6 +340,14 @@ class Router:
         return best[0] if best else None
 
     def _decision(self, ev: Evidence, v: Verdict) -> Decision:
+        if not v.candidates and ev.candidates:
+            # a step before the evidence model decided: every candidate still says why it was not chosen
+            why = _EARLY_WHY.get(v.reason, v.reason.replace("_", " "))
+            for c in ev.candidates:
+                if c.id in v.skills:
+                    c.selected, c.why = True, "selected: named explicitly"
+                elif not c.why:
+                    c.why = f"not selected: {why}"
         message = v.message
         full = v.mode == "full"
         missing: tuple[tuple[str, str, str], ...] = ()
@@ -335,6 +375,7 @@ class Router:
             source_sha256=self.freshness.registry_sha256, index_sha256=self.index_sha256,
             matcher_version=MATCHER_VERSION, rule_matches=ev.rule_matches, truncated=ev.truncated,
             missing_bodies=missing,
+            evidence=v.candidates or ev.candidates,
         )
 
     # ------------------------------------------------------------------ explain
@@ -342,6 +383,27 @@ class Router:
         """Why ``skill_id`` was or was not chosen for ``task`` (see
         :func:`routelens.routing.explain.explain`). Never raises."""
         return explaining.explain(self, task, skill_id)
+
+
+#: why a candidate was not chosen when a step before the evidence model decided (docs/formats.md §6.3)
+_EARLY_WHY = {
+    "index_missing": "the compact index is missing",
+    "index_stale": "the compact index is stale",
+    "index_invalid": "the compact index is invalid",
+    "suspicious_input": "the task tries to steer the router",
+    "forced_rule": "a forced rule sends the task to the full registry",
+    "high_risk": "the task is high-risk",
+    "explicit": "the task names other ids explicitly",
+    "unknown_id": "the task names an id that does not exist",
+}
+
+
+def _registry_lexicon(reg: Registry, triggers: list) -> Lexicon:
+    """The lexicon computed from the registry itself, when the index cannot
+    be used (docs/formats.md §3.7: the same build code; the decision falls
+    back anyway, so this only shows the evidence)."""
+    v = vocabulary(reg)
+    return Lexicon(v["zipf"], list(v["skill_terms"].items()), v["registry_terms"], triggers, v["common"], v["near"])
 
 
 # --------------------------------------------------------------------------- convenience

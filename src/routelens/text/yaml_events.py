@@ -76,6 +76,16 @@ SCALAR, SEQ, MAP, ALIAS = 0, 1, 2, 3
 _NO_ITEMS: tuple = ()
 
 
+class _Raise:
+    """Stands, among events to read again, for the exception the parser
+    raised after them."""
+
+    __slots__ = ("exc",)
+
+    def __init__(self, exc: Exception):
+        self.exc = exc
+
+
 class Node:
     """A parse-event node. ``start``/``end`` are character indices into the
     canonical text; ``plain`` tells a plain (unquoted) scalar, ``block`` a
@@ -173,7 +183,9 @@ class Reader:
 
     # composing ---------------------------------------------------------
     def compose(self, text: str, back: dict[str, str] | None = None,
-                on_skill: Callable[[Node, Node], None] | None = None) -> Node | None:
+                on_skill: Callable[[Node, Node], None] | None = None,
+                fast_skill: Callable[[Node, Any, Callable[[], Any], list], Node | None] | None = None,
+                ) -> Node | None:
         """Compose the single document of ``text`` into nodes; None when the
         stream holds no document. Records every error it can (refused tags,
         duplicate keys, null or non-scalar keys, a second ``<<`` in a mapping,
@@ -186,7 +198,15 @@ class Reader:
         ``on_skill(key, value)`` is called for each block-mapping entry of the
         top-level ``skills`` mapping as soon as it is complete; the entry's
         children are dropped afterwards (unless it is anchored), so memory
-        stays bounded by the biggest entry, not the whole registry."""
+        stays bounded by the biggest entry, not the whole registry.
+
+        ``fast_skill(key, start_event, get, taken)``, when given, is offered
+        each block-mapping entry of ``skills`` first, at its
+        ``MappingStartEvent`` (no anchor, no tag): it reads the entry's
+        events itself with ``get``, appending each to ``taken``, and returns
+        the entry's value node (already validated: no ``on_skill`` call for
+        it) or None, and then the events in ``taken`` are read again here,
+        the general way. It is not used when ``back`` maps anything."""
         if _CParser is not None:
             parser = _CParser(text)
             get = parser.get_event
@@ -215,10 +235,19 @@ class Reader:
         #: and then what its validation said is noise
         just_streamed: tuple[int, int] | None = None
         skills_key: Node | None = None  # the top-level `skills` key whose entries are streamed
+        #: events to read again (last first) after fast_skill declined an entry
+        replay: list = []
+        if table is not None or max_depth <= 4:
+            fast_skill = None  # the fast reader neither unmasks nor counts depth
         try:
             while True:
                 try:
-                    e = get()
+                    if replay:
+                        e = replay.pop()
+                        if type(e) is _Raise:
+                            raise e.exc
+                    else:
+                        e = get()
                 except Exception as exc:  # ruamel's MarkedYAMLError, ReaderError, ...
                     if just_streamed is not None:
                         del self.errors[just_streamed[0]:]
@@ -268,6 +297,29 @@ class Reader:
                         anchors[node.anchor] = node
                 elif cls is MappingStartEvent or cls is SequenceStartEvent:
                     just_streamed = None
+                    if (fast_skill is not None and len(stack) == 2 and cls is MappingStartEvent and not replay
+                            and not e.flow_style and e.anchor is None and e.ctag is None):
+                        top, sect = stack
+                        key = sect.items[-1] if len(sect.items) % 2 else None
+                        name = top.items[-1] if len(top.items) % 2 else None
+                        if (key is not None and name is not None and sect.kind == K_MAP and not sect.flow
+                                and name.kind == K_SCALAR and name.plain and name.value == "skills"
+                                and (skills_key is None or skills_key is name)
+                                and key.kind == K_SCALAR and not (key.plain and key.value in ("<<", *null_words))):
+                            taken = [e]
+                            try:
+                                value = fast_skill(key, e, get, taken)
+                            except Exception as exc:  # the parser's: read what was taken, then report it
+                                value = None
+                                taken.append(_Raise(exc))
+                            if value is not None:
+                                skills_key = name
+                                just_streamed = (len(self.errors), len(self.warnings))
+                                cur.append(value)  # type: ignore[union-attr]
+                                continue
+                            taken.reverse()
+                            replay = taken
+                            replay.pop()  # e itself, read the general way just below
                     node = new_node(K_MAP if cls is MappingStartEvent else K_SEQ, e.start_mark.index,
                                 e.end_mark.index, None, False, [], -1)
                     node.flow = bool(e.flow_style)
@@ -400,29 +452,22 @@ class Reader:
     def _syntax_error(self, exc: Exception, stack: list[Node]) -> None:
         # The key path stays empty: where the parser stopped is not always
         # the entry at fault (a bad indentation closes the entry above).
-        # The person's words come first (text/yaml_words.py), the parser's after
-        # them; the position is the place to fix when the words name another one.
+        # The person's words (text/yaml_words.py) first, the parser's after them.
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
         problem = getattr(exc, "problem", None) or (str(exc).strip().splitlines() or [type(exc).__name__])[0]
         context = getattr(exc, "context", None)
-        index = None
-        if mark is not None and getattr(mark, "index", None) is not None:
-            index = min(mark.index, len(self.text))
-        elif getattr(exc, "position", None) is not None:  # ReaderError
-            index = min(exc.position, len(self.text))
-        cmark = getattr(exc, "context_mark", None)
-        cindex = min(cmark.index, len(self.text)) if cmark is not None and getattr(cmark, "index", None) is not None \
-            else None
+        at = getattr(mark, "index", None)
+        at = getattr(exc, "position", None) if at is None else at  # ReaderError: a position, no mark
+        index = None if at is None else min(at, len(self.text))
+        cat = getattr(getattr(exc, "context_mark", None), "index", None)
+        cindex = None if cat is None else min(cat, len(self.text))
         parser = f"{problem} {context}" if context else problem
         words = yaml_words.explain(self.text, problem, context, index, cindex, lambda i: self.pos(i)[0])
         if words is None:
             message = f"YAML syntax error: {problem}" + (f" ({context})" if context else "")
             self.error(index or 0, "", message)
             return
-        where = ""
-        if index is not None and words.index != index:
-            line, col = self.pos(index)
-            where = f", at line {line}, column {col}"
+        where = "" if index is None or words.index == index else ", at line {}, column {}".format(*self.pos(index))
         self.error(words.index, "", f"YAML syntax error: {words.words} (YAML parser: {parser}{where})")
 
     # helpers -----------------------------------------------------------

@@ -52,6 +52,10 @@ Checks (code, severity, where the rule comes from):
                                          control character (ESC, BEL, C1, a bidirectional
                                          override): shown raw, it retitles, clears or writes
                                          the clipboard of the terminal that prints it
+``not-when-own-trigger``       warning   a ``not_when`` phrase that is also one of the skill's
+                                         own triggers: every task saying it drops the skill
+``stem-collision``             warning   one-word triggers of two skills whose inflections meet
+                                         ("plan" and "planning"): one task word matches both
 =============================  ========  ==================================================
 
 Units: lengths are characters (Unicode code points). The Claude Code budget
@@ -75,6 +79,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from routelens.artifacts.bodies import body_problem, read_body
+from routelens.artifacts.vocabulary import stem_collisions
 from routelens.errors import FileReadError
 from routelens.limits import LIMITS
 from routelens.registry.model import Registry
@@ -407,6 +412,18 @@ def lint(reg: Registry, budget_chars: int | None = None, context_window: int = D
             if words and (all(w in STOP_WORDS for w in words) or n in JA_STOP_WORDS):
                 add("warning", "stop-word-trigger", where,
                     f"trigger {t!r} is only common stop words: it matches almost any task")
+
+    # --- not_when and stem collisions (docs/formats.md §1.1, §3.7)
+    for s in reg.skills.values():
+        own = {matcher.key(t) for t in s.triggers}
+        for i, t in enumerate(s.not_when):
+            if matcher.key(t) in own:
+                add("warning", "not-when-own-trigger", f"skills.{s.id}.not_when[{i}]",
+                    f"not_when {t!r} is also a trigger of {s.id}: every task that says it drops the skill")
+    for sa, ta, sb, tb in stem_collisions(reg):
+        i = reg.skills[sb].triggers.index(tb)
+        add("warning", "stem-collision", f"skills.{sb}.triggers[{i}]",
+            f"trigger {tb!r} and {ta!r} of {sa} are inflections of one word: a task saying either matches both")
 
     # --- shadowing: a trigger of one skill occurs inside a trigger of another
     reported: set[tuple[str, str, str]] = set()

@@ -673,7 +673,7 @@ def analyze(snap: Snapshot) -> Analysis:
     registries: builds index and catalog in memory; run it in a worker)."""
     reg = snap.registry
     res = check(reg, snap.paths.out_dir)
-    stats = compute_stats(reg, res.output.index, res.output.catalog)
+    stats = res.output.stats if res.output.stats is not None else compute_stats(reg, res.output.index, res.output.catalog)
     errors: list[str] = []
     provenance = None
     try:

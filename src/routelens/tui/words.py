@@ -82,6 +82,10 @@ REASON_LABEL = {
     "forced_rule": "forced rule",
     "composition_conflict": "composition conflict",
     "disabled_skill": "disabled skill",
+    "weak_evidence": "weak evidence",
+    "suspicious_input": "suspicious input",
+    "unknown_id": "unknown id",
+    "multi_need": "several needs",
 }
 
 #: One sentence per reason, for the help screen.
@@ -94,11 +98,15 @@ REASON_HELP = {
     "index_invalid": "The compact index is damaged or hand-edited: the agent reads the full registry. Rebuild with F5.",
     "no_match": "No skill's trigger scored at or above the threshold; near misses (60 up to the threshold) are "
                 "listed under \"why not\".",
-    "ambiguous": "The two best candidates scored closer than the ambiguity margin.",
-    "high_risk": "The task contains a high-risk term (routing.high_risk).",
+    "ambiguous": "Two candidates both have evidence and the task does not say which it wants.",
+    "high_risk": "The task contains a high-risk term (routing.high_risk) or a built-in destructive intent.",
     "forced_rule": "A forced rule matched: its checklist lives in the full registry.",
     "composition_conflict": "The candidates belong to different compositions that conflict.",
     "disabled_skill": "A candidate's canonical status is disabled: it was dropped.",
+    "weak_evidence": "The only evidence is an everyday word, a negated or quoted mention, or a not_when phrase.",
+    "suspicious_input": "The task holds text that tries to steer the router (a fake SYSTEM line, a decision as data).",
+    "unknown_id": "The task names an /id that is no skill or composition of the registry.",
+    "multi_need": "The task asks for several distinct things, each with its own evidence: all are loaded.",
 }
 
 #: Badge text per freshness state (docs/formats.md §3.5, "the UI shows").

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 
 from routelens.artifacts.build import compute_stats
+from routelens.artifacts.vocabulary import stem_collisions
 from routelens.artifacts.write import write_generated
-from routelens.cli.commands.common import DEMO_LABEL, load_or_exit, print_body_warnings, resolve_paths
+from routelens.cli.commands.common import DEMO_LABEL, load_or_exit, positive_int, print_body_warnings, resolve_paths
 from routelens.errors import BuildError
 from routelens.paths import CATALOG_NAME, INDEX_NAME
 from routelens.text.numbers import budget_max_chars, num, pct, size_words
@@ -19,6 +21,10 @@ def register(sub, common) -> None:
                        description="Validate the registry and write the compact index and the debug catalog "
                        "atomically. Nothing is written when the registry has errors (exit 2).")
     p.add_argument("--quiet", "-q", action="store_true", help="print nothing on success")
+    p.add_argument("--jobs", "-j", type=positive_int, default=None, metavar="N",
+                   help="processes that read a big registry: 2 reads a registry of a megabyte or more in two "
+                   "halves at once, 1 in this process; the result is the same (default: 2 when a CPU is idle, "
+                   "judged by the load average, else 1)")
     p.set_defaults(func=run)
 
 
@@ -46,6 +52,21 @@ def size_summary(st: dict) -> list[str]:
     ]
 
 
+def auto_jobs() -> int:
+    """2 when another CPU is idle (the one-minute load average is below the
+    CPUs this process may use minus a half), else 1: on a busy machine the
+    second reader only competes with this one."""
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        cpus = os.cpu_count() or 1
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):  # pragma: no cover - no load average
+        return 1
+    return 2 if cpus >= 2 and load < cpus - 0.5 else 1
+
+
 #: registries bigger than this (bytes) get progress lines on stderr
 BIG_REGISTRY_BYTES = 4 * 1024 * 1024
 
@@ -71,11 +92,15 @@ def run(args) -> int:
         def progress(fraction: float) -> None:
             print(f"\rreading {shown} ({size / 1e6:.1f} MB): {fraction * 100:3.0f}%", end="", file=term, flush=True)
     try:
-        reg = load_or_exit(args, outcome="nothing was written", progress=progress).registry
+        reg = load_or_exit(args, outcome="nothing was written", progress=progress, jobs=args.jobs or auto_jobs()).registry
     finally:
         if tty:
             print(file=sys.stderr, flush=True)  # end the progress line
     print_body_warnings(reg)  # a missing body is said, never an error (docs/formats.md §4.4)
+    # stem collisions between one-word triggers: a warning, like the registry's (docs/formats.md §3.7)
+    for sa, ta, sb, tb in stem_collisions(reg):
+        print(f"{reg_path}: warning: skills.{sb}: trigger {tb!r} and {ta!r} of {sa} are inflections of one word: "
+              "a task saying either matches both", file=sys.stderr)
     if big:
         print(f"validated {num(len(reg.skills))} skills in {time.perf_counter() - t0:.1f}s; writing {out}...",
               file=sys.stderr, flush=True)
@@ -87,7 +112,7 @@ def run(args) -> int:
     if big:
         print(f"done in {time.perf_counter() - t0:.1f}s", file=sys.stderr, flush=True)
     if not args.quiet:
-        st = compute_stats(reg, output.index, output.catalog)
+        st = output.stats if output.stats is not None else compute_stats(reg, output.index, output.catalog)
         state = ", ".join(written) if written else "unchanged"
         which = f"{DEMO_LABEL} {reg_path}" if getattr(args, "demo", False) else str(reg_path)
         print(f"built {out / INDEX_NAME} and {out / CATALOG_NAME} from {which} "

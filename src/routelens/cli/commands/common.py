@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from routelens.artifacts.bodies import body_warnings
+from routelens.artifacts.bodies import body_problems, body_warnings
 from routelens.errors import RegistryError
 from routelens.paths import REGISTRY_ENV, bundled_registry, default_out_dir, default_registry
 from routelens.registry.load import load_registry
@@ -125,16 +125,18 @@ def report_registry_error(path: Path, exc: RegistryError, outcome: str = "") -> 
 
 
 def load_or_exit(args: argparse.Namespace, *, outcome: str = "", show_warnings: bool = True,
-                 progress: Callable[[float], None] | None = None) -> Loaded:
+                 progress: Callable[[float], None] | None = None, jobs: int = 1) -> Loaded:
     """The preamble of a command that needs the registry: resolve the paths,
-    load and validate the registry (``progress(fraction)`` is passed on),
+    load and validate the registry (``progress(fraction)`` and ``jobs``, the
+    processes that may read it, are passed on: see
+    :func:`routelens.registry.load.parse_registry`),
     print its warnings to stderr (unless ``show_warnings`` is False: lint
     reports them as findings). On errors, report them
     (:func:`report_registry_error` with ``outcome``) and raise
     :class:`CommandExit` (2)."""
     reg_path, out = resolve_paths(args)
     try:
-        reg = load_registry(reg_path, progress=progress)
+        reg = load_registry(reg_path, progress=progress, jobs=jobs)
     except RegistryError as exc:
         report_registry_error(reg_path, exc, outcome)
         raise CommandExit(2) from None
@@ -152,10 +154,10 @@ def print_body_warnings(reg: Registry) -> None:
     """Say on standard error which skill bodies cannot be loaded (docs/formats.md
     §4.4), as ``FILE:LINE:COL`` warnings at each ``path:`` value; after
     :data:`MAX_BODY_WARNINGS` of them, how many more there are."""
-    warnings = body_warnings(reg)
-    for w in warnings[:MAX_BODY_WARNINGS]:
+    problems = body_problems(reg)
+    for w in body_warnings(reg, MAX_BODY_WARNINGS, problems):
         print(str(w), file=sys.stderr)
-    more = len(warnings) - MAX_BODY_WARNINGS
+    more = len(problems) - MAX_BODY_WARNINGS
     if more > 0:
         print(f"{reg.display_name}: warning: {more:,} more skill{'s' if more != 1 else ''} whose body cannot be "
               "loaded (`routelens lint` lists every one)", file=sys.stderr)

@@ -1,4 +1,4 @@
-"""``routelens eval``: run labelled routing cases and check the quality bar of issue 3."""
+"""``routelens eval``: run labelled routing cases and check the quality bar (docs/formats.md §7.4)."""
 
 from __future__ import annotations
 
@@ -15,8 +15,9 @@ def register(sub, common) -> None:
     p = sub.add_parser("eval", parents=[common], help="measure routing quality on labelled cases",
                        description="Route every case of CASES.yaml and print confident precision, coverage, "
                        "must-fallback recall, the off-topic false-route rate, a per-category table and the wrong "
-                       "cases. Exit 1 when below the quality bar (precision >= 0.97, coverage >= 0.80, "
-                       "must-fallback recall = 1.0, off-topic false-route rate <= 0.02), 2 on bad input.")
+                       "cases. Exit 1 when below the quality bar (precision >= 0.99, coverage of the routable "
+                       "cases that hold a trigger >= 0.90, must-fallback recall = 1.0, off-topic false-route rate "
+                       "= 0), 2 on bad input.")
     p.add_argument("cases", metavar="CASES.yaml")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--index", type=path_arg, default=None, metavar="PATH", help="the compact index (default: in the generated folder)")
@@ -45,7 +46,8 @@ def run(args) -> int:
           f"margin {router.margin:g}")
     rows = [
         ("confident precision", rep.precision, f"{c['routed_correct']}/{c['routed']} routed decisions right", "precision"),
-        ("coverage", rep.coverage, f"{c['routable_routed']}/{c['routable']} routable cases routed", "coverage"),
+        ("coverage", rep.coverage, f"{c['routable_routed']}/{c['routable']} routable cases routed"
+         + (f" (paraphrases apart: {c['paraphrase_routed']}/{c['paraphrase']})" if c["paraphrase"] else ""), "coverage"),
         ("must-fallback recall", rep.must_fallback_recall, f"{c['must_fallback_ok']}/{c['must_fallback']} fell back",
          "must_fallback_recall"),
         ("off-topic false-route", rep.offtopic_false_route_rate, f"{c['offtopic_routed']}/{c['offtopic']} routed",

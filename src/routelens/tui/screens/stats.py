@@ -333,8 +333,8 @@ class StatsScreen(Screen[None]):
     def _since_worker(self, snap: Snapshot, rev: str) -> None:
         try:
             result, error = since_revision(snap, rev), None
-        except HistoryError as exc:
-            result, error = None, str(exc)
+        except HistoryError as exc:  # the header names the registry: its file name is enough here
+            result, error = None, str(exc).replace(str(snap.paths.registry), snap.paths.registry.name)
         except Exception as exc:  # git is optional: never break the panel
             result, error = None, f"git history: {exc}"
         self.post_message(self.SinceDone(rev, result, error))

@@ -178,6 +178,10 @@ class DecisionPanel(Vertical):
         share = decision.payload_chars / max(registry_chars, 1)
         parts += [("payload ", "$text-muted"), (f"{num(decision.payload_chars)} chars", "bold"),
                   (f" ({pct(share)} of the registry)", "$text-muted")]
+        # every candidate that cleared the threshold, and why it was or was not selected (docs/formats.md §6.10)
+        for c in getattr(decision, "evidence", ()) or ():
+            parts += [("\nevidence ", "$text-muted"), (c.id, "bold" if c.selected else ""),
+                      (f" · {c.why or 'not selected'}", "$text-muted")]
         self.selected.update(Content.assemble(*parts))
 
         thr = f"{threshold:g}"

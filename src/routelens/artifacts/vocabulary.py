@@ -1,0 +1,310 @@
+"""What the compact index carries for the evidence model (docs/formats.md
+§3.7): how common each one-word trigger is in everyday language, each
+skill's domain terms, and the registry's own terms. Computed at build time
+only, so routing never loads a frequency list.
+
+- **Commonness** comes from ``wordfreq``'s Zipf frequencies (English and
+  Japanese; Zipf 3 is about once per million words, 6 about once per
+  thousand). A trigger of one content word ("model", "table", "予約") is
+  looked up as a single token; a punctuated one ("C#", ".NET", "GP%") by its
+  letters ("c", "net", "gp"), since the letters are what everyday text
+  holds; a number ("86", "1:1") counts as an everyday word (Zipf 5.0). A
+  phrase (two or more content words, or a compound the list does not hold)
+  gets no entry: it is specific. Values are rounded to one decimal, and
+  only values of at least 1.0 are written (a missing word is rare).
+- **A skill's domain terms** are the content terms
+  (:func:`routelens.text.words.terms`) of its description, its triggers and
+  its Layer-2 body that are not everyday words (Zipf below
+  :data:`DOMAIN_MAX_ZIPF`) and that few other skills share (at most
+  :func:`max_skill_df` skills): at most :data:`TERMS_PER_SKILL` of them,
+  those written most often first (description and triggers count three
+  times), then the rarer, then in code point order.
+- **The registry's terms** are the terms many skills share (at least
+  :data:`REGISTRY_MIN_DF`), rare in everyday language (Zipf below
+  :data:`REGISTRY_MAX_ZIPF`): the words of the team's own world (site names,
+  tools, table prefixes). At most :data:`REGISTRY_TERMS` of them.
+
+Everything is deterministic: the same registry, bodies and pinned
+``wordfreq`` version give the same bytes.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from typing import Any
+
+from routelens.artifacts.bodies import read_body
+from routelens.errors import FileReadError
+from routelens.limits import LIMITS
+from routelens.text.canonical import canonical_bytes
+from routelens.registry.model import Registry
+from routelens.text.unicode import is_spaceless, normalize_text
+from routelens.text.words import MATCH_STOP_WORDS, TERM_STOP_WORDS, inflection_key, inflections, lemma_candidates, terms
+
+__all__ = [
+    "WORDFREQ_VERSION",
+    "DOMAIN_MAX_ZIPF",
+    "REGISTRY_MAX_ZIPF",
+    "TERMS_PER_SKILL",
+    "REGISTRY_TERMS",
+    "REGISTRY_MIN_DF",
+    "zipf",
+    "trigger_key",
+    "vocabulary",
+    "stem_collisions",
+]
+
+#: The wordfreq release the index's figures come from (pinned in pyproject.toml).
+WORDFREQ_VERSION = "3.1.1"
+#: A term at least this common in everyday language is no domain term.
+DOMAIN_MAX_ZIPF = 4.5
+#: A registry term is rarer than this in everyday language (function words are not).
+REGISTRY_MAX_ZIPF = 4.5
+#: A registry term is written at least this often in the registry's texts.
+REGISTRY_MIN_COUNT = 5
+#: Domain terms kept per skill.
+TERMS_PER_SKILL = 8
+#: Registry terms kept.
+REGISTRY_TERMS = 40
+#: A registry term is shared by at least this many skills.
+REGISTRY_MIN_DF = 3
+#: Commonness below this is not written to the index: every word that rare is specific.
+MIN_WRITTEN_ZIPF = 2.0
+#: A one-edit neighbour at least this common is a real word, not a typo.
+NEAR_MIN_ZIPF = 2.0
+#: Neighbours are listed only for the specific (rare) one-word triggers, whose
+#: typos count as strong evidence (the evidence model's rare cut-off).
+NEAR_FOR_ZIPF_BELOW = 2.0
+#: Zipf value given to a number ("86", "1:1"): an everyday word.
+NUMBER_ZIPF = 5.0
+
+_LOCK = threading.Lock()
+_FREQ: dict[str, dict[str, float]] = {}
+_ZIPF_CACHE: dict[str, float] = {}
+
+
+def _freq(lang: str) -> dict[str, float]:
+    with _LOCK:
+        d = _FREQ.get(lang)
+        if d is None:
+            from wordfreq import get_frequency_dict  # a build-time dependency: loaded only here
+
+            d = _FREQ[lang] = get_frequency_dict(lang)
+        return d
+
+
+def _lookup(word: str, lang: str) -> float:
+    f = _freq(lang).get(word)
+    return round(math.log10(f * 1e9), 1) if f else 0.0
+
+
+def zipf(word: str) -> float:
+    """The Zipf frequency (0-8, one decimal) of one normalised word in
+    everyday language: English for a Latin word, Japanese for a word of a
+    script without spaces; 0.0 when the list does not hold it (rare). A
+    word that mixes both scripts is looked up in neither (0.0)."""
+    z = _ZIPF_CACHE.get(word)
+    if z is not None:
+        return z
+    if not word:
+        z = 0.0
+    elif any(c.isdigit() for c in word) and not any(c.isalpha() for c in word):
+        z = NUMBER_ZIPF
+    elif word.isascii():
+        core = "".join(c for c in word if c.isalnum())
+        z = max(_lookup(word, "en"), _lookup(core, "en")) if core else 0.0
+        if core.endswith("s"):  # "allergens" is as common as "allergen"
+            for lemma in lemma_candidates(core):
+                if lemma in (core[:-1], core[:-2]):
+                    z = max(z, _lookup(lemma, "en"))
+    elif all(is_spaceless(ord(c)) for c in word):
+        z = _lookup(word, "ja")
+    else:
+        z = 0.0
+    if len(_ZIPF_CACHE) < 500_000:
+        _ZIPF_CACHE[word] = z
+    return z
+
+
+def trigger_key(trigger: str) -> str | None:
+    """The word whose commonness decides how specific a trigger is, or None
+    for a phrase (docs/formats.md §3.7): the one content word of a Latin
+    trigger ("model", "on call" -> "call", "C#" -> "c#"), or the whole of a
+    trigger written in a script without spaces ("予約"). A trigger of two
+    or more content words, or one that mixes scripts ("CSV出力"), is a
+    phrase."""
+    norm = normalize_text(trigger).strip()
+    if not norm:
+        return None
+    if all(is_spaceless(ord(c)) or not c.isalnum() for c in norm):
+        core = "".join(c for c in norm if c.isalnum())
+        return core or None
+    if any(is_spaceless(ord(c)) for c in norm):
+        return None
+    words = [w for w in _latin_words(norm)]
+    content = [w for w in words if w not in MATCH_STOP_WORDS or len(words) == 1]
+    if len(content) == 1:
+        return content[0]
+    if words and all(w.isdigit() for w in words):  # "1:1", "24/7"
+        return norm.replace(" ", "")
+    return None
+
+
+def _latin_words(norm: str) -> list[str]:
+    out = []
+    cur = []
+    for c in norm + " ":
+        if c.isalnum() or (cur and c in "#+%"):
+            cur.append(c)
+        else:
+            if cur:
+                out.append("".join(cur))
+            cur = []
+    return out
+
+
+def max_skill_df(n_skills: int) -> int:
+    """The most skills a domain term may be shared by: 2, or 5 % of the
+    skills when that is more."""
+    return max(2, n_skills // 20)
+
+
+def _term_key(t: str) -> str:
+    return inflection_key(t) if t.isascii() else t
+
+
+def vocabulary(reg: Registry) -> dict[str, Any]:
+    """``{"zipf": {word: zipf}, "skill_terms": {skill id: [term, ...]},
+    "registry_terms": [term, ...], "source": "wordfreq 3.1.1"}`` for the
+    compact index (docs/formats.md §3.7); bodies are read from the registry's
+    folder (a body that cannot be read adds no terms)."""
+    zipf_map: dict[str, float] = {}
+    keys_of: dict[str, set[str]] = {}
+    for s in reg.skills.values():
+        for t in s.triggers:
+            k = trigger_key(t)
+            if k is not None:
+                keys_of.setdefault(s.id, set()).add(k)
+                z = zipf(k)
+                if z >= MIN_WRITTEN_ZIPF:
+                    zipf_map[k] = z
+    counts: dict[str, dict[str, int]] = {}
+    surfaces: dict[str, dict[str, int]] = {}
+    def add(c: dict[str, int], t: str, n: int) -> None:
+        k = _term_key(t)
+        c[k] = c.get(k, 0) + n
+        sf = surfaces.setdefault(k, {})
+        sf[t] = sf.get(t, 0) + n
+
+    for s in reg.skills.values():
+        c: dict[str, int] = {}
+        for t in terms(" ".join([s.description or "", *s.triggers])):
+            add(c, t, 3)
+        try:
+            body = canonical_bytes(read_body(reg, s.path, LIMITS["max_body_bytes"])).decode("utf-8", "replace")
+        except (ValueError, FileReadError):
+            body = None  # a body that cannot be read adds no terms
+        if body:
+            for t in terms(body[:200_000]):
+                add(c, t, 1)
+        own = {_term_key(k) for k in keys_of.get(s.id, set())}
+        counts[s.id] = {k: n for k, n in c.items() if k not in own}
+    shown: dict[str, str] = {}
+    common: dict[str, float] = {}
+    for k, sf in surfaces.items():
+        shown[k] = min(sf, key=lambda t: (-sf[t], len(t), t))  # the form written most often
+        common[k] = max(zipf(t) for t in sf)
+    df: dict[str, int] = {}
+    for c in counts.values():
+        for k in c:
+            df[k] = df.get(k, 0) + 1
+    n_skills = len(reg.skills)
+    limit = max_skill_df(n_skills)
+    skill_terms: dict[str, list[str]] = {}
+    for sid, c in counts.items():
+        ranked = sorted((k for k in c if df[k] <= limit and common[k] < DOMAIN_MAX_ZIPF),
+                        key=lambda k: (-c[k], common[k], shown[k]))
+        skill_terms[sid] = [shown[k] for k in ranked[:TERMS_PER_SKILL]]
+    # the registry's own world: the terms most over-represented in its texts against everyday language
+    # (keyness: the term's share of the registry's words over its everyday share), shared by several skills
+    # but no template boilerplate (at most half of the skills)
+    total = sum(sum(c.values()) for c in counts.values()) or 1
+    tf = {k: sum(sf.values()) for k, sf in surfaces.items()}
+    trigger_words = {_term_key(k) for ks in keys_of.values() for k in ks}
+
+    def keyness(k: str) -> float:
+        everyday = 10 ** (max(common[k], 1.0) - 9)
+        return (tf[k] / total) / everyday
+
+    shared = sorted((k for k, n in df.items()
+                     if REGISTRY_MIN_DF <= n <= n_skills // 2 and tf[k] >= REGISTRY_MIN_COUNT
+                     and common[k] < REGISTRY_MAX_ZIPF and k not in trigger_words),
+                    key=lambda k: (-keyness(k), shown[k]))
+    common_words = set()
+    for s in reg.skills.values():
+        for t in s.triggers:
+            if trigger_key(t) is None:
+                for w in terms(t):
+                    if w.isascii() and zipf(w) >= DOMAIN_MAX_ZIPF:
+                        common_words.add(w)
+    near = {}
+    for k in sorted({k for ks in keys_of.values() for k in ks}):
+        if zipf(k) >= NEAR_FOR_ZIPF_BELOW:
+            continue  # a typo of a word this common is weak evidence anyway
+        others = real_neighbours(k)
+        if others:
+            near[k] = others
+    return {"zipf": dict(sorted(zipf_map.items())), "skill_terms": skill_terms,
+            "registry_terms": sorted(shown[k] for k in shared[:REGISTRY_TERMS]),
+            "common": sorted(common_words - set(zipf_map)), "near": near, "source": f"wordfreq {WORDFREQ_VERSION}"}
+
+
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+def real_neighbours(word: str) -> list[str]:
+    """The everyday words one edit away from a one-word trigger of 4+
+    letters (a letter dropped, added, changed, or two swapped) that are not
+    its inflections, at least as common as Zipf :data:`NEAR_MIN_ZIPF`:
+    ``jupyter`` -> ``jupiter``, ``handover`` -> ``hangover``. A task word
+    among them is that other word, not a typo (docs/formats.md §3.7)."""
+    if len(word) < 4 or not word.isascii() or not word.isalpha():
+        return []
+    cands = set()
+    n = len(word)
+    for i in range(n + 1):
+        for c in _LETTERS:
+            cands.add(word[:i] + c + word[i:])
+            if i < n:
+                cands.add(word[:i] + c + word[i + 1:])
+        if i < n:
+            cands.add(word[:i] + word[i + 1:])
+        if i < n - 1:
+            cands.add(word[:i] + word[i + 1] + word[i] + word[i + 2:])
+    cands.discard(word)
+    forms = inflections(word)
+    en = _freq("en")
+    out = [w for w in cands if w not in forms and (f := en.get(w)) and math.log10(f * 1e9) >= NEAR_MIN_ZIPF]
+    return sorted(out)
+
+
+def stem_collisions(reg: Registry) -> list[tuple[str, str, str, str]]:
+    """One-word triggers of different skills whose inflections meet
+    (``migration`` and ``migrations``; ``plan`` and ``planning``): one task
+    word then matches both. ``(skill a, trigger a, skill b, trigger b)``,
+    sorted; equal triggers are not collisions (lint reports those)."""
+    by_key: dict[str, list[tuple[str, str, str]]] = {}
+    for s in reg.skills.values():
+        for t in s.triggers:
+            k = trigger_key(t)
+            if k is None or not k.isalpha() or not k.isascii() or len(k) <= 3:
+                continue  # a short trigger matches only as written (or as an acronym's plural, "PDFs")
+            by_key.setdefault(inflection_key(k), []).append((s.id, t, k))
+    out = []
+    for items in by_key.values():
+        for i, (sa, ta, ka) in enumerate(items):
+            for sb, tb, kb in items[i + 1:]:
+                if sa != sb and ka != kb:
+                    out.append((sa, ta, sb, tb))
+    return sorted(set(out))

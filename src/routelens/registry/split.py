@@ -1,0 +1,278 @@
+"""Reading a big registry in two processes (``routelens build`` on a
+registry of a megabyte or more; ``--jobs 1`` turns it off).
+
+Most of the time of a build goes into the YAML parser's events, one Python
+object each, and into validating the entries they make. Both halves of the
+``skills`` section are independent, so a forked child reads the second half
+while this process reads the rest:
+
+- the split is a line of the ``skills`` section that starts an entry at the
+  entries' indentation (``^  id``), the first one past the middle of the
+  section. Each process parses the *whole* text with the other part blanked
+  (each line of it becomes a comment of the same length), so positions,
+  line numbers and columns are those of the real file;
+- the child sends back its skills (plain tuples, :mod:`marshal`) and this
+  process validates the rest with them (compositions name skills of both
+  halves).
+
+The split is only trusted when it cannot differ from reading the file in
+one process: neither half has an error, the child's half has no warning
+and no alias, its first entry starts exactly at the split, the last skill of
+the first half ends before it, and the section ends where the next
+top-level key of the first half begins (so no quoted scalar or flow
+collection ran across the split). Otherwise :func:`parse_split` returns
+None and the caller reads the file again in one process, which gives the
+errors and warnings of docs/formats.md §1.3 exactly as always.
+
+Failure modes: no ``fork`` (Windows), a process with threads (the TUI, the
+MCP server), fewer than two CPUs, a registry under :data:`MIN_CHARS`, line
+separators U+0085/U+2028/U+2029 in the text, or a ``skills:`` key written any
+other way than ``skills:`` at column 0 once: one process reads it. A child
+that dies or sends something unreadable: one process reads it again.
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+import re
+import threading
+from pathlib import Path
+from typing import Callable
+
+from routelens.errors import RoutelensError
+from routelens.gcpause import gc_paused
+from routelens.registry.model import Registry, new_skill
+from routelens.registry.validate import compose_registry, validate_registry
+from routelens.text.canonical import sha256_hex
+from routelens.text.yaml_events import MAP, SCALAR, Reader, ReadStoppedError, sorted_unique
+
+__all__ = ["MIN_CHARS", "can_split", "split_plan", "parse_split"]
+
+#: registries shorter than this (characters) are read in one process: below
+#: it a fork and the exchange cost more than the second core saves
+MIN_CHARS = 1_000_000
+
+_SKILLS_LINE = re.compile(r"^skills:[ \t]*(?:#[^\n]*)?$", re.M)
+_TOP_LEVEL = re.compile(r"^[^ \t#\n]", re.M)  # a line with content at column 0
+_FIRST_CONTENT = re.compile(r"^( +)[^ \t#\n]", re.M)
+#: every byte but LF becomes a space and UTF-8 continuation bytes go, so each
+#: character becomes exactly one space (positions are character indices)
+_TO_SPACE = bytes(b if b == 0x0A else 0x20 for b in range(256))
+_CONTINUATION = bytes(range(0x80, 0xC0))
+
+
+def _blank(text: str) -> str:
+    """``text`` (which starts at a line's start or with its LF) turned into
+    comment lines of the same lengths: each non-empty line becomes ``#``
+    and spaces. Not spaces alone: a line of spaces deeper than a block
+    scalar's indentation would be part of that scalar; a comment at column
+    0 ends a block scalar, a plain scalar and a block mapping, as the next
+    top-level line of the real file does."""
+    blank = text.encode("utf-8").translate(_TO_SPACE, _CONTINUATION).decode("ascii").replace("\n ", "\n#")
+    return "#" + blank[1:] if blank[:1] == " " else blank
+
+
+def can_split() -> bool:
+    """Whether this process may fork a reader: ``os.fork`` exists, only one
+    thread runs (forking a threaded process can deadlock the child), and at
+    least two CPUs are available to it."""
+    if not hasattr(os, "fork") or threading.active_count() != 1:
+        return False
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        cpus = os.cpu_count() or 1
+    return cpus >= 2
+
+
+def split_plan(text: str) -> tuple[int, int, int, int, int] | None:
+    """``(skills_start, skills_end, split, section_end, key)``: character
+    indices of the ``skills:`` line (start and end), of the line where the
+    second half of the section begins, of the end of the section (the first
+    line with content at column 0 after it, or the end of the text) and of
+    the first entry key of the second half. None
+    when the text has no single plain ``skills:`` line, no entry past the
+    middle of the section, or line separators that the reader masks."""
+    if "\x85" in text or "\u2028" in text or "\u2029" in text:
+        return None
+    found = _SKILLS_LINE.search(text)
+    if found is None or _SKILLS_LINE.search(text, found.end()) is not None:
+        return None
+    skills_start, skills_end = found.start(), found.end()
+    top = _TOP_LEVEL.search(text, skills_end + 1)
+    section_end = top.start() if top is not None else len(text)
+    first = _FIRST_CONTENT.search(text, skills_end, section_end)
+    if first is None:
+        return None
+    entry = re.compile(r"^ {%d}[a-z0-9]" % len(first.group(1)), re.M)
+    middle = entry.search(text, (first.start() + section_end) // 2, section_end)
+    if middle is None or middle.start() <= first.start():
+        return None
+    return skills_start, skills_end, middle.start(), section_end, middle.end() - 1
+
+
+class _SplitFailed(RoutelensError):
+    """The split read cannot give the one-process answer: read again."""
+
+
+def _half_skills(r: Reader, root, key: int) -> list[tuple]:
+    """The child's skills as tuples (in file order), or :class:`_SplitFailed`
+    when its half is not exactly a run of valid entries whose first key is
+    at ``key``."""
+    if r.errors or r.warnings or r.has_alias or r.limit_note is not None or root is None or root.kind != MAP:
+        raise _SplitFailed()
+    items = root.items
+    if len(items) != 2 or items[0].kind != SCALAR or not items[0].plain or items[0].value != "skills":
+        raise _SplitFailed()
+    section = items[1]
+    if section.kind != MAP or section.flow or not section.items or section.items[0].start != key:
+        raise _SplitFailed()
+    out = []
+    keys = section.items[0::2]
+    if len({k.value for k in keys}) != len(keys):
+        raise _SplitFailed()
+    for kn in keys:
+        skill = r.streamed.get(id(kn))
+        if skill is None:
+            raise _SplitFailed()
+        out.append((skill.id, skill.path, skill.priority, skill.triggers, skill.description, skill.status,
+                    skill.metadata, skill.source_start, skill.source_end, skill.self_contained, skill.not_when))
+    return out
+
+
+def _child(text_b: str, display: str, key: int, fd: int) -> None:
+    """In the forked child: read the second half, write the answer to ``fd``,
+    and leave without running anything of the parent (``os._exit``)."""
+    status = 1
+    try:
+        try:
+            r = Reader(text_b, display)
+            r.compose_paths = True
+            with gc_paused():
+                root = compose_registry(r, text_b, {})
+            payload = marshal.dumps((True, _half_skills(r, root, key)))
+        except BaseException:  # noqa: BLE001 - any failure means: read in one process
+            payload = marshal.dumps((False, []))
+        view = memoryview(payload)
+        while view:
+            view = view[os.write(fd, view):]
+        status = 0
+    finally:
+        os._exit(status)
+
+
+def _receive(pid: int, fd: int) -> list[tuple] | None:
+    """The child's skills, or None when it failed; always reaps it."""
+    chunks = []
+    try:
+        while True:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                break
+            chunks.append(chunk)
+    finally:
+        os.close(fd)
+        _, status = os.waitpid(pid, 0)
+    if status != 0:
+        return None
+    try:
+        ok, skills = marshal.loads(b"".join(chunks))
+    except (EOFError, ValueError, TypeError):
+        return None
+    return skills if ok is True and isinstance(skills, list) else None
+
+
+def parse_split(text: str, path: Path, display: str,
+                progress: Callable[[float], None] | None = None) -> Registry | None:
+    """The :class:`Registry` of the canonical ``text`` read in two processes
+    (see the module's docstring), or None when this process should read it
+    alone: the split is not possible here (:func:`can_split`,
+    :data:`MIN_CHARS`, :func:`split_plan`) or not exactly the one-process
+    answer (any error or doubt). Never raises for a bad registry: the
+    one-process read reports it. ``progress(fraction)`` follows the first
+    half, which ends about when the child does."""
+    if len(text) < MIN_CHARS or not can_split():
+        return None
+    plan = split_plan(text)
+    if plan is None:
+        return None
+    skills_start, skills_end, split, section_end, key = plan
+    text_a = text[:split] + _blank(text[split:section_end]) + text[section_end:]
+    text_b = (_blank(text[:skills_start]) + text[skills_start:skills_end] + _blank(text[skills_end:split])
+              + text[split:section_end] + _blank(text[section_end:]))
+    try:
+        rfd, wfd = os.pipe()
+    except OSError:
+        return None
+    try:
+        pid = os.fork()
+    except OSError:
+        os.close(rfd)
+        os.close(wfd)
+        return None
+    if pid == 0:  # pragma: no cover - the child's coverage is not collected
+        os.close(rfd)
+        _child(text_b, display, key, wfd)
+    os.close(wfd)
+    del text_b
+    received = False
+    try:
+        r = Reader(text_a, display)
+        r.compose_paths = True
+        with gc_paused():
+            try:
+                root = compose_registry(r, text_a, {}, progress, total=split)
+            except (ReadStoppedError, RecursionError):
+                root = None
+            half = _receive(pid, rfd)
+            received = True
+            if root is None or half is None or r.errors or not _first_half_fits(r, root, split, section_end):
+                return None
+            extra = {t[0]: new_skill(*t) for t in half}
+            try:
+                reg = validate_registry(r, root, path, text, extra)
+            except RecursionError:
+                return None
+        if reg is None or r.errors:
+            return None
+    finally:
+        if not received:  # an exception in this process: stop and reap the child
+            try:
+                os.kill(pid, 9)
+                _receive(pid, rfd)
+            except OSError:
+                pass
+    if progress is not None:
+        progress(1.0)
+    reg.warnings = sorted_unique(reg.warnings)
+    reg.source_sha256 = sha256_hex(text.encode("utf-8"))
+    return reg
+
+
+def _first_half_fits(r: Reader, root, split: int, section_end: int) -> bool:
+    """Whether the first half's document ends its ``skills`` section before
+    the split and resumes at ``section_end``: the top-level key after
+    ``skills`` starts there (or there is none and nothing follows), and
+    every skill read ends on a line before the split's."""
+    if root.kind != MAP:
+        return False
+    items = root.items
+    keys = items[0::2]
+    at = next((i for i, k in enumerate(keys) if k.kind == SCALAR and k.plain and k.value == "skills"), None)
+    if at is None:
+        return False
+    if at + 1 < len(keys):
+        if keys[at + 1].start != section_end:
+            return False
+    elif r.text[section_end:].strip():
+        return False
+    section = items[2 * at + 1]
+    if section.kind != MAP or section.flow:
+        return False
+    split_line = r.line_of(split)
+    for kn in section.items[0::2]:
+        skill = r.streamed.get(id(kn))
+        if skill is None or skill.source_end >= split_line:
+            return False
+    return True

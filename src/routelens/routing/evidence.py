@@ -1,0 +1,370 @@
+"""The evidence model (docs/formats.md §6.10): each candidate skill carries
+typed pieces of evidence, and a confident route needs evidence a careful
+reader would accept.
+
+A **piece** is one of:
+
+- ``trigger``: a trigger of the skill that matched. Its strength:
+  *strong* for a phrase (two or more content words, or a compound that is
+  not an everyday word) or for a word that is rare in everyday language
+  (Zipf below :data:`RARE_ZIPF`, from the index's vocabulary, §3.7);
+  *weak* for an everyday word ("model", "table", "予約") and for any
+  trigger matched only through a typo. Strong weighs 2, weak 1. Several
+  triggers of one skill that overlap in the task count once (the longest).
+- ``term``: a domain term of the skill (from its description, other
+  triggers and body, §3.7) elsewhere in the task; 1 each, at most 2.
+- ``context``: a term of the registry's own world, or a code-like
+  identifier (``fct_orders``); 1, at most once.
+- ``negated``: a trigger inside a negated clause ("don't run the DAG"):
+  it does not count.
+- ``markup``: a trigger inside markup (``<...>``, ``{...}``): it does not
+  count.
+- ``yields``: a trigger inside a longer matched trigger of another skill
+  ("deploy" inside "deploy model"): it does not count.
+- ``not_when``: one of the skill's ``not_when`` phrases matched: the skill
+  is dropped.
+
+A candidate is **supported** when its pieces weigh 2 or more with at least
+one trigger counted: a specific trigger, or two independent pieces that
+agree. A candidate with only an everyday word, and nothing else in the task
+about its domain, is not: the router falls back with ``weak_evidence``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
+
+from routelens.artifacts.vocabulary import trigger_key
+from routelens.routing.decision import format_score, quote
+from routelens.routing.matching import Match, PreparedTask
+from routelens.routing.signals import Signal, identifiers, markup, negated, within
+from routelens.text.unicode import normalize_text
+from routelens.text.words import lemma_candidates, terms
+
+__all__ = ["RARE_ZIPF", "EVERYDAY_ZIPF", "Piece", "Candidate", "Lexicon", "assess"]
+
+#: A one-word trigger rarer than this in everyday language (Zipf; 2.5 is
+#: about three times per billion words) is specific on its own.
+RARE_ZIPF = 2.0
+#: A one-word trigger at least this common (Zipf 4: ten times per million
+#: words) is an everyday word: a candidate backed by it alone is incidental
+#: next to another skill's evidence; a rarer one is a rival ask.
+EVERYDAY_ZIPF = 4.0
+_STRONG, _WEAK = 2, 1
+#: A trigger word at least this common is no sign of the registry's world.
+_CONTEXT_MAX_ZIPF = 4.5
+_TRIGGER_CONTEXT = True
+_MAX_TERMS = 2
+#: A phrase matched with a typo still counts as a phrase from this score up.
+_PHRASE_TYPO_MIN = 90.0
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """One piece of evidence for a candidate (docs/formats.md §6.10).
+
+    ``kind``: ``trigger`` | ``term`` | ``context`` | ``negated`` | ``markup``
+    | ``yields`` | ``not_when``; ``text``: the task's text at ``span``
+    (``[start, end)`` character offsets into the task as typed);
+    ``weight``: what it adds (0 when it does not count); ``detail``: a
+    phrase saying what it is ("the everyday word 'model' (Zipf 5.1)");
+    ``trigger``: the trigger or term as written in the registry."""
+
+    kind: str
+    text: str
+    span: tuple[int, int]
+    weight: int
+    detail: str
+    trigger: str = ""
+
+    @property
+    def counts(self) -> bool:
+        """True when the piece adds weight."""
+        return self.weight > 0
+
+    def to_dict(self) -> dict:
+        """``{"kind", "text", "span", "weight", "detail", "trigger"}``."""
+        return {"kind": self.kind, "text": self.text, "span": [self.span[0], self.span[1]], "weight": self.weight,
+                "detail": self.detail, "trigger": self.trigger}
+
+
+@dataclass(slots=True)
+class Candidate:
+    """A skill that cleared the threshold, with its evidence.
+
+    ``score``: its best trigger's score; ``weight``: the sum of its pieces'
+    weights; ``supported``: weight >= 2 with a trigger counted;
+    ``dropped_by``: the ``not_when`` phrase that dropped it, else "";
+    ``selected``/``why``: filled in by the decision (why it was or was not
+    selected)."""
+
+    id: str
+    score: float
+    pieces: tuple[Piece, ...]
+    weight: int = 0
+    supported: bool = False
+    dropped_by: str = ""
+    selected: bool = False
+    why: str = ""
+    spans: tuple[tuple[int, int], ...] = field(default=())
+    #: the specificity of its best counted trigger: phrase | rare | uncommon | everyday
+    tier: str = "everyday"
+
+    @property
+    def strong(self) -> bool:
+        """True when a strong trigger counts."""
+        return any(p.kind == "trigger" and p.weight >= _STRONG for p in self.pieces)
+
+    @property
+    def phrase(self) -> bool:
+        """True when a phrase trigger counts."""
+        return any(p.kind == "trigger" and p.weight >= _STRONG and p.detail.startswith("the phrase")
+                   for p in self.pieces)
+
+    @property
+    def rival(self) -> bool:
+        """True when its evidence is more than one everyday word: it competes
+        with another skill's evidence (docs/formats.md §6.10)."""
+        return self.counted and (self.supported or self.tier != "everyday")
+
+    @property
+    def counted(self) -> bool:
+        """True when a trigger of it counts (it was not dropped)."""
+        return not self.dropped_by and any(p.kind == "trigger" and p.weight > 0 for p in self.pieces)
+
+    def to_dict(self) -> dict:
+        """``{"id", "score", "weight", "supported", "selected", "why", "pieces"}``."""
+        return {"id": self.id, "score": self.score, "weight": self.weight, "supported": self.supported,
+                "selected": self.selected, "why": self.why, "pieces": [p.to_dict() for p in self.pieces]}
+
+
+class Lexicon:
+    """The vocabulary routing reads from the compact index (docs/formats.md
+    §3.7): the everyday commonness of one-word triggers, each skill's
+    domain terms and the registry's terms, indexed for look-up by task word
+    (an inflection finds its term: "scheduled" finds "schedules").
+
+    ``zipf``: word -> Zipf (a word missing is rare); ``skill_terms``: skill
+    id -> terms; ``registry_terms``: terms of the registry's world."""
+
+    def __init__(self, zipf: dict[str, float], skill_terms: Iterable[tuple[str, Sequence[str]]],
+                 registry_terms: Sequence[str], triggers: Iterable[tuple[str, Sequence[str]]] = (),
+                 common: Iterable[str] = (), near: dict[str, Sequence[str]] | None = None):
+        self.zipf = dict(zipf)
+        #: one-word trigger -> the everyday words one edit away (not typos of it)
+        self.near = {k: frozenset(v) for k, v in (near or {}).items()}
+        self._latin: dict[str, list[tuple[str | None, str]]] = {}
+        self._spaceless: dict[str, list[tuple[str | None, str]]] = {}
+        for owner, ts in skill_terms:
+            for t in ts:
+                self._add(owner, t)
+        for t in registry_terms:
+            self._add(None, t)
+        everyday = set(common) | {w for w, z in self.zipf.items() if z >= _CONTEXT_MAX_ZIPF}
+        seen: set[str] = set()
+        for _, ts in triggers:
+            for trig in ts:
+                for w in terms(trig):
+                    if w not in seen and w not in everyday and _TRIGGER_CONTEXT:
+                        seen.add(w)
+                        self._add("", w)
+        self._keys: dict[str, str | None] = {}
+
+    def _add(self, owner: str | None, term: str) -> None:
+        if term.isascii():
+            # the term and the word it inflects ("schedules" -> "schedule"), not a shorter word
+            # ("booking" is not "book")
+            for k in (term, *(b for b in lemma_candidates(term) if len(b) >= len(term) - 1)):
+                self._latin.setdefault(k, []).append((owner, term))
+        elif len(term) >= 2:
+            self._spaceless.setdefault(term[:2], []).append((owner, term))
+
+    def key(self, trigger: str) -> str | None:
+        """The word whose commonness decides how specific ``trigger`` is
+        (None for a phrase), cached."""
+        k = self._keys.get(trigger, "\x00")
+        if k == "\x00":
+            k = trigger_key(trigger)
+            if len(self._keys) < 200_000:
+                self._keys[trigger] = k
+        return k
+
+    def tier(self, trigger: str) -> str:
+        """``phrase``, ``rare`` (Zipf below :data:`RARE_ZIPF`), ``uncommon``
+        (below :data:`EVERYDAY_ZIPF`) or ``everyday``."""
+        strong, z, _ = self.specificity(trigger)
+        if z is None:
+            return "phrase"
+        return "rare" if strong else ("uncommon" if z < EVERYDAY_ZIPF else "everyday")
+
+    def specificity(self, trigger: str) -> tuple[bool, float | None, str | None]:
+        """``(strong, zipf or None, key word)`` of a trigger: a phrase is
+        strong (zipf None); a word is strong when rarer than
+        :data:`RARE_ZIPF`."""
+        k = self.key(trigger)
+        if k is None:
+            return True, None, None
+        z = self.zipf.get(k, 0.0)
+        return z < RARE_ZIPF, z, k
+
+    def terms_in(self, task: PreparedTask) -> list[tuple[str | None, str, tuple[int, int]]]:
+        """``(skill id or None for a registry term, term, span)`` for every
+        term the task holds."""
+        out = []
+        latin = self._latin
+        if latin:
+            for j, (k, t) in enumerate(zip(task.kinds, task.texts)):
+                if k != 1 or len(t) < 3:
+                    continue  # terms are 3+ characters
+                seen = set()
+                for key in (t, *lemma_candidates(t)):
+                    for owner, term in latin.get(key, ()):
+                        if (owner, term) not in seen:
+                            seen.add((owner, term))
+                            out.append((owner, term, (task.ostart[j], task.oend[j])))
+        if self._spaceless and not task.norm.isascii():
+            norm = task.norm
+            for i in range(len(norm) - 1):
+                for owner, term in self._spaceless.get(norm[i:i + 2], ()):
+                    if norm.startswith(term, i):
+                        out.append((owner, term, task.original_span(i, i + len(term))))
+        return out
+
+
+def _zipf_words(z: float) -> str:
+    return f"Zipf {z:.1f}" if z > 0 else "rare in everyday language"
+
+
+def _overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    return a[0] < b[1] and b[0] < a[1]
+
+
+def _trigger_pieces(best: Match, hits: dict[str, list[Match]], text: str, negations: list[Signal],
+                    marks: list[Signal], all_spans: list[tuple[str, tuple[int, int], str]],
+                    lexicon: Lexicon) -> list[tuple[tuple[int, int], Piece]]:
+    """The trigger pieces of one candidate (counted or not), longest first."""
+    sid = best.id
+    trig_pieces: list[tuple[tuple[int, int], Piece]] = []
+    for m in sorted(hits.get(sid, [best]), key=lambda m: (m.span[0] - m.span[1], m.span[0], -m.score)):
+        span = m.span
+        shown = text[span[0]:span[1]]
+        if any(_overlaps(span, s) for s, _ in trig_pieces):
+            continue  # the same words as a longer trigger of this skill
+        neg = within(span, negations)
+        if neg is not None:
+            trig_pieces.append((span, Piece("negated", shown, span, 0,
+                                            f"{quote(shown)} is negated ({quote(neg[2].strip())})", m.trigger)))
+            continue
+        mk = within(span, marks)
+        if mk is not None:
+            trig_pieces.append((span, Piece("markup", shown, span, 0, f"{quote(shown)} is inside markup",
+                                            m.trigger)))
+            continue
+        longer = next((o for o in all_spans if o[0] != sid and o[1][0] <= span[0] and span[1] <= o[1][1]
+                       and (o[1][1] - o[1][0]) > (span[1] - span[0])), None)
+        if longer is not None:
+            trig_pieces.append((span, Piece("yields", shown, span, 0,
+                                            f"{quote(shown)} lies inside {quote(longer[2])} of {quote(longer[0])}",
+                                            m.trigger)))
+            continue
+        strong, z, key = lexicon.specificity(m.trigger)
+        typo = m.kind == "typo"
+        if typo and key is not None:
+            word = normalize_text(shown).strip()
+            if word in lexicon.near.get(key, ()):
+                trig_pieces.append((span, Piece("lookalike", shown, span, 0,
+                                                f"{quote(shown)} is another word, not a typo of {quote(m.trigger)}",
+                                                m.trigger)))
+                continue
+        if typo and strong and key is not None and m.score >= _PHRASE_TYPO_MIN:
+            w, detail = _STRONG, f"a typo of the specific word {quote(key)} ({format_score(m.score)})"
+        elif typo and (z is not None or m.score < _PHRASE_TYPO_MIN):
+            w, detail = _WEAK, f"a typo of {quote(m.trigger)} ({format_score(m.score)})"
+        elif typo:
+            w, detail = _STRONG, f"the phrase {quote(m.trigger)} with a typo ({format_score(m.score)})"
+        elif z is None:
+            w, detail = _STRONG, f"the phrase {quote(m.trigger)}"
+        elif strong:
+            w, detail = _STRONG, f"the specific word {quote(key or m.trigger)} ({_zipf_words(z)})"
+        elif z >= EVERYDAY_ZIPF:
+            w, detail = _WEAK, f"the everyday word {quote(key or m.trigger)} ({_zipf_words(z)})"
+        else:
+            w, detail = _WEAK, f"the fairly common word {quote(key or m.trigger)} ({_zipf_words(z)})"
+        if m.kind in ("inflection", "loose", "spacing") and not typo:
+            detail += f", {m.kind}"
+        trig_pieces.append((span, Piece("trigger", shown, span, w, detail, m.trigger)))
+    return trig_pieces
+
+
+def assess(task: PreparedTask, hits: dict[str, list[Match]], matches: Sequence[Match], lexicon: Lexicon,
+           not_when: dict[str, Match], negations: list[Signal] | None = None) -> list[Candidate]:
+    """The :class:`Candidate` of every skill in ``matches`` (best first, as
+    the router ranks them), from every trigger that matched (``hits``:
+    skill id -> its triggers at or above the threshold), the lexicon's
+    terms, negated clauses and markup, and the skills' ``not_when`` matches
+    (skill id -> the best ``not_when`` match)."""
+    text = task.original
+    if negations is None:
+        negations = negated(text)
+    marks = markup(text)
+    idents = identifiers(text)
+    found = lexicon.terms_in(task)
+    all_spans: list[tuple[str, tuple[int, int], str]] = []
+    for sid, ms in hits.items():
+        for m in ms:
+            all_spans.append((sid, m.span, m.trigger))
+    out = []
+    first: dict[str, list[tuple[tuple[int, int], Piece]]] = {}
+    for best in matches:
+        first[best.id] = _trigger_pieces(best, hits, text, negations, marks, all_spans, lexicon)
+    for best in matches:
+        sid = best.id
+        pieces: list[Piece] = []
+        trig_pieces = first[sid]
+        others = [sp for o, tp in first.items() if o != sid for sp, p in tp if p.kind == "trigger"]
+        pieces.extend(p for _, p in sorted(trig_pieces, key=lambda x: x[0]))
+        counted_spans = [p.span for p in pieces if p.kind == "trigger"]
+        used_spans = [p.span for p in pieces] + others
+        tiers = [lexicon.tier(p.trigger) if "typo" not in p.detail else "everyday"
+                 for p in pieces if p.kind == "trigger"]
+        order = ("phrase", "rare", "uncommon", "everyday")
+        tier = min(tiers, key=order.index) if tiers else "everyday"
+        n_terms = 0
+        seen_terms = set()
+        for owner, term, span in found:
+            if owner != sid or term in seen_terms or any(_overlaps(span, s) for s in used_spans):
+                continue
+            if within(span, negations) is not None:
+                continue
+            seen_terms.add(term)
+            w = 1 if n_terms < _MAX_TERMS else 0
+            n_terms += 1
+            pieces.append(Piece("term", text[span[0]:span[1]], span, w, f"the domain term {quote(term)}", term))
+        ctx = None
+        for owner, term, span in found:
+            if owner is not None and owner != "":
+                continue
+            if any(_overlaps(span, s) for s in used_spans) or within(span, negations) is not None:
+                continue
+            what = "the registry's term" if owner is None else "the trigger word"
+            ctx = Piece("context", text[span[0]:span[1]], span, 1, f"{what} {quote(term)}", term)
+            break
+        if ctx is None:
+            for a, b, word in idents:
+                if not any(_overlaps((a, b), s) for s in used_spans):
+                    ctx = Piece("context", word, (a, b), 1, f"the identifier {quote(word)}", word)
+                    break
+        if ctx is not None:
+            pieces.append(ctx)
+        c = Candidate(sid, best.score, tuple(pieces), tier=tier)
+        nw = not_when.get(sid)
+        if nw is not None:
+            c.dropped_by = nw.trigger
+            c.pieces = c.pieces + (Piece("not_when", text[nw.span[0]:nw.span[1]], nw.span, 0,
+                                         f"its not_when {quote(nw.trigger)} matched", nw.trigger),)
+        c.weight = sum(p.weight for p in c.pieces)
+        c.supported = not c.dropped_by and c.weight >= 2 and bool(counted_spans)
+        c.spans = tuple(counted_spans)
+        out.append(c)
+    return out

@@ -1,0 +1,181 @@
+"""Word facts shared by the build (the compact index's vocabulary) and the
+router: English inflection, Katakana runs, and the terms a text holds
+(docs/formats.md §3.7, §6.7).
+
+- :func:`inflects`: is a task word an *inflection* of a trigger word
+  ("migrations" of "migration", "upgrading" of "upgrade", "reviewing" of
+  "review")? Only regular inflection counts (plural ``-s``/``-es``/``-ies``,
+  ``-ed``, ``-ing``, with the final ``-e`` dropped or the last consonant
+  doubled). A derivation is another word: "formatter", "formation",
+  "escalator", "deployment" and "excellent" are not inflections of
+  "format", "escalation", "deploy" and "excel". The forms are generated from
+  the trigger word, never by cutting the task word down, so a longer word
+  that merely begins with the trigger never matches.
+- :func:`inflection_key`: the key under which a word and its inflections
+  meet (used to find stem collisions between triggers at build time).
+- :func:`is_katakana`: a Katakana letter or the long-vowel mark; a trigger
+  that starts or ends with one must not be glued to more Katakana in the
+  task ("テスト" is not in "コンテスト", "モデル" not in "プラモデル").
+- :func:`terms`: the content terms of a text, for a skill's domain
+  vocabulary: Latin words of 3+ letters, Katakana runs and Han runs of 2 to
+  4 characters, normalised (NFKC + case folding).
+
+Nothing in this module imports a routelens module above the text stage.
+"""
+
+from __future__ import annotations
+
+import re
+
+from routelens.text.unicode import normalize_text
+
+__all__ = ["MATCH_STOP_WORDS", "inflects", "inflections", "lemma_candidates", "inflection_key", "is_katakana", "terms", "TERM_STOP_WORDS"]
+
+_VOWELS = frozenset("aeiou")
+_LATIN_WORD = re.compile(r"[0-9a-z\u00e0-\u024f]+")
+_KATAKANA_RUN = re.compile(r"[\u30a1-\u30fa\u30fc-\u30ff\u31f0-\u31ff]{2,}")
+_HAN_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3005]{2,}")
+
+#: Words that never make a domain term however rare their use is in a text:
+#: function words, pronouns and the words of instructions.
+TERM_STOP_WORDS = frozenset(
+    "the and for with from into onto that this these those then than there their them they you your yours our "
+    "ours his her hers its are was were been being have has had having does did doing done can could would "
+    "should will shall may might must not nor but any all each every some such only just also very more most "
+    "less least other another same what which who whom whose when where why how about above below after before "
+    "over under again once here out off own both few too via per etc use used using uses make makes made get "
+    "gets got set sets new old one two three first last next please need needs want wants like see "
+    "aren isn wasn weren don doesn didn couldn shouldn wouldn won haven hasn hadn can't".split()
+)
+
+
+#: Word units of a trigger that weigh nothing in a score and may be missing
+#: from the task at a small cost, unless the trigger has only one other word
+#: (docs/formats.md §6.7). The matcher's list; shared with the build, which
+#: finds a trigger's content word with it.
+MATCH_STOP_WORDS = frozenset(
+    "a an the this that these those my our your his her their its it me us "
+    "to for of in on at by with from into onto and or is are be was were "
+    "please pls can could would will do does some any s".split()
+)
+
+
+def inflections(word: str) -> frozenset[str]:
+    """The regular English inflections of ``word`` (normalised, lowercase),
+    the word itself included: ``-s``/``-es``, ``-ies``/``-ied`` for a final
+    consonant + ``y``, ``-ed``/``-ing`` with the final ``e`` dropped
+    (``upgrade`` -> ``upgraded``, ``upgrading``) or the last consonant
+    doubled (``plan`` -> ``planned``, ``planning``). A word with a digit or
+    of fewer than 2 letters has no inflections but itself. Both the doubled
+    and the plain form are given, since British and American spelling
+    differ (``labelled``/``labeled``)."""
+    w = word
+    out = {w}
+    if len(w) < 2 or not w.isalpha():
+        return frozenset(out)
+    last = w[-1]
+    if last == "y" and len(w) > 2 and w[-2] not in _VOWELS:
+        out.update((w[:-1] + "ies", w[:-1] + "ied", w + "ing"))
+    else:
+        out.add(w + ("es" if w.endswith(("s", "x", "z", "ch", "sh")) else "s"))
+        if w.endswith(("s", "x", "z", "ch", "sh", "o")):
+            out.add(w + "es")
+    if last == "e":
+        out.update((w + "d", w[:-1] + "ing", w + "s"))
+        if w.endswith(("ee", "ye", "oe")):
+            out.add(w + "ing")
+    elif last != "y" or w[-2] in _VOWELS:
+        out.update((w + "ed", w + "ing"))
+        if len(w) >= 3 and last not in _VOWELS and last not in "wxy" and w[-2] in _VOWELS and w[-3] not in _VOWELS:
+            out.update((w + last + "ed", w + last + "ing"))
+    else:
+        out.add(w[:-1] + "ied")
+    return frozenset(out)
+
+
+_INFL_CACHE: dict[str, frozenset[str]] = {}
+
+
+def inflects(trigger_word: str, task_word: str) -> bool:
+    """True when ``task_word`` is ``trigger_word`` or one of its regular
+    inflections (:func:`inflections`); both normalised."""
+    if trigger_word == task_word:
+        return True
+    if len(task_word) <= len(trigger_word) or task_word[0] != trigger_word[0]:
+        return False
+    forms = _INFL_CACHE.get(trigger_word)
+    if forms is None:
+        forms = inflections(trigger_word)
+        if len(_INFL_CACHE) < 200_000:
+            _INFL_CACHE[trigger_word] = forms
+    return task_word in forms
+
+
+_LEMMA_CACHE: dict[str, tuple[str, ...]] = {}
+
+
+def lemma_candidates(word: str) -> tuple[str, ...]:
+    """The words of which ``word`` is a regular inflection (:func:`inflections`),
+    shortest first, found by cutting an inflectional ending off
+    (``migrations`` -> ``migration``, ``planning`` -> ``plan``,
+    ``upgrading`` -> ``upgrade``); ``()`` when there is none."""
+    got = _LEMMA_CACHE.get(word)
+    if got is not None:
+        return got
+    got = _lemma_candidates(word)
+    if len(_LEMMA_CACHE) < 200_000:
+        _LEMMA_CACHE[word] = got
+    return got
+
+
+def _lemma_candidates(word: str) -> tuple[str, ...]:
+    w = word
+    if not w.isalpha() or len(w) < 3:
+        return ()
+    cands = set()
+    for suf in ("ies", "ied"):
+        if w.endswith(suf) and len(w) > 4:
+            cands.add(w[:-3] + "y")
+    for suf in ("es", "s", "ed", "d", "ing"):
+        if w.endswith(suf) and len(w) - len(suf) >= 2:
+            base = w[: -len(suf)]
+            cands.update((base, base + "e"))
+            if len(base) >= 3 and base[-1] == base[-2]:
+                cands.add(base[:-1])
+    cands.discard(w)
+    return tuple(sorted((c for c in cands if w in inflections(c)), key=lambda c: (len(c), c)))
+
+
+def inflection_key(word: str) -> str:
+    """The shortest word of which ``word`` is a regular inflection
+    (:func:`lemma_candidates`), or ``word`` itself. Two trigger words with
+    the same key collide: one task word may inflect both."""
+    c = lemma_candidates(word)
+    return c[0] if c else word
+
+
+def is_katakana(ch: str) -> bool:
+    """True for a Katakana letter, the long-vowel mark ``ー`` or the middle
+    dot (full-width, as after NFKC)."""
+    return ("\u30a1" <= ch <= "\u30ff" and ch != "\u30fb") or "\u31f0" <= ch <= "\u31ff"
+
+
+def terms(text: str) -> list[str]:
+    """The content terms of ``text`` in order, repeats kept: Latin words of
+    3+ characters that hold a letter and are not in
+    :data:`TERM_STOP_WORDS`; Katakana runs of 2+ characters; Han runs of 2
+    to 4 characters (a longer run is a compound of several words and is
+    left out). Normalised with NFKC and case folding."""
+    norm = normalize_text(text)
+    out: list[str] = []
+    for m in _LATIN_WORD.finditer(norm):
+        w = m.group()
+        if len(w) >= 3 and not w.isdigit() and w not in TERM_STOP_WORDS:
+            out.append(w)
+    if not norm.isascii():
+        for m in _KATAKANA_RUN.finditer(norm):
+            out.append(m.group())
+        for m in _HAN_RUN.finditer(norm):
+            if len(m.group()) <= 4:
+                out.append(m.group())
+    return out
