@@ -154,5 +154,5 @@ def test_quality_bar_on_the_shipped_cases():
     assert rep.offtopic_false_route_rate <= QUALITY_BAR["offtopic_false_route_rate"][1], wrong
     # coverage is below the bar of 0.90 (README, "Routing quality"): single everyday-to-uncommon words
     # ("debug", "terraform", "翻訳") do not route alone; the exact figure is pinned so a change is seen
-    assert (rep.counts["routable_routed"], rep.counts["routable"]) == (135, 167), [r.case.task for r in rep.missed]
-    assert rep.failures == ["coverage 0.808 is not >= 0.9"]
+    assert (rep.counts["routable_routed"], rep.counts["routable"]) == (136, 167), [r.case.task for r in rep.missed]
+    assert rep.failures == ["coverage 0.814 is not >= 0.9"]

@@ -235,3 +235,36 @@ def test_not_when_of_its_own_trigger_and_stem_collisions(tmp_path):
         ("stem-collision", "skills.planning.triggers[0]", 13,
          "trigger 'planning' and 'plan' of plan are inflections of one word: a task saying either matches both"),
     ]
+
+
+def test_a_short_trigger_the_router_counts_as_a_rare_word_is_no_accident(tmp_path):
+    """Issue 13 item 9: the bundled registry's 'k8s' was a short-trigger
+    finding although the router scores a short trigger 100 on an equal whole
+    word or not at all, and takes 'k8s' (Zipf 1.2, below 2.0: a rare word,
+    docs/formats.md §6.10) as strong evidence on its own: it matches no task
+    by accident. 'RFC' (Zipf 3.0) and 'CVE' (2.4) are fairly common words
+    the router does not trust alone, like 'ec2' (2.3); 'ci' (3.5) is an
+    everyday one: still findings."""
+    reg = tmp_path / "skills.yaml"
+    reg.write_text("schema_version: 1\nskills:\n  ops:\n    path: o.md\n    priority: P1\n"
+                   "    description: Operate the k8s cluster\n    triggers: [k8s, RFC, CVE, ci, ec2]\n",
+                   encoding="utf-8")
+    (tmp_path / "o.md").write_text("# o\n")
+    got = [(f.key_path, f.message) for f in lint(load_registry(reg), env={}).findings if f.code == "short-trigger"]
+    assert got == [
+        ("skills.ops.triggers[1]", "trigger 'RFC' is 3 characters (3 or fewer): short triggers match tasks by accident"),
+        ("skills.ops.triggers[2]", "trigger 'CVE' is 3 characters (3 or fewer): short triggers match tasks by accident"),
+        ("skills.ops.triggers[3]", "trigger 'ci' is 2 characters (3 or fewer): short triggers match tasks by accident"),
+        ("skills.ops.triggers[4]", "trigger 'ec2' is 3 characters (3 or fewer): short triggers match tasks by accident"),
+    ]
+
+
+def test_the_bundled_registry_is_lint_clean(capsys, monkeypatch, tmp_path):
+    """Issue 13 item 9: the example people copy got 19 warnings (16
+    unreachable-description, short triggers 'k8s', 'RFC', 'CVE')."""
+    monkeypatch.delenv("SLASH_COMMAND_TOOL_CHAR_BUDGET", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path))  # no Claude Code settings of this machine
+    monkeypatch.chdir(tmp_path)
+    assert main(["lint", "--registry", str(ROOT / "skills.yaml")]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[-1] == "lint: 0 errors, 0 warnings"

@@ -17,7 +17,12 @@ Checks (code, severity, where the rule comes from):
                                          longer one also matches the shorter one's skill
 ``short-trigger``              warning   3 characters or fewer (after NFKC); for a trigger in a
                                          script written without spaces (Han, kana, Hangul,
-                                         Thai, ...) 1 character, since 2 already make a word
+                                         Thai, ...) 1 character, since 2 already make a word.
+                                         Not for a Latin trigger the router counts as a rare
+                                         word (Zipf below 2.0, ``k8s``; docs/formats.md
+                                         §6.10): a short trigger scores 100 on an equal
+                                         whole word or nothing, so a rare one matches no
+                                         task by accident
 ``stop-word-trigger``          warning   a trigger made only of common stop words
                                          (:data:`STOP_WORDS`, :data:`JA_STOP_WORDS`)
 ``unreachable-description``    warning   none of the skill's own triggers would match its own
@@ -79,10 +84,11 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from routelens.artifacts.bodies import body_problem, read_body
-from routelens.artifacts.vocabulary import stem_collisions
+from routelens.artifacts.vocabulary import stem_collisions, trigger_key, zipf
 from routelens.errors import FileReadError
 from routelens.limits import LIMITS
 from routelens.registry.model import Registry
+from routelens.routing.evidence import RARE_ZIPF
 from routelens.routing.matching import TriggerMatcher, prepare, tokenize
 from routelens.text.canonical import canonical_bytes
 from routelens.text.unicode import JA_STOP_WORDS, STOP_WORDS, is_spaceless, normalize_text
@@ -148,6 +154,15 @@ class _Matcher:
         threshold on ``task``."""
         m = self.tm.score_owner(prepare(task), sid)
         return m is not None and m.score >= self.threshold
+
+
+def _rare_word(trigger: str) -> bool:
+    """True when ``trigger`` is one word the router's evidence model counts
+    as rare (Zipf below :data:`~routelens.routing.evidence.RARE_ZIPF`,
+    docs/formats.md §3.7, §6.10): strong evidence alone, matched whole. Loads
+    the word-frequency list (build-time dependency) on first use."""
+    key = trigger_key(trigger)
+    return key is not None and zipf(key) < RARE_ZIPF
 
 
 @dataclass(frozen=True)
@@ -404,7 +419,7 @@ def lint(reg: Registry, budget_chars: int | None = None, context_window: int = D
             n = _norm(t)
             where = f"{section}.{eid}.triggers[{i}]"
             limit = 1 if any(is_spaceless(ord(c)) for c in n) else 3
-            if len(n) <= limit:
+            if len(n) <= limit and not (limit == 3 and _rare_word(t)):
                 add("warning", "short-trigger", where,
                     f"trigger {t!r} is {len(n):,} character{'s' if len(n) != 1 else ''} "
                     f"({'1' if limit == 1 else '3'} or fewer): short triggers match tasks by accident")
