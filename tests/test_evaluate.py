@@ -86,6 +86,16 @@ def test_expect_all_must_be_a_boolean():
     assert [str(d) for d in exc.value.diagnostics] == ["c.yaml:2:40: cases[0].expect_all: expect_all must be true or false"]
 
 
+def test_must_fallback_must_be_a_plain_boolean_and_each_bad_case_is_named():
+    with pytest.raises(CasesError) as exc:
+        parse_cases("cases:\n  - {task: x, must_fallback: \"true\"}\n  - {task: y, must_fallback: [true]}\n"
+                    "  - {task: z, must_fallback: ~, expect_all: no}\n", "c.yaml")
+    assert [str(d) for d in exc.value.diagnostics] == [
+        "c.yaml:2:30: cases[0].must_fallback: must_fallback must be true or false",  # a quoted "true" is text
+        "c.yaml:3:30: cases[1].must_fallback: must_fallback must be true or false",
+        "c.yaml:4:45: cases[2].expect_all: expect_all must be true or false"]  # YAML 1.2: `no` is not a boolean
+
+
 def test_cases_keep_line_numbers_and_defaults():
     cases = parse_cases(CASES, "cases.yaml")
     assert cases[0] == Case("the ci failure again", ("ci-fix",), None, "index", False, "english", 2)

@@ -247,6 +247,22 @@ def parse_cases(text: str | bytes, display: str = "<cases>") -> list[Case]:
             ln, cl = at(node if node is not None else item[key]) if (node is not None or key in item) else (iline, icol)
             errors.append(Diagnostic(display, ln, cl, f"{base}.{key}" if key else base, message))
 
+        def flag(key: str) -> bool | None:
+            """The plain YAML boolean at ``key`` (absent or null: False);
+            None after reporting anything else."""
+            if key not in item:
+                return False
+            node = r.deref(item[key])
+            ok, word = scalar(node)
+            if ok and word is None:
+                return False
+            if ok and node.plain and word in TRUE_WORDS:
+                return True
+            if ok and node.plain and word in FALSE_WORDS:
+                return False
+            err(key, f"{key} must be true or false")
+            return None
+
         if "task" not in item:
             err("task", "missing")
             continue
@@ -284,32 +300,12 @@ def parse_cases(text: str | bytes, display: str = "<cases>") -> list[Case]:
                 shown = mode if ok else "a list or mapping"
                 err("mode", f"unknown mode {shown!r} (fast, index or full)")
                 continue
-        mf = False
-        if "must_fallback" in item:
-            mnode = r.deref(item["must_fallback"])
-            ok, word = scalar(mnode)
-            if ok and word is None:
-                mf = False
-            elif ok and mnode.plain and word in TRUE_WORDS:
-                mf = True
-            elif ok and mnode.plain and word in FALSE_WORDS:
-                mf = False
-            else:
-                err("must_fallback", "must_fallback must be true or false")
-                continue
-        every = False
-        if "expect_all" in item:
-            anode = r.deref(item["expect_all"])
-            ok, word = scalar(anode)
-            if ok and word is None:
-                every = False
-            elif ok and anode.plain and word in TRUE_WORDS:
-                every = True
-            elif ok and anode.plain and word in FALSE_WORDS:
-                every = False
-            else:
-                err("expect_all", "expect_all must be true or false")
-                continue
+        mf = flag("must_fallback")
+        if mf is None:
+            continue
+        every = flag("expect_all")
+        if every is None:
+            continue
         note = None
         if "note" in item:
             ok, note = scalar(item["note"])

@@ -175,17 +175,12 @@ def since(registry_path: str | Path, rev: str, current: Registry | None = None) 
     (or on disk) is invalid.
     """
     registry_path = Path(registry_path)
-    repo = repo_of(registry_path)
-    if repo is None:
-        raise HistoryError(f"{registry_path} is not inside a git work tree")
-    top, rel = repo
-    commit = _resolve_rev(top, rev)
+    commit, rel, raw = registry_at(registry_path, rev)
     if current is None:
         try:
             current = parse_registry(read_registry_bytes(registry_path), registry_path)
         except RegistryError as exc:
             raise HistoryError(f"the registry on disk is invalid: {exc.diagnostics[0]}") from None
-    raw = _blob(top, commit, rel)
     old_reg = None
     if raw is not None:
         try:

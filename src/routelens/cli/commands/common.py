@@ -12,16 +12,18 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from routelens.artifacts.bodies import body_problems, body_warnings
-from routelens.errors import RegistryError
+from routelens.errors import CasesError, DiagnosticError, RegistryError
 from routelens.paths import REGISTRY_ENV, bundled_registry, default_out_dir, default_registry
 from routelens.registry.load import load_registry
 from routelens.registry.model import Registry
 from routelens.text.numbers import pct as _pct
+from routelens.tools.evaluate import Case, load_cases
 
 __all__ = [
     "CommandExit",
@@ -36,6 +38,9 @@ __all__ = [
     "positive_int",
     "print_body_warnings",
     "print_json",
+    "diagnostics_exit",
+    "load_cases_or_exit",
+    "tty_progress",
     "pct",
 ]
 
@@ -161,6 +166,41 @@ def print_body_warnings(reg: Registry) -> None:
     if more > 0:
         print(f"{reg.display_name}: warning: {more:,} more skill{'s' if more != 1 else ''} whose body cannot be "
               "loaded (`routelens lint` lists every one)", file=sys.stderr)
+
+
+@contextmanager
+def diagnostics_exit(*kinds: type[DiagnosticError]) -> Iterator[None]:
+    """Inside the block, an error of one of ``kinds`` (default
+    :class:`~routelens.errors.CasesError`; e.g. also ``DecisionLogError``)
+    is reported on standard error, one ``FILE:LINE:COL: key.path: message``
+    line per diagnostic (docs/formats.md §8, §12), and the command stops with
+    :class:`CommandExit` (2)."""
+    try:
+        yield
+    except (kinds or (CasesError,)) as exc:
+        for d in exc.diagnostics:
+            print(str(d), file=sys.stderr)
+        raise CommandExit(2) from None
+
+
+def load_cases_or_exit(path: Path) -> list[Case]:
+    """The labelled cases of ``path`` (:func:`routelens.tools.evaluate.load_cases`);
+    a bad file is reported and :class:`CommandExit` (2) raised."""
+    with diagnostics_exit():
+        return load_cases(path)
+
+
+def tty_progress(label: str) -> Callable[[float], None] | None:
+    """A progress callback for long work (``fraction`` 0.0-1.0) that rewrites
+    ``label: NN%`` on standard error and clears it at 1.0; ``None`` when
+    standard error is not a terminal (pipes and logs get no progress)."""
+    if not sys.stderr.isatty():
+        return None
+
+    def progress(fraction: float) -> None:
+        print(f"\r{label}: {fraction * 100:3.0f}%", end="" if fraction < 1 else "\r\x1b[K", file=sys.stderr,
+              flush=True)
+    return progress
 
 
 def positive_int(text: str) -> int:

@@ -5,10 +5,9 @@ from __future__ import annotations
 import json
 import sys
 
-from routelens.cli.commands.common import path_arg, pct
+from routelens.cli.commands.common import diagnostics_exit, load_cases_or_exit, path_arg, pct
 from routelens.cli.commands.route import open_router
-from routelens.errors import CasesError
-from routelens.tools.evaluate import QUALITY_BAR, evaluate, load_cases
+from routelens.tools.evaluate import QUALITY_BAR, evaluate
 
 
 def register(sub, common) -> None:
@@ -25,19 +24,10 @@ def register(sub, common) -> None:
 
 
 def run(args) -> int:
-    try:
-        cases = load_cases(args.cases)
-    except CasesError as exc:
-        for d in exc.diagnostics:
-            print(str(d), file=sys.stderr)
-        return 2
+    cases = load_cases_or_exit(args.cases)
     router = open_router(args)
-    try:
-        rep = evaluate(router, cases)  # raises on expect/composition ids the registry does not have
-    except CasesError as exc:
-        for d in exc.diagnostics:
-            print(str(d), file=sys.stderr)
-        return 2
+    with diagnostics_exit():  # expect/composition ids the registry does not have
+        rep = evaluate(router, cases)
     if args.json:
         sys.stdout.write(json.dumps(rep.to_dict(), ensure_ascii=False, indent=2) + "\n")
         return 0 if rep.passed else 1

@@ -6,7 +6,7 @@ import json
 import sys
 from pathlib import Path
 
-from routelens.cli.commands.common import CommandExit, report_registry_error, resolve_paths
+from routelens.cli.commands.common import CommandExit, diagnostics_exit, report_registry_error, resolve_paths
 from routelens.cli.commands.route import open_router
 from routelens.errors import DecisionLogError, HistoryError, RegistryError
 from routelens.registry.load import parse_registry
@@ -95,12 +95,8 @@ def format_change(c: Change, log_name: str) -> list[str]:
 
 
 def run(args) -> int:
-    try:
+    with diagnostics_exit(DecisionLogError):
         entries = read_log(args.log)
-    except DecisionLogError as exc:
-        for d in exc.diagnostics:
-            print(str(d), file=sys.stderr)
-        return 2
     reg_path, _ = resolve_paths(args)
     before, label = router_at(reg_path, args.since) if args.since else (None, "logged")
     after = open_router(args)

@@ -7,14 +7,16 @@ import json
 import sys
 from pathlib import Path
 
-from routelens.cli.commands.common import CommandExit, path_arg, report_registry_error, resolve_paths
-from routelens.errors import CasesError, DecisionLogError, RegistryError
+from routelens.cli.commands.common import (
+    CommandExit, diagnostics_exit, load_cases_or_exit, path_arg, report_registry_error, resolve_paths,
+)
+from routelens.errors import DecisionLogError, RegistryError
 from routelens.registry.load import parse_registry, read_registry_bytes
 from routelens.paths import CATALOG_NAME, INDEX_NAME
 from routelens.routing.decision import Decision, format_score
 from routelens.routing.router import Router
 from routelens.text.numbers import num
-from routelens.tools.evaluate import check_ids, load_cases
+from routelens.tools.evaluate import check_ids
 from routelens.tools.fixes import FIXABLE, Fix, fixes_for
 from routelens.tools.replay import DecisionLog
 
@@ -50,12 +52,8 @@ def open_log(args: argparse.Namespace) -> DecisionLog | None:
     if not getattr(args, "log", None):
         return None
     reg_path, out = resolve_paths(args)
-    try:
+    with diagnostics_exit(DecisionLogError):
         return DecisionLog(args.log, protected=[reg_path, index_path_of(args), out / CATALOG_NAME])
-    except DecisionLogError as exc:
-        for d in exc.diagnostics:
-            print(str(d), file=sys.stderr)
-        raise CommandExit(2) from None
 
 
 def open_router(args: argparse.Namespace) -> Router:
@@ -97,12 +95,7 @@ def fixes_of(args: argparse.Namespace, d: Decision) -> list[Fix]:
         return []
     cases = None
     if getattr(args, "cases", None):
-        try:
-            cases = load_cases(args.cases)
-        except CasesError as exc:
-            for diag in exc.diagnostics:
-                print(str(diag), file=sys.stderr)
-            raise CommandExit(2) from None
+        cases = load_cases_or_exit(args.cases)
     reg_path, _ = resolve_paths(args)
     try:
         raw = read_registry_bytes(reg_path)
@@ -185,12 +178,8 @@ def _stdin_lines():
 def _logged(log: DecisionLog | None, d: Decision) -> None:
     if log is None:
         return
-    try:
+    with diagnostics_exit(DecisionLogError):
         log.append(d)
-    except DecisionLogError as exc:
-        for diag in exc.diagnostics:
-            print(str(diag), file=sys.stderr)
-        raise CommandExit(2) from None
 
 
 def run(args) -> int:

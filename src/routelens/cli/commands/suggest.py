@@ -6,11 +6,12 @@ import json
 import sys
 from pathlib import Path
 
-from routelens.cli.commands.common import CommandExit, pct, report_registry_error, resolve_paths
-from routelens.errors import CasesError, RegistryError
+from routelens.cli.commands.common import (
+    CommandExit, diagnostics_exit, load_cases_or_exit, pct, report_registry_error, resolve_paths, tty_progress,
+)
+from routelens.errors import RegistryError
 from routelens.paths import CATALOG_NAME, INDEX_NAME
 from routelens.registry.load import parse_registry, read_registry_bytes
-from routelens.tools.evaluate import load_cases
 from routelens.tools.patch import PatchError, same_file, write_copy
 from routelens.tools.suggest import SuggestReport, suggest
 
@@ -74,12 +75,7 @@ def format_report(rep: SuggestReport) -> list[str]:
 
 
 def run(args) -> int:
-    try:
-        cases = load_cases(args.cases)
-    except CasesError as exc:
-        for d in exc.diagnostics:
-            print(str(d), file=sys.stderr)
-        return 2
+    cases = load_cases_or_exit(args.cases)
     reg_path, out_dir = resolve_paths(args)
     protected = [reg_path, out_dir / INDEX_NAME, out_dir / CATALOG_NAME]
     if args.out_file is not None:
@@ -93,17 +89,8 @@ def run(args) -> int:
     except RegistryError as exc:
         report_registry_error(reg_path, exc)
         return 2
-    progress = None
-    if sys.stderr.isatty():
-        def progress(fraction: float) -> None:
-            print(f"\rtrying triggers: {fraction * 100:3.0f}%", end="" if fraction < 1 else "\r\x1b[K",
-                  file=sys.stderr, flush=True)
-    try:
-        rep = suggest(reg, raw, cases, progress=progress)
-    except CasesError as exc:
-        for d in exc.diagnostics:
-            print(str(d), file=sys.stderr)
-        return 2
+    with diagnostics_exit():
+        rep = suggest(reg, raw, cases, progress=tty_progress("trying triggers"))
     if args.json:
         sys.stdout.write(json.dumps(rep.to_dict(), ensure_ascii=False, indent=2) + "\n")
     else:

@@ -6,10 +6,8 @@ import argparse
 import json
 import sys
 
-from routelens.cli.commands.common import pct
+from routelens.cli.commands.common import diagnostics_exit, load_cases_or_exit, pct, tty_progress
 from routelens.cli.commands.route import open_router
-from routelens.errors import CasesError
-from routelens.tools.evaluate import load_cases
 from routelens.tools.tune import (
     DEFAULT_MARGINS,
     DEFAULT_THRESHOLDS,
@@ -96,24 +94,10 @@ def format_report(rep: TuneReport, show_all: bool = False) -> list[str]:
 
 
 def run(args) -> int:
-    try:
-        cases = load_cases(args.cases)
-    except CasesError as exc:
-        for d in exc.diagnostics:
-            print(str(d), file=sys.stderr)
-        return 2
+    cases = load_cases_or_exit(args.cases)
     router = open_router(args)
-    progress = None
-    if sys.stderr.isatty():
-        def progress(fraction: float) -> None:
-            print(f"\rtuning: {fraction * 100:3.0f}%", end="" if fraction < 1 else "\r\x1b[K", file=sys.stderr,
-                  flush=True)
-    try:
-        rep = tune(router, cases, args.thresholds, args.margins, progress=progress)
-    except CasesError as exc:
-        for d in exc.diagnostics:
-            print(str(d), file=sys.stderr)
-        return 2
+    with diagnostics_exit():
+        rep = tune(router, cases, args.thresholds, args.margins, progress=tty_progress("tuning"))
     if args.json:
         sys.stdout.write(json.dumps(rep.to_dict(), ensure_ascii=False, indent=2) + "\n")
     else:
