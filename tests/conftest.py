@@ -12,6 +12,14 @@ CASES = FIXTURES / "cases"
 EXAMPLE = FIXTURES / "example-skills.yaml"
 
 
+@pytest.fixture(autouse=True)
+def _no_real_home(tmp_path_factory, monkeypatch):
+    """No test reads the real home folder (Claude Code's ~/.claude/settings.json,
+    tools/harness.py) or a budget pinned in the environment."""
+    monkeypatch.setenv("HOME", str(tmp_path_factory.mktemp("home")))
+    monkeypatch.delenv("SLASH_COMMAND_TOOL_CHAR_BUDGET", raising=False)
+
+
 @pytest.fixture
 def example_dir(tmp_path: Path) -> Path:
     """A folder holding a copy of the example registry as ``skills.yaml``."""
