@@ -1,8 +1,9 @@
 """TUI benchmark (headless ``run_test``): time to first full paint,
 keystroke-to-decision delay and memory, on the bundled registry and on
-synthetic registries of 10,000 and 100,000 skills.
+synthetic registries of 10,000 and 100,000 skills; and the skill browser
+(F2): time to open it, and each filter keystroke.
 
-    python benchmarks/bench_tui.py [--sizes 10000,100000] [--keys 12]
+    python benchmarks/bench_tui.py [--sizes 10000,100000] [--keys 12] [--browser-only]
 
 Every figure is printed with its ratio against a baseline measured in the
 same run: times against the bundled registry, memory against the index
@@ -24,6 +25,14 @@ runs in a worker; the router is built after it, in a second worker).
 "Keystroke-to-decision": from sending one key press to the end of the
 frame showing the decision for the new text, with the app's default
 debounce (50 ms) and with none; median and worst over ``--keys`` presses.
+
+Skill browser (issue 13; targets: open <= 0.3 s, each filter keystroke
+<= 50 ms at 10,000 skills, filtering off the UI thread): "open" is from
+pressing F2 to the end of the first frame with the list and the first
+skill's summary; a "keystroke" is from pressing one key in the filter to
+the end of the frame whose list shows the result for the new text, typing
+the 9-letter word "translate" and then a word no skill holds. Ratios are
+against the bundled registry measured in the same run.
 """
 
 from __future__ import annotations
@@ -152,6 +161,61 @@ def whole_process(reg_path: Path, env: dict) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+BROWSER_WORDS = ("translate", " zq")
+
+
+async def _measure_browser(reg_path: Path) -> dict:
+    from routelens.tui.app import RouteLensApp
+    from routelens.tui.model import Paths
+    from routelens.tui.screens.skills import SkillBrowser
+
+    app = RouteLensApp(Paths.make(reg_path), poll_interval=None)
+    async with app.run_test(size=(140, 40)) as pilot:
+        while app.snapshot is None or app.snapshot.router is None:
+            await asyncio.sleep(0.005)
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        t = time.perf_counter()
+        await pilot.press("f2")
+        while not isinstance(app.screen, SkillBrowser) or not app.screen.opened_at:
+            await asyncio.sleep(0.001)
+        browser = app.screen
+        opened = browser.opened_at - t
+        while browser.pending:  # the first skill's detail
+            await asyncio.sleep(0.002)
+        keys = []
+        text = ""
+        for ch in "".join(BROWSER_WORDS):
+            text += ch
+            before = browser.filter_applied_at
+            t = time.perf_counter()
+            await pilot.press(ch if ch != " " else "space")
+            while browser.filter_applied_at == before or browser.applied_filter != text:
+                await asyncio.sleep(0.0005)
+            keys.append(browser.filter_applied_at - t)
+        shown = len(browser.shown)
+    return {"open_s": opened, "key_median_ms": statistics.median(keys) * 1000, "key_max_ms": max(keys) * 1000,
+            "shown": shown}
+
+
+def measure_browser(reg_path: Path) -> dict:
+    return asyncio.run(_measure_browser(reg_path))
+
+
+def browser_report(regs: list[tuple[str, Path]]) -> None:
+    """Print the skill browser's figures for each registry, with ratios
+    against the first one (the bundled registry)."""
+    print(f"{'skill browser':<16}{'open':>10}{'x base':>8}{'keystroke':>12}{'(max)':>9}{'x base':>8}")
+    base = None
+    for name, path in regs:
+        m = measure_browser(path)
+        base = base or m
+        print(f"{name:<16}{m['open_s']:>8.3f} s{m['open_s'] / base['open_s']:>8.2f}"
+              f"{m['key_median_ms']:>9.1f} ms{m['key_max_ms']:>6.0f} ms{m['key_median_ms'] / base['key_median_ms']:>8.2f}",
+              flush=True)
+    print("targets: open <= 0.3 s and each filter keystroke <= 50 ms at 10,000 skills")
+
+
 # ---------------------------------------------------------------------------- memory (subprocess)
 
 _MEM_CHILD = r"""
@@ -204,6 +268,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--repeat", type=int, default=3, help="whole-process runs per registry (median)")
     p.add_argument("--no-memory", action="store_true")
     p.add_argument("--no-timing", action="store_true")
+    p.add_argument("--no-browser", action="store_true", help="skip the skill browser (F2) figures")
+    p.add_argument("--browser-only", action="store_true", help="only the skill browser (F2) figures")
     args = p.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",") if s]
     with tempfile.TemporaryDirectory() as tmp:
@@ -219,6 +285,11 @@ def main(argv: list[str] | None = None) -> int:
             regs.append((f"{n:,} skills", path))
         base = None
         print()
+        if not args.no_browser:
+            browser_report(regs)
+            print()
+        if args.browser_only:
+            return 0
         if args.no_timing:
             regs_timed: list[tuple[str, Path]] = []
         else:

@@ -26,6 +26,14 @@ def _matcher_cache(tmp_path_factory):
         os.environ["ROUTELENS_MATCHER_CACHE"] = old
 
 
+@pytest.fixture(autouse=True)
+def _no_real_home(tmp_path_factory, monkeypatch):
+    """No test reads the real home folder (Claude Code's ~/.claude/settings.json,
+    tools/harness.py) or a budget pinned in the environment."""
+    monkeypatch.setenv("HOME", str(tmp_path_factory.mktemp("home")))
+    monkeypatch.delenv("SLASH_COMMAND_TOOL_CHAR_BUDGET", raising=False)
+
+
 @pytest.fixture
 def example_dir(tmp_path: Path) -> Path:
     """A folder holding a copy of the example registry as ``skills.yaml``."""

@@ -99,7 +99,7 @@ def test_lengths_are_characters_not_bytes():
     s = read("good/long-ja/SKILL.md")
     assert len(s.description) == 1024 and len(s.description.encode("utf-8")) == 3072
     assert errors_of(FIX / "broken/too-long/SKILL.md") == [
-        "broken/too-long/SKILL.md:3:14: description: description is 1025 characters; the Agent Skills limit "
+        "broken/too-long/SKILL.md:3:14: description: description is 1,025 characters; the Agent Skills limit "
         "is 1,024 (characters, not bytes)"
     ]
 
@@ -109,9 +109,12 @@ def test_broken_files_exact_diagnostics():
     assert got == {
         "Bad_Name": ["broken/Bad_Name/SKILL.md:2:7: name: name 'Bad_Name' may hold only lowercase letters, "
                      "digits and hyphens (Agent Skills format)"],
-        # CRLF file: the line counts the file's lines, the error is where the flow list runs into the fence
-        "bad-yaml": ["broken/bad-yaml/SKILL.md:6:1: YAML syntax error: did not find expected ',' or ']' "
-                     "(while parsing a flow sequence) before the closing `---`"],
+        # CRLF file: the line counts the file's lines; the error names the unclosed '[' (the parser
+        # stopped where the flow list runs into the fence)
+        "bad-yaml": ["broken/bad-yaml/SKILL.md:5:13: YAML syntax error: the [ opened on line 5, column 13 is not "
+                     "closed where its value ends, or two of its items lack a comma between them: close it with ] "
+                     "(YAML parser: did not find expected ',' or ']' while parsing a flow sequence, at line 6, "
+                     "column 1)"],
         "name-mismatch": ["broken/name-mismatch/SKILL.md:3:7: name: name 'other-name' does not match its "
                           "folder 'name-mismatch' (Agent Skills format)"],
         # the `---` on line 9 is a rule in the body, not the closing fence
@@ -120,7 +123,7 @@ def test_broken_files_exact_diagnostics():
                        "body); add a line `---` after line 3"],
         "no-frontmatter": ["broken/no-frontmatter/SKILL.md:1:1: no YAML frontmatter: a SKILL.md starts with a "
                            "line `---`, then name and description, then `---`"],
-        "too-long": ["broken/too-long/SKILL.md:3:14: description: description is 1025 characters; the Agent "
+        "too-long": ["broken/too-long/SKILL.md:3:14: description: description is 1,025 characters; the Agent "
                      "Skills limit is 1,024 (characters, not bytes)"],
     }
 
@@ -181,7 +184,7 @@ def test_discover(tmp_path):
                                               "release-notes-ja", "runbook-writing"]
     assert [str(e) for e in errors] == [
         f"{tmp_path / 'nothing'}:1:1: no such file or folder",
-        f"{tmp_path}:1:1: no SKILL.md in this folder or its subfolders",
+        f"{tmp_path}:1:1: no SKILL.md in this folder or below it",
     ]
 
 
@@ -190,7 +193,7 @@ def test_propose_triggers():
                             "\"release notes\" in Japanese or says 「リリースノート作成」.") == [
         "release notes ja", "release notes", "リリースノート作成"]
     assert propose_triggers("pdf", "Use this skill when working with PDF files or when the user mentions "
-                            "'forms'.") == ["forms", "working with PDF files"]
+                            "'forms'.") == ["forms", "PDF files"]
     assert propose_triggers("ci", "Fix CI") == ["ci"]
 
 
@@ -216,7 +219,7 @@ def test_plan_imports_good_ones_and_reports_broken_ones(workspace):
         ("runbook-writing", "agent-skills/runbook-writing/SKILL.md", "proposed"),
     ]
     assert [(d.line, d.column, Path(d.file).parent.name) for d in plan.errors] == [
-        (2, 7, "Bad_Name"), (6, 1, "bad-yaml"), (3, 7, "name-mismatch"), (7, 1, "no-closing"),
+        (2, 7, "Bad_Name"), (5, 13, "bad-yaml"), (3, 7, "name-mismatch"), (7, 1, "no-closing"),
         (1, 1, "no-frontmatter"), (3, 14, "too-long")]
     assert all(p.priority == "P2" for p in plan.proposals)
 

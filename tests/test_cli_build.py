@@ -23,9 +23,13 @@ OLD = {INDEX_NAME: b'{"old": "index"}\n', CATALOG_NAME: b'{"old": "catalog"}\n'}
 #: (name, registry bytes, the diagnostics after "FILE:"), one per bad input of issue 2
 BAD = [
     ("yaml-syntax-flow", H + S + "  b: [unclosed\n",
-     ["8:1: YAML syntax error: did not find expected ',' or ']' (while parsing a flow sequence)"]),
+     ["7:6: YAML syntax error: the [ opened on line 7, column 6 is not closed where its value ends, or two of its "
+      "items lack a comma between them: close it with ] (YAML parser: did not find expected ',' or ']' while "
+      "parsing a flow sequence, at line 8, column 1)"]),
     ("yaml-syntax-indent", H + "  a:\n    path: a.md\n   priority: P0\n",
-     ["5:4: YAML syntax error: did not find expected key (while parsing a block mapping)"]),
+     ["5:4: YAML syntax error: line 5 is indented by 3 spaces, less than line 4 above it (4), and lines up with no "
+      "line above: indent it by 4 like line 4, or by 2 like line 3, or by 0 like line 2 (YAML parser: did not find "
+      "expected key while parsing a block mapping)"]),
     ("duplicate-top-level-key", H + S + "skills:\n  c:\n    path: c.md\n",
      ["7:1: skills: duplicate key (first defined on line 2)"]),
     ("duplicate-skill-id", H + S + S,
@@ -196,11 +200,12 @@ def test_build_success_prints_the_size_summary(example_dir, cli):
     assert stdout.splitlines() == [
         f"built {out / INDEX_NAME} and {out / CATALOG_NAME} from {reg} (3 skills, 2 compositions, 0 rules; "
         f"{INDEX_NAME}, {CATALOG_NAME})",
-        "              chars     bytes   lines  reduction",
+        "              chars     bytes   lines  vs the registry",
         "registry        564       618      35",
-        "catalog        3497      3551     168  -520.0%",
-        "index           596       666       1  -5.7%",
-        "budget: index/registry = 1.057 >= 0.7 (EXCEEDED)",
+        "catalog       3,497     3,551     168  520.0% larger",
+        "index           596       666       1  5.7% larger",
+        "budget: index 596 chars = 105.7% of the registry; max_index_ratio 0.7 allows at most 394 chars: "
+        "EXCEEDED by 202 chars",
     ]
     code, stdout, _ = cli("build", "--registry", reg, "--out", out)
     assert code == 0 and stdout.splitlines()[0].endswith("0 rules; unchanged)")
@@ -304,8 +309,8 @@ def test_check_hand_edited_index_and_budget(tmp_path, cli):
     code, _, stderr = cli("check", "--registry", shutil_example / "skills.yaml")
     assert code == 1
     assert stderr.splitlines() == example_bodies(shutil_example / "skills.yaml") + [
-        "routelens check: size budget exceeded: index 596 chars >= registry 564 chars x 0.7 = 394.8 "
-        "(over by 201.2 chars)"]
+        "routelens check: size budget exceeded: the index has 596 chars; max_index_ratio 0.7 of the "
+        "registry's 564 chars allows at most 394: over by 202 chars"]
 
 
 def test_check_bad_registry_exits_2(tmp_path, cli):
@@ -339,11 +344,12 @@ def test_stats_text(example_dir, cli):
     assert code == 0
     assert stdout.splitlines() == [
         f"{example_dir / 'skills.yaml'}: 3 skills, 2 compositions, 0 rules",
-        "              chars     bytes   lines  reduction",
+        "              chars     bytes   lines  vs the registry",
         "registry        564       618      35",
-        "catalog        3497      3551     168  -520.0%",
-        "index           596       666       1  -5.7%",
-        "budget: index/registry = 1.057 >= 0.7 (EXCEEDED)",
+        "catalog       3,497     3,551     168  520.0% larger",
+        "index           596       666       1  5.7% larger",
+        "budget: index 596 chars = 105.7% of the registry; max_index_ratio 0.7 allows at most 394 chars: "
+        "EXCEEDED by 202 chars",
         "biggest contributors to the index:",
         "      69 chars   11.6%  skill       repository-change",
     ]

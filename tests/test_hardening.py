@@ -87,7 +87,8 @@ PATHOLOGICAL = [
      "66:129: skills.k1.k2.k3"),
     ("long-key", "schema_version: 1\nskills:\n  " + "k" * 2_000_000 + ":\n    path: a.md\n",
      # YAML limits an implicit key to 1024 characters
-     "3:2000003: YAML syntax error: mapping values are not allowed in this context"),
+     "3:2000003: YAML syntax error: the key on line 3 is 2,000,000 characters long: YAML allows at most 1,024 "
+     "characters in a key written without `? ` (YAML parser: mapping values are not allowed in this context)"),
     ("many-anchors", "schema_version: 1\nx: [" + ", ".join(f"&a{i} v" for i in range(50_000)) + "]\n"
                      "skills:\n  a:\n    path: a.md\n    priority: P0\n    triggers: [*a49999, *a0]\n    status: *a7\n",
      "8:13: skills.a.status: unknown status 'v' (one of active, deprecated, disabled)"),
@@ -195,6 +196,6 @@ def test_build_progress_on_a_big_file_in_a_subprocess(tmp_path):
     # no body exists: the first 20 are said at their `path:` value, then how many more
     assert lines[1] == (f"{reg}:4:11: warning: skills.skill-0.path: the body 'skills/skill-0.md' is missing; "
                         "skill-0 still routes, and its decisions say the body cannot be loaded")
-    assert lines[21] == f"{reg}: warning: 7980 more skills whose body cannot be loaded (`routelens lint` lists every one)"
-    assert lines[22].startswith("validated 8000 skills in ")
+    assert lines[21] == f"{reg}: warning: 7,980 more skills whose body cannot be loaded (`routelens lint` lists every one)"
+    assert lines[22].startswith("validated 8,000 skills in ")
     assert lines[23].startswith("done in ") and len(lines) == 24

@@ -339,8 +339,8 @@ def test_check_budget_exceeded_says_by_how_much(tmp_path):
     write_generated(reg, out)
     res = check(reg, out)
     assert res.ok is False
-    assert res.problems == ["size budget exceeded: index 604 chars >= registry 564 chars x 0.7 = 394.8 "
-                            "(over by 209.2 chars)"]
+    assert res.problems == ["size budget exceeded: the index has 604 chars; max_index_ratio 0.7 of the registry's "
+                            "564 chars allows at most 394: over by 210 chars"]
 
 
 def test_check_missing_and_not_json(tmp_path):
@@ -570,6 +570,21 @@ def test_no_temporary_files_after_many_builds(tmp_path):
         write_generated(reg, out)
     assert sorted(os.listdir(out)) == [CATALOG_NAME, INDEX_NAME]
     assert not any(n.endswith(".tmp") for n in os.listdir(tempfile.gettempdir()) if n.startswith(".routing"))
+
+
+def test_check_after_adding_a_comment_line_says_the_entries_only_moved(tmp_path):
+    """Issue 13 item 8: after adding a comment line, check said "Since the
+    build: 5 more only moved to other lines." (more than what?)."""
+    reg_path = write_registry(tmp_path, ROOMY)
+    out = tmp_path / "generated"
+    write_generated(load_registry(reg_path), out)
+    write_registry(tmp_path, ROOMY.replace("skills:\n", "# a comment\nskills:\n", 1))
+    res = check(load_registry(reg_path), out)
+    assert (res.added, res.removed, res.changed) == ([], [], [])
+    n = len(res.moved)
+    assert n > 1
+    assert res.problems[2] == (f"Since the build: {n} entries only moved to other lines (lines above them were added "
+                               "or removed; the content is the same). Run `routelens build`.")
 
 
 def test_the_folder_cache_changes_no_body_answer(body_tree):

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+import routelens
+
 from routelens.artifacts.write import write_generated
 from routelens.cli import main
 from routelens.errors import ToolCallError
@@ -113,6 +115,18 @@ def test_load_skill_text(registry):
         assert str(exc.value) == message
 
 
+def test_load_skill_of_a_composition_names_its_members(registry):
+    """Issue 13 item 16: ``load_skill("release-train")`` said "unknown skill id"."""
+    registry.write_text(REGISTRY + ADDED + "composition:\n  docs-train: [code-review, release-notes]\n")
+    with pytest.raises(ToolCallError) as exc:
+        load_skill_text(registry, "docs-train")
+    assert str(exc.value) == ("'docs-train' is a composition, not a skill: call load_skill for each of its members, "
+                              "code-review and release-notes")
+    with pytest.raises(ToolCallError) as exc:
+        load_skill_text(registry, "code-reveiw")
+    assert str(exc.value) == "unknown skill id 'code-reveiw' (closest: 'code-review')"
+
+
 def test_broken_registry_is_a_tool_error(registry):
     registry.write_text(REGISTRY.replace("priority: P0", "priority: P7"))
     with pytest.raises(ToolCallError) as exc:
@@ -126,9 +140,12 @@ def test_broken_registry_is_a_tool_error(registry):
 
 
 def test_cli_without_mcp_says_how_to_install(monkeypatch, registry, capsys):
+    """Issue 13 item 16: the hint assumed a release on a package index."""
     monkeypatch.setitem(sys.modules, "mcp", None)  # `import mcp` raises ImportError
     assert main(["mcp", "--registry", str(registry)]) == 2
-    assert capsys.readouterr().err == "routelens mcp needs the MCP Python SDK: pip install 'routelens[mcp]'\n"
+    assert capsys.readouterr().err == (
+        "routelens mcp needs the MCP Python SDK, the package `mcp`: pip install 'mcp>=2,<3' "
+        "(or, in a routelens checkout, pip install -e '.[mcp]')\n")
 
 
 def test_cli_refuses_a_broken_registry(registry, capsys):
@@ -158,7 +175,7 @@ def _session_run(registry: Path, script):
         with open(errlog, "w") as err:  # pytest's captured stderr has no file descriptor
             async with stdio_client(params, errlog=err) as (r, w):
                 async with mcp.ClientSession(r, w) as session:
-                    await session.initialize()
+                    session.init_result = await session.initialize()
                     return await script(session)
 
     try:
@@ -173,7 +190,7 @@ def _tools_dump(result) -> list[dict]:
 
 def test_stdio_server_end_to_end(registry):
     async def script(s):
-        out = {}
+        out = {"server": (s.init_result.server_info.name, s.init_result.server_info.version)}
         out["tools_before"] = _tools_dump(await s.list_tools())
         r = await s.call_tool("route_task", {"task": "please review my diff"})
         out["route"] = (r.is_error, json.loads(r.content[0].text))
@@ -192,6 +209,7 @@ def test_stdio_server_end_to_end(registry):
         return out
 
     out = _session_run(registry, script)
+    assert out["server"] == ("routelens", routelens.__version__)  # issue 13 item 16: the version was ''
     before = out["tools_before"]
     assert [t["name"] for t in before] == ["route_task", "load_skill"]
     assert [t["input_schema"]["required"] for t in before] == [["task"], ["id"]]

@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 #: registry (relative to the repository) -> (index sha256, catalog sha256)
 PINNED = {
-    "skills.yaml": ("9f0edd2acc711e7d", "dd5c8aa1cf634436"),
+    "skills.yaml": ("9c76ee2ae8a7eb96", "585544a48335d22c"),
     "tests/fixtures/example-skills.yaml": ("6e75adbe286beaec", "7e536cc927eef37b"),
     "tests/tui/fixtures/routing/skills.yaml": ("a72c2d4c2641ee03", "6ae769885d47804d"),
     "tests/fixtures/cases/anchors-merge.yaml": ("f6f8969622ca51c6", "1e528f8c3076f299"),

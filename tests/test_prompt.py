@@ -166,7 +166,8 @@ def test_tiktoken_not_installed_is_said(monkeypatch):
     monkeypatch.setattr(sizes, "_ENCODER_ERROR", None)
     assert sizes.token_count("abc") == {
         "encoding": "cl100k_base", "tokens": None,
-        "unavailable": "tiktoken is not installed (pip install 'routelens[tokens]')"}
+        "unavailable": "tiktoken is not installed: pip install tiktoken, or pip install -e '.[tokens]' in a "
+                       "routelens checkout"}
 
 
 def test_cli_prompt(reg, no_tokens, capsys):

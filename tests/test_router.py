@@ -212,7 +212,8 @@ def test_high_risk_term_keeps_candidates(r):
 def test_no_match(r):
     d = r.route("what's the weather tomorrow")
     assert summary(d) == ("full", "no_match", (), None)
-    assert d.message == "Fell back to the full registry: no skill trigger matches the task"
+    assert d.message == ("Fell back to the full registry: no skill trigger scored 60 or more on the task, "
+                         "so there is no near miss (the threshold is 85)")
 
 
 def test_candidates_forming_one_composition(r):
@@ -232,7 +233,8 @@ def test_composition_conflict(r):
     d = r.route("cut a release, then translate the readme")
     assert summary(d) == ("full", "composition_conflict", (), None)
     assert d.message == ('Fell back to the full registry: the candidates are spread over compositions '
-                         '"bilingual-docs" and "release-pair", which do not contain each other')
+                         '"bilingual-docs" (docs-update, translation), "notes-i18n" (translation) and '
+                         '"release-train" (release), which do not contain each other')
 
 
 def test_ambiguous(r):
@@ -617,3 +619,97 @@ def test_common_words_one_edit_from_a_trigger_do_not_route(bundled, task, best):
 ])
 def test_typos_and_inflections_still_route(bundled, task, skill):
     assert summary(bundled.route(task)) == ("index", "clear_candidate", (skill,), None)
+
+
+KNIVES = """\
+schema_version: 1
+skills:
+  knife-skills:
+    path: skills/knife-skills.md
+    priority: P1
+    triggers: [knife skills, knife sharpening, whetstone]
+  sous-vide:
+    path: skills/sous-vide.md
+    priority: P2
+    triggers: [sous vide]
+composition:
+  kitchen-basics: [knife-skills, sous-vide]
+"""
+
+
+def test_no_match_and_explain_say_the_same_thing():
+    """Issue 13 item 4: the route said "no skill trigger matches the task"
+    while explain said the best trigger scored 45.5."""
+    r = Router.from_registry(parse_registry(KNIVES.encode(), Path("skills.yaml")))
+    d = r.route("my knife is dull")
+    assert (d.reason, d.near_misses) == ("no_match", ())
+    assert d.message == ("Fell back to the full registry: no skill trigger scored 60 or more on the task, "
+                         "so there is no near miss (the threshold is 85)")
+    e = r.explain("my knife is dull", "knife-skills")
+    assert e.reasons[0] == ('Its best trigger "knife skills" scored 45.5 on "knife" (characters 3-8), below the '
+                            'threshold 85 and below 60, the lowest score listed as a near miss.')
+    # a near miss is named in both
+    d = r.route("sharpening my knifes")
+    assert d.message == ('Fell back to the full registry: no skill reached the threshold 85 (best: "knife-skills" '
+                         'scored 66.7 via "knife sharpening")')
+    assert r.explain("sharpening my knifes", "knife-skills").reasons[0] == (
+        'Its best trigger "knife sharpening" scored 66.7 on "sharpening" (characters 0-10), below the threshold 85.')
+    # the issue's "sharpen my knives": no trigger word is an inflection of "sharpen" (matcher version 3), and
+    # both say so
+    d = r.route("sharpen my knives")
+    assert (d.reason, d.near_misses) == ("no_match", ())
+    assert r.explain("sharpen my knives", "knife-skills").reasons[0] == (
+        'None of the triggers of "knife-skills" appears in the task, even approximately (the threshold is 85).')
+
+
+def test_an_unknown_explicit_id_is_named():
+    """Issue 13 item 4: ``/some-skill-id`` for an id that does not exist
+    said "no skill trigger matches" instead of naming the id."""
+    r = Router.from_registry(parse_registry(KNIVES.encode(), Path("skills.yaml")))
+    d = r.route("/some-skill-id")
+    assert (d.mode, d.reason) == ("full", "unknown_id")
+    assert d.message == ('Fell back to the full registry: the task names /some-skill-id, which is no skill or '
+                         'composition of skills.yaml')
+    d = r.route("use $kitchen-basic here")
+    assert (d.mode, d.reason) == ("full", "unknown_id")
+    assert d.message == ('Fell back to the full registry: the task names $kitchen-basic, which is no skill or '
+                         'composition of skills.yaml (closest: "kitchen-basics")')
+    d = r.route("/knife-skill: sous vide please")
+    assert d.message.startswith('Fell back to the full registry: the task names /knife-skill, which is no skill '
+                                'or composition of skills.yaml (closest: "knife-skills"). Best candidate:')
+    # a word without a hyphen is no id-shaped word (no unknown_id): routed on a trigger anyway, a note names the
+    # id that looks like a typo, nothing for /tmp
+    d = r.route("/sousvide: sous vide please")
+    assert (d.reason, d.skills) == ("clear_candidate", ("sous-vide",))
+    assert ('; the task names /sousvide, but no skill or composition has that id '
+            '(closest: "sous-vide")') in d.message
+    d = r.route("sous vide the steak in /tmp")
+    assert "/tmp" not in d.message
+
+
+SPREAD = """\
+schema_version: 1
+skills:
+""" + "".join(f"""  {s}:
+    path: skills/{s}.md
+    priority: P1
+    triggers: [{s} job]
+""" for s in ("alpha", "bravo", "charlie", "delta", "echo")) + """\
+composition:
+  c-one: [alpha, echo]
+  c-two: [bravo, echo]
+  c-three: [charlie, echo]
+  c-four: [delta, echo]
+  c-small: [alpha]
+"""
+
+
+def test_composition_conflict_names_every_composition():
+    """Issue 13 item 6: the message named 2 compositions when the
+    candidates spanned 4 (and one inside another is not a conflict)."""
+    r = Router.from_registry(parse_registry(SPREAD.encode(), Path("skills.yaml")))
+    d = r.route("the alpha job, the bravo job, the charlie job and the delta job")
+    assert (d.mode, d.reason) == ("full", "composition_conflict")
+    assert d.message == ('Fell back to the full registry: the candidates are spread over compositions '
+                         '"c-four" (delta), "c-one" (alpha), "c-three" (charlie) and "c-two" (bravo), '
+                         'which do not contain each other')

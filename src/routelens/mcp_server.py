@@ -1,6 +1,7 @@
 """``routelens mcp``: a stdio MCP server with two tools (docs/formats.md
-§10), on the official ``mcp`` Python SDK (the optional extra
-``routelens[mcp]``).
+§10), on the official ``mcp`` Python SDK (the package ``mcp``; in a
+checkout, the optional extra ``.[mcp]``). It reports routelens's version to
+clients.
 
 Tools (their names, descriptions and input schemas are constants of this
 module: they never contain registry content, so adding, removing or editing
@@ -38,6 +39,9 @@ import json
 from pathlib import Path
 from typing import Any, Callable
 
+from rapidfuzz import fuzz, process
+
+from routelens import __version__
 from routelens.artifacts.bodies import read_body
 from routelens.errors import FileReadError, RegistryError, ToolCallError
 from routelens.limits import LIMITS
@@ -45,6 +49,7 @@ from routelens.paths import default_index_path
 from routelens.registry.load import load_registry
 from routelens.registry.model import ID_RE
 from routelens.routing.decision import Decision
+from routelens.routing.explain import SUGGEST_CUTOFF
 from routelens.routing.router import route
 from routelens.text.canonical import canonical_bytes
 
@@ -128,7 +133,7 @@ def route_task_payload(registry_path: str | Path, task: str, index_path: str | P
     reg_abs = str(registry_path.resolve())
     if d.mode == "full":
         nxt = (f"the router fell back ({d.reason}): read the whole registry at {reg_abs} "
-               f"({d.payload_chars} characters) and choose the skills yourself")
+               f"({d.payload_chars:,} characters) and choose the skills yourself")
     else:
         nxt = "call load_skill with each id in skills and follow those bodies"
         if d.missing_bodies:
@@ -170,7 +175,8 @@ def load_skill_text(registry_path: str | Path, skill_id: str) -> str:
     unknown id, a disabled skill, a body path that is absolute, uses ``..``
     or leads outside the registry's folder through a symlink, a missing or
     unreadable body, a body over :data:`MAX_BODY_BYTES` bytes, or one that
-    is not UTF-8."""
+    is not UTF-8. A composition's id is answered with its members (to load
+    one by one); an unknown id with the closest skill id, when one is close."""
     if not isinstance(skill_id, str) or not ID_RE.match(skill_id):
         raise ToolCallError(f"unknown skill id {skill_id!r}: ids are lowercase kebab-case")
     try:
@@ -179,7 +185,14 @@ def load_skill_text(registry_path: str | Path, skill_id: str) -> str:
         raise ToolCallError(_registry_errors(exc)) from None
     skill = reg.skills.get(skill_id)
     if skill is None:
-        raise ToolCallError(f"unknown skill id {skill_id!r}")
+        comp = reg.compositions.get(skill_id)
+        if comp is not None:
+            members = list(comp.members)
+            named = members[0] if len(members) == 1 else ", ".join(members[:-1]) + " and " + members[-1]
+            raise ToolCallError(f"{skill_id!r} is a composition, not a skill: call load_skill for each of its "
+                                f"members, {named}")
+        best = process.extractOne(skill_id, list(reg.skills), scorer=fuzz.ratio, score_cutoff=SUGGEST_CUTOFF)
+        raise ToolCallError(f"unknown skill id {skill_id!r}" + (f" (closest: {best[0]!r})" if best else ""))
     if skill.status == "disabled":
         raise ToolCallError(f"skill {skill_id!r} is disabled")
     try:
@@ -223,7 +236,7 @@ def build_server(registry_path: str | Path, index_path: str | Path | None = None
     try:  # mcp 2.x
         from mcp.server.mcpserver import MCPServer as _Server
         from mcp.server.mcpserver.exceptions import ToolError
-        server = _Server(SERVER_NAME, instructions=INSTRUCTIONS, log_level="WARNING")
+        server = _Server(SERVER_NAME, instructions=INSTRUCTIONS, log_level="WARNING", version=__version__)
     except ImportError:  # mcp 1.x
         from mcp.server.fastmcp import FastMCP as _Server  # type: ignore[no-redef]
         from mcp.server.fastmcp.exceptions import ToolError  # type: ignore[no-redef]

@@ -80,3 +80,20 @@ def make_app(registry: Path, **kw) -> RouteLensApp:
 def registry(tmp_path) -> Path:
     """The routing fixture copied to a tmp dir, with a fresh index."""
     return make_registry(tmp_path)
+
+
+@pytest.fixture
+def bundled(tmp_path) -> Path:
+    """The bundled registry (``skills.yaml`` and ``skills/`` of the
+    checkout) copied to a tmp dir, with a fresh index: three-digit line
+    ranges, as a newcomer sees them."""
+    from routelens.paths import bundled_registry
+
+    src = bundled_registry()
+    dst = tmp_path / "bundled"
+    dst.mkdir()
+    shutil.copyfile(src, dst / "skills.yaml")
+    shutil.copytree(src.parent / "skills", dst / "skills")
+    reg = dst / "skills.yaml"
+    write_generated(load_registry(reg), dst / "generated")
+    return reg

@@ -16,6 +16,7 @@ from routelens.tui.model import (
     format_index,
     hits_of,
     load,
+    near_hits_of,
 )
 from routelens.tui.screens.skills import filter_skills, read_body
 from routelens.tui.widgets.decision_panel import task_content
@@ -214,3 +215,25 @@ def test_pane_notices_say_what_the_index_and_catalog_state_means(registry):
     # the detail is the core's freshness message after its "the index <path> is invalid" head
     assert text.removeprefix("✗ INVALID INDEX: ").removesuffix(". Routing falls back to the full registry. F5 rebuilds.") \
         == invalid.freshness.message.split(": ", 1)[1]
+
+
+def test_hits_of_an_explicit_composition_is_one_row_with_its_lines(registry):
+    """Issue 13 item 1: ``$release-train`` gave a duplicate hit row with
+    ``?`` for its lines (the named composition was taken for a skill)."""
+    snap = load(Paths.make(registry))
+    d = snap.router.route("$release-train")
+    assert [(h.kind, h.id, h.role, h.start, h.end, h.score, h.trigger, h.span) for h in hits_of(d, snap.registry)] == [
+        ("compositions", "release-train", "composition", 80, 82, 100.0, "$release-train", (0, 14)),
+        ("skills", "release", "selected", 21, 25, None, None, None),
+        ("skills", "release-notes", "selected", 27, 31, None, None, None),
+    ]
+    # two names: no composition is "the" composition, but the named one is still one with lines
+    d = snap.router.route("please /code-review and $release-train")
+    assert [(h.kind, h.id, h.role, h.start, h.end) for h in hits_of(d, snap.registry)] == [
+        ("skills", "code-review", "match", 33, 37),
+        ("compositions", "release-train", "composition", 80, 82),
+        ("skills", "release", "selected", 21, 25),
+        ("skills", "release-notes", "selected", 27, 31),
+    ]
+    # "why not" never lists a skill that was selected
+    assert [m.id for m in d.near_misses] == [] and near_hits_of(d, snap.registry) == []

@@ -16,6 +16,7 @@ from routelens.tui.widgets.error_panel import ErrorPanel
 from routelens.tui.widgets.header_bar import HeaderBar
 from routelens.tui.widgets.hits_table import HitsTable
 from routelens.tui.widgets.line_view import LineView
+from routelens.tui.widgets.skill_list import SkillList
 from routelens.tui.widgets.source_view import SourceView
 
 from .conftest import CASES, make_app, make_registry, settle
@@ -168,19 +169,19 @@ async def test_skill_browser_arrows_in_the_filter_move_the_list(registry):
         await settle(app, pilot)
         browser = app.screen
         assert isinstance(browser, SkillBrowser)
-        table = browser.query_one("#skill-list", DataTable)
+        table = browser.query_one("#skill-list", SkillList)
         ids = [s.id for s in browser.shown]
         assert app.focused.id == "filter" and browser.selected.id == ids[0]
         await pilot.press("down", "down")
         await settle(app, pilot)
         assert app.focused.id == "filter"
-        assert table.cursor_row == 2 and browser.selected.id == ids[2]
+        assert table.cursor == 2 and browser.selected.id == ids[2]
         await pilot.press("up")
         await settle(app, pilot)
-        assert table.cursor_row == 1 and browser.selected.id == ids[1]
+        assert table.cursor == 1 and browser.selected.id == ids[1]
         await pilot.press("up", "up")  # clamped at the top
         await settle(app, pilot)
-        assert table.cursor_row == 0 and browser.selected.id == ids[0]
+        assert table.cursor == 0 and browser.selected.id == ids[0]
         await pilot.press("pagedown")
         await settle(app, pilot)
         assert browser.selected.id == ids[min(10, len(ids) - 1)]
@@ -540,6 +541,23 @@ async def test_workers_answer_with_messages_and_stale_answers_are_dropped(regist
         assert app.snapshot.router is router and app.decision.skills == ("blog-post",)
 
 
+async def test_an_explicit_composition_hit_reveals_its_lines(registry):
+    """Issue 13 item 1: with ``please /code-review and $release-train``
+    the composition row read ``?`` and moving to it did not scroll the
+    registry to it."""
+    app = make_app(registry)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(app, pilot)
+        await type_task(app, pilot, "please /code-review and $release-train")
+        table = app.query_one("#matches", HitsTable)
+        assert [h.key for h in table.hits] == ["skills:code-review", "compositions:release-train",
+                                               "skills:release", "skills:release-notes"]
+        assert "80–82" in table.get_row_at(1)[3].plain
+        await pilot.press("down")
+        await settle(app, pilot)
+        assert app.main.current.key == "compositions:release-train"
+        assert rows(app, "registry", "current") == [80, 81, 82]
+        assert app.query_one("#near-misses", HitsTable).hits == []
 async def test_current_hit_stays_in_view_after_a_resize(tmp_path):
     """The hit's range is centred for the pane's height when it is revealed;
     when the pane is resized (a smaller terminal, the decision panel growing

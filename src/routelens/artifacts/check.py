@@ -17,6 +17,7 @@ from routelens.errors import FileReadError
 from routelens.fileio import read_bounded
 from routelens.limits import LIMITS
 from routelens.paths import CATALOG_NAME, INDEX_NAME
+from routelens.text.numbers import budget_max_chars, num
 from routelens.registry.model import Registry
 
 __all__ = ["CheckResult", "check"]
@@ -132,13 +133,21 @@ def check(reg: Registry, out_dir: str | Path) -> CheckResult:
         summary = [f"{label}: {', '.join(ids)}" for label, ids in
                    (("added", added), ("removed", removed), ("changed", changed)) if ids]
         if moved:
-            summary.append(f"{len(moved)} more only moved to other lines")
+            n = len(moved)
+            entries = f"{num(n)} {'entry' if n == 1 else 'entries'}"
+            if summary:  # after the ids above: "more", and the rest are not named
+                summary.append(f"{num(n)} more only moved to other lines")
+            else:
+                summary.append(f"{entries} only moved to other lines (lines above {'it' if n == 1 else 'them'} "
+                               "were added or removed; the content is the same)")
         problems.append(("Since the build: " + "; ".join(summary) + ". " if summary else "") + "Run `routelens build`.")
     st = size_stats(reg, out.index, (0, 0, 0))
     budget = st["budget"]
     if not budget["ok"]:
+        most = budget_max_chars(st["registry"]["chars"], budget["max_index_ratio"])
         problems.append(
-            f"size budget exceeded: index {budget['index_chars']} chars >= registry {st['registry']['chars']} chars "
-            f"x {budget['max_index_ratio']} = {budget['limit_chars']} (over by {budget['index_chars'] - budget['limit_chars']:.1f} chars)"
+            f"size budget exceeded: the index has {num(budget['index_chars'])} chars; max_index_ratio "
+            f"{budget['max_index_ratio']} of the registry's {num(st['registry']['chars'])} chars allows at most "
+            f"{num(most)}: over by {num(budget['index_chars'] - most)} chars"
         )
     return CheckResult(not problems, problems, added, removed, changed, out, moved)

@@ -158,7 +158,7 @@ def _tiktoken_offline_problem(encoding: str) -> str | None:
     import tempfile
 
     if not _tiktoken_installed():
-        return "tiktoken is not installed (pip install 'routelens[tokens]')"
+        return "tiktoken is not installed: pip install tiktoken, or pip install -e '.[tokens]' in a routelens checkout"
     if encoding not in _TIKTOKEN_FILES:
         return f"routelens only counts with {', '.join(_TIKTOKEN_FILES)}"
     url, sha = _TIKTOKEN_FILES[encoding]

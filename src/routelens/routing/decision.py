@@ -91,7 +91,8 @@ class Decision:
     selected skill ids (``()`` when mode is full); ``composition``: the
     selected composition id or None; ``matches``: skills scoring at or above
     the threshold, best first (ties by id); ``near_misses``: the best skills
-    below it (at most :data:`MAX_NEAR_MISSES`, score >= 60); ``expansions``:
+    below it (at most :data:`MAX_NEAR_MISSES`, score >= 60; never a selected
+    skill); ``expansions``:
     the selected entries read from their canonical ranges; ``dropped``:
     ``(skill id, why)`` pairs, e.g. ``("legacy-deploy", "disabled")``;
     ``rule``: the forced rule that fired; ``high_risk``: high-risk terms

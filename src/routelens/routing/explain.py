@@ -14,7 +14,7 @@ from typing import Protocol
 from rapidfuzz import fuzz, process
 
 from routelens.routing.decision import Decision, Explanation, format_score, index_state_words, quote
-from routelens.routing.matching import Match
+from routelens.routing.matching import NEAR_MISS_FLOOR, Match
 
 __all__ = ["Routes", "explain", "SUGGEST_CUTOFF"]
 
@@ -76,8 +76,11 @@ def explain(router: Routes, task: str, skill_id: str) -> Explanation:
     else:
         where = task[best.span[0]:best.span[1]]
         rel = "at or above" if best.score >= router.threshold else "below"
+        # below the near-miss floor the decision lists no near miss: say so, as the route's message does
+        floor = ("" if best.score >= NEAR_MISS_FLOOR or NEAR_MISS_FLOOR >= router.threshold else
+                 f" and below {format_score(NEAR_MISS_FLOOR)}, the lowest score listed as a near miss")
         reasons.append(f"Its best trigger {quote(best.trigger)} scored {format_score(best.score)} on {quote(where)} "
-                       f"(characters {best.span[0]}-{best.span[1]}), {rel} the threshold {thr}.")
+                       f"(characters {best.span[0]}-{best.span[1]}), {rel} the threshold {thr}{floor}.")
     if status in ("disabled", "deprecated"):
         reasons.append(f"Its status is {status}" + (": a disabled skill is never selected." if status == "disabled"
                                                     else ": it can still be selected."))

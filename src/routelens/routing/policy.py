@@ -57,11 +57,11 @@ from routelens.registry.model import RoutingSettings
 from routelens.routing.decision import Expansion, format_score, index_state_words, line_span, quote
 from routelens.routing.entries import Entries
 from routelens.routing.evidence import Candidate
-from routelens.routing.matching import Match
+from routelens.routing.matching import NEAR_MISS_FLOOR, Match
 from routelens.routing.signals import Signal
 from routelens.text.words import inflects
 
-__all__ = ["ExplicitId", "Evidence", "Verdict", "decide"]
+__all__ = ["ExplicitId", "UnknownId", "Evidence", "Verdict", "decide"]
 
 _FALLBACK = "Fell back to the full registry: "
 _BUILD = "run `routelens build`"
@@ -79,6 +79,18 @@ class ExplicitId:
     span: tuple[int, int]
 
 
+@dataclass(frozen=True, slots=True)
+class UnknownId:
+    """A ``/id`` or ``$id`` word whose id names no skill or composition.
+    ``word``: the word as typed (``/some-skill-id``); ``id``: the id it
+    names after NFKC + case folding; ``closest``: the known skill or
+    composition id closest to it (rapidfuzz's ratio at least 70), or None."""
+
+    word: str
+    id: str
+    closest: str | None
+
+
 @dataclass(slots=True)
 class Evidence:
     """What the matcher found for one task, and the index's freshness. A
@@ -94,11 +106,15 @@ class Evidence:
     ``truncated``: skills were matched on the first ``MAX_TASK_CHARS``
     characters only (rules and high-risk terms on all of it);
     ``freshness``: the index against the registry (docs/formats.md §3.5);
+    ``unknown``: the ``/id`` and ``$id`` words that name nothing, in task
+    order, each with the closest known id (said in the decision's message,
+    docs/formats.md §6.4);
     ``candidates``: the evidence model's view of every match
     (docs/formats.md §6.10), in ``matches`` order; ``steering``,
     ``destructive``: spans of steering text and of built-in destructive
-    intents (§6.11); ``unknown_ids``: id-shaped ``/words`` naming nothing;
-    ``clause_breaks``: offsets where one ask may end and another begin.
+    intents (§6.11); ``unknown_ids``: id-shaped ``/words`` naming nothing
+    (reason ``unknown_id``); ``clause_breaks``: offsets where one ask may
+    end and another begin.
     """
 
     task: str
@@ -114,6 +130,7 @@ class Evidence:
     destructive: tuple[Signal, ...] = ()
     unknown_ids: tuple[Signal, ...] = ()
     clause_breaks: tuple[int, ...] = ()
+    unknown: tuple[UnknownId, ...] = ()
 
     @property
     def high_risk(self) -> tuple[str, ...]:
@@ -154,7 +171,19 @@ def decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdict
     module docstring). ``entries`` reads ids, ranges, statuses and members;
     ``settings``: the threshold and ambiguity margin (0-100 scores). Never
     raises for a broken index: a range that does not hold its entry gives
-    ``full`` / ``index_invalid``."""
+    ``full`` / ``index_invalid``. An ``/id`` word that names nothing but
+    looks like a known id is noted at the end of the message."""
+    verdict = _decide(ev, entries, settings)
+    named = ev.unknown_ids[0][2] if verdict.reason == "unknown_id" else None
+    typos = [u for u in ev.unknown if u.closest and u.word != named]
+    if typos and verdict.reason != "no_match":
+        verdict.message += "; " + "; ".join(
+            f"the task names {u.word}, but no skill or composition has that id (closest: {quote(u.closest)})"
+            for u in typos)
+    return verdict
+
+
+def _decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdict:
     # 1. an index that cannot be trusted
     if not entries.from_index:
         return _index_not_fresh(ev, entries, settings)
@@ -175,9 +204,11 @@ def decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdict
             return _explicit(ev, entries)
         if ev.unknown_ids:
             a, b, word = ev.unknown_ids[0]
+            closest = next((u.closest for u in ev.unknown if u.word == word and u.closest), None)
             return Verdict("full", "unknown_id",
                            f"{_FALLBACK}the task names {word}, which is no skill or composition of "
-                           f"{entries.display_name}" + candidate_note(ev, settings))
+                           f"{entries.display_name}" + (f" (closest: {quote(closest)})" if closest else "")
+                           + candidate_note(ev, settings))
         rule_note = "; rule " + ", ".join(quote(m.id) for m in ev.rule_hits) + " applies" if ev.rule_hits else ""
         # 5. no candidate
         if not ev.matches:
@@ -478,13 +509,24 @@ def _high_risk(ev: Evidence) -> Verdict | None:
 
 
 def _no_match(ev: Evidence, settings: RoutingSettings, note: str) -> Verdict:
-    """Step 4: no skill reached the threshold."""
-    if ev.near_misses:
+    """Step 4: no skill reached the threshold. The sentence says what the
+    decision shows: the best near miss, or that no trigger scored as much
+    as a near miss (so that ``explain`` of any skill agrees), or the
+    ``/id`` words that name nothing."""
+    thr = format_score(settings.threshold)
+    if ev.unknown:
+        msg = _FALLBACK + "; ".join(
+            f"the task names {u.word}, but no skill or composition has the id {quote(u.id)}"
+            + (f" (closest: {quote(u.closest)})" if u.closest else "") for u in ev.unknown)
+    elif ev.near_misses:
         m = ev.near_misses[0]
-        msg = (f"{_FALLBACK}no skill reached the threshold {format_score(settings.threshold)} "
+        msg = (f"{_FALLBACK}no skill reached the threshold {thr} "
                f"(best: {quote(m.id)} scored {format_score(m.score)} via {quote(m.trigger)})")
+    elif NEAR_MISS_FLOOR < settings.threshold:
+        msg = (f"{_FALLBACK}no skill trigger scored {format_score(NEAR_MISS_FLOOR)} or more on the task, "
+               f"so there is no near miss (the threshold is {thr})")
     else:
-        msg = f"{_FALLBACK}no skill trigger matches the task"
+        msg = f"{_FALLBACK}no skill trigger reached the threshold {thr}"
     return Verdict("full", "no_match", msg + note)
 
 
@@ -528,7 +570,7 @@ def _compositions(entries: Entries, live: tuple[Match, ...], dropped: tuple[tupl
         best = sorted(c for c in holding if len(members[c]) == smallest)
         if len({frozenset(members[c]) for c in best}) == 1:
             return _select_composition(entries, best[0], members[best[0]], live, dropped, note)
-        msg = (f"{_FALLBACK}the candidates belong to compositions {quote(best[0])} and {quote(best[1])}, "
+        msg = (f"{_FALLBACK}the candidates belong to compositions {_and(quote(c) for c in best)}, "
                "which do not contain each other")
         return Verdict("full", "composition_conflict", msg + note, dropped=dropped)
     touched = sorted(c for c, mem in members.items() if cand & set(mem))
@@ -537,10 +579,22 @@ def _compositions(entries: Entries, live: tuple[Match, ...], dropped: tuple[tupl
             sa, sb = set(members[a]), set(members[b])
             # spread: each holds a candidate the other lacks, and neither contains the other
             if not (sa <= sb or sb <= sa) and (cand & sa) - sb and (cand & sb) - sa:
-                msg = (f"{_FALLBACK}the candidates are spread over compositions {quote(a)} and {quote(b)}, "
-                       "which do not contain each other")
+                # name every composition the candidates are spread over, not only this pair; one
+                # inside another touched composition is no part of the conflict
+                sets = {c: set(members[c]) for c in touched}
+                outer = [c for c in touched if not any(sets[c] < sets[o] for o in touched)]
+                order = {m.id: n for n, m in enumerate(live)}
+                named = _and(f"{quote(c)} ({', '.join(sorted(cand & sets[c], key=order.__getitem__))})"
+                             for c in outer)
+                msg = f"{_FALLBACK}the candidates are spread over compositions {named}, which do not contain each other"
                 return Verdict("full", "composition_conflict", msg + note, dropped=dropped)
     return None
+
+
+def _and(items) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    items = list(items)
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def _select_composition(entries: Entries, cid: str, members: tuple[str, ...], live: tuple[Match, ...],

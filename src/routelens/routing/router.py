@@ -46,7 +46,7 @@ from routelens.routing.matching import (
 )
 from routelens.routing.evidence import Lexicon, assess
 from routelens.routing.matcher_cache import load_or_build
-from routelens.routing.policy import Evidence, ExplicitId, Verdict, decide
+from routelens.routing.policy import Evidence, ExplicitId, UnknownId, Verdict, decide
 from routelens.routing.signals import clause_breaks, destructive, negated, steering
 from routelens.text.canonical import canonical_bytes
 
@@ -304,7 +304,7 @@ class Router:
         text = p.original if not p.truncated else p.original[:MAX_TASK_CHARS]
         steer = tuple(steering(text))
         harm = tuple(destructive(task)) if self.settings.destructive_intents else ()
-        explicit, unknown = self._explicit(p)
+        explicit, unknown_ids, unknown = self._explicit(p)
         candidates: tuple = ()
         if matches:
             nw: dict[str, Match] = {}
@@ -314,14 +314,19 @@ class Router:
                         nw[owner] = m
             candidates = tuple(assess(p, skill_hits, matches, self.lexicon, nw, negated(text)))
         return Evidence(task, matches, near, tuple(rule_hits), tuple(risk_hits), explicit, p.truncated,
-                        self.freshness, candidates, steer, harm, unknown, tuple(clause_breaks(text)))
+                        self.freshness, candidates, steer, harm, unknown_ids, tuple(clause_breaks(text)), unknown)
 
-    def _explicit(self, p: PreparedTask) -> tuple[tuple[ExplicitId, ...], tuple[tuple[int, int, str], ...]]:
-        """The ``/id`` and ``$id`` words naming known entries, and the
-        id-shaped ones (kebab-case with a hyphen) that name nothing."""
+    def _explicit(self, p: PreparedTask) -> tuple[tuple[ExplicitId, ...], tuple[tuple[int, int, str], ...],
+                                                   tuple[UnknownId, ...]]:
+        """The ``/id`` and ``$id`` words of the task: those naming a known
+        skill or composition; the id-shaped ones (kebab-case with a hyphen)
+        that name nothing, as ``(start, end, word)`` spans (reason
+        ``unknown_id``, docs/formats.md §6.4); and every word naming
+        nothing, with the closest known id (said in the message)."""
         if "/" not in p.norm and "$" not in p.norm:
-            return (), ()
+            return (), (), ()
         out = []
+        unknown_ids = []
         unknown = []
         seen = set()
         entries = self.entries
@@ -329,18 +334,28 @@ class Router:
             ident = m.group(1)
             if ident in seen or not ID_RE.match(ident):
                 continue
+            seen.add(ident)
+            span = p.original_span(m.start(), m.end())
             if entries.has("skill", ident):
                 kind = "skill"
             elif entries.has("composition", ident):
                 kind = "composition"
             else:
                 if "-" in ident.strip("-"):
-                    span = p.original_span(m.start(), m.end())
-                    unknown.append((span[0], span[1], p.original[span[0]:span[1]]))
+                    unknown_ids.append((span[0], span[1], p.original[span[0]:span[1]]))
+                unknown.append(UnknownId(p.original[span[0]:span[1]], ident, self._closest_id(ident)))
                 continue
-            seen.add(ident)
-            out.append(ExplicitId(ident, kind, p.original_span(m.start(), m.end())))
-        return tuple(out), tuple(unknown)
+            out.append(ExplicitId(ident, kind, span))
+        return tuple(out), tuple(unknown_ids), tuple(unknown)
+
+    def _closest_id(self, ident: str) -> str | None:
+        """The skill or composition id closest to ``ident`` (rapidfuzz's
+        ratio at least :data:`~routelens.routing.explain.SUGGEST_CUTOFF`), or None."""
+        from rapidfuzz import fuzz, process
+
+        best = process.extractOne(ident, [*self.skill_ids, *self.composition_ids], scorer=fuzz.ratio,
+                                  score_cutoff=explaining.SUGGEST_CUTOFF)
+        return best[0] if best else None
 
     def _decision(self, ev: Evidence, v: Verdict) -> Decision:
         if not v.candidates and ev.candidates:
@@ -366,10 +381,12 @@ class Router:
         if ev.truncated:
             message += (f" (skills were matched on the first {MAX_TASK_CHARS:,} of {len(ev.task):,} characters of "
                         f"the task; forced rules and high-risk terms on all of it)")
+        # "why not" is for what was not chosen: a selected skill is never a near miss (docs/formats.md §6.1)
+        near = ev.near_misses if full else tuple(m for m in ev.near_misses if m.id not in v.skills)
         return Decision(
             task=ev.task, mode=v.mode, reason=v.reason, message=message,
             skills=() if full else v.skills, composition=None if full else v.composition,
-            matches=ev.matches if v.matches is None else v.matches, near_misses=ev.near_misses,
+            matches=ev.matches if v.matches is None else v.matches, near_misses=near,
             expansions=() if full else v.expansions, dropped=v.dropped, rule=v.rule, high_risk=ev.high_risk,
             payload_chars=self.registry_chars if full else sum(len(e.text) for e in v.expansions),
             freshness=v.freshness or self.freshness.state,

@@ -33,6 +33,7 @@ from ruamel.yaml import events as ev
 
 from routelens.errors import Diagnostic, RegistryError, RoutelensError
 from routelens.limits import LIMITS
+from routelens.text import yaml_words
 from routelens.text.canonical import decode_canonical
 
 try:  # the C parser is ~10x faster; ruamel.yaml 0.19 needs ruamel.yaml.clib for it
@@ -451,17 +452,23 @@ class Reader:
     def _syntax_error(self, exc: Exception, stack: list[Node]) -> None:
         # The key path stays empty: where the parser stopped is not always
         # the entry at fault (a bad indentation closes the entry above).
+        # The person's words (text/yaml_words.py) first, the parser's after them.
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
         problem = getattr(exc, "problem", None) or (str(exc).strip().splitlines() or [type(exc).__name__])[0]
         context = getattr(exc, "context", None)
-        message = f"YAML syntax error: {problem}" + (f" ({context})" if context else "")
-        path = ""
-        if mark is not None and getattr(mark, "index", None) is not None:
-            self.error(min(mark.index, len(self.text)), path, message)
-        elif getattr(exc, "position", None) is not None:  # ReaderError
-            self.error(min(exc.position, len(self.text)), path, message)
-        else:
-            self.error(0, path, message)
+        at = getattr(mark, "index", None)
+        at = getattr(exc, "position", None) if at is None else at  # ReaderError: a position, no mark
+        index = None if at is None else min(at, len(self.text))
+        cat = getattr(getattr(exc, "context_mark", None), "index", None)
+        cindex = None if cat is None else min(cat, len(self.text))
+        parser = f"{problem} {context}" if context else problem
+        words = yaml_words.explain(self.text, problem, context, index, cindex, lambda i: self.pos(i)[0])
+        if words is None:
+            message = f"YAML syntax error: {problem}" + (f" ({context})" if context else "")
+            self.error(index or 0, "", message)
+            return
+        where = "" if index is None or words.index == index else ", at line {}, column {}".format(*self.pos(index))
+        self.error(words.index, "", f"YAML syntax error: {words.words} (YAML parser: {parser}{where})")
 
     # helpers -----------------------------------------------------------
     def deref(self, node: Node) -> Node:

@@ -85,7 +85,7 @@ def agentskills_name_problem(name: str) -> str | None:
     if not name:
         return "name is empty"
     if len(name) > NAME_MAX_CHARS:
-        return f"name is {len(name)} characters; the Agent Skills limit is {NAME_MAX_CHARS}"
+        return f"name is {len(name):,} characters; the Agent Skills limit is {NAME_MAX_CHARS:,}"
     if not NAME_RE.match(name):
         if name.startswith("-") or name.endswith("-"):
             why = "must not start or end with a hyphen"
@@ -346,7 +346,7 @@ def read_skill_md(path: str | Path, display: str | None = None, folder_name: str
             if "the range does not hold a mapping entry" in first.message:
                 raise err(2, 1, "", "the frontmatter must be a mapping of keys (name, description, ...)") from None
             diags = [Diagnostic(d.file, d.line, d.column, d.key_path,
-                                d.message + (" before the closing `---`" if d.line == close + 1 else ""))
+                                _before_fence(d.message) if d.line == close + 1 else d.message)
                      for d in exc.diagnostics]
             raise SkillFileError(diags, warnings) from None
     for i, col, key, kept in _comment_cuts(fm_lines):
@@ -390,12 +390,12 @@ def read_skill_md(path: str | Path, display: str | None = None, folder_name: str
         desc = None
     elif len(desc) > DESCRIPTION_MAX_CHARS:
         errors.append(Diagnostic(display, *at("description"), "description",
-                                 f"description is {len(desc)} characters; the Agent Skills limit is "
+                                 f"description is {len(desc):,} characters; the Agent Skills limit is "
                                  f"{DESCRIPTION_MAX_CHARS:,} (characters, not bytes)"))
     comp = fm.get("compatibility")
     if isinstance(comp, str) and len(comp) > COMPATIBILITY_MAX_CHARS:
         errors.append(Diagnostic(display, *at("compatibility"), "compatibility",
-                                 f"compatibility is {len(comp)} characters; the Agent Skills limit is {COMPATIBILITY_MAX_CHARS}"))
+                                 f"compatibility is {len(comp):,} characters; the Agent Skills limit is {COMPATIBILITY_MAX_CHARS:,}"))
     triggers: tuple[str, ...] | None = None
     meta = fm.get("metadata")
     if meta is not None and not isinstance(meta, dict):
@@ -412,8 +412,8 @@ def read_skill_md(path: str | Path, display: str | None = None, folder_name: str
             long = [t for t in items if len(t) > LIMITS["max_trigger_chars"]]
             if long:
                 errors.append(Diagnostic(display, *where, "metadata.triggers",
-                                         f"a trigger of {len(long[0])} characters, more than the limit "
-                                         f"{LIMITS['max_trigger_chars']}"))
+                                         f"a trigger of {len(long[0]):,} characters, more than the limit "
+                                         f"{LIMITS['max_trigger_chars']:,}"))
             else:
                 seen: dict[str, None] = {}
                 for t in items:
@@ -434,10 +434,50 @@ def read_skill_md(path: str | Path, display: str | None = None, folder_name: str
 # --------------------------------------------------------------------------- discovering
 
 
+def _before_fence(message: str) -> str:
+    """A syntax error found at the closing ``---``, said so (before the
+    YAML parser's own words, when the message carries them)."""
+    words, sep, parser = message.partition(" (YAML parser: ")
+    return f"{words} before the closing `---`{sep}{parser}"
+
+
+#: How many folders below a given one SKILL.md files are looked for (``plugins/<p>/skills/<s>/SKILL.md`` is 3).
+MAX_DISCOVERY_DEPTH = 6
+#: Folders never searched for skills.
+SKIPPED_FOLDERS = frozenset({".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".tox"})
+
+
+def _skill_files_below(folder: Path) -> list[Path]:
+    """``<dir>/SKILL.md`` of every skill folder below ``folder`` (not
+    ``folder`` itself), at most :data:`MAX_DISCOVERY_DEPTH` levels down,
+    sorted by path. A skill folder is not searched further (its own
+    subfolders are its scripts, references, assets); symlinked folders are
+    not followed; :data:`SKIPPED_FOLDERS` are not searched."""
+    found: list[Path] = []
+
+    def walk(d: Path, depth: int) -> None:
+        try:
+            children = sorted((c for c in d.iterdir() if c.is_dir() and not c.is_symlink()
+                               and c.name not in SKIPPED_FOLDERS), key=lambda c: c.name)
+        except OSError:
+            return
+        for c in children:
+            f = c / SKILL_FILE
+            if f.exists() or os.path.islink(f):
+                found.append(f)
+            elif depth < MAX_DISCOVERY_DEPTH:
+                walk(c, depth + 1)
+
+    walk(folder, 1)
+    return found
+
+
 def discover(paths: list[str | Path]) -> tuple[list[Path], list[Diagnostic]]:
     """SKILL.md files named by ``paths``: a file is taken as is; a folder
-    holding ``SKILL.md`` gives that file; any other folder gives its
-    ``*/SKILL.md`` (one level down), sorted by folder name. Returns the files
+    holding ``SKILL.md`` gives that file; any other folder gives the
+    ``SKILL.md`` of every skill folder below it (:func:`_skill_files_below`:
+    ``skills/<name>/SKILL.md``, ``plugins/<p>/skills/<name>/SKILL.md``, at
+    most :data:`MAX_DISCOVERY_DEPTH` levels down), sorted by path. Returns the files
     (duplicates removed, first occurrence kept) and an error per path that
     does not exist, holds no SKILL.md, or names a ``SKILL.md`` that is not a
     regular file (a FIFO, a folder, a device: reported, never opened)."""
@@ -467,15 +507,14 @@ def discover(paths: list[str | Path]) -> tuple[list[Path], list[Diagnostic]]:
             else:
                 files = []
                 before = len(errors)
-                for c in sorted((c for c in p.iterdir() if c.is_dir()), key=lambda c: c.name):
-                    f = c / SKILL_FILE
+                for f in _skill_files_below(p):
                     if f.is_file():
                         files.append(f)
                     elif (what := special(f)) is not None:
                         errors.append(Diagnostic(str(f), 1, 1, "", f"{SKILL_FILE} is {what}, not a regular file: "
                                                                    "not imported"))
                 if not files and len(errors) == before:
-                    errors.append(Diagnostic(str(p), 1, 1, "", f"no {SKILL_FILE} in this folder or its subfolders"))
+                    errors.append(Diagnostic(str(p), 1, 1, "", f"no {SKILL_FILE} in this folder or below it"))
         elif kind is not None:
             errors.append(Diagnostic(str(p), 1, 1, "", f"{kind}, not a regular file or a folder: not imported"))
             continue

@@ -17,7 +17,12 @@ Checks (code, severity, where the rule comes from):
                                          longer one also matches the shorter one's skill
 ``short-trigger``              warning   3 characters or fewer (after NFKC); for a trigger in a
                                          script written without spaces (Han, kana, Hangul,
-                                         Thai, ...) 1 character, since 2 already make a word
+                                         Thai, ...) 1 character, since 2 already make a word.
+                                         Not for a Latin trigger the router counts as a rare
+                                         word (Zipf below 2.0, ``k8s``; docs/formats.md
+                                         §6.10): a short trigger scores 100 on an equal
+                                         whole word or nothing, so a rare one matches no
+                                         task by accident
 ``stop-word-trigger``          warning   a trigger made only of common stop words
                                          (:data:`STOP_WORDS`, :data:`JA_STOP_WORDS`)
 ``unreachable-description``    warning   none of the skill's own triggers would match its own
@@ -32,13 +37,21 @@ Checks (code, severity, where the rule comes from):
                                          characters; lowercase letters, digits, single
                                          hyphens; no leading/trailing hyphen)
 ``agentskills-description``    warning   description over 1,024 characters (Agent Skills)
-``listing-entry-cap``          warning   description (+ ``when_to_use``) over 1,536 characters:
-                                         Claude Code cuts each listing entry there
-``listing-budget``             warning   the Layer-1 listing exceeds Claude Code's skill
-                                         listing budget (1% of the context window): Claude
-                                         Code then drops descriptions, least-used first
+``listing-entry-cap``          warning   description + ``when_to_use`` over the per-entry cap
+                                         (1,536 characters, or the settings' own): Claude Code
+                                         cuts each listing entry there
+``listing-budget``             warning   Claude Code's listing exceeds its budget (1% of the
+                                         context window, or the settings'): Claude Code then
+                                         drops descriptions, least-used first; the finding
+                                         names the fewest that would have to go
+``codex-listing-budget``       warning   the Layer-1 block exceeds Codex's 2% of the context
+                                         window: Codex shortens, then drops skills
+``harness-settings``           warning   a Claude Code settings file that cannot be used, a
+                                         bad value, a ``skillOverrides`` id no skill has
 ``listing-over-budget``        error     the Layer-1 block exceeds the user's ``--budget CHARS``
 ``registry-warning``           warning   a warning of the registry reader (unknown key, ...)
+``review-pending``             warning   the ``review:`` key ``routelens import`` leaves on
+                                         triggers it proposed: review them, delete the key
 ``control-character``          warning   a value of the registry (description, trigger, path,
                                          metadata, rule, high-risk term) or a skill body holds a
                                          control character (ESC, BEL, C1, a bidirectional
@@ -52,9 +65,12 @@ Checks (code, severity, where the rule comes from):
 
 Units: lengths are characters (Unicode code points). The Claude Code budget
 is in characters: taken exactly from ``SLASH_COMMAND_TOOL_CHAR_BUDGET`` when
-that variable is set (it pins the budget in Claude Code), otherwise
-estimated as 1% of an assumed context window (default 200,000 tokens) at ~4
-characters per token, and labelled as an estimate.
+that variable is set (it pins the budget in Claude Code; in the environment
+or a settings file's ``env``), otherwise estimated as
+``skillListingBudgetFraction`` (default 1%) of an assumed context window
+(default 200,000 tokens) at ~4 characters per token, and labelled as an
+estimate. The harness settings are read by :mod:`routelens.tools.harness`
+(docs/formats.md §16).
 
 Nothing in this module imports Textual.
 """
@@ -68,16 +84,28 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from routelens.artifacts.bodies import body_problem, read_body
-from routelens.artifacts.vocabulary import stem_collisions
+from routelens.artifacts.vocabulary import stem_collisions, trigger_key, zipf
 from routelens.errors import FileReadError
 from routelens.limits import LIMITS
 from routelens.registry.model import Registry
+from routelens.routing.evidence import RARE_ZIPF
 from routelens.routing.matching import TriggerMatcher, prepare, tokenize
 from routelens.text.canonical import canonical_bytes
 from routelens.text.unicode import JA_STOP_WORDS, STOP_WORDS, is_spaceless, normalize_text
 from routelens.text.visible import describe_control, first_control, visible
 from routelens.tools.agentskills import DESCRIPTION_MAX_CHARS, agentskills_name_problem
-from routelens.tools.prompt import layer1_block, layer1_entries
+from routelens.tools.harness import (
+    BUDGET_ENV,
+    CHARS_PER_TOKEN,
+    CLAUDE_CODE_BUDGET_FRACTION,
+    CLAUDE_CODE_ENTRY_CAP,
+    CODEX_BUDGET_FRACTION,
+    DEFAULT_CONTEXT_WINDOW,
+    OVERRIDE_STATES,
+    HarnessSettings,
+    read_settings,
+)
+from routelens.tools.prompt import HEADER, layer1_block, layer1_entries, one_line
 from routelens.tools.schema import node_positions
 
 __all__ = [
@@ -86,23 +114,14 @@ __all__ = [
     "lint",
     "listing_budget",
     "listing_line",
+    "entry_chars",
     "CLAUDE_CODE_BUDGET_FRACTION",
     "CLAUDE_CODE_ENTRY_CAP",
+    "CODEX_BUDGET_FRACTION",
     "DEFAULT_CONTEXT_WINDOW",
     "CHARS_PER_TOKEN",
     "BUDGET_ENV",
 ]
-
-#: Claude Code budgets its skill listing at 1% of the model context window.
-CLAUDE_CODE_BUDGET_FRACTION = 0.01
-#: Claude Code caps each entry's description + when_to_use at 1,536 characters.
-CLAUDE_CODE_ENTRY_CAP = 1536
-#: Context window assumed for the estimate, in tokens (``--context-window``).
-DEFAULT_CONTEXT_WINDOW = 200_000
-#: Characters per token assumed for the estimate (a rough figure for English).
-CHARS_PER_TOKEN = 4
-#: Environment variable that pins Claude Code's listing budget, in characters.
-BUDGET_ENV = "SLASH_COMMAND_TOOL_CHAR_BUDGET"
 
 _PARENT = re.compile(r"(\[\d+\]|\.[^.\[]*)$")
 
@@ -135,6 +154,15 @@ class _Matcher:
         threshold on ``task``."""
         m = self.tm.score_owner(prepare(task), sid)
         return m is not None and m.score >= self.threshold
+
+
+def _rare_word(trigger: str) -> bool:
+    """True when ``trigger`` is one word the router's evidence model counts
+    as rare (Zipf below :data:`~routelens.routing.evidence.RARE_ZIPF`,
+    docs/formats.md §3.7, §6.10): strong evidence alone, matched whole. Loads
+    the word-frequency list (build-time dependency) on first use."""
+    key = trigger_key(trigger)
+    return key is not None and zipf(key) < RARE_ZIPF
 
 
 @dataclass(frozen=True)
@@ -200,55 +228,118 @@ class LintReport:
 
 
 def _entry_text(reg: Registry, sid: str) -> str:
-    """Description + when_to_use of a skill as Claude Code counts one listing entry."""
+    """Description + when_to_use of a skill as Claude Code counts one
+    listing entry (one line, joined by a space)."""
     s = reg.skills[sid]
-    parts = [s.description or ""]
+    parts = [one_line(s.description)]
     wtu = s.metadata.get("when_to_use")
     if isinstance(wtu, str):
-        parts.append(wtu)
-    return "\n".join(p for p in parts if p)
+        parts.append(one_line(wtu))
+    return " ".join(p for p in parts if p)
+
+
+def entry_chars(reg: Registry, sid: str, cap: int, with_description: bool = True) -> int:
+    """Characters of skill ``sid``'s line in Claude Code's listing (docs/formats.md
+    §16): ``- id: text`` and its line end, ``text`` being the description +
+    when_to_use cut at ``cap``; ``- id`` alone without a description."""
+    text = _entry_text(reg, sid)
+    marker = "[deprecated] " if reg.skills[sid].status == "deprecated" else ""
+    if with_description and (text or marker):
+        return len(f"- {sid}: {marker}") + min(len(text), cap) + 1
+    return len(f"- {sid}\n")
+
+
+def _pct_of(window: int, fraction: float) -> str:
+    return f"{fraction * 100:g}% of a {window:,}-token context window"
 
 
 def listing_budget(reg: Registry, budget_chars: int | None = None,
                    context_window: int = DEFAULT_CONTEXT_WINDOW,
-                   env: Mapping[str, str] | None = None) -> dict[str, Any]:
-    """The Layer-1 listing against Claude Code's budget and the user's::
+                   env: Mapping[str, str] | None = None,
+                   settings: HarnessSettings | None = None) -> dict[str, Any]:
+    """The Layer-1 listing against the harnesses' budgets and the user's
+    (docs/formats.md §16)::
 
         {"skills": int,                 # entries in the Layer-1 block
-         "block_chars": int,            # the Layer-1 block as routelens prints it
-         "capped_chars": int,           # the same with each description cut to 1,536 chars
-         "claude_code": {"budget_chars": int, "exact": bool, "source": str,
-                         "used": float, "ok": bool},   # compares capped_chars
+         "block_chars": int,            # the Layer-1 block as `routelens prompt` prints it
+         "capped_chars": int,           # Claude Code's listing: each entry's description + when_to_use cut
+                                        # at the per-entry cap, skillOverrides applied
+         "claude_code": {"budget_chars": int, "exact": bool, "source": str, "used": float, "ok": bool,
+                         "entry_cap": int, "entry_cap_source": str,
+                         "listed": int, "name_only": [ids], "hidden": [ids],
+                         "over_chars": int,            # 0 when it fits
+                         "lose_descriptions": [ids]},  # the fewest descriptions that must go to fit
+         "codex": {"budget_chars": int, "source": str, "used": float, "ok": bool, "over_chars": int},
+         "settings": HarnessSettings.to_dict(),
          "user": {"budget_chars": int, "used": float, "ok": bool} | None}
 
+    ``settings``: the harness settings (default: read for the registry's
+    path with :func:`routelens.tools.harness.read_settings` and ``env``).
     The Claude Code budget is exact when ``SLASH_COMMAND_TOOL_CHAR_BUDGET``
-    (in ``env``, default ``os.environ``) holds a positive integer; otherwise
-    it is estimated as 1% of ``context_window`` tokens at ~4 characters per
-    token and ``source`` says so.
+    pins it (environment or a settings file's ``env``); otherwise
+    ``skillListingBudgetFraction`` (default 1%) of ``context_window``
+    tokens at ~4 characters per token, and ``source`` says so. Codex's is
+    always that estimate at 2%. Claude Code drops descriptions least-used
+    first: routelens cannot see use, so ``lose_descriptions`` names the
+    fewest that would have to go (the longest first).
     """
-    env = os.environ if env is None else env
+    if settings is None:
+        settings = read_settings(reg.path, env, skill_ids=set(reg.skills))
     block = layer1_block(reg)
-    over = 0
-    for sid, _ in layer1_entries(reg):
-        n = len(reg.skills[sid].description or "")
-        if n > CLAUDE_CODE_ENTRY_CAP:
-            over += n - CLAUDE_CODE_ENTRY_CAP
-    capped = len(block) - over
-    pinned = env.get(BUDGET_ENV, "").strip()
-    if pinned.isdigit() and int(pinned) > 0:
-        cc_budget, exact, source = int(pinned), True, f"{BUDGET_ENV}={int(pinned)}"
+    entries = layer1_entries(reg)
+    cap = settings.entry_cap
+    # Claude Code's listing, entry by entry: "- id: text" with text cut at the cap, or "- id"
+    sizes: dict[str, tuple[int, int]] = {}  # id -> (chars with the description, chars without)
+    name_only, hidden = [], []
+    for sid, _line in entries:
+        state = settings.overrides.get(sid, "on")
+        shown, with_desc = OVERRIDE_STATES[state]
+        if not shown:
+            hidden.append(sid)
+            continue
+        bare = entry_chars(reg, sid, cap, with_description=False)
+        full = entry_chars(reg, sid, cap, with_description=with_desc)
+        if not with_desc:
+            name_only.append(sid)
+        sizes[sid] = (full, bare)
+    capped = len(HEADER) + 1 + sum(f for f, _ in sizes.values())
+    if settings.budget_chars is not None:
+        cc_budget, exact = settings.budget_chars, True
+        where = "environment" if settings.budget_source.startswith("$") else settings.budget_source
+        source = f"{BUDGET_ENV}={settings.budget_chars} ({where})"
     else:
-        tokens = context_window * CLAUDE_CODE_BUDGET_FRACTION
-        cc_budget = int(round(tokens * CHARS_PER_TOKEN))
-        exact = False
-        source = (f"estimate: 1% of a {context_window:,}-token context window = {tokens:,.0f} tokens "
+        tokens = context_window * settings.fraction
+        cc_budget, exact = int(round(tokens * CHARS_PER_TOKEN)), False
+        where = "" if settings.fraction_source == "default" else f" ({settings.fraction_source})"
+        source = (f"estimate: {_pct_of(context_window, settings.fraction)}{where} = {tokens:,.0f} tokens "
                   f"at ~{CHARS_PER_TOKEN} chars/token")
+    over = max(capped - cc_budget, 0)
+    lose: list[str] = []
+    if over:
+        left = over
+        for sid in sorted(sizes, key=lambda i: (-(sizes[i][0] - sizes[i][1]), i)):
+            gain = sizes[sid][0] - sizes[sid][1]
+            if gain <= 0 or left <= 0:
+                break
+            lose.append(sid)
+            left -= gain
+    codex_tokens = context_window * CODEX_BUDGET_FRACTION
+    codex_budget = int(round(codex_tokens * CHARS_PER_TOKEN))
     out: dict[str, Any] = {
-        "skills": len(layer1_entries(reg)),
+        "skills": len(entries),
         "block_chars": len(block),
         "capped_chars": capped,
         "claude_code": {"budget_chars": cc_budget, "exact": exact, "source": source,
-                        "used": round(capped / cc_budget, 4), "ok": capped <= cc_budget},
+                        "used": round(capped / cc_budget, 4), "ok": capped <= cc_budget,
+                        "entry_cap": cap, "entry_cap_source": settings.entry_cap_source,
+                        "listed": len(sizes), "name_only": name_only, "hidden": hidden,
+                        "over_chars": over, "lose_descriptions": lose},
+        "codex": {"budget_chars": codex_budget,
+                  "source": (f"estimate: {_pct_of(context_window, CODEX_BUDGET_FRACTION)} = {codex_tokens:,.0f} "
+                             f"tokens at ~{CHARS_PER_TOKEN} chars/token"),
+                  "used": round(len(block) / codex_budget, 4), "ok": len(block) <= codex_budget,
+                  "over_chars": max(len(block) - codex_budget, 0)},
+        "settings": settings.to_dict(),
         "user": None,
     }
     if budget_chars is not None:
@@ -261,26 +352,33 @@ def listing_line(listing: dict[str, Any]) -> str:
     """One line for people summarising :func:`listing_budget`."""
     cc = listing["claude_code"]
     approx = "" if cc["exact"] else "~"
-    line = (f"listing: Layer-1 block {listing['block_chars']} chars ({listing['skills']} skills); "
-            f"Claude Code budget {approx}{cc['budget_chars']} chars ({cc['source']}): "
-            f"{cc['used'] * 100:.1f}% used")
+    files = listing["settings"]["files"]
+    line = (f"listing: Layer-1 block {listing['block_chars']:,} chars ({listing['skills']:,} skills); "
+            f"Claude Code listing {listing['capped_chars']:,} of {approx}{cc['budget_chars']:,} chars ({cc['source']}): "
+            f"{cc['used'] * 100:.1f}% used; Codex ~{listing['codex']['budget_chars']:,} chars (2%): "
+            f"{listing['codex']['used'] * 100:.1f}% used; "
+            + (f"settings read: {', '.join(files)}" if files else "no Claude Code settings file found"))
     if listing["user"] is not None:
         u = listing["user"]
-        line += f"; --budget {u['budget_chars']} chars: {'ok' if u['ok'] else 'EXCEEDED'}"
+        line += f"; --budget {u['budget_chars']:,} chars: {'ok' if u['ok'] else 'EXCEEDED'}"
     return line
 
 
 def lint(reg: Registry, budget_chars: int | None = None, context_window: int = DEFAULT_CONTEXT_WINDOW,
-         env: Mapping[str, str] | None = None) -> LintReport:
+         env: Mapping[str, str] | None = None, settings: HarnessSettings | None = None) -> LintReport:
     """Lint a validated registry (see the module docstring for the checks).
 
     ``budget_chars``: the user's budget for the Layer-1 block, in characters
-    (``--budget``); ``context_window``: tokens assumed for the Claude Code
-    estimate; ``env``: where ``SLASH_COMMAND_TOOL_CHAR_BUDGET`` is read
-    (default ``os.environ``). Never raises for a valid registry.
+    (``--budget``); ``context_window``: tokens assumed for the harnesses'
+    estimates; ``env``: where ``SLASH_COMMAND_TOOL_CHAR_BUDGET`` is read
+    (default ``os.environ``); ``settings``: Claude Code's settings (default:
+    read from its files for the registry's path, docs/formats.md §16).
+    Never raises for a valid registry.
     """
     pos = node_positions(reg.text.encode("utf-8"), reg.display_name)
     findings: list[Finding] = []
+    if settings is None:
+        settings = read_settings(reg.path, env, skill_ids=set(reg.skills))
 
     def add(sev: str, code: str, key_path: str, msg: str) -> None:
         k = key_path
@@ -321,9 +419,9 @@ def lint(reg: Registry, budget_chars: int | None = None, context_window: int = D
             n = _norm(t)
             where = f"{section}.{eid}.triggers[{i}]"
             limit = 1 if any(is_spaceless(ord(c)) for c in n) else 3
-            if len(n) <= limit:
+            if len(n) <= limit and not (limit == 3 and _rare_word(t)):
                 add("warning", "short-trigger", where,
-                    f"trigger {t!r} is {len(n)} character{'s' if len(n) != 1 else ''} "
+                    f"trigger {t!r} is {len(n):,} character{'s' if len(n) != 1 else ''} "
                     f"({'1' if limit == 1 else '3'} or fewer): short triggers match tasks by accident")
             words = n.split()
             if words and (all(w in STOP_WORDS for w in words) or n in JA_STOP_WORDS):
@@ -368,12 +466,22 @@ def lint(reg: Registry, budget_chars: int | None = None, context_window: int = D
                 "description would not route to it")
         if len(s.description) > DESCRIPTION_MAX_CHARS:
             add("warning", "agentskills-description", f"skills.{s.id}.description",
-                f"description is {len(s.description)} characters; the Agent Skills limit is {DESCRIPTION_MAX_CHARS:,}")
+                f"description is {len(s.description):,} characters; the Agent Skills limit is {DESCRIPTION_MAX_CHARS:,}")
         entry = _entry_text(reg, s.id)
-        if len(entry) > CLAUDE_CODE_ENTRY_CAP and s.status != "disabled":
+        if len(entry) > settings.entry_cap and s.status != "disabled":
+            where = "" if settings.entry_cap_source == "default" else \
+                f" ({settings.entry_cap_key} in {settings.entry_cap_source})"
             add("warning", "listing-entry-cap", f"skills.{s.id}.description",
-                f"description + when_to_use is {len(entry)} characters: Claude Code cuts each listing entry "
-                f"at {CLAUDE_CODE_ENTRY_CAP:,}")
+                f"description + when_to_use is {len(entry):,} characters: Claude Code cuts each listing entry "
+                f"at {settings.entry_cap:,}{where}")
+
+    # --- a `review:` note `routelens import` left on the triggers it proposed
+    for s in reg.skills.values():
+        note = s.metadata.get("review")
+        if note is not None:
+            shown = f" ({note!r})" if isinstance(note, str) else ""
+            add("warning", "review-pending", f"skills.{s.id}.review",
+                f"import proposed this skill's triggers for review{shown}: check them, then delete the key")
 
     # --- names, bodies
     for s in reg.skills.values():
@@ -439,17 +547,30 @@ def lint(reg: Registry, budget_chars: int | None = None, context_window: int = D
                     f"{m} is deprecated: replace it in {c.id}")
 
     # --- listing budgets
-    listing = listing_budget(reg, budget_chars, context_window, env)
+    listing = listing_budget(reg, budget_chars, context_window, env, settings)
     cc = listing["claude_code"]
     if not cc["ok"]:
+        lose = cc["lose_descriptions"]
+        shown = ", ".join(lose[:10]) + (f" and {len(lose) - 10} more" if len(lose) > 10 else "")
         add("warning", "listing-budget", "skills",
-            f"the Layer-1 listing is {listing['capped_chars']} chars, over Claude Code's "
-            f"{'' if cc['exact'] else '~'}{cc['budget_chars']} ({cc['source']}): Claude Code keeps every name "
-            "but drops descriptions, least-used first")
+            f"the Claude Code listing is {listing['capped_chars']:,} chars, over its "
+            f"{'' if cc['exact'] else '~'}{cc['budget_chars']:,} ({cc['source']}) by {cc['over_chars']:,}: Claude "
+            "Code keeps every name but drops descriptions, least-used first; at least "
+            f"{len(lose):,} of {cc['listed']:,} would go (routelens cannot see use; the fewest that would fit are "
+            f"the longest: {shown})")
+    codex = listing["codex"]
+    if not codex["ok"]:
+        add("warning", "codex-listing-budget", "skills",
+            f"the Layer-1 block is {listing['block_chars']:,} chars, over Codex's ~{codex['budget_chars']:,} "
+            f"({codex['source']}) by {codex['over_chars']:,}: Codex shortens descriptions round-robin, then drops "
+            "skills")
+    # the settings files' own findings come after the registry's, in file order
+    notes = [Finding("warning", "harness-settings", n.file, n.line, n.column, n.key, n.message)
+             for n in settings.notes]
     if listing["user"] is not None and not listing["user"]["ok"]:
         b = listing["user"]["budget_chars"]
         add("error", "listing-over-budget", "skills",
-            f"the Layer-1 block is {listing['block_chars']} chars, over --budget {b} by {listing['block_chars'] - b}")
+            f"the Layer-1 block is {listing['block_chars']:,} chars, over --budget {b:,} by {listing['block_chars'] - b:,}")
 
     findings.sort(key=lambda f: (f.line, f.column, f.code, f.message))
-    return LintReport(reg.display_name, findings, listing)
+    return LintReport(reg.display_name, findings + notes, listing)

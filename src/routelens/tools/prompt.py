@@ -112,7 +112,7 @@ def format_stats(st: dict[str, Any]) -> str:
     """One line for people: ``layer-1 block: N skills, C chars, B bytes,
     T tokens (cl100k_base)`` or ``..., tokens: unavailable (reason)``."""
     if st["tokens"] is not None:
-        tok = f"{st['tokens']} tokens ({st['encoding']})"
+        tok = f"{st['tokens']:,} tokens ({st['encoding']})"
     else:
         tok = f"tokens: unavailable ({st['tokens_unavailable']})"
-    return f"layer-1 block: {st['skills']} skills, {st['chars']} chars, {st['bytes']} bytes, {tok}"
+    return f"layer-1 block: {st['skills']:,} skills, {st['chars']:,} chars, {st['bytes']:,} bytes, {tok}"

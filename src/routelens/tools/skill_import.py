@@ -30,7 +30,7 @@ from routelens.limits import LIMITS
 from routelens.registry.load import parse_registry, read_registry_bytes
 from routelens.registry.model import Registry
 from routelens.text.canonical import canonical_bytes
-from routelens.text.unicode import STOP_WORDS
+from routelens.text.unicode import STOP_WORDS, normalize_text
 from routelens.text.visible import CONTROL_RE, describe_control, first_control
 from routelens.tools.agentskills import discover, read_skill_md
 from routelens.tools.prompt import one_line
@@ -50,25 +50,57 @@ __all__ = [
 # --------------------------------------------------------------------------- proposing
 
 _QUOTED = re.compile(r"\"([^\"\n]{3,60})\"|“([^”\n]{3,60})”|「([^」\n]{2,60})」|`([^`\n]{3,60})`|(?<![\w])'([^'\n]{3,60})'(?![\w])")
-_USE_WHEN = re.compile(r"\b(?:use (?:this skill )?(?:when|for|to)|when (?:the user )?(?:asks|wants) (?:to|for|about))\s+([^.;:,()\n]+)", re.I)
+#: "Use when ...", "Use for ...", "when the user asks to ...": what follows is the clause triggers come from
+_USE_WHEN = re.compile(r"\b(?:use (?:this skill )?(?:when|for|to|with)|when (?:the user )?(?:asks|wants) (?:to|for|about))"
+                       r"\s+([^.;:()\n]+)", re.I)
+#: who and what verb starts such a clause ("the user mentions", "working with", "you need to")
+_LEAD = re.compile(r"^(?:(?:the user|users?|someone|you|they|a user|people)(?:\s+|$))?"
+                   r"(?:(?:asks?|wants?|needs?|mentions?|says?|talks?|refers?|requests?|is|are|has|have|works?|"
+                   r"working|deals?|dealing|writes?|writing|edits?|editing)(?:\s+|$))?"
+                   r"(?:(?:for|to|about|with|on|of)(?:\s+|$))?", re.I)
+_ARTICLE = re.compile(r"^(?:a|an|the|their|your|some|any|his|her|its|our)\s+", re.I)
+#: the longest phrase kept as a proposed trigger, in words (a longer one is left out, never cut)
+MAX_PHRASE_WORDS = 4
 
 
-def propose_triggers(name: str, description: str) -> list[str]:
-    """Trigger phrases proposed from a skill's name and description, for a
-    person to review: the name with hyphens as spaces, phrases quoted in the
-    description ("...", “...”, 「...」, `...`, '...'), and the words after
-    "Use when"/"Use for"/"when the user asks to" (at most 6 words). Phrases of
-    3 characters or fewer and stop words are left out, duplicates (case
-    folded) removed; at most 5, in that order. Deterministic."""
+def _alternatives(clause: str) -> list[str]:
+    """The phrases a clause lists: split at commas and at "or"/"and" (and
+    "or when"/"and if", which start another clause), each without its
+    subject, verb and article; phrases over :data:`MAX_PHRASE_WORDS` words
+    are left out rather than cut."""
+    clause = re.split(r"[\"“「`']", clause)[0]
+    out = []
+    for part in re.split(r",|\s(?:or|and)\s+(?:when|if)\b|\s(?:or|and)\s", clause):
+        part = _LEAD.sub("", part.strip()).strip()
+        part = _ARTICLE.sub("", part).strip()
+        if part and len(part.split()) <= MAX_PHRASE_WORDS:
+            out.append(part)
+    return out
+
+
+def propose_triggers(name: str, description: str, when_to_use: str = "") -> list[str]:
+    """Trigger phrases proposed from a skill's name, description and
+    ``when_to_use``, for a person to review: the name with hyphens as
+    spaces, phrases quoted in the description ("...", “...”, 「...」,
+    `...`, '...'), and the phrases listed after "Use when"/"Use for"/"when
+    the user asks to" (and in ``when_to_use``, which says when to use the
+    skill), split at commas and "or"/"and", without the subject and verb
+    ("the user mentions") and article. A phrase is whole or left out: never
+    a sentence cut after a few words. Phrases of 3 characters or fewer and
+    stop words are left out, duplicates (case folded) removed; at most 5, in
+    that order. Deterministic."""
     cands = [name.replace("-", " ")]
     for m in _QUOTED.finditer(description):
         cands.append(next(g for g in m.groups() if g))
     m = _USE_WHEN.search(description)
     if m:
-        rest = re.sub(r"^(?:(?:the user|someone|you)\s+)?(?:asks?|wants?|needs?)(?:\s+(?:for|to|about))?\s*", "",
-                      m.group(1), flags=re.I)
-        rest = re.split(r"[\"“「`']|\s(?:or|and)\s+(?:when|if)\b", rest)[0]
-        cands.append(" ".join(rest.split()[:6]))
+        cands += _alternatives(m.group(1))
+    if when_to_use.strip():
+        for m in _QUOTED.finditer(when_to_use):
+            cands.append(next(g for g in m.groups() if g))
+        wtu = re.sub(r"^\s*(?:use (?:this skill )?)?(?:when|for|if)\s+", "", when_to_use.strip(), flags=re.I)
+        for sentence in re.split(r"[.;:()\n]", wtu):
+            cands += _alternatives(sentence)
     out: list[str] = []
     seen: set[str] = set()
     for c in cands:
@@ -177,6 +209,11 @@ def _proposal_problems(p: Proposal, sk: Any) -> list[Diagnostic]:
     return []
 
 
+def _trigger_key(trigger: str) -> str:
+    """A trigger as the router compares it: NFKC + case folded, words only."""
+    return " ".join(re.findall(r"\w+", normalize_text(trigger)))
+
+
 def plan_import(paths: list[str | Path], registry_path: str | Path, reg: Registry | None,
                 priority: str = "P2") -> ImportPlan:
     """Read every SKILL.md under ``paths`` and propose entries for the
@@ -197,8 +234,13 @@ def plan_import(paths: list[str | Path], registry_path: str | Path, reg: Registr
     files, errs = discover(paths)
     plan.errors.extend(errs)
     taken = set()
+    #: a trigger as the router compares it -> the skill that has it (the registry's, then earlier proposals)
+    owners: dict[str, str] = {}
     if reg is not None:
         taken = set(reg.skills) | set(reg.compositions) | set(reg.rules)
+        for s in reg.skills.values():
+            for t in s.triggers:
+                owners.setdefault(_trigger_key(t), s.id)
     for f in files:
         rel = _rel_posix(f, base)
         if rel is None:
@@ -232,7 +274,20 @@ def plan_import(paths: list[str | Path], registry_path: str | Path, reg: Registr
             cleaned = tuple(_clean(t, sk, "metadata.triggers", "a trigger", plan.warnings) for t in triggers)
             triggers = tuple(dict.fromkeys(t for t in cleaned if t.strip()))
         else:
-            triggers, source = tuple(propose_triggers(sk.name, CONTROL_RE.sub("", sk.description))), "proposed"
+            proposed = propose_triggers(sk.name, CONTROL_RE.sub("", sk.description),
+                                        CONTROL_RE.sub("", wtu) if isinstance(wtu, str) else "")
+            # a trigger another skill has already would make both match: leave it out, and say so
+            kept = []
+            for t in proposed:
+                owner = owners.get(_trigger_key(t))
+                if owner is not None:
+                    plan.warnings.append(Diagnostic(
+                        str(f), 1, 1, "triggers",
+                        f"proposed trigger {t!r} left out: it is already a trigger of {owner} in "
+                        f"{registry_path.name} (a task saying it would match both)"))
+                else:
+                    kept.append(t)
+            triggers, source = tuple(kept or [sk.name]), "proposed"
             extra["review"] = "triggers proposed from the name and description; edit them, then delete this key"
         description = _clean(one_line(sk.description), sk, "description", "the description", plan.warnings)
         proposal = Proposal(sk.name, rel, priority, description, triggers, source, f, extra)
@@ -242,6 +297,8 @@ def plan_import(paths: list[str | Path], registry_path: str | Path, reg: Registr
             continue
         plan.proposals.append(proposal)
         taken.add(sk.name)
+        for t in proposal.triggers:
+            owners.setdefault(_trigger_key(t), sk.name)
     plan.errors.sort(key=lambda d: (d.file, d.line, d.column))
     plan.warnings.sort(key=lambda d: (d.file, d.line, d.column))
     return plan

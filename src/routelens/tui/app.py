@@ -11,6 +11,8 @@ the other screens get what they show when they are opened. Rebuilding
 
 from __future__ import annotations
 
+import os
+import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -32,7 +34,7 @@ from routelens.tui.widgets.source_view import MAX_TEXTAREA_LINES
 if TYPE_CHECKING:
     from routelens.routing.decision import Decision
 
-__all__ = ["RouteLensApp", "run"]
+__all__ = ["RouteLensApp", "run", "screenshot_folder", "SCREENSHOTS_ENV"]
 
 
 class RouteLensApp(App[None]):
@@ -60,8 +62,9 @@ class RouteLensApp(App[None]):
         Binding("f3", "stats", "Stats", id="stats"),
         Binding("f4", "zoom", "Zoom", id="zoom"),
         Binding("f5", "rebuild", "Rebuild", id="rebuild"),
-        Binding("f6", "copy_json", "JSON", id="copy-json"),
-        Binding("f7", "copy_fix", "Fix", id="copy-fix"),
+        # priority: a focused pane is a TextArea, whose own F6 selects a line and F7 selects all
+        Binding("f6", "copy_json", "JSON", id="copy-json", priority=True),
+        Binding("f7", "copy_fix", "Fix", id="copy-fix", priority=True),
         Binding("f8", "cases", "Cases", id="cases"),
         Binding("f9", "log", "Log", id="log"),
         Binding("ctrl+n", "next_hit", "Next hit", show=False, id="next-hit-global"),
@@ -98,6 +101,12 @@ class RouteLensApp(App[None]):
     def get_default_screen(self) -> MainScreen:
         return self.main
 
+    def deliver_screenshot(self, filename: str | None = None, path: str | None = None,
+                           time_format: str | None = None) -> str | None:
+        """Save an SVG screenshot (the palette's "Screenshot") in ``path``,
+        by default :func:`screenshot_folder`; the note after it names the
+        file. Textual's own default, ~/Downloads, fails where there is none."""
+        return super().deliver_screenshot(filename, str(path or screenshot_folder()), time_format)
     def on_mount(self) -> None:
         # `routelens tui --cases FILE` / `--log FILE` open on that list
         if self.cases_path is not None:
@@ -160,7 +169,10 @@ class RouteLensApp(App[None]):
         if self.main.snapshot is None:
             self.notify("No valid registry loaded yet.", severity="warning")
             return
-        self.push_screen(SkillBrowser(self.main.snapshot, self.main.task_text), callback=self._browser_closed)
+        # the detail waits for a pause in typing (none when routing has no debounce either, as in tests)
+        pause = SkillBrowser.DETAIL_PAUSE if self.main.route_debounce > 0 else 0.0
+        self.push_screen(SkillBrowser(self.main.snapshot, self.main.task_text, debounce=pause),
+                         callback=self._browser_closed)
 
     def _browser_closed(self, result: str | None) -> None:
         if result:
@@ -313,6 +325,23 @@ class RouteLensApp(App[None]):
 
     def on_rebuild_failed(self, message: RebuildFailed) -> None:
         self.notify(pictured(message.message), severity="error", title=message.title)
+
+
+#: Environment variable naming the folder for screenshots taken in the app.
+SCREENSHOTS_ENV = "ROUTELENS_SCREENSHOTS"
+
+
+def screenshot_folder() -> Path:
+    """Where the app saves a screenshot: ``$ROUTELENS_SCREENSHOTS`` when set,
+    else ~/Downloads when it is a writable folder, else the current folder
+    when writable, else the system's temporary folder."""
+    env = os.environ.get(SCREENSHOTS_ENV, "").strip()
+    if env:
+        return Path(env).expanduser()
+    for folder in (Path.home() / "Downloads", Path.cwd()):
+        if folder.is_dir() and os.access(folder, os.W_OK):
+            return folder
+    return Path(tempfile.gettempdir())
 
 
 def run(registry: str | Path, index: str | Path | None = None, out_dir: str | Path | None = None) -> int:

@@ -23,12 +23,14 @@ __all__ = ["cell"]
 def cell(widget: Widget, value: Content | str) -> Text:
     """A Rich Text cell for ``widget`` (a DataTable) showing ``value``;
     a plain string is shown literally (never as markup), and control
-    characters from data are pictured (never sent to the terminal)."""
+    characters from data are pictured (never sent to the terminal). A cell
+    wider than its column ends in an ellipsis (never silently cut: see
+    :mod:`routelens.tui.fit` for the columns that must never shrink)."""
     if isinstance(value, str):
-        return Text(pictured(value), end="", no_wrap=True)
+        return Text(pictured(value), end="", no_wrap=True, overflow="ellipsis")
     base = widget.visual_style
     base_bg = base.background.rich_color if base.background is not None else None
-    text = Text(end="", no_wrap=True)
+    text = Text(end="", no_wrap=True, overflow="ellipsis")
     for seg in value.render_segments(base):
         style = seg.style
         if style is not None and style.bgcolor is not None and style.bgcolor == base_bg:

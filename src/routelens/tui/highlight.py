@@ -75,7 +75,13 @@ def highlight_line(line: str, language: str | None, styles: dict[str, object]) -
             d = _YAML_DASH.match(code)
             if d:
                 text.stylize(styles["punct"], d.start(2), d.end(2))
-            rest = 0
+            rest = d.end(2) if d else 0
+        # a plain value is a string, as the tree-sitter grammar colours it
+        value = code[rest:]
+        start = rest + len(value) - len(value.lstrip())
+        end = rest + len(value.rstrip())
+        if end > start and code[start] not in "[{&*!|>\"'":
+            text.stylize(styles["string"], start, end)
         for s in _STRING.finditer(code, rest):
             text.stylize(styles["string"], s.start(), s.end())
     elif language == "json":

@@ -33,7 +33,8 @@ __all__ = [
     "RebuildDone",
     "RebuildFailed",
     "AnalysisDone",
-    "ExplainReady",
+    "FilterDone",
+    "DetailReady",
     "WatchChecked",
     "FixesReady",
     "RouterChanged",
@@ -130,12 +131,31 @@ class AnalysisDone(Message, bubble=False):
 
 
 @dataclass
-class ExplainReady(Message, bubble=False):
-    """``explain`` of skill ``skill_id`` for ``task``, as text."""
+class FilterDone(Message, bubble=False):
+    """The skill browser's filter number ``seq`` (for ``query``) matched
+    the skills at positions ``order`` (ascending)."""
+
+    seq: int
+    query: str
+    order: list[int]
+
+
+@dataclass
+class DetailReady(Message, bubble=False):
+    """What the skill browser shows of skill ``skill_id``: its Layer-2
+    body as Markdown (``body_problem`` says why it is not shown, or None),
+    its canonical range as display text, its catalog entry as JSON text
+    (None: not in the catalog; ``entry_notice`` says why or that the
+    catalog is stale) and ``explain`` of it for ``task``."""
 
     skill_id: str
+    body: str
+    body_problem: str | None
+    range_text: str
+    entry: str | None
+    entry_notice: tuple[str | None, str]
     task: str
-    text: str
+    explain: str
 
 
 @dataclass

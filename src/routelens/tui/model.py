@@ -280,6 +280,7 @@ class CatalogDisplay:
         self._obj: dict | None = None
         self._error: str | None = None
         self._parsed = False
+        self._starts: list[int] | None = None  # line offsets of ``text``, for :meth:`entry_text`
 
     @property
     def source_sha256(self) -> str | None:
@@ -310,6 +311,33 @@ class CatalogDisplay:
     def error(self) -> str | None:
         self._parse()
         return self._error
+
+    def entry_text(self, key: str) -> str | None:
+        """The catalog entry for ``"skills:<id>"`` (and compositions,
+        rules) as JSON text — its own lines of the file, re-indented as
+        ``json.dumps(entry, indent=2)`` would write them — or None. Reads
+        only the entry's rows: a 10,000-skill catalog is never parsed for
+        one entry."""
+        rows = self.entries.get(key)
+        if rows is None:
+            return None
+        if self._starts is None:
+            starts = [0]
+            find, text = self.text.find, self.text
+            pos = find("\n")
+            while pos != -1:
+                starts.append(pos + 1)
+                pos = find("\n", pos + 1)
+            self._starts = starts
+        first, last = rows
+        starts = self._starts
+        if last + 1 >= len(starts):
+            body = self.text[starts[first]:]
+        else:
+            body = self.text[starts[first]:starts[last + 1] - 1]
+        lines = body.split("\n")
+        inner = [ln[4:] if ln.startswith("    ") else ln.lstrip() for ln in lines[1:-1]]
+        return "\n".join(["{", *inner, "}"])
 
     def entry(self, key: str) -> dict | None:
         """The catalog entry for ``"skills:<id>"`` and the like, or None."""
@@ -597,6 +625,47 @@ class Analysis:
     changed: list[str] = field(default_factory=list)
     #: ids whose line range only moved (``CheckResult.moved``)
     moved: list[str] = field(default_factory=list)
+    #: the Layer-1 listing against the harnesses' budgets (:func:`routelens.tools.lint.listing_budget`)
+    listing: dict[str, Any] | None = None
+    #: the longest Layer-1 entries: ``[{"id", "chars", "share"}]``, biggest first (chars of the
+    #: Claude Code listing entry: description + when_to_use, cut at the per-entry cap)
+    layer1_top: list[dict[str, Any]] = field(default_factory=list)
+    #: characters of the index file on disk (None when it is missing or unreadable)
+    index_on_disk_chars: int | None = None
+
+
+#: How many of the biggest entries the stats panel lists.
+TOP_ENTRIES = 10
+
+
+def layer1_contributors(reg: Registry, listing: dict[str, Any], limit: int = TOP_ENTRIES) -> list[dict[str, Any]]:
+    """The Layer-1 entries that cost the most in Claude Code's listing:
+    ``[{"id", "chars", "share"}]`` biggest first (ties by id); ``chars``
+    counts the entry's line as :func:`routelens.tools.lint.listing_budget`
+    does, ``share`` its fraction of that listing (4 decimals)."""
+    from routelens.tools.lint import entry_chars
+
+    cap = listing["claude_code"]["entry_cap"]
+    total = max(listing["capped_chars"], 1)
+    rows = []
+    hidden = set(listing["claude_code"]["hidden"])
+    name_only = set(listing["claude_code"]["name_only"])
+    for sid, s in reg.skills.items():
+        if s.status == "disabled" or sid in hidden:
+            continue
+        n = entry_chars(reg, sid, cap, with_description=sid not in name_only)
+        rows.append((-n, sid))
+    rows.sort()
+    return [{"id": sid, "chars": -n, "share": round(-n / total, 4)} for n, sid in rows[:limit]]
+
+
+def since_revision(snap: Snapshot, rev: str) -> dict[str, Any]:
+    """:func:`routelens.tools.history.since` for the snapshot's registry and
+    git revision ``rev``. Raises :class:`~routelens.errors.HistoryError`
+    (outside a git work tree, an unknown revision, ...)."""
+    from routelens.tools.history import since
+
+    return since(snap.paths.registry, rev, snap.registry)
 
 
 def analyze(snap: Snapshot) -> Analysis:
@@ -622,7 +691,17 @@ def analyze(snap: Snapshot) -> Analysis:
         layer1 = layer1_stats(reg)
     except Exception as exc:
         errors.append(f"layer-1 block: {exc}")
-    return Analysis(stats, res, provenance, layer1, errors, list(res.changed), list(res.moved))
+    listing, top = None, []
+    try:
+        from routelens.tools.lint import listing_budget
+
+        listing = listing_budget(reg)
+        top = layer1_contributors(reg, listing)
+    except Exception as exc:  # the settings files are optional: never break the panel
+        errors.append(f"listing budgets: {exc}")
+    idx = snap.freshness.index
+    on_disk = len(idx.raw.decode("utf-8", "replace")) if idx is not None and idx.raw else None
+    return Analysis(stats, res, provenance, layer1, errors, list(res.changed), list(res.moved), listing, top, on_disk)
 
 
 # --------------------------------------------------------------------------- hits
@@ -676,8 +755,10 @@ def _entry_range(reg: Registry, kind: str, eid: str) -> tuple[int, int]:
 
 def hits_of(decision: Any, reg: Registry) -> list[Hit]:
     """The navigable hits of a decision, in the order the matches table
-    lists them: the chosen composition, each match (router order), each
-    selected skill without a match, and the forced rule."""
+    lists them: the chosen composition, each match (router order; a
+    composition named as ``$id`` is a ``compositions`` hit with its own
+    range), each selected skill without a match, and the forced rule.
+    Each entry appears once."""
     hits: list[Hit] = []
     seen: set[str] = set()
 
@@ -686,12 +767,17 @@ def hits_of(decision: Any, reg: Registry) -> list[Hit]:
             seen.add(h.key)
             hits.append(h)
 
+    named = {m.id: m for m in decision.matches if m.id in reg.compositions and m.id not in reg.skills}
     if getattr(decision, "composition", None):
         s, e = _entry_range(reg, "compositions", decision.composition)
-        add(Hit("compositions", decision.composition, "composition", s, e))
+        m = named.get(decision.composition)  # named as $id: its match is the composition's row
+        add(Hit("compositions", decision.composition, "composition", s, e, m.score if m else None,
+                m.trigger if m else None, tuple(m.span) if m else None))
     for m in decision.matches:
-        s, e = _entry_range(reg, "skills", m.id)
-        add(Hit("skills", m.id, "match", s, e, m.score, m.trigger, tuple(m.span)))
+        # a composition named with $id joins the matches (docs/formats.md §6.4): its row is the composition's
+        kind, role = ("compositions", "composition") if m.id in named else ("skills", "match")
+        s, e = _entry_range(reg, kind, m.id)
+        add(Hit(kind, m.id, role, s, e, m.score, m.trigger, tuple(m.span)))
     for sid in decision.skills:
         s, e = _entry_range(reg, "skills", sid)
         add(Hit("skills", sid, "selected", s, e))

@@ -4,7 +4,8 @@
 
 Drives the app headless (``run_test``) on the bundled registry through the
 main states — first screen, a clear route, a fallback, the skill browser,
-the stats panel, the 80x24 layout — and saves ``<name>.svg``; with
+the skill browser explaining a task that did not route, the stats panel,
+the 80x24 layout — and saves ``<name>.svg``; with
 ``--png`` (default) converts each with ``rsvg-convert -w 1600`` (Debian
 ``librsvg2-bin``; the SVGs name Fira Code: install ``fonts-firacode``).
 The stale-index state runs on a temporary copy; nothing in the checkout
@@ -36,7 +37,7 @@ async def settle(app: RouteLensApp, pilot) -> None:
     for _ in range(600):
         await pilot.pause()
         await app.workers.wait_for_complete()
-        if app.routing_pending or not app.main.loads:
+        if app.routing_pending or not app.main.loads or getattr(app.screen, "pending", False):
             continue
         if app.main.fixes_pending:  # a fallback's fixes start once typing pauses (FIXES_DELAY)
             await pilot.pause(0.02)
@@ -74,7 +75,17 @@ async def _browser(app, pilot) -> None:
     await _type(app, pilot, "write a blog post about the launch")
     app.action_skills()
     await settle(app, pilot)
-    app.screen.query_one("#filter").value = "article"
+    app.screen.query_one("#filter").value = "release"
+    await settle(app, pilot)
+
+
+async def _explain_no_match(app, pilot) -> None:
+    """The most useful view: a task that did not route, and in F2 why its
+    best near miss was not chosen."""
+    await _type(app, pilot, "plot the sales numbers with panda")
+    app.action_skills()
+    await settle(app, pilot)
+    app.screen.query_one("#filter").value = "data-analysis"
     await settle(app, pilot)
 
 
@@ -95,7 +106,8 @@ SHOTS: dict[str, tuple[tuple[int, int], Step, bool]] = {
     "fallback-ambiguous": ((140, 40), _ambiguous, False),
     "fallback-stale": ((140, 40), _fallback, True),
     "skill-browser": ((140, 40), _browser, False),
-    "stats": ((140, 40), _stats, False),
+    "explain-no-match": ((140, 40), _explain_no_match, False),
+    "stats": ((160, 48), _stats, False),
     "small-80x24": ((80, 24), _small, False),
 }
 

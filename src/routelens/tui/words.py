@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from routelens.paths import CATALOG_NAME, INDEX_NAME
 from routelens.registry import Diagnostic
+from routelens.text.numbers import num, pct, size_words
 from routelens.text.visible import pictured
 from routelens.tui.model import Snapshot
 
@@ -90,11 +91,13 @@ REASON_LABEL = {
 #: One sentence per reason, for the help screen.
 REASON_HELP = {
     "explicit": "The task names an id as /id or $id: that entry is loaded directly.",
-    "clear_candidate": "One skill (or exactly one composition's members) scored above the threshold, clear of the rest.",
+    "clear_candidate": "One skill (or exactly one composition's members) scored at or above the threshold, clear of "
+                       "the rest by at least the ambiguity margin.",
     "index_missing": "There is no compact index: the agent reads the full registry. Rebuild with F5.",
     "index_stale": "The registry changed since the index was built: the agent reads the full registry. Rebuild with F5.",
     "index_invalid": "The compact index is damaged or hand-edited: the agent reads the full registry. Rebuild with F5.",
-    "no_match": "No trigger scored above the threshold.",
+    "no_match": "No skill's trigger scored at or above the threshold; near misses (60 up to the threshold) are "
+                "listed under \"why not\".",
     "ambiguous": "Two candidates both have evidence and the task does not say which it wants.",
     "high_risk": "The task contains a high-risk term (routing.high_risk) or a built-in destructive intent.",
     "forced_rule": "A forced rule matched: its checklist lives in the full registry.",
@@ -118,27 +121,10 @@ FRESHNESS_LABEL = {
 FRESHNESS_GLYPH = {"fresh": "✓", "stale": "▲", "missing": "✗", "invalid": "✗"}
 
 
-def num(n: float | int) -> str:
-    """``12345`` -> ``12,345``; floats keep one decimal when not whole."""
-    if isinstance(n, float) and not n.is_integer():
-        return f"{n:,.1f}"
-    return f"{int(n):,}"
-
-
-def pct(x: float) -> str:
-    """A fraction as a percentage with one decimal: ``0.8234`` -> ``82.3%``."""
-    return f"{x * 100:.1f}%"
-
-
 def size_vs_registry(reduction: float) -> str:
-    """The reduction against the registry (docs/formats.md §5.2:
-    ``1 - x_chars / registry_chars``, as `routelens stats` prints it) in
-    words instead of a sign: ``0.695`` -> ``69.5% smaller``, ``-1.173`` ->
-    ``117.3% larger``; ``same size`` when it rounds to 0.0%."""
-    figure = pct(abs(reduction))
-    if figure == "0.0%":
-        return "same size"
-    return f"{figure} smaller" if reduction > 0 else f"{figure} larger"
+    """The reduction against the registry in words (``69.5% smaller``),
+    as the CLI says it (:func:`routelens.text.numbers.size_words`)."""
+    return size_words(reduction)
 
 
 def short(sha: str | None, n: int = 8) -> str:
@@ -152,8 +138,8 @@ def plural(n: int, word: str) -> str:
 
 
 def count(n: int, word: str) -> str:
-    """``1 error``, ``2 errors`` (``n`` as digits, no separators)."""
-    return f"{n} {plural(n, word)}"
+    """``1 error``, ``2 errors``, ``10,000 skills``."""
+    return f"{num(n)} {plural(n, word)}"
 
 
 # --------------------------------------------------------------------------- pane titles and notices

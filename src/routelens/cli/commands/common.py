@@ -22,6 +22,7 @@ from routelens.errors import CasesError, DiagnosticError, RegistryError
 from routelens.paths import REGISTRY_ENV, bundled_registry, default_out_dir, default_registry
 from routelens.registry.load import load_registry
 from routelens.registry.model import Registry
+from routelens.text.numbers import pct as _pct
 from routelens.tools.evaluate import Case, load_cases
 
 __all__ = [
@@ -163,7 +164,7 @@ def print_body_warnings(reg: Registry) -> None:
         print(str(w), file=sys.stderr)
     more = len(problems) - MAX_BODY_WARNINGS
     if more > 0:
-        print(f"{reg.display_name}: warning: {more} more skill{'s' if more != 1 else ''} whose body cannot be "
+        print(f"{reg.display_name}: warning: {more:,} more skill{'s' if more != 1 else ''} whose body cannot be "
               "loaded (`routelens lint` lists every one)", file=sys.stderr)
 
 
@@ -219,5 +220,6 @@ def print_json(obj: Any) -> None:
 
 
 def pct(x: float) -> str:
-    """A share as a percentage with one decimal: ``0.695`` -> ``69.5%``."""
-    return f"{x * 100:.1f}%"
+    """A share as a percentage with one decimal: ``0.695`` -> ``69.5%``
+    (:func:`routelens.text.numbers.pct`)."""
+    return _pct(x)

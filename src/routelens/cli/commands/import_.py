@@ -1,5 +1,6 @@
 """``routelens import PATH...``: propose registry entries from Agent Skills
-folders (``*/SKILL.md``); ``--write`` appends them and rebuilds."""
+folders (``<name>/SKILL.md``, found below the folders given); ``--write``
+appends them and rebuilds."""
 
 from __future__ import annotations
 
@@ -15,16 +16,17 @@ from routelens.tools.skill_import import apply_import, entries_yaml, plan_import
 
 def register(sub, common) -> None:
     p = sub.add_parser(
-        "import", parents=[common], help="propose registry entries from Agent Skills folders (*/SKILL.md)",
+        "import", parents=[common], help="propose registry entries from Agent Skills folders (<name>/SKILL.md, found below a folder)",
         description="Read Agent Skills folders (<name>/SKILL.md: YAML frontmatter, then a Markdown body) and "
         "propose one registry entry per skill: id = name, path = the SKILL.md, priority, description, and "
-        "triggers from metadata.triggers or proposed from the name and description (marked `review:`). "
+        "triggers from metadata.triggers or proposed from the name, description and when_to_use (marked "
+        "`review:`, which lint reports until it is removed; a trigger another skill has is left out and said). "
         "A dry run by default: prints the entries. --write appends them to the registry, leaving every "
         "existing byte of it unchanged and never replacing an existing id, then rebuilds generated/. "
         "A broken SKILL.md is reported as FILE:LINE:COL and the others are still imported; the exit "
         "code is then 2.")
     p.add_argument("paths", nargs="+", metavar="PATH",
-                   help="a SKILL.md, a skill folder, or a folder of skill folders")
+                   help="a SKILL.md, a skill folder, or a folder with skill folders anywhere below it (up to 6 levels)")
     p.add_argument("--write", action="store_true", help="append the entries to the registry and rebuild")
     p.add_argument("--priority", choices=("P0", "P1", "P2"), default="P2",
                    help="priority of the new entries (default P2)")

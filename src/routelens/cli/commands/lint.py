@@ -11,15 +11,18 @@ def register(sub, common) -> None:
         "lint", parents=[common], help="registry hygiene: triggers, bodies, compositions, listing budgets",
         description="Check the registry for shared, shadowed, short and stop-word triggers, skills their own "
         "description would not route to, deprecated/disabled skills in compositions, missing bodies, Agent "
-        "Skills name/description limits, and the Layer-1 listing against Claude Code's budget (1% of the "
-        "context window; each entry's description capped at 1,536 characters) and against --budget. "
-        "Exit 1 on errors, 0 with warnings only, 2 when the registry is invalid.")
+        "Skills name/description limits, and the Layer-1 listing against the harnesses' budgets: Claude Code's "
+        "(1% of the context window; each entry's description + when_to_use cut at 1,536 characters), read from "
+        "its settings files where they exist (.claude/settings.local.json, .claude/settings.json, "
+        "~/.claude/settings.json: skillListingBudgetFraction, skillListingMaxDescChars or "
+        "maxSkillDescriptionChars, skillOverrides, env) and SLASH_COMMAND_TOOL_CHAR_BUDGET; Codex's 2%; and "
+        "--budget. Exit 1 on errors, 0 with warnings only, 2 when the registry is invalid.")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--budget", type=positive_int, default=None, metavar="CHARS",
                    help="your budget for the Layer-1 block, in characters: exceeding it is an error")
     p.add_argument("--context-window", type=positive_int, default=None, metavar="TOKENS",
-                   help="context window assumed for Claude Code's listing budget estimate (default 200000); "
-                   "SLASH_COMMAND_TOOL_CHAR_BUDGET, when set, gives the exact budget instead")
+                   help="context window assumed for the harnesses' listing budget estimates (default 200000); "
+                   "SLASH_COMMAND_TOOL_CHAR_BUDGET, when set, gives Claude Code's exact budget instead")
     p.set_defaults(func=run)
 
 

@@ -12,11 +12,17 @@ from routelens.mcp_server import serve
 from routelens.paths import INDEX_NAME
 
 
+#: How to get the MCP SDK: from the package index by its own name (routelens itself may come from a
+#: checkout, not an index), or through routelens's extra in a checkout.
+INSTALL_HINT = ("routelens mcp needs the MCP Python SDK, the package `mcp`: pip install 'mcp>=2,<3' "
+                "(or, in a routelens checkout, pip install -e '.[mcp]')")
+
+
 def register(sub, common) -> None:
     p = sub.add_parser(
         "mcp", parents=[common], help="run a stdio MCP server with the tools route_task and load_skill",
-        description="Serve the registry over MCP on standard input/output (official `mcp` SDK; install with "
-        "pip install 'routelens[mcp]'). Tools: route_task(task) returns the decision as pointers (ids, line "
+        description="Serve the registry over MCP on standard input/output (the official `mcp` SDK: "
+        "pip install 'mcp>=2,<3', or pip install -e '.[mcp]' in a routelens checkout). Tools: route_task(task) returns the decision as pointers (ids, line "
         "ranges and the expanded YAML, or the fallback reason and the registry to read); load_skill(id) "
         "returns a skill's Layer-2 body. The tool definitions never contain registry content. The registry "
         "and index are re-read on every call.")
@@ -27,7 +33,7 @@ def register(sub, common) -> None:
 
 def run(args) -> int:
     if importlib.util.find_spec("mcp") is None:
-        print("routelens mcp needs the MCP Python SDK: pip install 'routelens[mcp]'", file=sys.stderr)
+        print(INSTALL_HINT, file=sys.stderr)
         return 2
     log = open_log(args)
     loaded = load_or_exit(args)  # refuse to start on a broken registry, with file:line:col

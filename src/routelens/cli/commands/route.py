@@ -15,6 +15,7 @@ from routelens.registry.load import parse_registry, read_registry_bytes
 from routelens.paths import CATALOG_NAME, INDEX_NAME
 from routelens.routing.decision import Decision, format_score
 from routelens.routing.router import Router
+from routelens.text.numbers import num
 from routelens.tools.evaluate import check_ids
 from routelens.tools.fixes import FIXABLE, Fix, fixes_for
 from routelens.tools.replay import DecisionLog
@@ -122,7 +123,7 @@ def format_decision(d: Decision, router: Router | None = None) -> str:
         lines.append(f"selected: {', '.join(d.skills)}")
     else:
         lines.append("selected: (none: the agent reads the full registry)")
-    lines.append(f"payload:  {d.payload_chars} chars    index: {d.freshness}")
+    lines.append(f"payload:  {num(d.payload_chars)} chars    index: {d.freshness}")
     if d.rule:
         lines.append(f"rule:     {d.rule}")
     if d.high_risk:

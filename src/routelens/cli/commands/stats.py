@@ -5,9 +5,10 @@ from __future__ import annotations
 import sys
 
 from routelens.artifacts.build import compute_stats
-from routelens.cli.commands.build import size_summary
+from routelens.cli.commands.build import count, size_summary
 from routelens.cli.commands.common import load_or_exit, positive_int, print_json
 from routelens.errors import HistoryError
+from routelens.text.numbers import num
 from routelens.tools.history import format_since, since
 
 
@@ -36,12 +37,13 @@ def run(args) -> int:
     if args.json:
         print_json(st)
         return 0
-    print(f"{reg_path}: {len(reg.skills)} skills, {len(reg.compositions)} compositions, {len(reg.rules)} rules")
+    print(f"{reg_path}: {count(len(reg.skills), 'skill')}, {count(len(reg.compositions), 'composition')}, "
+          f"{count(len(reg.rules), 'rule')}")
     for line in size_summary(st):
         print(line)
     print("biggest contributors to the index:")
     for row in st["top_contributors"]:
-        print(f"  {row['chars']:>6} chars  {row['share'] * 100:5.1f}%  {row['kind']:<11} {row['id']}")
+        print(f"  {num(row['chars']):>6} chars  {row['share'] * 100:5.1f}%  {row['kind']:<11} {row['id']}")
     if args.since is not None:
         for line in format_since(st["since"]):
             print(line)

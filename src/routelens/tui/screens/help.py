@@ -72,7 +72,8 @@ KEY_SECTIONS: list[tuple[str, list[tuple[str, str]]]] = [
         ("Esc", "cancel"),
     ]),
     ("Stats (F3)", [
-        ("Esc, F3 or q", "back to the main screen"),
+        ("Esc or F3", "back to the main screen"),
+        ("a git revision, then Enter", "what changed since that revision (HEAD first)"),
     ]),
     ("Decision JSON (F6)", [
         ("F6", "copy the JSON to the clipboard again"),
@@ -115,9 +116,11 @@ def _markdown() -> str:
         "| mode | means |",
         "|---|---|",
     ]
-    lines += [f"| **{MODE_LABEL[m]}** | {MODE_HELP[m]} |" for m in MODE_LABEL]
+    # the first column holds the code (one word: a table cell never wraps it, and it is what the
+    # decision's JSON and `routelens route` say); the panel's label starts the second
+    lines += [f"| `{m}` | **{MODE_LABEL[m]}**: {MODE_HELP[m]} |" for m in MODE_LABEL]
     lines += ["", "## Reasons", "", "| reason | means |", "|---|---|"]
-    lines += [f"| {REASON_LABEL[r]} | {REASON_HELP[r]} |" for r in REASON_LABEL]
+    lines += [f"| `{r}` | **{REASON_LABEL[r]}**: {REASON_HELP[r]} |" for r in REASON_LABEL]
     return "\n".join(lines) + "\n"
 
 

@@ -19,7 +19,8 @@ class JsonScreen(ModalScreen[None]):
 
     BINDINGS = [
         Binding("escape,q", "close", "Close"),
-        Binding("f6", "copy", "Copy again"),
+        # priority: the focused JSON view is a TextArea, whose own F6 selects a line
+        Binding("f6", "copy", "Copy again", priority=True),
     ]
 
     DEFAULT_CSS = """
@@ -50,4 +51,4 @@ class JsonScreen(ModalScreen[None]):
 
     def action_copy(self) -> None:
         self.app.copy_to_clipboard(self.text)
-        self.query_one("#note", Static).update("copied again")
+        self.query_one("#note", Static).update("Copied to the clipboard again.")

@@ -704,6 +704,7 @@ class MainScreen(Screen[None]):
     def on_hits_table_hit_highlighted(self, event: HitsTable.HitHighlighted) -> None:
         if event.table.near:
             self.current = event.hit
+            self.decision_panel.set_near_current(self.near, event.index)
             self._paint_hits()
         elif not (self.current is not None and self.current.key == event.hit.key):
             self.set_hit(event.index)

@@ -1,12 +1,18 @@
 """The skill browser: every skill, filterable by id, trigger or
 description; the selected one's range, catalog entry, Layer-2 body
-(Markdown) and ``explain`` for the current task."""
+(Markdown) and ``explain`` for the current task.
+
+Built for 10,000 skills and more: the list paints only its visible rows
+(:class:`~routelens.tui.widgets.skill_list.SkillList`), the filter runs in
+a thread worker (:class:`~routelens.tui.filtering.SkillFilter`) that posts
+its result, and the selected skill's body, range, catalog entry and
+explanation are read in another worker, after a pause in typing, while
+the summary line follows every key at once."""
 
 from __future__ import annotations
 
-import json
 import re
-import unicodedata
+import time
 
 from textual import work
 from textual.app import ComposeResult
@@ -14,17 +20,21 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Input, Markdown, Static, TabbedContent, TabPane
+from textual.timer import Timer
+from textual.widgets import Footer, Input, Markdown, Static, TabbedContent, TabPane
+from textual.worker import get_current_worker
 
 from routelens.artifacts.bodies import read_body as read_body_bytes
 from routelens.errors import FileReadError
 from routelens.limits import LIMITS
 from routelens.registry import Skill
 from routelens.text.visible import pictured
-from routelens.tui.cells import cell
-from routelens.tui.messages import ExplainReady
+from routelens.tui.filtering import SkillFilter
+from routelens.tui.messages import DetailReady, FilterDone
 from routelens.tui.model import Snapshot, display_text
 from routelens.tui.widgets.code_pane import CodePane
+from routelens.tui.widgets.skill_list import SkillList
+from routelens.tui.words import num
 
 __all__ = ["SkillBrowser", "FilterInput", "filter_skills", "read_body"]
 
@@ -32,23 +42,13 @@ __all__ = ["SkillBrowser", "FilterInput", "filter_skills", "read_body"]
 MAX_BODY_CHARS = 200_000
 
 
-def _fold(s: str) -> str:
-    return unicodedata.normalize("NFKC", s).casefold()
-
-
 def filter_skills(skills: list[Skill], query: str) -> list[Skill]:
     """Skills whose id, a trigger or the description contains every word
     of ``query`` (NFKC + casefold, so full-width and half-width forms
-    match); all of them for an empty query. Order is kept."""
-    words = _fold(query).split()
-    if not words:
-        return list(skills)
-    out = []
-    for s in skills:
-        hay = _fold(" ".join([s.id, *s.triggers, s.description or ""]))
-        if all(w in hay for w in words):
-            out.append(s)
-    return out
+    match); all of them for an empty query. Order is kept
+    (:class:`~routelens.tui.filtering.SkillFilter`, which the browser keeps
+    between keys)."""
+    return [skills[i] for i in SkillFilter(skills).match(query)]
 
 
 _FRONTMATTER = re.compile(r"\A---[ \t]*\n(.*?\n)---[ \t]*\n", re.S)
@@ -105,7 +105,23 @@ class FilterInput(Input):
 
 class SkillBrowser(Screen[str | None]):
     """Dismisses with ``"skills:<id>"`` (Enter: show it in the panes) or
-    None (Escape)."""
+    None (Escape).
+
+    ``snap``: the load to browse; ``task``: the main screen's task (the
+    explanation is for it); ``debounce``: seconds of typing pause before
+    the selected skill's body, range, entry and explanation are read (0:
+    at every change, as in the tests).
+
+    State tests and benchmarks read: :attr:`shown` (the skills listed),
+    :attr:`selected`, :attr:`body_problem`, :attr:`explanation`,
+    :attr:`applied_filter` and :attr:`filter_applied_at` (the filter text
+    of the list on screen, and ``perf_counter()`` after the frame showing
+    it), :attr:`opened_at`, :attr:`pending` (a filter or a detail is on its
+    way).
+    """
+
+    #: seconds of typing pause before the selected skill's body, range, entry and explanation are read
+    DETAIL_PAUSE = 0.2
 
     BINDINGS = [
         Binding("escape", "close", "Back"),
@@ -121,9 +137,9 @@ class SkillBrowser(Screen[str | None]):
     SkillBrowser #browser-body { height: 1fr; }
     SkillBrowser #skill-list {
         width: 44%;
+        min-width: 34;
         height: 1fr;
         border: round $panel-lighten-2;
-        background: $surface;
         &:focus { border: round $accent; }
     }
     SkillBrowser #detail { width: 1fr; height: 1fr; }
@@ -135,101 +151,169 @@ class SkillBrowser(Screen[str | None]):
     }
     SkillBrowser #explain {
         height: auto;
+        max-height: 50%;
         border: round $panel-lighten-2;
         border-title-color: $text;
         background: $surface;
         padding: 0 1;
+        overflow-y: auto;
     }
+    SkillBrowser #detail.-empty > #explain { display: none; }
+    SkillBrowser #detail.-empty > TabbedContent { display: none; }
     SkillBrowser TabbedContent { height: 1fr; }
     SkillBrowser TabPane { padding: 0; }
     SkillBrowser #body-scroll { background: $surface; padding: 0 1; }
     SkillBrowser Markdown { margin: 0; padding: 0; }
     """
 
-    def __init__(self, snap: Snapshot, task: str = "") -> None:
+    def __init__(self, snap: Snapshot, task: str = "", *, debounce: float = 0.0) -> None:
         super().__init__()
         self.snap = snap
         self.task_text = task
+        self.debounce = debounce
         self.skills = list(snap.registry.skills.values())
         self.shown: list[Skill] = list(self.skills)
         self.selected: Skill | None = None
         self.body_problem: str | None = None
         self.explanation: str = ""
+        self.filter_text = ""
+        self.filter_applied_at = 0.0
+        #: the filter text of the list on screen
+        self.applied_filter = ""
+        #: ``perf_counter()`` after the first frame with the list and the summary painted
+        self.opened_at = 0.0
+        self._filter = SkillFilter(self.skills)
+        self._filter_seq = 0
+        self._filter_pending = False
+        self._detail_timer: Timer | None = None
+        self._detail_for: str | None = None  # the skill id whose detail is shown
+        self._tabs_ready = False
+        self._summary_height = 0
+        self._detail_waiting: DetailReady | None = None  # arrived before the tabs were mounted
+        self.skill_list = SkillList(self.skills, id="skill-list")
 
     def compose(self) -> ComposeResult:
         yield Static("", id="browser-title")
         yield FilterInput(placeholder="Filter by id, trigger or description (↓/↑ move in the list)", id="filter")
         with Horizontal(id="browser-body"):
-            yield DataTable(cursor_type="row", id="skill-list")
+            yield self.skill_list
             with Vertical(id="detail"):
                 yield Static("", id="summary")
                 yield Static("", id="explain")
-                with TabbedContent(id="detail-tabs"):
-                    with TabPane("Body", id="tab-body"):
-                        with VerticalScroll(id="body-scroll"):
-                            yield Markdown("", id="body")
-                    with TabPane("Range", id="tab-range"):
-                        yield CodePane("range", id="range-pane")
-                    with TabPane("Catalog entry", id="tab-catalog"):
-                        yield CodePane("catalog entry", id="entry-pane")
         yield Footer()
+
+    async def _mount_tabs(self) -> None:
+        """The body, range and catalog-entry tabs, mounted after the first
+        frame: they cost more than the rest of the screen together (a
+        TextArea each, Markdown), and the list and summary come first."""
+        tabs = TabbedContent(id="detail-tabs")
+        await self.query_one("#detail").mount(tabs)
+        for pane in (TabPane("Body", VerticalScroll(Markdown("", id="body"), id="body-scroll"), id="tab-body"),
+                     TabPane("Range", CodePane("range", id="range-pane"), id="tab-range"),
+                     TabPane("Catalog entry", CodePane("catalog entry", id="entry-pane"), id="tab-catalog")):
+            await tabs.add_pane(pane)
+        self._tabs_ready = True
+        if self._detail_waiting is not None:
+            message, self._detail_waiting = self._detail_waiting, None
+            self._apply_detail(message)
 
     def on_mount(self) -> None:
         self.query_one("#filter", Input).cursor_blink = False
-        table = self.query_one("#skill-list", DataTable)
-        table.add_column("skill", key="id")
-        table.add_column("prio", key="priority")
-        table.add_column("lines", key="lines")
-        table.add_column("status", key="status")
         self.query_one("#explain").border_title = "explain · for the task on the main screen"
-        self._fill()
+        self._title()
+        if self.skills:
+            self.select(self.skills[0])
+        else:
+            self._show_none()
         self.query_one("#filter", Input).focus()
+        self.call_after_refresh(self._mark_opened)
+
+    def _mark_opened(self) -> None:
+        self.opened_at = time.perf_counter()
+        self.call_later(self._mount_tabs)
+        self._prepare_filter()
+
+    @work(thread=True, group="filter-prepare", exit_on_error=False)
+    def _prepare_filter(self) -> None:
+        """Fold every skill's text before the first key (about 30 ms for
+        10,000 skills), off the UI thread."""
+        self._filter.haystacks
+
+    @property
+    def pending(self) -> bool:
+        """True while a filter result or the selected skill's detail is on its way."""
+        return self._filter_pending or self._detail_timer is not None or not self._tabs_ready or (
+            self.selected is not None and self._detail_for != self.selected.id)
 
     # ------------------------------------------------------------------ list
-    def _fill(self) -> None:
-        table = self.query_one("#skill-list", DataTable)
-        table.clear()
-        for s in self.shown:
-            status = Content.styled(s.status, "$text-muted" if s.status == "active" else "bold $warning")
-            table.add_row(cell(table, Content.styled(s.id, "bold")), cell(table, s.priority),
-                          cell(table, f"{s.source_start}–{s.source_end}"), cell(table, status), key=s.id)
+    def _title(self) -> None:
         n, total = len(self.shown), len(self.skills)
+        count = f"{num(n)} of {num(total)}" if n != total else num(total)
         self.query_one("#browser-title", Static).update(Content.assemble(
-            ("Skills ", "bold"), (f"{n} of {total}" if n != total else f"{total}", "bold $accent"),
+            ("Skills ", "bold"), (count, "bold $accent"),
             ("  ·  filter by id, trigger or description  ·  Enter shows the skill in the panes  ·  Esc back", "$text-muted"),
-        ))
-        if self.shown:
-            self.select(self.shown[0])
-        else:
-            self.selected = None
-            self.query_one("#summary", Static).update(Content.styled("No skill matches the filter.", "$warning"))
+        ), layout=False)  # one line, always: no layout pass per key
 
     def on_input_changed(self, event: Input.Changed) -> None:
         if event.input.id == "filter":
             event.stop()
-            self.shown = filter_skills(self.skills, event.value)
-            self._fill()
+            self.filter_text = event.value
+            self._filter_seq += 1
+            self._filter_pending = True
+            self._filter_worker(event.value, self._filter_seq)
+
+    @work(thread=True, exclusive=True, group="filter", exit_on_error=False)
+    def _filter_worker(self, query: str, seq: int) -> None:
+        order = self._filter.match(query)
+        if get_current_worker().is_cancelled:
+            return
+        self.post_message(FilterDone(seq, query, order))
+
+    def on_filter_done(self, message: FilterDone) -> None:
+        if message.seq != self._filter_seq:
+            return  # a newer key is being filtered
+        self._filter_pending = False
+        self.applied_filter = message.query
+        skills = self.skills
+        self.shown = [skills[i] for i in message.order]
+        self._title()
+        self.skill_list.show(message.order)  # posts Highlighted: the first skill, or none
+        self.call_after_refresh(self._mark_filter_painted)
+
+    def _mark_filter_painted(self) -> None:
+        self.filter_applied_at = time.perf_counter()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if event.input.id == "filter":
             event.stop()
-            self.query_one("#skill-list").focus()
+            self.skill_list.focus()
 
-    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
-        if event.data_table.id != "skill-list" or event.row_key is None:
-            return
-        skill = self.snap.registry.skills.get(str(event.row_key.value))
-        if skill is not None and skill is not self.selected:
-            self.select(skill)
+    def on_skill_list_highlighted(self, event: SkillList.Highlighted) -> None:
+        if event.skill is None:
+            self._show_none()
+        elif event.skill is not self.selected:
+            self.select(event.skill)
 
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        if event.data_table.id == "skill-list" and event.row_key is not None:
-            self.dismiss(f"skills:{event.row_key.value}")
+    def on_skill_list_chosen(self, event: SkillList.Chosen) -> None:
+        self.dismiss(f"skills:{event.skill.id}")
 
     # ------------------------------------------------------------------ detail
+    def _show_none(self) -> None:
+        """No skill matches the filter: say so, and show no skill's details."""
+        self.selected = None
+        self._cancel_detail()
+        self.query_one("#detail").add_class("-empty")
+        words = f" “{self.filter_text.strip()}”" if self.filter_text.strip() else ""
+        self.query_one("#summary", Static).update(Content.assemble(
+            (f"No skill matches the filter{words}.", "bold $warning"),
+            ("\nThe filter looks for every word in the ids, triggers and descriptions; "
+             "remove a word or ctrl+a, then Delete, to clear it.", "$text-muted")))
+
     def select(self, skill: Skill) -> None:
-        """Show ``skill`` in the detail side."""
+        """Show ``skill`` in the detail side: the summary now; its body,
+        range, catalog entry and explanation once typing pauses."""
         self.selected = skill
+        self.query_one("#detail").remove_class("-empty")
         reg = self.snap.registry
         comps = reg.compositions_of(skill.id)
         status_style = "$success" if skill.status == "active" else "bold $warning"
@@ -242,47 +326,86 @@ class SkillBrowser(Screen[str | None]):
             "\n", ("body ", "$text-muted"), pictured(skill.path),
             ("   compositions ", "$text-muted"), (", ".join(comps) if comps else "—"),
         )
-        self.query_one("#summary", Static).update(summary)
-        md, problem = read_body(self.snap, skill)
-        self.body_problem = problem
-        self.query_one("#body", Markdown).update(md)
-        rp = self.query_one("#range-pane", CodePane)
-        rp.show(display_text(reg.range_text(skill.source_start, skill.source_end).rstrip("\n")), "yaml")
-        rp.view.line_number_start = skill.source_start
-        rp.border_title = f"{self.snap.paths.registry_name} · lines {skill.source_start}–{skill.source_end}"
-        ep = self.query_one("#entry-pane", CodePane)
-        entry = self.snap.catalog.entry(f"skills:{skill.id}") if self.snap.catalog else None
-        if entry is not None:
-            ep.show(display_text(json.dumps(entry, ensure_ascii=False, indent=2)), "json")
-            ep.set_notice("▲ catalog.json is stale: built from an older registry." if self.snap.freshness.state == "stale" else None, "warning")
+        box = self.query_one("#summary", Static)
+        # a layout pass only when the summary's height changes (every key while typing selects a skill)
+        height = summary.get_height(box.styles, box.content_size.width) if box.content_size.width else 0
+        box.update(summary, layout=height != self._summary_height or not height)
+        self._summary_height = height
+        self._cancel_detail()
+        if self.debounce > 0:
+            self._detail_timer = self.set_timer(self.debounce, self._start_detail, name="detail-debounce")
         else:
-            ep.show("", None)
-            ep.set_notice(self.snap.catalog_error or f"{skill.id} is not in catalog.json (stale?). F5 on the main screen rebuilds.", "error")
-        ep.border_title = f"{self.snap.paths.show(self.snap.paths.catalog)} › skills.{skill.id}"
-        self._explain(skill.id)
+            self._start_detail()
 
-    @work(thread=True, exclusive=True, group="explain", exit_on_error=False)
-    def _explain(self, skill_id: str) -> None:
-        task = self.task_text
+    def _cancel_detail(self) -> None:
+        if self._detail_timer is not None:
+            self._detail_timer.stop()
+            self._detail_timer = None
+
+    def _start_detail(self) -> None:
+        self._detail_timer = None
+        if self.selected is not None:
+            self._detail_worker(self.selected, self.task_text)
+
+    @work(thread=True, exclusive=True, group="detail", exit_on_error=False)
+    def _detail_worker(self, skill: Skill, task: str) -> None:
+        snap = self.snap
+        md, problem = read_body(snap, skill)
+        if get_current_worker().is_cancelled:
+            return
+        range_text = display_text(snap.registry.range_text(skill.source_start, skill.source_end).rstrip("\n"))
+        entry = snap.catalog.entry_text(f"skills:{skill.id}") if snap.catalog is not None else None
+        if entry is not None:
+            notice = (("▲ catalog.json is stale: built from an older registry.", "warning")
+                      if snap.freshness.state == "stale" else (None, "warning"))
+        else:
+            notice = (snap.catalog_error or f"{skill.id} is not in catalog.json (stale?). F5 on the main screen "
+                      "rebuilds.", "error")
+        if get_current_worker().is_cancelled:
+            return
         if not task.strip():
             text = "Type a task on the main screen to see why this skill would or would not be chosen for it."
-        elif self.snap.router is None:
+        elif snap.router is None:
             text = "The router is still being prepared: open the browser again in a moment."
         else:
             try:
-                text = self.snap.router.explain(task, skill_id).text
+                text = snap.router.explain(task, skill.id).text
             except Exception as exc:  # explain must never take the browser down
                 text = f"explain failed: {exc}"
-        self.post_message(ExplainReady(skill_id, task, text))
+        self.post_message(DetailReady(skill.id, md, problem, range_text, entry, notice, task, text))
 
-    def on_explain_ready(self, message: ExplainReady) -> None:
-        skill_id, task, text = message.skill_id, message.task, message.text
-        if self.selected is None or self.selected.id != skill_id:
+    def on_detail_ready(self, message: DetailReady) -> None:
+        skill = self.selected
+        if skill is None or skill.id != message.skill_id:
             return  # another skill was selected meanwhile
-        self.explanation = text
+        if not self._tabs_ready:
+            self._detail_waiting = message
+            return
+        self._apply_detail(message)
+
+    def _apply_detail(self, message: DetailReady) -> None:
+        skill = self.selected
+        if skill is None or skill.id != message.skill_id:
+            return
+        self._detail_for = skill.id
+        self.body_problem = message.body_problem
+        self.query_one("#body", Markdown).update(message.body)
+        rp = self.query_one("#range-pane", CodePane)
+        rp.show(message.range_text, "yaml")
+        rp.view.line_number_start = skill.source_start
+        rp.border_title = f"{self.snap.paths.registry_name} · lines {skill.source_start}–{skill.source_end}"
+        ep = self.query_one("#entry-pane", CodePane)
+        if message.entry is not None:
+            ep.show(display_text(message.entry), "json")
+        else:
+            ep.show("", None)
+        ep.set_notice(*message.entry_notice)
+        ep.border_title = f"{self.snap.paths.show(self.snap.paths.catalog)} › skills.{skill.id}"
+        self.explanation = message.explain
+        task = message.task
         head = Content.assemble(("task ", "$text-muted"), (f"“{pictured(task)}”", "italic"), "\n") \
             if task.strip() else Content("")
-        self.query_one("#explain", Static).update(head + Content(pictured(text)))
+        self.query_one("#explain", Static).update(head + Content(pictured(message.explain)))
 
     # ------------------------------------------------------------------ actions
     def action_close(self) -> None:
@@ -295,12 +418,7 @@ class SkillBrowser(Screen[str | None]):
     def action_list_move(self, delta: int) -> None:
         """Move the list's highlight by ``delta`` rows (clamped), keeping the
         focus where it is (the filter)."""
-        table = self.query_one("#skill-list", DataTable)
-        if not table.row_count:
-            return
-        row = min(max(table.cursor_row + delta, 0), table.row_count - 1)
-        if row != table.cursor_row:
-            table.move_cursor(row=row, animate=False)
+        self.skill_list.move_to(self.skill_list.cursor + delta)
 
     def action_focus_filter(self) -> None:
         self.query_one("#filter", Input).focus()

@@ -1,32 +1,53 @@
-"""The stats panel: sizes of registry, index and catalog (chars, bytes,
-lines), each one's reduction against the registry, the size budget,
-the biggest contributors to the index, and freshness — fresh, stale (with
-what changed since the index was built), missing or invalid — with short
-hashes and, in a git work tree, the commit the index was built from."""
+"""The stats panel (F3): what a release reviewer needs.
+
+- **Freshness**: fresh, stale (with what changed since the index was
+  built), missing or invalid, short hashes and, in a git work tree, the
+  commit the index was built from.
+- **Budgets**: the index against ``max_index_ratio``, and the Layer-1
+  listing against the agent harnesses' limits (Claude Code's, read from its
+  settings where they exist, and Codex's 2%; docs/formats.md §16), each a
+  bar with its limit marked, the figures in whole characters and a verdict;
+  when Claude Code's is exceeded, which skills would lose their descriptions.
+- **What changed**: since the last build (the files in ``generated/``:
+  ids added, changed, removed, moved; the index's size then and now) and
+  since a git revision (``HEAD`` unless another is typed): the index's and
+  the Layer-1 block's sizes, how much of their start is unchanged (the
+  prompt-cache prefix that survives), ids added, changed, removed.
+- **Sizes**: registry, index and catalog in chars, bytes and lines, each
+  against the registry in words.
+- **Biggest contributors**: the entries that cost the most in the index and
+  in the Layer-1 listing, with their share and the running total (ten
+  entries of about 2% each say more as "the top 10 are 21%").
+
+Below :data:`StatsScreen.NARROW_WIDTH` columns the boxes stack in one column.
+"""
 
 from __future__ import annotations
 
-from textual import work
+from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
+from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Footer, Input, Static
 
+from routelens.errors import HistoryError
+from routelens.text.numbers import budget_max_chars
 from routelens.tui.cells import cell
 from routelens.tui.messages import AnalysisDone
-from routelens.tui.model import Analysis, Snapshot, analyze
+from routelens.tui.model import Analysis, Snapshot, analyze, since_revision
 from routelens.tui.widgets.header_bar import FRESHNESS_STYLE
 from routelens.tui.words import FRESHNESS_GLYPH, FRESHNESS_LABEL, num, pct, short, size_vs_registry
 
-__all__ = ["StatsScreen", "budget_bar", "freshness_lines"]
+__all__ = ["StatsScreen", "budget_bar", "freshness_lines", "budget_rows", "since_lines"]
 
 
 def budget_bar(ratio: float, limit: float, width: int = 40) -> Content:
-    """A bar of ``width`` cells: filled up to ``ratio`` (index chars /
-    registry chars), with ``┃`` at ``limit`` (max_index_ratio); green
-    below the limit, red at or above it."""
+    """A bar of ``width`` cells: filled up to ``ratio`` of the scale, with
+    ``┃`` at ``limit`` (both fractions of the same scale); green below the
+    limit, red at or above it."""
     filled = max(0, min(width, round(ratio * width)))
     mark = max(0, min(width - 1, round(limit * width)))
     ok = ratio < limit
@@ -54,26 +75,12 @@ def freshness_lines(snap: Snapshot, analysis: Analysis | None) -> Content:
     )
     if analysis is None:
         return out + Content.styled("\ncomputing what changed…", "$text-muted")
-    chk = analysis.check
-    a, c, r = len(chk.added), len(analysis.changed), len(chk.removed)
     if analysis.provenance:
         where = Content.styled(analysis.provenance, "bold")
     else:
         where = Content.styled("not in a git work tree: no commit to trace", "$text-muted")
-    delta_style = "bold $success" if a + c + r == 0 else "bold $warning"
     out = out + Content.assemble("\n", where)
-    if a + c + r or analysis.moved or state != "fresh":
-        out = out + Content.assemble(
-            ("\nthe index on disk against the registry now ", "$text-muted"), (f"+{a} ~{c} -{r}", delta_style),
-            (f"  ({len(analysis.moved)} more only moved)" if analysis.moved else "", "$text-muted"))
-    details = []
-    for label, ids in (("added", chk.added), ("changed", analysis.changed), ("removed", chk.removed),
-                       ("moved", analysis.moved)):
-        if ids:
-            shown = ", ".join(ids[:6]) + (f" … (+{len(ids) - 6})" if len(ids) > 6 else "")
-            details.append(Content.assemble((f"{label}: ", "$text-muted"), (shown, "bold" if label != "moved" else "")))
-    if details:
-        out = out + Content("\n") + Content("   ").join(details)
+    chk = analysis.check
     if state == "fresh" and not chk.ok:
         hand = [p for p in chk.problems if "hand-edited" in p or "differs" in p]
         if hand:
@@ -81,16 +88,125 @@ def freshness_lines(snap: Snapshot, analysis: Analysis | None) -> Content:
     return out
 
 
+def _row(label: str, used: int, limit: int, approx: bool, note: str, width: int) -> Content:
+    """One budget row: label, bar, ``used of limit chars``, share, verdict."""
+    ok = used <= limit
+    scale = max(used, limit) * 1.15 or 1
+    bar = budget_bar(used / scale, limit / scale, max(width, 8))
+    verdict = Content.styled(" PASS ", "bold $text on $success") if ok else Content.styled(" OVER ", "bold $text on $error")
+    figures = Content.assemble((f"{num(used)}", "bold"), (f" of {'~' if approx else ''}{num(limit)} chars", "$text-muted"),
+                               ("  ", ""), (pct(used / max(limit, 1)), "bold" if ok else "bold $error"))
+    return Content.assemble(verdict, " ", (f"{label:<12}", "bold"), bar, "  ", figures,
+                            ("\n  " + note, "$text-muted") if note else "")
+
+
+def budget_rows(snap: Snapshot, analysis: Analysis, width: int) -> Content:
+    """The budgets box: the index against ``max_index_ratio``, the Layer-1
+    listing against Claude Code's and Codex's limits (docs/formats.md §5.2,
+    §16), for a box ``width`` cells wide; then, when Claude Code's is
+    exceeded, the skills that would lose their descriptions."""
+    st = analysis.stats
+    b = st["budget"]
+    most = budget_max_chars(st["registry"]["chars"], b["max_index_ratio"])
+    bar_width = max(min(width - 52, 40), 8)
+    rows = [_row("index", b["index_chars"], most, False,
+                 f"max_index_ratio {b['max_index_ratio']} of the registry's {num(st['registry']['chars'])} chars, "
+                 "rounded down", bar_width)]
+    lst = analysis.listing
+    if lst is not None:
+        cc, codex = lst["claude_code"], lst["codex"]
+        files = lst["settings"]["files"]
+        where = ("settings: " + ", ".join(files)) if files else "settings: no file found"
+        rows.append(_row("Claude Code", lst["capped_chars"], cc["budget_chars"], not cc["exact"],
+                         f"{cc['source']}; {where}", bar_width))
+        rows.append(_row("Codex", lst["block_chars"], codex["budget_chars"], True, codex["source"], bar_width))
+        if not cc["ok"]:
+            lose = cc["lose_descriptions"]
+            shown = ", ".join(lose[:8]) + (f" and {len(lose) - 8} more" if len(lose) > 8 else "")
+            rows.append(Content.assemble(
+                ("Claude Code keeps every name and drops descriptions, least-used first: at least ", "$warning"),
+                (f"{num(len(lose))} of {num(cc['listed'])}", "bold $warning"),
+                (" would go; the fewest that would fit are the longest: ", "$warning"), (shown, "bold")))
+    return Content("\n").join(rows)
+
+
+def since_lines(analysis: Analysis, since: dict | None, error: str | None, rev: str) -> Content:
+    """The "what changed" box: since the last build (the index on disk
+    against a fresh build of the registry), then since git revision ``rev``
+    (``since``: :func:`routelens.tools.history.since`, or ``error``)."""
+    chk = analysis.check
+    a, c, r, m = len(chk.added), len(analysis.changed), len(chk.removed), len(analysis.moved)
+    now = analysis.stats["index"]["chars"]
+    before = analysis.index_on_disk_chars
+    delta_style = "bold $success" if a + c + r == 0 else "bold $warning"
+    parts: list = [("since the build ", "bold"), ("(generated/ on disk)  ", "$text-muted")]
+    if before is None:
+        parts += [("no index on disk", "$warning")]
+    else:
+        parts += [(f"+{a} ~{c} -{r}", delta_style), (f", {num(m)} only moved" if m else "", "$text-muted"),
+                  ("   index ", "$text-muted"), (f"{num(before)} → {num(now)} chars", "bold"),
+                  (f" ({now - before:+,})" if now != before else " (same size)", "$text-muted")]
+    details = []
+    for label, ids in (("added", chk.added), ("changed", analysis.changed), ("removed", chk.removed)):
+        if ids:
+            shown = ", ".join(ids[:6]) + (f" … (+{len(ids) - 6})" if len(ids) > 6 else "")
+            details.append(Content.assemble((f"{label}: ", "$text-muted"), (shown, "bold")))
+    out = Content.assemble(*parts)
+    if details:
+        out = out + Content("\n  ") + Content("   ").join(details)
+    head = Content.assemble("\n", ("since ", "bold"), (rev, "bold $accent"), "  ")
+    if error is not None:
+        return out + head + Content.styled(error, "$text-muted")
+    if since is None:
+        return out + head + Content.styled("comparing…", "$text-muted")
+    sa, sc, sr = len(since["added"]), len(since["changed"]), len(since["removed"])
+    lines = [out, head + Content.assemble(
+        (f"({since['commit'][:12]})  ", "$text-muted"),
+        (f"+{sa} ~{sc} -{sr}", "bold $success" if sa + sc + sr == 0 else "bold $warning"))]
+    for key, label in (("index", "index"), ("layer1", "Layer-1 block")):
+        f = since[key]
+        lines.append(Content.assemble(
+            (f"  {label:<14}", "$text-muted"), (f"{num(f['old_bytes'])} → {num(f['new_bytes'])} bytes", "bold"),
+            (f" ({f['new_bytes'] - f['old_bytes']:+,}), ", "$text-muted"), ("unchanged start ", "$text-muted"),
+            (pct(f["unchanged_share_of_new"]), "bold")))
+    lines.append(Content.styled("  (the unchanged start is the prompt-cache prefix that survives the edits)",
+                                "$text-muted"))
+    return Content("\n").join(lines)
+
+
+class _Fitted(Static):
+    """A Static painted for its width: ``paint`` runs again on every resize."""
+
+    def __init__(self, paint, *, id: str) -> None:
+        super().__init__("", id=id)
+        self._paint = paint
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._paint)
+
+
 class StatsScreen(Screen[None]):
     """Opened with F3 on ``snapshot``; Escape or F3 closes it. Figures come
     from :func:`routelens.tui.model.analyze` in a worker, once per load
-    (kept in ``snapshot.analysis``)."""
+    (kept in ``snapshot.analysis``); the comparison with a git revision
+    (``HEAD`` first; type another in the box and press Enter) in another."""
 
-    BINDINGS = [Binding("escape,f3,q", "close", "Back")]
+    BINDINGS = [Binding("escape,f3", "close", "Back")]
+
+    #: Below this width the boxes stack in one column (two need ~150 cells to keep each row on one line).
+    NARROW_WIDTH = 150
 
     DEFAULT_CSS = """
     StatsScreen { layout: vertical; background: $background; }
     StatsScreen #stats-title { height: 1; background: $panel; padding: 0 1; }
+    StatsScreen #stats-body { height: 1fr; }
+    StatsScreen #stats-columns { height: auto; }
+    StatsScreen #stats-left { width: 1fr; height: auto; }
+    StatsScreen #stats-right { width: auto; height: auto; }
+    StatsScreen #stats-right .box, StatsScreen #stats-right DataTable { width: auto; }
+    StatsScreen.-narrow #stats-right .box { width: 1fr; }
+    StatsScreen.-narrow #stats-columns { layout: vertical; }
+    StatsScreen.-narrow #stats-left, StatsScreen.-narrow #stats-right { width: 1fr; }
     StatsScreen #fresh-box {
         height: auto;
         border: round $success;
@@ -100,21 +216,27 @@ class StatsScreen(Screen[None]):
         &.-stale { border: heavy $warning; background: $warning 12%; }
         &.-missing, &.-invalid { border: heavy $error; background: $error 12%; }
     }
-    StatsScreen #stats-body { height: 1fr; }
-    StatsScreen #stats-left { width: 1fr; height: 1fr; }
-    StatsScreen #stats-right { width: 1fr; height: 1fr; }
     StatsScreen .box {
         height: auto;
         border: round $panel-lighten-2;
         border-title-style: bold;
         border-title-color: $text;
+        border-subtitle-color: $text-muted;
         background: $surface;
         padding: 0 1;
     }
-    StatsScreen DataTable { height: auto; max-height: 16; background: $surface; scrollbar-size-horizontal: 0; }
-    StatsScreen #contrib-box { height: 1fr; }
-    StatsScreen #contrib { max-height: 100%; height: 1fr; }
+    StatsScreen #since-ask { height: 1; margin: 1 0 0 0; }
+    StatsScreen #since-label, StatsScreen #since-enter { width: auto; color: $text-muted; }
+    StatsScreen #since-rev { width: 24; height: 1; border: none; padding: 0 1; background: $boost; }
+    StatsScreen DataTable { height: auto; background: $surface; scrollbar-size-horizontal: 0; }
     """
+
+    class SinceDone(Message, bubble=False):
+        """The comparison with git revision ``rev`` (``result`` or ``error``)."""
+
+        def __init__(self, rev: str, result: dict | None, error: str | None) -> None:
+            super().__init__()
+            self.rev, self.result, self.error = rev, result, error
 
     def __init__(self, snapshot: Snapshot, *, last_good: bool = False) -> None:
         super().__init__()
@@ -123,28 +245,45 @@ class StatsScreen(Screen[None]):
         #: True when the registry on disk has errors and ``snapshot`` is the last good load
         self.last_good = last_good
         self.analysis: Analysis | None = None
+        #: the git revision compared with, and its result (or why there is none)
+        self.rev = "HEAD"
+        self.since: dict | None = None
+        self.since_error: str | None = None
 
     def compose(self) -> ComposeResult:
         yield Static("", id="stats-title")
-        yield Static("", id="fresh-box")
-        with Horizontal(id="stats-body"):
-            with VerticalScroll(id="stats-left"):
-                with Vertical(classes="box", id="sizes-box"):
-                    yield DataTable(id="sizes", cursor_type="none", zebra_stripes=False)
-                with Vertical(classes="box", id="budget-box"):
-                    yield Static("", id="budget")
-                with Vertical(classes="box", id="layer1-box"):
-                    yield Static("", id="layer1")
-            with Vertical(classes="box", id="contrib-box"):
-                yield DataTable(id="contrib", cursor_type="none", zebra_stripes=False)
+        with VerticalScroll(id="stats-body"):
+            yield Static("", id="fresh-box")
+            with Horizontal(id="stats-columns"):
+                with Vertical(id="stats-left"):
+                    with Vertical(classes="box", id="budget-box"):
+                        yield _Fitted(self._paint_budget, id="budget")
+                    with Vertical(classes="box", id="since-box"):
+                        yield Static("", id="since")
+                        with Horizontal(id="since-ask"):
+                            yield Static("compare with the git revision ", id="since-label")
+                            yield Input(self.rev, placeholder="HEAD, a tag, a commit…", id="since-rev")
+                            yield Static(" Enter", id="since-enter")
+                    with Vertical(classes="box", id="sizes-box"):
+                        yield DataTable(id="sizes", cursor_type="none", zebra_stripes=False)
+                    with Vertical(classes="box", id="layer1-box"):
+                        yield Static("", id="layer1")
+                with Vertical(id="stats-right"):
+                    with Vertical(classes="box", id="contrib-box"):
+                        yield DataTable(id="contrib", cursor_type="none", zebra_stripes=False)
+                    with Vertical(classes="box", id="listing-box"):
+                        yield DataTable(id="listing-contrib", cursor_type="none", zebra_stripes=False)
         yield Footer()
 
     def on_mount(self) -> None:
         snap = self.snapshot
-        self.query_one("#sizes-box").border_title = "Sizes · fresh build vs the registry"
-        self.query_one("#budget-box").border_title = "Size budget"
+        self.query_one("#since-rev", Input).cursor_blink = False
+        self.query_one("#budget-box").border_title = "Budgets · the index and the agents' skill listings"
+        self.query_one("#since-box").border_title = "What changed · since the build and since a git revision"
+        self.query_one("#sizes-box").border_title = "Sizes · a fresh build against the registry"
         self.query_one("#layer1-box").border_title = "Layer 1 · what an agent's system prompt carries"
-        self.query_one("#contrib-box").border_title = "Biggest contributors to the index"
+        self.query_one("#contrib-box").border_title = "Biggest in the index"
+        self.query_one("#listing-box").border_title = "Biggest in the Layer-1 listing"
         self.query_one("#fresh-box").border_title = "Freshness"
         self.query_one("#stats-title", Static).update(Content.assemble(
             ("Stats ", "bold"), (snap.paths.registry_name, "bold $accent"),
@@ -158,15 +297,29 @@ class StatsScreen(Screen[None]):
                            ("vs registry", "red")):
             sizes.add_column(label, key=key)
         contrib = self.query_one("#contrib", DataTable)
-        for label, key in (("entry", "id"), ("kind", "kind"), ("chars", "chars"), ("share", "share"), ("", "bar")):
+        for label, key in (("entry", "id"), ("kind", "kind"), ("chars", "chars"), ("share", "share"),
+                           ("running", "total")):
             contrib.add_column(label, key=key)
+        listing = self.query_one("#listing-contrib", DataTable)
+        for label, key in (("skill", "id"), ("chars", "chars"), ("share", "share"), ("running", "total")):
+            listing.add_column(label, key=key)
+        self._relayout(self.app.size.width)
         if snap.analysis is not None:
             self.show_analysis(snap.analysis)
-            return
-        self._show_freshness(snap, None)
-        for box in ("#sizes-box", "#budget-box", "#contrib-box"):
-            self.query_one(box).loading = True
-        self._analysis_worker(snap)
+        else:
+            self._show_freshness(snap, None)
+            for box in ("#budget-box", "#sizes-box", "#contrib-box", "#since-box", "#listing-box"):
+                self.query_one(box).loading = True
+            self._analysis_worker(snap)
+        self._since_worker(snap, self.rev)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._relayout(event.size.width)
+
+    def _relayout(self, width: int) -> None:
+        self.set_class(width < self.NARROW_WIDTH, "-narrow")
+        if self.analysis is not None:
+            self.call_after_refresh(self._paint_budget)
 
     @work(thread=True, exclusive=True, group="analysis", exit_on_error=False)
     def _analysis_worker(self, snap: Snapshot) -> None:
@@ -176,10 +329,46 @@ class StatsScreen(Screen[None]):
         message.snapshot.analysis = message.analysis  # kept with its load: opening the panel again is instant
         self.show_analysis(message.analysis)
 
+    @work(thread=True, exclusive=True, group="since", exit_on_error=False)
+    def _since_worker(self, snap: Snapshot, rev: str) -> None:
+        try:
+            result, error = since_revision(snap, rev), None
+        except HistoryError as exc:  # the header names the registry: its file name is enough here
+            result, error = None, str(exc).replace(str(snap.paths.registry), snap.paths.registry.name)
+        except Exception as exc:  # git is optional: never break the panel
+            result, error = None, f"git history: {exc}"
+        self.post_message(self.SinceDone(rev, result, error))
+
+    def on_stats_screen_since_done(self, message: "StatsScreen.SinceDone") -> None:
+        if message.rev != self.rev:
+            return  # another revision was asked for meanwhile
+        self.since, self.since_error = message.result, message.error
+        self._paint_since()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id == "since-rev":
+            event.stop()
+            self.rev = event.value.strip() or "HEAD"
+            self.since, self.since_error = None, None
+            self._paint_since()
+            self._since_worker(self.snapshot, self.rev)
+
     def _show_freshness(self, snap: Snapshot, analysis: Analysis | None) -> None:
         box = self.query_one("#fresh-box", Static)
         box.set_classes(f"-{snap.freshness.state}")
         box.update(freshness_lines(snap, analysis))
+
+    def _paint_budget(self) -> None:
+        if self.analysis is None or not self.is_attached:
+            return
+        box = self.query_one("#budget", Static)
+        if box.content_size.width:
+            box.update(budget_rows(self.snapshot, self.analysis, box.content_size.width))
+
+    def _paint_since(self) -> None:
+        if self.analysis is None or not self.is_attached:
+            return
+        self.query_one("#since", Static).update(since_lines(self.analysis, self.since, self.since_error, self.rev))
 
     def show_analysis(self, analysis: Analysis) -> None:
         """Fill the panel (called on the UI thread when figures are ready)."""
@@ -187,9 +376,11 @@ class StatsScreen(Screen[None]):
             return
         self.analysis = analysis
         snap = self.snapshot
-        for box in ("#sizes-box", "#budget-box", "#contrib-box"):
+        for box in ("#budget-box", "#sizes-box", "#contrib-box", "#since-box", "#listing-box"):
             self.query_one(box).loading = False
         self._show_freshness(snap, analysis)
+        self._paint_budget()
+        self._paint_since()
         st = analysis.stats
         paths = snap.paths
         sizes = self.query_one("#sizes", DataTable)
@@ -206,17 +397,6 @@ class StatsScreen(Screen[None]):
                 rel = Content.styled(size_vs_registry(red), "bold $success" if red > 0 else "$warning")
             sizes.add_row(*(cell(sizes, c) for c in (Content.styled(name, "bold"), num(m["chars"]), num(m["bytes"]),
                                                      num(m["lines"]), rel)))
-        b = st["budget"]
-        ok = b["ok"]
-        verdict = Content.styled(" PASS ", "bold $text on $success") if ok else Content.styled(" FAIL ", "bold $text on $error")
-        self.query_one("#budget", Static).update(Content.assemble(
-            verdict, "  ", ("index ", "$text-muted"), (f"{num(b['index_chars'])} chars", "bold"),
-            (" = ", "$text-muted"), (pct(b["ratio"]), "bold"), (" of the registry; limit ", "$text-muted"),
-            (f"max_index_ratio {b['max_index_ratio']}", "bold"), (f" = {num(b['limit_chars'])} chars", "$text-muted"),
-            "\n", budget_bar(b["ratio"], b["max_index_ratio"], 30),
-            ("  room left " if ok else "  over by ", "$text-muted"),
-            (f"{num(abs(b['limit_chars'] - b['index_chars']))} chars", "bold" if ok else "bold $error"),
-        ))
         layer1 = analysis.layer1
         if layer1:
             tokens = (Content.assemble((num(layer1["tokens"]), "bold"), (f" tokens ({layer1['encoding']})", "$text-muted"))
@@ -234,13 +414,25 @@ class StatsScreen(Screen[None]):
                 "Layer-1 block size unavailable: " + "; ".join(analysis.errors), "$text-muted"))
         contrib = self.query_one("#contrib", DataTable)
         contrib.clear()
-        top = st["top_contributors"]
-        biggest = max((r["share"] for r in top), default=0) or 1
-        for r in top:
-            bar = "█" * max(1, round(r["share"] / biggest * 16))
-            contrib.add_row(*(cell(contrib, c) for c in (Content.styled(r["id"], "bold"), Content.styled(r["kind"], "$text-muted"),
-                                                         num(r["chars"]), pct(r["share"]), Content.styled(bar, "$accent"))),
-                            key=f"{r['kind']}:{r['id']}")
+        running = 0.0
+        for r in st["top_contributors"]:
+            running += r["share"]
+            contrib.add_row(*(cell(contrib, c) for c in (
+                Content.styled(r["id"], "bold"), Content.styled(r["kind"], "$text-muted"), num(r["chars"]),
+                pct(r["share"]), Content.styled(pct(running), "$accent"))), key=f"{r['kind']}:{r['id']}")
+        self.query_one("#contrib-box").border_subtitle = (
+            f"top {len(st['top_contributors'])}: {pct(running)} of {num(st['index']['chars'])} chars")
+        listing = self.query_one("#listing-contrib", DataTable)
+        listing.clear()
+        running = 0.0
+        for r in analysis.layer1_top:
+            running += r["share"]
+            listing.add_row(*(cell(listing, c) for c in (
+                Content.styled(r["id"], "bold"), num(r["chars"]), pct(r["share"]),
+                Content.styled(pct(running), "$accent"))), key=f"skill:{r['id']}")
+        if analysis.listing is not None:
+            self.query_one("#listing-box").border_subtitle = (
+                f"top {len(analysis.layer1_top)}: {pct(running)} of {num(analysis.listing['capped_chars'])} chars")
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -9,15 +9,15 @@ from typing import Any
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
-
-from routelens.text.visible import pictured
 from textual.widgets import Static
 
+from routelens.text.visible import pictured
+from routelens.tui.fit import fit_widths
 from routelens.tui.model import Hit
 from routelens.tui.widgets.hits_table import HitsTable
 from routelens.tui.words import MODE_LABEL, REASON_LABEL, fix_line, num, pct
 
-__all__ = ["DecisionPanel", "task_content"]
+__all__ = ["DecisionPanel", "task_content", "no_lone_word"]
 
 _MODE_STYLE = {
     "fast": "bold $text on $primary",
@@ -53,6 +53,24 @@ def task_content(task: str, spans: list[tuple[int, int]], current: tuple[int, in
     return content
 
 
+def no_lone_word(content: Content, width: int) -> Content:
+    """``content`` wrapped to ``width`` cells with explicit line breaks so
+    that, when it takes more than one line, its last line holds at least
+    two words (a lone ``5`` under a sentence reads as a stray figure). The
+    content is returned as it is when it fits on one line, or when no
+    narrower wrap helps."""
+    if width <= 0:
+        return content
+    lines = content.wrap(width)
+    if len(lines) < 2 or len(lines[-1].plain.split()) >= 2:
+        return content
+    for w in range(width - 1, max(width // 2, 1), -1):
+        narrower = content.wrap(w)
+        if len(narrower[-1].plain.split()) >= 2:
+            return Content("\n").join(line.rstrip() for line in narrower)
+    return content
+
+
 class DecisionPanel(Vertical):
     """Shows one decision. ``show_decision`` fills it; ``show_hint`` shows
     what to do when no task is typed; ``set_current`` moves the focus hit."""
@@ -74,8 +92,8 @@ class DecisionPanel(Vertical):
         & > #decision-fixes { height: auto; max-height: 4; display: none; }
         & > #decision-fixes.-shown { display: block; }
         & > #decision-tables { height: auto; margin-top: 1; }
-        & > #decision-tables > HitsTable { width: 1fr; }
-        & > #decision-tables > #near-misses { margin-left: 2; }
+        & > #decision-tables > HitsTable { width: auto; }
+        & > #decision-tables > #near-misses { margin-left: 2; width: 1fr; }
         &.-empty > #decision-tables { display: none; }
         &.-empty > #decision-task { display: none; }
         &.-empty > #decision-selected { display: none; }
@@ -110,11 +128,14 @@ class DecisionPanel(Vertical):
         self.border_title = "Decision"
         self.show_hint()
 
+    _summary: Content | None = None  # the decision's summary line, unwrapped
+
     # ------------------------------------------------------------------ states
     def show_hint(self, text: str | None = None) -> None:
         """No task yet: a one-line invitation."""
         self.add_class("-empty")
         self.border_subtitle = ""
+        self._summary = None
         self.summary.update(
             Content.assemble(
                 ("Type a task above", "bold"),
@@ -136,8 +157,8 @@ class DecisionPanel(Vertical):
         mode = decision.mode
         badge = Content.styled(f" {MODE_LABEL.get(mode, mode.upper())} ", _MODE_STYLE.get(mode, "reverse"))
         reason = Content.styled(f" {REASON_LABEL.get(decision.reason, decision.reason)} ", "bold $text on $panel")
-        summary = Content.assemble(badge, reason, " ", Content(pictured(decision.message or "")))
-        self.summary.update(summary)
+        self._summary = Content.assemble(badge, reason, " ", Content(pictured(decision.message or "")))
+        self._paint_summary()
 
         self._paint_task(decision, hits, near, current)
 
@@ -167,9 +188,46 @@ class DecisionPanel(Vertical):
         self.matches.set_hits(
             hits, current, threshold, placeholder=f"no skill reached the threshold {thr}")
         self.near_misses.set_hits(
-            near, None, threshold, placeholder="no near miss" if hits else "no trigger came close")
+            near, None, threshold, placeholder="none" if hits else "no trigger came close")
+        self.fit_tables()
         self.border_subtitle = f"hit {current + 1}/{len(hits)} · ↓↑ move" if hits else ""
 
+    #: cells between the two tables (the near misses' left margin)
+    GAP = 2
+
+    def fit_tables(self) -> None:
+        """Share the panel's width between the two tables so that every
+        score and line range shows whole: triggers, then ids, give up cells
+        first (behind an ellipsis). The matches table gets what it needs,
+        the near misses the rest."""
+        width = self.scrollable_content_region.width
+        if width <= 0:
+            return
+        m, n = self.matches, self.near_misses
+        cm, cn = m.columns_needed(), n.columns_needed()
+        pad = 2 * m.cell_padding
+        # each table keeps a cell for its own scroll bar
+        budget = width - self.GAP - 2 - pad * (len(cm) + len(cn))
+        widths = fit_widths(cm + cn, budget)
+        m.set_widths(widths[: len(cm)])
+        n.set_widths(widths[len(cm):])
+        m.styles.width = sum(widths[: len(cm)]) + pad * len(cm) + 1
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.fit_tables)
+        self.call_after_refresh(self._paint_summary)
+
+    def _paint_summary(self) -> None:
+        """The mode, reason and sentence, wrapped so that the last line never
+        holds a lone word (``... closer than the margin`` / ``5``)."""
+        if self._summary is None:
+            return
+        self.summary.update(no_lone_word(self._summary, self.summary.content_size.width))
+
+    def set_near_current(self, near: list[Hit], index: int) -> None:
+        """A near miss ("why not" row ``index``) is the current entry of the panes: say so."""
+        if 0 <= index < len(near):
+            self.border_subtitle = f"why not {index + 1}/{len(near)}: {near[index].id} · ↓↑ move"
     def show_fixes(self, fixes: list[Any], current: int = -1) -> None:
         """The verified fixes of a fallback (``tools.fixes.Fix``), at most
         three lines, ``current`` (the one F7 copied last) marked."""

@@ -24,6 +24,7 @@ from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from routelens.tui.code_colors import token_styles
 from routelens.tui.highlight import Band, band_at, highlight_line
 from routelens.tui.model import DISPLAY_MARKS
 from routelens.tui.widgets.banded import BandedMixin
@@ -49,12 +50,6 @@ class LineView(BandedMixin, ScrollView, can_focus=True):
     """Read-only view of many lines with line numbers and bands."""
 
     COMPONENT_CLASSES = {
-        "line-view--gutter",
-        "line-view--key",
-        "line-view--string",
-        "line-view--comment",
-        "line-view--number",
-        "line-view--punct",
         "line-view--mark",
         "line-view--hit",
         "line-view--current",
@@ -81,12 +76,6 @@ class LineView(BandedMixin, ScrollView, can_focus=True):
         background: $surface;
         scrollbar-size-vertical: 1;
         scrollbar-size-horizontal: 0;
-        & > .line-view--gutter { color: $text-muted; }
-        & > .line-view--key { color: $accent; }
-        & > .line-view--string { color: $success; }
-        & > .line-view--comment { color: $text-muted; text-style: italic; }
-        & > .line-view--number { color: $warning; }
-        & > .line-view--punct { color: $secondary; }
         & > .line-view--mark { color: $warning; text-style: bold reverse; }
         & > .line-view--hit { background: $primary 22%; }
         & > .line-view--current { background: $accent 28%; }
@@ -106,6 +95,7 @@ class LineView(BandedMixin, ScrollView, can_focus=True):
         self._cache: LRUCache[tuple, Strip] = LRUCache(1024)
         self._gutter = 3
         self.cursor_row = 0
+        self._token_styles: dict[str, Style] | None = None
 
     # ------------------------------------------------------------------ content
     def show(self, text: str, language: str | None) -> None:
@@ -160,14 +150,22 @@ class LineView(BandedMixin, ScrollView, can_focus=True):
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._cache.clear()
+        self._token_styles = None
 
     # ------------------------------------------------------------------ painting
     def _styles(self) -> dict[str, Style]:
-        get = self.get_component_rich_style
-        return {
-            name: get(f"line-view--{name}", partial=True)
-            for name in ("key", "string", "comment", "number", "punct", "mark", "gutter")
-        }
+        """The token styles: the code panes' readable colours for the app's
+        theme (:mod:`routelens.tui.code_colors`, as in the TextArea view),
+        and the mark of substituted line breaks."""
+        if self._token_styles is None:
+            tokens = token_styles(self.app.theme_variables, self.background_colors[1])
+            self._token_styles = {
+                "key": tokens["yaml.field"], "string": tokens["string"], "comment": tokens["comment"],
+                "number": tokens["number"], "punct": tokens["punctuation.delimiter"], "gutter": tokens["gutter"],
+                "text": tokens["text"],
+                "mark": self.get_component_rich_style("line-view--mark", partial=True),
+            }
+        return self._token_styles
 
     def render_line(self, y: int) -> Strip:
         scroll_x, scroll_y = self.scroll_offset
@@ -184,6 +182,7 @@ class LineView(BandedMixin, ScrollView, can_focus=True):
             styles = self._styles()
             line = self.get_line_text(row)
             text = highlight_line(line, self._language, styles)
+            text.style = styles["text"]
             if any(c in _MARKS for c in line):
                 for i, c in enumerate(line):
                     if c in _MARKS:

@@ -22,6 +22,7 @@ from rich.text import Text
 from textual.strip import Strip
 from textual.widgets import TextArea
 
+from routelens.tui.code_colors import text_area_theme
 from routelens.tui.highlight import Band, band_at
 from routelens.tui.model import DISPLAY_MARKS
 from routelens.tui.widgets.banded import BandedMixin
@@ -87,6 +88,24 @@ class SourceView(BandedMixin, TextArea):
         self.match_cursor_bracket = False
         self._bands: tuple[Band, ...] = ()
         self._band_styles: dict[str, tuple[Style, Style]] = {}
+
+    # ------------------------------------------------------------------ colours
+    def on_mount(self) -> None:
+        self.apply_code_colors()
+        self.app.theme_changed_signal.subscribe(self, lambda _theme: self.call_after_refresh(self.apply_code_colors))
+
+    def apply_code_colors(self) -> None:
+        """Colour the tokens from the app's theme, readable on this view's
+        background (:mod:`routelens.tui.code_colors`)."""
+        background = self.background_colors[1]
+        name = f"routelens-{self.app.theme}"
+        self.register_theme(text_area_theme(name, self.app.theme_variables, background))
+        if self.theme == name:
+            self._set_theme(name)  # re-registered for a new background: apply it again
+        else:
+            self.theme = name
+        self._line_cache.clear()
+        self.refresh()
 
     # ------------------------------------------------------------------ content
     def show(self, text: str, language: str | None) -> None:

@@ -1,0 +1,44 @@
+"""How figures are written for people, the same in the CLI, the TUI, the
+MCP answers and lint: counts and sizes with thousands separators
+(``10,000``), shares with one decimal (``69.5%``), a size against the
+registry in words (``69.5% smaller``, ``117.3% larger``) and the size
+budget in whole characters. JSON output keeps plain numbers.
+"""
+
+from __future__ import annotations
+
+import math
+
+__all__ = ["num", "pct", "size_words", "budget_max_chars"]
+
+
+def num(n: float | int) -> str:
+    """``12345`` -> ``12,345``; a float keeps one decimal when it is not whole."""
+    if isinstance(n, float) and not n.is_integer():
+        return f"{n:,.1f}"
+    return f"{int(n):,}"
+
+
+def pct(x: float) -> str:
+    """A share as a percentage with one decimal: ``0.8234`` -> ``82.3%``."""
+    return f"{x * 100:.1f}%"
+
+
+def size_words(reduction: float) -> str:
+    """A reduction against the registry (docs/formats.md §5.2: ``1 -
+    x_chars / registry_chars``) in words instead of a sign: ``0.695`` ->
+    ``69.5% smaller``, ``-1.173`` -> ``117.3% larger``; ``same size`` when
+    it rounds to 0.0%."""
+    figure = pct(abs(reduction))
+    if figure == "0.0%":
+        return "same size"
+    return f"{figure} smaller" if reduction > 0 else f"{figure} larger"
+
+
+def budget_max_chars(registry_chars: int, max_index_ratio: float) -> int:
+    """The most characters the index may have (docs/formats.md §5.2: the
+    index must stay strictly below ``registry_chars x max_index_ratio``), a
+    whole number: ``16941 x 0.7 = 11858.7`` -> ``11858``; ``1000 x 0.7 =
+    700`` -> ``699``."""
+    limit = registry_chars * max_index_ratio
+    return max(math.ceil(round(limit, 9)) - 1, 0)

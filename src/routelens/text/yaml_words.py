@@ -1,0 +1,417 @@
+"""YAML syntax errors in a person's words.
+
+The YAML parser says what it was doing when it stopped ("mapping values
+are not allowed in this context", "did not find expected key"); a person
+wants to know what to change. :func:`explain` looks at the text around
+the parser's position and names the usual mistakes: a tab used for
+indentation, a line indented more or less than its siblings, a missing
+colon or dash, a colon without a space after it, a value holding ``: ``,
+an unclosed quote or bracket, text after a closing quote, a stray closing
+bracket, a list item among a mapping's keys, a key longer than YAML
+allows. The caller keeps ``FILE:LINE:COL`` and the parser's own words
+after these (docs/formats.md §1.3); when no rule fits, the parser's words
+stand alone.
+
+Only LF ends a line here (the text is canonical, docs/formats.md §2.2).
+Indentation is counted in spaces; positions are character indices.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Callable
+
+__all__ = ["Explained", "explain"]
+
+#: longest implicit key YAML allows (the YAML 1.2 specification, libyaml)
+MAX_IMPLICIT_KEY = 1024
+
+_KEY_VALUE = re.compile(r"""^(?P<indent> *)(?:- +)?(?P<key>[^\s#'"\[{:][^:#]*?|"[^"]*"|'[^']*') *:(?= |$)""")
+_COLON_NO_SPACE = re.compile(r"""^ *(?:- +)?[^\s#'"\[{:-][^:\s#]*:(?=[^\s:])""")
+
+
+@dataclass(frozen=True)
+class Explained:
+    """What a syntax error means: ``index`` (character index of the place to
+    fix, which may differ from the parser's) and ``words`` (one sentence)."""
+
+    index: int
+    words: str
+
+
+class _Text:
+    """Lines of the text with their start indices."""
+
+    def __init__(self, text: str, line_number: Callable[[int], int]) -> None:
+        self.text = text
+        self.lines = text.split("\n")
+        self.starts = [0]
+        for ln in self.lines[:-1]:
+            self.starts.append(self.starts[-1] + len(ln) + 1)
+        self._number = line_number
+
+    def row(self, index: int) -> int:
+        """0-based row of a character index."""
+        lo, hi = 0, len(self.starts) - 1
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if self.starts[mid] <= index:
+                lo = mid
+            else:
+                hi = mid - 1
+        return lo
+
+    def number(self, row: int) -> int:
+        """The line number people see for a 0-based row."""
+        return self._number(self.starts[row])
+
+    def col(self, index: int) -> int:
+        """1-based column of a character index."""
+        return index - self.starts[self.row(index)] + 1
+
+    def indent(self, row: int) -> int:
+        line = self.lines[row]
+        return len(line) - len(line.lstrip(" "))
+
+    def content(self, row: int) -> bool:
+        """The row holds something other than spaces and a comment."""
+        s = self.lines[row].strip()
+        return bool(s) and not s.startswith("#")
+
+    def above(self, row: int) -> int | None:
+        """The nearest row above ``row`` that holds content."""
+        r = row - 1
+        while r >= 0 and not self.content(r):
+            r -= 1
+        return r if r >= 0 else None
+
+    def first_char(self, row: int) -> int:
+        """Index of the first character of a row that is not a space."""
+        return self.starts[row] + self.indent(row)
+
+    def shown(self, row: int, limit: int = 40) -> str:
+        s = self.lines[row].strip()
+        return s if len(s) <= limit else s[: limit - 1] + "…"
+
+    def levels(self, row: int) -> list[tuple[int, int]]:
+        """``(indent, row)`` of the lines a line at ``row`` could line up
+        with: the nearest content line above, then each line above it that
+        is indented less (its parents), nearest first."""
+        out: list[tuple[int, int]] = []
+        r = self.above(row)
+        while r is not None:
+            i = self.indent(r)
+            if not out or i < out[-1][0]:
+                out.append((i, r))
+            if i == 0:
+                break
+            r = self.above(r)
+        return out
+
+
+def explain(text: str, problem: str, context: str | None, index: int | None, context_index: int | None,
+            line_number: Callable[[int], int] | None = None) -> Explained | None:
+    """The plain words for a YAML syntax error, or None when no rule fits.
+
+    ``problem``/``context``: the parser's words; ``index``/``context_index``:
+    the character indices of its problem and context marks (None when it
+    gave none); ``line_number(index)``: the line number people see for an
+    index (default: 1-based lines of ``text``), used in the sentence."""
+    if index is None:
+        return None
+    t = _Text(text, line_number or (lambda i: text.count("\n", 0, i) + 1))
+    index = max(0, min(index, len(text)))
+    for rule in _RULES:
+        got = rule(t, problem or "", context or "", index, context_index)
+        if got is not None:
+            return got
+    return None
+
+
+# --------------------------------------------------------------------------- rules, most specific first
+
+
+def _tab(t: _Text, problem: str, context: str, index: int, cidx: int | None) -> Explained | None:
+    row = t.row(index)
+    line = t.lines[row]
+    lead = line[: len(line) - len(line.lstrip(" \t"))]
+    at = t.text[index] if index < len(t.text) else ""
+    if "tab" not in problem and at != "\t":
+        return None
+    if "\t" not in lead and at != "\t":
+        return None
+    tab = t.starts[row] + lead.index("\t") if "\t" in lead else index
+    return Explained(tab, f"line {t.number(row)} is indented with a tab: YAML indents with spaces only, so "
+                          "replace the tab with spaces")
+
+
+def _unclosed_quote(t: _Text, problem: str, context: str, index: int, cidx: int | None) -> Explained | None:
+    if "quoted scalar" not in context or "end of stream" not in problem or cidx is None:
+        return None
+    q = t.text[cidx] if cidx < len(t.text) else '"'
+    kind = "double" if q == '"' else "single"
+    row = t.row(cidx)
+    return Explained(cidx, f"the {kind} quote opened on line {t.number(row)}, column {t.col(cidx)} is never "
+                           f"closed: add the closing {q} at the end of the value")
+
+
+def _unclosed_bracket(t: _Text, problem: str, context: str, index: int, cidx: int | None) -> Explained | None:
+    m = re.match(r"did not find expected ',' or '([\]}])'", problem)
+    if m is None or cidx is None:
+        return None
+    close = m.group(1)
+    opener = "[" if close == "]" else "{"
+    row = t.row(cidx)
+    what = "items" if close == "]" else "entries"
+    return Explained(cidx, f"the {opener} opened on line {t.number(row)}, column {t.col(cidx)} is not closed "
+                           f"where its value ends, or two of its {what} lack a comma between them: "
+                           f"close it with {close}")
+
+
+def _reserved(t: _Text, problem: str, context: str, index: int, cidx: int | None) -> Explained | None:
+    if "cannot start any token" not in problem or index >= len(t.text) or t.text[index] not in "@`%":
+        return None
+    c = t.text[index]
+    return Explained(index, f"a value cannot start with {c} on line {t.number(t.row(index))}: YAML reserves it; "
+                            "put the value in quotes")
+
+
+def _anchor_name(t: _Text, problem: str, context: str, index: int, cidx: int | None) -> Explained | None:
+    m = re.search(r"while scanning an? (anchor|alias)", context)
+    if m is None:
+        return None
+    at = cidx if cidx is not None else index
+    sigil = "&" if m.group(1) == "anchor" else "*"
+    return Explained(at, f"{sigil} on line {t.number(t.row(at))} starts an {m.group(1)}, but no name follows it: "
+                         f"write {sigil}name, or put the value in quotes")
+
+
+def _quote_run_on(t: _Text, problem: str, context: str, index: int, cidx: int | None) -> Explained | None:
+    """Text right after a closing quote whose opening quote is on an
+    earlier line: the quote was never closed on its own line."""
+    if "expected key" not in problem and "mapping values" not in problem:
+        return None
+    before = t.text[:index].rstrip(" ")
+    if not before or before[-1] not in "\"'":
+        return None
+    q = before[-1]
+    close = len(before) - 1
+    if q == '"':
+        i = close - 1
+        while i >= 0 and not (t.text[i] == '"' and (i == 0 or t.text[i - 1] != "\\")):
+            i -= 1
+    else:
+        i = t.text.rfind("'", 0, close)
+    if i < 0:
+        return None
+    row, close_row = t.row(i), t.row(close)
+    if row == close_row:
+        words = (f"text follows the closing quote on line {t.number(row)}: put the whole value inside the quotes, "
+                 "or leave the quotes out")
+        return Explained(index, words)
+    kind = "double" if q == '"' else "single"
+    return Explained(i, f"the {kind} quote opened on line {t.number(row)}, column {t.col(i)} is not closed on its "
+                        f"line, so the value runs on to line {t.number(close_row)}: close it on line {t.number(row)}")
+
+
+def _stray_bracket(t: _Text, problem: str, context: str, index: int, cidx: int | None) -> Explained | None:
+    if "expected key" not in problem or index >= len(t.text) or t.text[index] not in "]}":
+        return None
+    c = t.text[index]
+    return Explained(index, f"an extra {c} on line {t.number(t.row(index))}, column {t.col(index)}: remove it")
+
+
+def _long_key(t: _Text, problem: str, context: str, index: int, cidx: int | None) -> Explained | None:
+    if "mapping values are not allowed" not in problem:
+        return None
+    row = t.row(index)
+    key = t.text[t.starts[row]:index].strip()
+    if len(key) <= MAX_IMPLICIT_KEY or ": " in key:
+        return None
+    return Explained(index, f"the key on line {t.number(row)} is {len(key):,} characters long: YAML allows at most "
+                            f"{MAX_IMPLICIT_KEY:,} characters in a key written without `? `")
+
+
+def _value_with_colon(t: _Text, problem: str, context: str, index: int, cidx: int | None) -> Explained | None:
+    if "mapping values are not allowed" not in problem:
+        return None
+    row = t.row(index)
+    line = t.lines[row]
+    m = _KEY_VALUE.match(line)
+    if m is None or t.starts[row] + m.end() >= index:
+        return None
+    key = m.group("key")
+    value = line[m.end():].strip()
+    quoted = f"'{value}'" if '"' in value else f'"{value}"'
+    return Explained(t.starts[row] + m.end() + (len(line[m.end():]) - len(line[m.end():].lstrip(" "))),
+                     f"the value on line {t.number(row)} holds ': ', which YAML reads as the start of another key: "
+                     f"put the value in quotes ({key}: {quoted})")
+
+
+def _colon_no_space(t: _Text, problem: str, context: str, index: int, cidx: int | None) -> Explained | None:
+    """``path:x`` reads as one word; the next line then breaks the mapping."""
+    if "mapping values are not allowed" not in problem:
+        return None
+    row = t.row(index)
+    prev = t.above(row)
+    for r in (prev, row):
+        if r is None:
+            continue
+        line = t.lines[r]
+        m = _COLON_NO_SPACE.match(line)
+        if m and ": " not in line and not line.rstrip().endswith(":"):
+            colon = t.starts[r] + m.end() - 1
+            key, value = line[: m.end() - 1].strip(), line[m.end():].strip()
+            return Explained(colon, f"line {t.number(r)} has no space after its colon: write `{key}: {value}`")
+    return None
+
+
+def _indented_more(t: _Text, problem: str, context: str, index: int, cidx: int | None) -> Explained | None:
+    if "mapping values are not allowed" not in problem:
+        return None
+    row = t.row(index)
+    prev = t.above(row)
+    if prev is None or t.indent(row) <= t.indent(prev):
+        return None
+    p = t.lines[prev].strip()
+    if p.endswith(":") or p.endswith("|") or p.endswith(">") or re.search(r"[|>][-+]?\d?$", p):
+        return None  # the line above opens a block: being indented more is right
+    return Explained(t.first_char(row), f"line {t.number(row)} is indented more than line {t.number(prev)} above it "
+                                        f"({t.indent(row)} spaces, not {t.indent(prev)}): a key lines up with the "
+                                        "keys beside it")
+
+
+def _missing_colon(t: _Text, problem: str, context: str, index: int, cidx: int | None) -> Explained | None:
+    """A line of plain words where a key was expected, then a key below it."""
+    if "mapping values are not allowed" not in problem:
+        return None
+    row = t.row(index)
+    prev = t.above(row)
+    if prev is None or t.indent(prev) != t.indent(row):
+        return None
+    p = t.lines[prev].strip()
+    if ":" in p or p.startswith("-") or p[0] in "\"'[{":
+        return None
+    return Explained(t.first_char(prev), f"line {t.number(prev)} (`{t.shown(prev)}`) is not `key: value`: a colon "
+                                         "is missing after its key")
+
+
+def _block_scalar_text(t: _Text, problem: str, context: str, index: int, cidx: int | None) -> Explained | None:
+    if "expected ':'" not in problem or cidx is None:
+        return None
+    row = t.row(cidx)
+    prev = t.above(row)
+    if prev is None or not re.search(r":\s*[|>][-+]?\d?\s*(#.*)?$", t.lines[prev]):
+        return None
+    return Explained(t.first_char(row), f"the text of the block scalar on line {t.number(prev)} must be indented "
+                                        f"more than its key: indent line {t.number(row)} by more than "
+                                        f"{t.indent(prev)} spaces")
+
+
+def _dash_or_colon(t: _Text, problem: str, context: str, index: int, cidx: int | None) -> Explained | None:
+    """A line of plain words among list items or keys (``could not find
+    expected ':'``)."""
+    if "expected ':'" not in problem or cidx is None:
+        return None
+    row = t.row(cidx)
+    word = t.shown(row)
+    sibling = None
+    r = t.above(row)
+    while r is not None and t.indent(r) >= t.indent(row) - 2:
+        s = t.lines[r].strip()
+        if s.startswith("- ") or s == "-":
+            sibling = "dash"
+            break
+        if _KEY_VALUE.match(t.lines[r]) and t.indent(r) == t.indent(row):
+            sibling = "colon"
+            break
+        r = t.above(r)
+    n = t.number(row)
+    if sibling == "dash":
+        words = (f"line {n} (`{word}`) is neither `key: value` nor a list item: the lines above it are list items, "
+                 f"so a dash is missing (`- {word}`)")
+    elif sibling == "colon":
+        words = f"line {n} (`{word}`) is not `key: value`: a colon is missing after its key"
+    else:
+        words = f"line {n} (`{word}`) is neither `key: value` nor a list item `- {word}`: a colon or a dash is missing"
+    return Explained(cidx, words)
+
+
+def _not_a_list_item(t: _Text, problem: str, context: str, index: int, cidx: int | None) -> Explained | None:
+    if "expected '-' indicator" not in problem:
+        return None
+    row = t.row(index)
+    start = t.row(cidx) if cidx is not None else None
+    where = f" (the list starts on line {t.number(start)})" if start is not None else ""
+    return Explained(t.first_char(row), f"line {t.number(row)} is not a list item, but the lines above it at this "
+                                        f"indentation are{where}: start it with `- `, or indent it as part of "
+                                        "the item above")
+
+
+def _list_after_key(t: _Text, problem: str, context: str, index: int, cidx: int | None) -> Explained | None:
+    if "block sequence entries are not allowed" not in problem:
+        return None
+    row = t.row(index)
+    return Explained(index, f"a list item (`- `) cannot start on line {t.number(row)} after a key on the same line: "
+                            "move it to the next line, indented more than the key")
+
+
+def _list_item_among_keys(t: _Text, problem: str, context: str, index: int, cidx: int | None) -> Explained | None:
+    if "expected key" not in problem or index >= len(t.text) or t.text[index] != "-":
+        return None
+    row = t.row(index)
+    for i, r in t.levels(row):
+        if i == t.indent(row):
+            if _KEY_VALUE.match(t.lines[r]):
+                return Explained(index, f"line {t.number(row)} starts a list item (`- `) among the keys of a mapping "
+                                        f"(line {t.number(r)}): write `key: value`, or indent the list under a key")
+            break
+    return None
+
+
+def _indented_less(t: _Text, problem: str, context: str, index: int, cidx: int | None) -> Explained | None:
+    if "expected key" not in problem and "document start" not in problem and "block end" not in problem:
+        return None
+    row = t.row(index)
+    if not t.content(row):
+        return None
+    levels = t.levels(row)
+    if not levels:
+        return None
+    ind = t.indent(row)
+    if "document start" in problem:
+        first = next((r for r in range(len(t.lines)) if t.content(r)), None)
+        if first is not None and first < row and t.indent(first) > ind:
+            return Explained(t.first_char(first), f"line {t.number(first)} is indented: the top-level keys all start "
+                                                  "in the first column")
+    if ind in (i for i, _ in levels):
+        return None
+    near_i, near_r = levels[0]
+    options = ", or ".join(f"by {i} like line {t.number(r)}" for i, r in levels[:3])
+    rel = "less" if ind < near_i else "more"
+    return Explained(t.first_char(row), f"line {t.number(row)} is indented by {ind} spaces, {rel} than line "
+                                        f"{t.number(near_r)} above it ({near_i}), and lines up with no line above: "
+                                        f"indent it {options}")
+
+
+_RULES = (
+    _tab,
+    _unclosed_quote,
+    _unclosed_bracket,
+    _reserved,
+    _anchor_name,
+    _quote_run_on,
+    _stray_bracket,
+    _long_key,
+    _value_with_colon,
+    _colon_no_space,
+    _indented_more,
+    _missing_colon,
+    _block_scalar_text,
+    _dash_or_colon,
+    _not_a_list_item,
+    _list_after_key,
+    _list_item_among_keys,
+    _indented_less,
+)

@@ -1,0 +1,118 @@
+"""YAML syntax errors in a person's words (issue 13 item 7): each usual
+mistake with its exact input and the exact line routelens prints. The
+position is the place to fix; the parser's own words (and its position,
+when it differs) follow in brackets."""
+
+from __future__ import annotations
+
+import pytest
+
+from routelens.errors import RegistryError
+from routelens.registry import parse_registry
+from routelens.text.yaml_words import explain
+
+H = "schema_version: 1\nskills:\n"
+
+#: (mistake, registry text, the first diagnostic)
+CASES = [
+    ("tab-indentation", H + "  a:\n\tpath: a.md\n",
+     "x.yaml:4:1: YAML syntax error: line 4 is indented with a tab: YAML indents with spaces only, so replace the "
+     "tab with spaces (YAML parser: found character that cannot start any token while scanning for the next token)"),
+    ("tab-after-spaces", H + "  a:\n    path: a.md\n  \tpriority: P1\n",
+     "x.yaml:5:3: YAML syntax error: line 5 is indented with a tab: YAML indents with spaces only, so replace the "
+     "tab with spaces (YAML parser: found a tab character that violates indentation while scanning a plain scalar)"),
+    ("indented-more", H + "  a:\n    path: a.md\n     priority: P1\n",
+     "x.yaml:5:6: YAML syntax error: line 5 is indented more than line 4 above it (5 spaces, not 4): a key lines up "
+     "with the keys beside it (YAML parser: mapping values are not allowed in this context, at line 5, column 14)"),
+    ("indented-less", H + "  a:\n    path: a.md\n   priority: P1\n",
+     "x.yaml:5:4: YAML syntax error: line 5 is indented by 3 spaces, less than line 4 above it (4), and lines up with "
+     "no line above: indent it by 4 like line 4, or by 2 like line 3, or by 0 like line 2 (YAML parser: did not "
+     "find expected key while parsing a block mapping)"),
+    ("list-item-indented-less", H + "  a:\n    triggers:\n      - x\n     - y\n",
+     "x.yaml:6:6: YAML syntax error: line 6 is indented by 5 spaces, less than line 5 above it (6), and lines up with "
+     "no line above: indent it by 6 like line 5, or by 4 like line 4, or by 2 like line 3 (YAML parser: did not "
+     "find expected key while parsing a block mapping)"),
+    ("top-level-indented", " schema_version: 1\nskills:\n",
+     "x.yaml:1:2: YAML syntax error: line 1 is indented: the top-level keys all start in the first column (YAML "
+     "parser: did not find expected <document start>, at line 2, column 1)"),
+    ("missing-colon", H + "  a:\n    path a.md\n    priority: P1\n",
+     "x.yaml:4:5: YAML syntax error: line 4 (`path a.md`) is not `key: value`: a colon is missing after its key "
+     "(YAML parser: mapping values are not allowed in this context, at line 5, column 13)"),
+    ("no-space-after-colon", H + "  a:\n    path:a.md\n    priority: P1\n",
+     "x.yaml:4:9: YAML syntax error: line 4 has no space after its colon: write `path: a.md` (YAML parser: mapping "
+     "values are not allowed in this context, at line 5, column 13)"),
+    ("missing-dash", H + "  a:\n    path: a.md\n    triggers:\n      - x\n      y\n",
+     "x.yaml:7:7: YAML syntax error: line 7 (`y`) is neither `key: value` nor a list item: the lines above it are "
+     "list items, so a dash is missing (`- y`) (YAML parser: could not find expected ':' while scanning a simple key, "
+     "at line 8, column 1)"),
+    ("missing-dash-in-a-list-of-keys", H + "  - a\n  b: c\n",
+     "x.yaml:4:3: YAML syntax error: line 4 is not a list item, but the lines above it at this indentation are (the "
+     "list starts on line 3): start it with `- `, or indent it as part of the item above (YAML parser: did not find "
+     "expected '-' indicator while parsing a block collection)"),
+    ("list-item-among-keys", H + "  a:\n    path: x\n  - b\n",
+     "x.yaml:5:3: YAML syntax error: line 5 starts a list item (`- `) among the keys of a mapping (line 3): write "
+     "`key: value`, or indent the list under a key (YAML parser: did not find expected key while parsing a block "
+     "mapping)"),
+    ("list-on-the-key-line", H + "  a: - x\n",
+     "x.yaml:3:6: YAML syntax error: a list item (`- `) cannot start on line 3 after a key on the same line: move it "
+     "to the next line, indented more than the key (YAML parser: block sequence entries are not allowed in this "
+     "context)"),
+    ("colon-in-a-value", H + "  a:\n    description: Use when: the build fails\n",
+     "x.yaml:4:18: YAML syntax error: the value on line 4 holds ': ', which YAML reads as the start of another key: "
+     "put the value in quotes (description: \"Use when: the build fails\") (YAML parser: mapping values are not "
+     "allowed in this context, at line 4, column 26)"),
+    ("unclosed-double-quote", H + '  a:\n    path: "a.md\n    priority: P1\n',
+     "x.yaml:4:11: YAML syntax error: the double quote opened on line 4, column 11 is never closed: add the closing \" "
+     "at the end of the value (YAML parser: found unexpected end of stream while scanning a quoted scalar, at line 6, "
+     "column 1)"),
+    ("unclosed-single-quote", H + "  a:\n    path: 'a.md\n    priority: P1\n",
+     "x.yaml:4:11: YAML syntax error: the single quote opened on line 4, column 11 is never closed: add the closing ' "
+     "at the end of the value (YAML parser: found unexpected end of stream while scanning a quoted scalar, at line 6, "
+     "column 1)"),
+    ("quote-closed-lines-later", H + '  a:\n    path: "a.md\n    priority: P1\n  b:\n    path: "b.md"\n',
+     "x.yaml:4:11: YAML syntax error: the double quote opened on line 4, column 11 is not closed on its line, so the "
+     "value runs on to line 7: close it on line 4 (YAML parser: did not find expected key while parsing a block "
+     "mapping, at line 7, column 12)"),
+    ("text-after-a-closing-quote", H + '  a:\n    path: "a" .md\n',
+     "x.yaml:4:15: YAML syntax error: text follows the closing quote on line 4: put the whole value inside the "
+     "quotes, or leave the quotes out (YAML parser: did not find expected key while parsing a block mapping)"),
+    ("unclosed-bracket", H + "  a:\n    triggers: [a, b\n    priority: P1\n",
+     "x.yaml:4:15: YAML syntax error: the [ opened on line 4, column 15 is not closed where its value ends, or two of "
+     "its items lack a comma between them: close it with ] (YAML parser: did not find expected ',' or ']' while "
+     "parsing a flow sequence, at line 5, column 13)"),
+    ("unclosed-brace", H + "  a: {path: a.md\n",
+     "x.yaml:3:6: YAML syntax error: the { opened on line 3, column 6 is not closed where its value ends, or two of "
+     "its entries lack a comma between them: close it with } (YAML parser: did not find expected ',' or '}' while "
+     "parsing a flow mapping, at line 4, column 1)"),
+    ("extra-bracket", H + "  a:\n    triggers: [a, b]]\n",
+     "x.yaml:4:21: YAML syntax error: an extra ] on line 4, column 21: remove it (YAML parser: did not find expected "
+     "key while parsing a block mapping)"),
+    ("reserved-character", H + "  a:\n    description: @home\n",
+     "x.yaml:4:18: YAML syntax error: a value cannot start with @ on line 4: YAML reserves it; put the value in quotes "
+     "(YAML parser: found character that cannot start any token while scanning for the next token)"),
+    ("anchor-without-a-name", H + "  a:\n    path: &\n",
+     "x.yaml:4:11: YAML syntax error: & on line 4 starts an anchor, but no name follows it: write &name, or put the "
+     "value in quotes (YAML parser: did not find expected alphabetic or numeric character while scanning an anchor, "
+     "at line 4, column 12)"),
+    ("block-scalar-not-indented", H + "  a:\n    description: |\n    text\n",
+     "x.yaml:5:5: YAML syntax error: the text of the block scalar on line 4 must be indented more than its key: "
+     "indent line 5 by more than 4 spaces (YAML parser: could not find expected ':' while scanning a simple key, at "
+     "line 6, column 1)"),
+    ("key-too-long", H + "  " + "k" * 1500 + ":\n    path: a.md\n",
+     "x.yaml:3:1503: YAML syntax error: the key on line 3 is 1,500 characters long: YAML allows at most 1,024 "
+     "characters in a key written without `? ` (YAML parser: mapping values are not allowed in this context)"),
+]
+
+
+@pytest.mark.parametrize("name, text, first", CASES, ids=[c[0] for c in CASES])
+def test_syntax_error_in_plain_words(name, text, first):
+    with pytest.raises(RegistryError) as info:
+        parse_registry(text.encode(), "x.yaml", "x.yaml")
+    assert str(info.value.diagnostics[0]) == first
+
+
+def test_unknown_mistakes_keep_the_parsers_words():
+    assert explain("a: b\n", "something new", "while doing it", 2, None) is None
+    with pytest.raises(RegistryError) as info:
+        parse_registry(b"%YAML 1.3\n---\nskills: {}\n", "x.yaml", "x.yaml")
+    assert str(info.value.diagnostics[0]) == "x.yaml:1:1: YAML syntax error: found incompatible YAML document"
