@@ -310,3 +310,49 @@ def test_every_candidate_says_why_even_when_an_early_step_decided(r):
     assert [(c.id, c.selected, c.why) for c in d.evidence] == [
         ("model-training", False, "not selected: the task is high-risk"),
         ("warehouse-table", False, "not selected: the task is high-risk")]
+
+
+# ---------------------------------------------------------------- a word written twice counts once (matcher 5)
+
+@pytest.fixture(scope="module")
+def bundled() -> Router:
+    from routelens.registry import load_registry
+    from pathlib import Path
+    return Router.from_registry(load_registry(Path(__file__).resolve().parents[1] / "skills.yaml"))
+
+
+@pytest.mark.parametrize("task", ["debug", "debug debug", "debug this, debug that"])
+def test_a_common_trigger_word_written_again_is_no_context_for_itself(bundled, task):
+    # was: "debug debug" routed to debugging with "the trigger word "debug"" as its own context
+    d = bundled.route(task)
+    assert (d.mode, d.reason, d.skills) == ("full", "weak_evidence", ())
+    assert [(p.kind, p.weight, p.detail) for p in d.evidence[0].pieces] == [
+        ("trigger", 1, 'the fairly common word "debug" (Zipf 2.9)')]
+
+
+SOUS_VIDE = """\
+schema_version: 1
+skills:
+  sous-vide:
+    description: Cook sous vide at exact temperatures.
+    triggers: [sous vide, immersion circulator]
+    priority: P2
+    path: skills/sous-vide/SKILL.md
+  kitchen-basics:
+    description: Basic knife and pan skills.
+    triggers: [knife skills, pan sear]
+    priority: P2
+    path: skills/kitchen-basics/SKILL.md
+"""
+
+
+def test_one_trigger_matched_twice_is_one_piece_of_evidence():
+    # was: 'evidence: the phrase "sous vide", spacing, the phrase "sous vide"' (weight 4 from one phrase)
+    r = Router.from_registry(parse_registry(SOUS_VIDE.encode(), "skills.yaml"))
+    d = r.route("/sousvide: sous vide please")
+    assert (d.mode, d.reason, d.skills) == ("index", "clear_candidate", ("sous-vide",))
+    assert [(p.kind, p.text, p.weight, p.detail) for p in d.evidence[0].pieces] == [
+        ("repeated", "sousvide", 0, '"sousvide" again (the trigger "sous vide" counts once)'),
+        ("trigger", "sous vide", 2, 'the phrase "sous vide"')]
+    assert d.evidence[0].weight == 2
+    assert 'evidence: the phrase "sous vide"; expanded' in d.message

@@ -387,8 +387,36 @@ def _trigger_pieces(best: Match, hits: dict[str, list[Match]], text: str, negati
             w, detail = _WEAK, f"the fairly common word {quote(key or m.trigger)} ({_zipf_words(z)})"
         if m.kind in ("inflection", "loose", "spacing") and not typo:
             detail += f", {m.kind}"
+        if any(p.kind == "trigger" and p.trigger == m.trigger and p.weight > 0 for _, p in trig_pieces):
+            # the same trigger written again is no new evidence ("debug ... debug", "/sousvide: sous vide")
+            trig_pieces.append((span, Piece("repeated", shown, span, 0,
+                                            f"{quote(shown)} again (the trigger {quote(m.trigger)} counts once)",
+                                            m.trigger)))
+            continue
         trig_pieces.append((span, Piece("trigger", shown, span, w, detail, m.trigger)))
     return trig_pieces
+
+
+def _words_of(pieces: Iterable[Piece]) -> list[tuple[str, set[str]]]:
+    """``(normalized text, its words and their lemmas)`` of each counted
+    trigger piece: a term that is one of them is the same evidence again."""
+    out = []
+    for p in pieces:
+        if p.kind != "trigger" or p.weight <= 0:
+            continue
+        t = normalize_text(p.text)
+        ws = set()
+        for w in terms(t):
+            ws.add(w)
+            ws.update(lemma_candidates(w))
+        out.append((t, ws))
+    return out
+
+
+def _repeats(term: str, words: list[tuple[str, set[str]]]) -> bool:
+    """Whether ``term`` (normalized) is a word of a counted trigger piece
+    (for a term of a script without spaces: held in its text)."""
+    return any(term in ws or (not term.isascii() and term in t) for t, ws in words)
 
 
 def assess(task: PreparedTask, hits: dict[str, list[Match]], matches: Sequence[Match], lexicon: Lexicon,
@@ -450,9 +478,12 @@ def assess(task: PreparedTask, hits: dict[str, list[Match]], matches: Sequence[M
         tier = min(tiers, key=order.index) if tiers else "everyday"
         n_terms = 0
         seen_terms = set()
+        said = _words_of(pieces)
         for owner, term, span in found_by_owner.get(sid, ()):
             if owner != sid or term in seen_terms or any(_overlaps(span, s) for s in used_spans):
                 continue
+            if _repeats(term, said):
+                continue  # the trigger's own word written again
             if within(span, negations) is not None:
                 continue
             seen_terms.add(term)
@@ -465,6 +496,8 @@ def assess(task: PreparedTask, hits: dict[str, list[Match]], matches: Sequence[M
                 continue
             if any(_overlaps(span, s) for s in used_spans) or within(span, negations) is not None:
                 continue
+            if _repeats(term, said):
+                continue  # a counted trigger's word again is not another word about the registry's world
             what = "the registry's term" if owner is None else "the trigger word"
             ctx = Piece("context", text[span[0]:span[1]], span, 1, f"{what} {quote(term)}", term)
             break
