@@ -111,3 +111,45 @@ def test_bad_cases_for_fixes_exit_2(bundled, tmp_path, capsys):
     bad.write_text("cases:\n  - task: x\n    expect: [nope]\n", encoding="utf-8")
     assert main(["route", TASK, "--registry", str(bundled), "--cases", str(bad)]) == 2
     assert capsys.readouterr().err == f"{bad}:3:14: cases[0].expect[0]: unknown skill 'nope'\n"
+
+
+def test_fixes_stop_trying_new_edits_when_the_time_is_up(bundled, monkeypatch):
+    # at 10,000 skills each edit costs seconds (a parse and an index each): `route` waited 20-54 s for its fixes
+    reg = load_registry(bundled)
+    d = Router.from_registry(reg).route(TASK)
+    full: dict[str, int] = {}
+    every = fixes_for(d, reg, tally=full)
+    assert full["tried"] == full["candidates"] >= 3
+    clock = iter(range(0, 10_000, 6))  # every reading of the clock is 6 s later
+    monkeypatch.setattr("routelens.tools.fixes.time.monotonic", lambda: next(clock))
+    seen: list[float] = []
+    cut: dict[str, int] = {}
+    some = fixes_for(d, reg, progress=seen.append, max_seconds=10, tally=cut)
+    assert cut == {"candidates": full["candidates"], "tried": 2}  # 0 s, 6 s, then 12 s > 10 s: stop
+    assert seen == [0.0, 1 / full["candidates"], 1.0]
+    assert [(f.skill, f.yaml) for f in every] == [("code-review", "- review the pull request"),
+                                                  ("pr-creation", "- pull request"),
+                                                  ("code-review", "- review the pull"),
+                                                  ("pr-creation", "- review the pull request")]
+    # the two code-review phrases were tried first; the pr-creation edits were never tried
+    assert [(f.skill, f.yaml) for f in some] == [("code-review", "- review the pull request"),
+                                                 ("code-review", "- review the pull")]
+
+
+def test_route_says_which_fixes_were_left_untried_and_no_fixes_gives_none(bundled, capsys, monkeypatch):
+    clock = iter(range(0, 10_000, 6))
+    monkeypatch.setattr("routelens.tools.fixes.time.monotonic", lambda: next(clock))
+    assert main(["route", TASK, "--json", "--registry", str(bundled), "--fixes-seconds", "1"]) == 0
+    cap = capsys.readouterr()
+    d = json.loads(cap.out)
+    assert list(d)[-2:] == ["fixes", "fixes_untried"] and d["fixes_untried"] >= 1
+    assert cap.err == (f"fixes: {d['fixes_untried']} of {d['fixes_untried'] + 1} candidate edits left untried after "
+                       "1 s (each is checked on a patched copy of the registry); --fixes-seconds N tries longer, "
+                       "--no-fixes skips them\n")
+    assert main(["route", TASK, "--json", "--registry", str(bundled), "--no-fixes"]) == 0
+    cap = capsys.readouterr()
+    assert "fixes" not in json.loads(cap.out) and cap.err == ""
+    with pytest.raises(SystemExit) as exc:
+        main(["route", TASK, "--registry", str(bundled), "--fixes-seconds", "0"])
+    assert exc.value.code == 2
+    assert capsys.readouterr().err.endswith("argument --fixes-seconds: '0': give a number of seconds above 0\n")

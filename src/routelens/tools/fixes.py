@@ -23,8 +23,9 @@ check. Nothing here writes a file or imports Textual.
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from routelens.errors import RegistryError
 from routelens.registry.load import parse_registry
@@ -110,14 +111,24 @@ def _phrase(task: str, span: tuple[int, int]) -> str:
 
 
 def fixes_for(decision: Decision, reg: Registry, raw: bytes | None = None, cases: Sequence[Case] | None = None,
-              cases_file: str = "", max_fixes: int = MAX_FIXES) -> list[Fix]:
+              cases_file: str = "", max_fixes: int = MAX_FIXES, *,
+              progress: Callable[[float], None] | None = None, max_seconds: float | None = None,
+              tally: dict[str, int] | None = None) -> list[Fix]:
     """Verified fixes for ``decision`` (see the module docstring), best
     first: triggers, then ``not_when``, then settings. ``reg``: the
     registry the decision was made with (its canonical text is patched
     when ``raw`` is None); ``cases``: labelled cases to predict the effect
     on (``cases_file`` names them). ``[]`` for a decision whose reason is
     not in :data:`FIXABLE`. Never raises for an edit that cannot be made:
-    it is left out."""
+    it is left out.
+
+    Each candidate edit is verified by routing the task through a router
+    over the patched registry (one parse and index per edit: seconds each
+    at 10,000 skills). ``progress`` gets the fraction of edits tried (0.0 to
+    1.0); with ``max_seconds`` no new edit is tried once that many seconds
+    (wall clock) have passed, so the fixes found by then are returned.
+    ``tally``, when given, is filled with ``{"candidates": n, "tried": k}``
+    (k < n: the time ran out)."""
     if decision.reason not in FIXABLE or decision.mode != "full":
         return []
     raw = raw if raw is not None else reg.text.encode("utf-8")
@@ -177,7 +188,14 @@ def fixes_for(decision: Decision, reg: Registry, raw: bytes | None = None, cases
     before = score(list(cases), [base.route(c.task) for c in cases]).results if cases else []
     found: list[tuple[tuple, Fix]] = []
     kinds = ("add_trigger", "not_when", "threshold", "ambiguity_margin")
+    started = time.monotonic()
+    n_tried = 0
     for order, (kind, skill, edit) in enumerate(tried):
+        if max_seconds is not None and order and time.monotonic() - started > max_seconds:
+            break
+        n_tried += 1
+        if progress is not None:
+            progress(order / len(tried))
         try:
             new_reg = parse_registry(apply_edits(raw, [edit]), reg.path, display)
         except (RegistryError, PatchError):
@@ -206,6 +224,10 @@ def fixes_for(decision: Decision, reg: Registry, raw: bytes | None = None, cases
         single = kind == "add_trigger" and len(edit.value.split()) == 1 and edit.value.isascii()
         fix = Fix(kind, skill, edit.yaml, f"{display}:{edit.where_line}", edit.how, effect, routed, edit)
         found.append(((harm > 0, kinds.index(kind), single, order), fix))
+    if progress is not None:
+        progress(1.0)
+    if tally is not None:
+        tally.update(candidates=len(tried), tried=n_tried)
     found.sort(key=lambda kv: kv[0])
     # the best fix of each skill first, then the settings, then the other triggers
     firsts, rest, per_skill = [], [], set()

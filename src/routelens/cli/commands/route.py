@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from routelens.cli.commands.common import (
-    CommandExit, diagnostics_exit, load_cases_or_exit, path_arg, report_registry_error, resolve_paths,
+    CommandExit, diagnostics_exit, load_cases_or_exit, path_arg, report_registry_error, resolve_paths, tty_progress,
 )
 from routelens.errors import DecisionLogError, RegistryError
 from routelens.registry.load import parse_registry, read_registry_bytes
@@ -35,7 +35,28 @@ def register(sub, common) -> None:
                    help="append each decision to FILE as one JSON line (a decision log for `routelens replay`)")
     p.add_argument("--cases", type=path_arg, default=None, metavar="CASES.yaml",
                    help="labelled cases to predict each fix's effect on (a fallback's fixes say what else they change)")
+    p.add_argument("--no-fixes", action="store_true",
+                   help="give a fallback no verified fixes (each fix is checked on a patched registry: seconds "
+                        "each on a registry of thousands of skills)")
+    p.add_argument("--fixes-seconds", type=positive_seconds, default=FIXES_SECONDS, metavar="N",
+                   help=f"try no new fix after N seconds (default {FIXES_SECONDS:g}); the fixes found by then "
+                        "are shown and the output says how many were left untried")
     p.set_defaults(func=run)
+
+
+#: how long ``route`` verifies a fallback's fixes before it stops trying new ones (seconds, wall clock)
+FIXES_SECONDS = 10.0
+
+
+def positive_seconds(text: str) -> float:
+    """argparse type: a number of seconds above 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r}: give a number of seconds above 0")
+    return value
 
 
 def index_path_of(args: argparse.Namespace) -> Path:
@@ -86,12 +107,15 @@ def format_fixes(fixes: list[Fix]) -> list[str]:
     return lines
 
 
-def fixes_of(args: argparse.Namespace, d: Decision) -> list[Fix]:
+def fixes_of(args: argparse.Namespace, d: Decision, tally: dict[str, int] | None = None) -> list[Fix]:
     """The verified fixes of a fallback that a registry edit can fix
     (:data:`routelens.tools.fixes.FIXABLE`), with their effect on
-    ``--cases`` when given; ``[]`` for other decisions. Bad cases are
-    reported and :class:`CommandExit` (2) raised."""
-    if d.reason not in FIXABLE:
+    ``--cases`` when given; ``[]`` for other decisions and with
+    ``--no-fixes``. No new fix is tried after ``--fixes-seconds``; ``tally``
+    gets ``{"candidates", "tried"}`` (docs/formats.md §15). Progress goes to
+    standard error on a terminal. Bad cases are reported and
+    :class:`CommandExit` (2) raised."""
+    if d.reason not in FIXABLE or getattr(args, "no_fixes", False):
         return []
     cases = None
     if getattr(args, "cases", None):
@@ -108,7 +132,18 @@ def fixes_of(args: argparse.Namespace, d: Decision) -> list[Fix]:
             for diag in bad:
                 print(str(diag), file=sys.stderr)
             raise CommandExit(2)
-    return fixes_for(d, reg, raw, cases, args.cases or "")
+    return fixes_for(d, reg, raw, cases, args.cases or "", progress=tty_progress("verifying fixes"),
+                     max_seconds=getattr(args, "fixes_seconds", FIXES_SECONDS), tally=tally)
+
+
+def untried_note(tally: dict[str, int], seconds: float) -> str | None:
+    """The sentence saying that fixes were left untried when time ran out
+    (None when every candidate edit was tried)."""
+    n, k = tally.get("candidates", 0), tally.get("tried", 0)
+    if k >= n:
+        return None
+    return (f"fixes: {n - k} of {n} candidate edits left untried after {seconds:g} s (each is checked on a "
+            f"patched copy of the registry); --fixes-seconds N tries longer, --no-fixes skips them")
 
 
 def format_decision(d: Decision, router: Router | None = None) -> str:
@@ -199,12 +234,18 @@ def run(args) -> int:
         return 0
     d = router.route(args.task)
     _logged(log, d)
-    fixes = fixes_of(args, d)
+    tally: dict[str, int] = {}
+    fixes = fixes_of(args, d, tally)
+    note = untried_note(tally, args.fixes_seconds)
     if args.json:
         out = d.to_dict()
-        if d.reason in FIXABLE:
+        if d.reason in FIXABLE and not args.no_fixes:
             out["fixes"] = [f.to_dict() for f in fixes]
+            if note:
+                out["fixes_untried"] = tally["candidates"] - tally["tried"]
         sys.stdout.write(json.dumps(out, ensure_ascii=False, indent=2) + "\n")
     else:
         print("\n".join([format_decision(d, router), *format_fixes(fixes)]))
+    if note:
+        print(note, file=sys.stderr)
     return 0
