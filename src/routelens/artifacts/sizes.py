@@ -17,6 +17,7 @@ from routelens.artifacts.jsonfmt import compact
 from routelens.errors import FileReadError
 from routelens.fileio import read_bounded
 from routelens.registry.model import Registry
+from routelens.text.numbers import within_budget
 
 __all__ = ["measure", "top_contributors", "size_stats", "token_count"]
 
@@ -122,7 +123,7 @@ def size_stats(reg: Registry, index_data: bytes, catalog_measure: tuple[int, int
             "index_chars": idx_m["chars"],
             "limit_chars": round(limit, 2),
             "ratio": round(idx_m["chars"] / rc, 4),
-            "ok": idx_m["chars"] < limit,
+            "ok": within_budget(idx_m["chars"], reg_m["chars"], ratio),
         },
         "top_contributors": top_contributors(index_data),
     }

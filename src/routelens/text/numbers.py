@@ -35,6 +35,31 @@ def size_words(reduction: float) -> str:
     return f"{figure} smaller" if reduction > 0 else f"{figure} larger"
 
 
+#: below this many registry characters the size budget is not checked: the index's fixed part (its header, about
+#: 300 characters) alone is more than 0.7 of a registry of a few skills (docs/formats.md §5.2)
+BUDGET_MIN_REGISTRY_CHARS = 2000
+
+
+def within_budget(index_chars: int, registry_chars: int, max_index_ratio: float) -> bool:
+    """The size budget of docs/formats.md §5.2: ``index_chars <
+    registry_chars x max_index_ratio`` (characters, strictly less), or a
+    registry under :data:`BUDGET_MIN_REGISTRY_CHARS` characters (not checked)."""
+    return registry_chars < BUDGET_MIN_REGISTRY_CHARS or index_chars < registry_chars * max_index_ratio
+
+
+def budget_verdict(index_chars: int, registry_chars: int, max_index_ratio: float) -> str:
+    """The budget in words for people: ``ok, 6,686 chars to spare``,
+    ``EXCEEDED by 57 chars`` or, for a registry under
+    :data:`BUDGET_MIN_REGISTRY_CHARS` characters, ``not checked below 2,000
+    chars of registry``."""
+    if registry_chars < BUDGET_MIN_REGISTRY_CHARS:
+        return f"not checked below {BUDGET_MIN_REGISTRY_CHARS:,} chars of registry"
+    most = budget_max_chars(registry_chars, max_index_ratio)
+    if index_chars <= most:
+        return f"ok, {most - index_chars:,} chars to spare"
+    return f"EXCEEDED by {index_chars - most:,} chars"
+
+
 def budget_max_chars(registry_chars: int, max_index_ratio: float) -> int:
     """The most characters the index may have (docs/formats.md §5.2: the
     index must stay strictly below ``registry_chars x max_index_ratio``), a

@@ -25,6 +25,7 @@ from routelens.fileio import read_bounded
 from routelens.limits import LIMITS
 from routelens.paths import CATALOG_NAME, INDEX_NAME
 from routelens.text.canonical import sha256_hex
+from routelens.text.numbers import within_budget
 from routelens.text.visible import pictured
 from routelens.artifacts.check import CheckResult, check
 from routelens.artifacts.jsonfmt import compact
@@ -426,7 +427,7 @@ class Snapshot:
     @property
     def budget_ok(self) -> bool:
         """Whether a fresh index stays below ``max_index_ratio`` of the registry."""
-        return self.fresh_index_chars < len(self.registry.text) * self.registry.routing.max_index_ratio
+        return within_budget(self.fresh_index_chars, len(self.registry.text), self.registry.routing.max_index_ratio)
 
 
 @dataclass

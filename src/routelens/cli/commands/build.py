@@ -12,7 +12,7 @@ from routelens.artifacts.write import write_generated
 from routelens.cli.commands.common import DEMO_LABEL, load_or_exit, positive_int, print_body_warnings, resolve_paths
 from routelens.errors import BuildError
 from routelens.paths import CATALOG_NAME, INDEX_NAME
-from routelens.text.numbers import budget_max_chars, num, pct, size_words
+from routelens.text.numbers import budget_max_chars, budget_verdict, num, pct, size_words
 from routelens.text.visible import visible
 
 
@@ -40,8 +40,7 @@ def size_summary(st: dict) -> list[str]:
     (docs/formats.md §5.2)."""
     r, c, i, b = st["registry"], st["catalog"], st["index"], st["budget"]
     most = budget_max_chars(r["chars"], b["max_index_ratio"])
-    verdict = (f"ok, {num(most - b['index_chars'])} chars to spare" if b["ok"]
-               else f"EXCEEDED by {num(b['index_chars'] - most)} chars")
+    verdict = budget_verdict(b["index_chars"], r["chars"], b["max_index_ratio"])
     return [
         f"{'':9}{'chars':>10}{'bytes':>10}{'lines':>8}  vs the registry",
         f"{'registry':9}{num(r['chars']):>10}{num(r['bytes']):>10}{num(r['lines']):>8}",
