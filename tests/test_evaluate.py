@@ -166,3 +166,20 @@ def test_quality_bar_on_the_shipped_cases():
     # ("debug", "terraform", "翻訳") do not route alone; the exact figure is pinned so a change is seen
     assert (rep.counts["routable_routed"], rep.counts["routable"]) == (136, 167), [r.case.task for r in rep.missed]
     assert rep.failures == ["coverage 0.814 is not >= 0.9"]
+
+
+def test_a_case_key_close_to_a_known_one_is_an_error_at_the_key():
+    # was: `must_falback: true` was ignored and the case scored as a routable one
+    with pytest.raises(CasesError) as exc:
+        parse_cases("cases:\n  - task: review my diff\n    must_falback: true\n  - {task: x, categroy: y}\n"
+                    "  - {task: z, source: a ticket}\n", "c.yaml")
+    assert [str(d) for d in exc.value.diagnostics] == [
+        "c.yaml:3:5: cases[0].must_falback: unknown key `must_falback`: did you mean `must_fallback`?",
+        "c.yaml:4:15: cases[1].categroy: unknown key `categroy`: did you mean `category`?"]
+
+
+def test_closest_gives_a_hint_only_when_close():
+    from routelens.text.words import closest
+    assert closest("satus", ["path", "status"]) == "status"
+    assert closest("status", ["path", "status"]) is None  # a known key needs no hint
+    assert closest("owner", ["path", "priority", "triggers", "status"]) is None

@@ -268,3 +268,29 @@ def test_the_bundled_registry_is_lint_clean(capsys, monkeypatch, tmp_path):
     assert main(["lint", "--registry", str(ROOT / "skills.yaml")]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[-1] == "lint: 0 errors, 0 warnings"
+
+
+def test_a_misspelled_skill_key_is_named_with_the_key_it_resembles(tmp_path):
+    # was: `satus: disabled` and `descripton:` passed build and lint silently, and the skill kept routing
+    from routelens.registry import parse_registry
+    from routelens.tools.lint import lint
+    text = ("schema_version: 1\nskills:\n  code-review:\n    description: Review a diff.\n"
+            "    triggers: [review my diff]\n    priority: P2\n    satus: disabled\n    descripton: hello\n"
+            "    owner: platform\n    path: code-review.md\n"
+            "rules:\n  r1:\n    forcd: true\n    triggers: [drop the table]\n"
+            "routng:\n  threshold: 80\nrouting:\n  treshold: 80\n")
+    (tmp_path / "code-review.md").write_text("# Code review\n", encoding="utf-8")
+    reg = parse_registry(text.encode(), tmp_path / "skills.yaml", "skills.yaml")
+    got = [str(f) for f in lint(reg, env={}, settings=None).findings
+           if f.code in ("misspelled-key", "registry-warning")]
+    assert got == [
+        "skills.yaml:7:5: warning: skills.code-review.satus: `satus` is no key routelens reads (it is kept as "
+        "metadata): did you mean `status`? [misspelled-key]",
+        "skills.yaml:8:5: warning: skills.code-review.descripton: `descripton` is no key routelens reads (it is "
+        "kept as metadata): did you mean `description`? [misspelled-key]",
+        "skills.yaml:13:5: warning: rules.r1.forcd: `forcd` is no key routelens reads (it is kept as metadata): "
+        "did you mean `forced`? [misspelled-key]",
+        "skills.yaml:15:1: warning: routng: unknown top-level key (known: schema_version, skills, composition, "
+        "rules, routing); ignored; did you mean `routing`? [registry-warning]",
+        "skills.yaml:18:3: warning: routing.treshold: unknown routing key; ignored; did you mean `threshold`? "
+        "[registry-warning]"]

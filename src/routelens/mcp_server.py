@@ -39,7 +39,6 @@ import json
 from pathlib import Path
 from typing import Any, Callable
 
-from rapidfuzz import fuzz, process
 
 from routelens import __version__
 from routelens.artifacts.bodies import read_body
@@ -52,6 +51,7 @@ from routelens.routing.decision import Decision
 from routelens.routing.explain import SUGGEST_CUTOFF
 from routelens.routing.router import route
 from routelens.text.canonical import canonical_bytes
+from routelens.text.words import closest
 
 __all__ = [
     "SERVER_NAME",
@@ -191,8 +191,8 @@ def load_skill_text(registry_path: str | Path, skill_id: str) -> str:
             named = members[0] if len(members) == 1 else ", ".join(members[:-1]) + " and " + members[-1]
             raise ToolCallError(f"{skill_id!r} is a composition, not a skill: call load_skill for each of its "
                                 f"members, {named}")
-        best = process.extractOne(skill_id, list(reg.skills), scorer=fuzz.ratio, score_cutoff=SUGGEST_CUTOFF)
-        raise ToolCallError(f"unknown skill id {skill_id!r}" + (f" (closest: {best[0]!r})" if best else ""))
+        best = closest(skill_id, reg.skills, SUGGEST_CUTOFF)
+        raise ToolCallError(f"unknown skill id {skill_id!r}" + (f" (closest: {best!r})" if best else ""))
     if skill.status == "disabled":
         raise ToolCallError(f"skill {skill_id!r} is disabled")
     try:

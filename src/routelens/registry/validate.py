@@ -26,6 +26,7 @@ from routelens.registry.model import (
     Skill,
     new_skill,
 )
+from routelens.text.words import closest
 from routelens.text.yaml_events import (
     FALSE_WORDS,
     MAP,
@@ -45,6 +46,8 @@ KNOWN_TOP_LEVEL = ("schema_version", "skills", "composition", "rules", "routing"
 #: A number as YAML 1.2's core schema writes it (no .inf/.nan, no 0x, no 1_000).
 _NUMBER_RE = re.compile(r"^[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?$")
 _ID_MATCH = ID_RE.match
+#: The keys of ``routing:`` (docs/formats.md §1.1); others are a warning.
+ROUTING_KEYS = ("threshold", "ambiguity_margin", "high_risk", "destructive_intents", "max_index_ratio")
 _SKILL_KEYS = frozenset({"path", "priority", "triggers", "description", "status", "not_when"})
 
 
@@ -437,7 +440,9 @@ def validate_registry(r: Reader, root: Node | None, path: Path, text: str,
             r.error(vn.start, "schema_version", f"must be the integer 1, got {shown}")
     for key, (kn, vn) in top.items():
         if key not in KNOWN_TOP_LEVEL:
-            r.warn(kn.start, key, f"unknown top-level key (known: {', '.join(KNOWN_TOP_LEVEL)}); ignored")
+            hint = closest(key, KNOWN_TOP_LEVEL)
+            r.warn(kn.start, key, f"unknown top-level key (known: {', '.join(KNOWN_TOP_LEVEL)}); ignored"
+                   + (f"; did you mean `{hint}`?" if hint else ""))
 
     def section_entries(name: str) -> list[tuple[str, Node, Node]]:
         if name not in top:
@@ -583,7 +588,8 @@ def validate_registry(r: Reader, root: Node | None, path: Path, text: str,
                     else:
                         vals["high_risk"] = v.triggers(v2, p)
                 else:
-                    r.warn(k2.start, p, "unknown routing key; ignored")
+                    hint = closest(key, ROUTING_KEYS)
+                    r.warn(k2.start, p, "unknown routing key; ignored" + (f"; did you mean `{hint}`?" if hint else ""))
             routing = RoutingSettings(**vals)
 
     if r.errors:

@@ -49,6 +49,7 @@ from routelens.routing.matcher_cache import load_or_build
 from routelens.routing.policy import Evidence, ExplicitId, UnknownId, Verdict, decide
 from routelens.routing.signals import clause_breaks, destructive, negated, steering
 from routelens.text.canonical import canonical_bytes
+from routelens.text.words import closest
 
 __all__ = ["Router", "route"]
 
@@ -351,11 +352,7 @@ class Router:
     def _closest_id(self, ident: str) -> str | None:
         """The skill or composition id closest to ``ident`` (rapidfuzz's
         ratio at least :data:`~routelens.routing.explain.SUGGEST_CUTOFF`), or None."""
-        from rapidfuzz import fuzz, process
-
-        best = process.extractOne(ident, [*self.skill_ids, *self.composition_ids], scorer=fuzz.ratio,
-                                  score_cutoff=explaining.SUGGEST_CUTOFF)
-        return best[0] if best else None
+        return closest(ident, [*self.skill_ids, *self.composition_ids], explaining.SUGGEST_CUTOFF)
 
     def _decision(self, ev: Evidence, v: Verdict) -> Decision:
         if not v.candidates and ev.candidates:

@@ -26,6 +26,7 @@ Nothing in this module imports a routelens module above the text stage.
 from __future__ import annotations
 
 import re
+from typing import Iterable
 
 from routelens.text.unicode import normalize_text
 
@@ -179,3 +180,17 @@ def terms(text: str) -> list[str]:
             if len(m.group()) <= 4:
                 out.append(m.group())
     return out
+
+
+def closest(word: str, choices: Iterable[str], cutoff: float = 70) -> str | None:
+    """The choice most like ``word`` (rapidfuzz's ``fuzz.ratio``, 0-100, at
+    least ``cutoff``), for a "did you mean" hint: ``closest("satus",
+    ["path", "status"])`` -> ``"status"``; None when nothing is that close
+    or ``word`` is itself a choice."""
+    from rapidfuzz import fuzz, process
+
+    pool = list(choices)
+    if word in pool:
+        return None
+    best = process.extractOne(word, pool, scorer=fuzz.ratio, score_cutoff=cutoff)
+    return best[0] if best else None

@@ -39,6 +39,7 @@ from routelens.limits import LIMITS
 from routelens.routing.decision import Decision
 from routelens.routing.router import Router
 from routelens.text.yaml_events import FALSE_WORDS, MAP, NULL_WORDS, SCALAR, SEQ, TRUE_WORDS, compose_bytes
+from routelens.text.words import closest
 
 __all__ = ["QUALITY_BAR", "Case", "CaseResult", "EvalReport", "CasesError", "load_cases", "parse_cases", "check_ids",
            "evaluate", "score"]
@@ -241,7 +242,9 @@ def parse_cases(text: str | bytes, display: str = "<cases>") -> list[Case]:
         if item_node.kind != MAP:
             errors.append(Diagnostic(display, iline, icol, base, "a case must be a mapping with a `task`"))
             continue
-        item = {k: v for k, _, v in reversed(r.mapping_pairs(item_node, base))}  # the first of duplicates wins
+        pairs = list(reversed(r.mapping_pairs(item_node, base)))
+        item = {k: v for k, _, v in pairs}  # the first of duplicates wins
+        key_nodes = {k: kn for k, kn, _ in pairs}
 
         def err(key: str, message: str, node=None) -> None:
             ln, cl = at(node if node is not None else item[key]) if (node is not None or key in item) else (iline, icol)
@@ -263,6 +266,11 @@ def parse_cases(text: str | bytes, display: str = "<cases>") -> list[Case]:
             err(key, f"{key} must be true or false")
             return None
 
+        typo = next(((k, h) for k in item if isinstance(k, str)
+                     for h in [closest(k, CASE_KEYS, 80)] if h is not None and k not in CASE_KEYS), None)
+        if typo is not None:  # `must_falback: true` would be ignored and the case measured as something else
+            err(typo[0], f"unknown key `{typo[0]}`: did you mean `{typo[1]}`?", key_nodes[typo[0]])
+            continue
         if "task" not in item:
             err("task", "missing")
             continue
@@ -346,6 +354,10 @@ def check_ids(cases: Iterable[Case], skill_ids: Iterable[str], composition_ids: 
             out.append(Diagnostic(c.file, ln, cl, f"cases[{c.index}].composition",
                                   f"unknown composition {c.composition!r}{hint}"))
     return out
+
+
+#: the keys of a labelled case (docs/formats.md §8); a key close to one of these is refused as a typo
+CASE_KEYS = ("task", "expect", "composition", "mode", "must_fallback", "expect_all", "note", "category")
 
 
 def load_cases(path: str | Path) -> list[Case]:

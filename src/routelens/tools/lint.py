@@ -50,6 +50,9 @@ Checks (code, severity, where the rule comes from):
                                          bad value, a ``skillOverrides`` id no skill has
 ``listing-over-budget``        error     the Layer-1 block exceeds the user's ``--budget CHARS``
 ``registry-warning``           warning   a warning of the registry reader (unknown key, ...)
+``misspelled-key``             warning   a skill or rule key routelens does not read that is
+                                         close (rapidfuzz ratio 80 or more) to one it does:
+                                         ``satus: disabled`` is metadata, and the skill routes
 ``review-pending``             warning   the ``review:`` key ``routelens import`` leaves on
                                          triggers it proposed: review them, delete the key
 ``control-character``          warning   a value of the registry (description, trigger, path,
@@ -93,6 +96,7 @@ from routelens.routing.matching import TriggerMatcher, prepare, tokenize
 from routelens.text.canonical import canonical_bytes
 from routelens.text.unicode import JA_STOP_WORDS, STOP_WORDS, is_spaceless, normalize_text
 from routelens.text.visible import describe_control, first_control, visible
+from routelens.text.words import closest
 from routelens.tools.agentskills import DESCRIPTION_MAX_CHARS, agentskills_name_problem
 from routelens.tools.harness import (
     BUDGET_ENV,
@@ -124,6 +128,10 @@ __all__ = [
 ]
 
 _PARENT = re.compile(r"(\[\d+\]|\.[^.\[]*)$")
+#: the keys of a skill entry routelens reads (docs/formats.md §1.1); another key is metadata
+_SKILL_READ_KEYS = ("path", "priority", "triggers", "description", "status", "not_when")
+#: how alike (rapidfuzz ratio, 0-100) a metadata key must be to a read key to be called a misspelling
+_KEY_HINT_CUTOFF = 80
 
 
 def _norm(s: str) -> str:
@@ -482,6 +490,16 @@ def lint(reg: Registry, budget_chars: int | None = None, context_window: int = D
             shown = f" ({note!r})" if isinstance(note, str) else ""
             add("warning", "review-pending", f"skills.{s.id}.review",
                 f"import proposed this skill's triggers for review{shown}: check them, then delete the key")
+
+    # --- a metadata key that is one letter or two from a key routelens reads ("satus: disabled" never disabled)
+    read_keys = {"skills": (*_SKILL_READ_KEYS, "when_to_use"), "rules": ("forced", "triggers", "description")}
+    for section, entries in (("skills", reg.skills), ("rules", reg.rules)):
+        for e in entries.values():
+            for k in e.metadata:
+                hint = closest(k, read_keys[section], _KEY_HINT_CUTOFF)
+                if hint is not None:
+                    add("warning", "misspelled-key", f"{section}.{e.id}.{k}",
+                        f"`{k}` is no key routelens reads (it is kept as metadata): did you mean `{hint}`?")
 
     # --- names, bodies
     for s in reg.skills.values():
