@@ -403,3 +403,15 @@ def test_stats_top_must_be_positive(value, cli, capsys):
     with pytest.raises(SystemExit) as info:
         cli("stats", "--top", value)
     assert info.value.code == 2
+
+
+def test_a_mistyped_registry_never_opens_the_ui(tmp_path, cli, monkeypatch):
+    # was: `routelens --registry /nope` opened the TUI on "nothing loaded" (exit 0 when closed)
+    missing = tmp_path / "nope.yaml"
+    code, _, err = cli("tui", "--registry", missing)
+    assert (code, err) == (2, f"routelens: {missing}: no such file (the registry given by --registry); "
+                              "`routelens init` writes a starter registry\n")
+    monkeypatch.setenv("ROUTELENS_REGISTRY", str(missing))
+    code, _, err = cli("tui")
+    assert (code, err) == (2, f"routelens: {missing}: no such file (the registry given by $ROUTELENS_REGISTRY); "
+                              "`routelens init` writes a starter registry\n")

@@ -8,6 +8,7 @@ from __future__ import annotations
 import sys
 
 from routelens.cli.commands.common import path_arg, resolve_paths
+from routelens.paths import REGISTRY_ENV
 
 
 def register(sub, common) -> None:
@@ -29,6 +30,11 @@ def register(sub, common) -> None:
 
 def run(args) -> int:
     reg_path, out_dir = resolve_paths(args)
+    if not reg_path.exists():  # a mistyped --registry: say so, never open a UI on nothing
+        given = "--registry" if args.registry is not None else f"${REGISTRY_ENV}"
+        print(f"routelens: {reg_path}: no such file (the registry given by {given}); "
+              "`routelens init` writes a starter registry", file=sys.stderr)
+        return 2
     if not sys.stdout.isatty() and not sys.stdin.isatty():
         print("routelens tui needs a terminal; use `routelens route`, `routelens stats` or `routelens check` in scripts",
               file=sys.stderr)
