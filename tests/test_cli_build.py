@@ -257,7 +257,7 @@ def test_check_exit_codes(tmp_path, cli):
     assert cli("build", "--registry", reg, "--out", out)[0] == 0
     code, stdout, stderr = cli("check", "--registry", reg, "--out", out)
     assert (code, stderr.splitlines()) == (0, example_bodies(reg))
-    assert stdout == f"ok: {out} is fresh for {reg} (09fe3ba3c37c) and within the size budget\n"
+    assert stdout == f"ok: {out} is fresh for {reg} (09fe3ba3c37c) and the size budget is not checked below 2,000 chars of registry\n"
     before = {p.name: p.read_bytes() for p in out.iterdir()}
     reg.write_text(ROOMY.replace("  article-writing:", "  article-drafting:"), encoding="utf-8")
     code, stdout, stderr = cli("check", "--registry", reg, "--out", out)
@@ -306,8 +306,9 @@ def test_check_hand_edited_index_and_budget(tmp_path, cli):
     shutil_example.mkdir()
     (shutil_example / "skills.yaml").write_bytes(EXAMPLE.read_bytes())
     cli("build", "--registry", shutil_example / "skills.yaml")
-    code, _, stderr = cli("check", "--registry", shutil_example / "skills.yaml")
+    code, stdout, stderr = cli("check", "--registry", shutil_example / "skills.yaml")
     assert code == 0  # 564 chars: under 2,000 the budget is not checked (docs/formats.md §5.2)
+    assert stdout.endswith(") and the size budget is not checked below 2,000 chars of registry\n")
     tight = tmp_path / "tight2"
     tight.mkdir()
     text = (Path(__file__).resolve().parents[1] / "skills.yaml").read_text(encoding="utf-8")

@@ -361,7 +361,7 @@ def listing_line(listing: dict[str, Any]) -> str:
     cc = listing["claude_code"]
     approx = "" if cc["exact"] else "~"
     files = listing["settings"]["files"]
-    line = (f"listing: Layer-1 block {listing['block_chars']:,} chars ({listing['skills']:,} skills); "
+    line = (f"listing: Layer-1 block {listing['block_chars']:,} chars ({listing['skills']:,} skill{'s' if listing['skills'] != 1 else ''}); "
             f"Claude Code listing {listing['capped_chars']:,} of {approx}{cc['budget_chars']:,} chars ({cc['source']}): "
             f"{cc['used'] * 100:.1f}% used; Codex ~{listing['codex']['budget_chars']:,} chars (2%): "
             f"{listing['codex']['used'] * 100:.1f}% used; "
