@@ -579,3 +579,30 @@ async def test_current_hit_stays_in_view_after_a_resize(tmp_path):
             top, height = int(view.scroll_y), view.scrollable_content_region.height
             shown = range(top + 1, top + height + 1)  # 1-based lines on screen
             assert start in shown and (end in shown or end - start + 1 > height), (size, start, end, top, height)
+
+
+async def _footer_keys(registry, width: int) -> tuple[list[str], bool]:
+    from textual.widgets._footer import FooterKey
+
+    from routelens.tui.widgets.footer import FittingFooter
+
+    app = make_app(registry)
+    async with app.run_test(size=(width, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.pause(0.2)
+        footer = app.screen.query_one(FittingFooter)
+        keys = [k for k in footer.query(FooterKey) if not k.has_class("-command-palette")]
+        palette = footer.query_one(".-command-palette", FooterKey)
+        shown = [k.key for k in keys if k.display]
+        clear = all(k.region.right - (0 if footer.compact else 1) <= palette.region.x for k in keys if k.display)
+        # compact, the docked palette key ends a cell short of the edge: nothing may lie under that cell
+        return shown, clear and palette.region.right >= width - 1
+
+
+async def test_the_footer_shows_only_whole_keys_beside_the_palette_key(registry):
+    # was: "... f5 Rebuild ▏^p paletteF" at 80 columns, "^p palettee" at 90: keys that did not fit ran on
+    # under the docked palette key, which stopped a cell short of the edge
+    first = ["up", "down", "f1", "f2", "f3", "f4", "f5"]
+    assert await _footer_keys(registry, 80) == (first, True)
+    assert await _footer_keys(registry, 90) == (first + ["f6"], True)
+    assert await _footer_keys(registry, 160) == (first + ["f6", "f7", "f8", "f9"], True)

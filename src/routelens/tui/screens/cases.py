@@ -22,8 +22,9 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Select, Static
+from textual.widgets import DataTable, Select, Static
 
+from routelens.tui.widgets.footer import FittingFooter
 from routelens.errors import CasesError
 from routelens.tools.evaluate import CaseResult, EvalReport, evaluate, load_cases
 from routelens.tui.cells import cell
@@ -131,7 +132,7 @@ class ListScreen(Screen[str | None]):
             yield Select([(ALL, ALL)], value=ALL, allow_blank=False, prompt=self.FILTER_TITLES[0], id="filter-0")
             yield Select([(ALL, ALL)], value=ALL, allow_blank=False, prompt=self.FILTER_TITLES[1], id="filter-1")
         yield DataTable(cursor_type="row", id="list-table")
-        yield Footer()
+        yield FittingFooter()
 
     def on_mount(self) -> None:
         table = self.query_one("#list-table", DataTable)

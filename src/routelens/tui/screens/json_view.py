@@ -6,8 +6,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
+from routelens.tui.widgets.footer import FittingFooter
 from routelens.text.visible import pictured
 from routelens.tui.widgets.code_pane import CodePane
 
@@ -38,7 +39,7 @@ class JsonScreen(ModalScreen[None]):
         with Vertical(id="box"):
             yield CodePane(self.title_text, id="json-pane")
             yield Static("", id="note")
-        yield Footer()
+        yield FittingFooter()
 
     def on_mount(self) -> None:
         pane = self.query_one(CodePane)

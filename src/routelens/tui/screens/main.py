@@ -31,7 +31,7 @@ from textual.app import ComposeResult
 from textual.geometry import Size
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Input, Tab, Tabs
+from textual.widgets import Input, Tab, Tabs
 from textual.worker import get_current_worker
 
 from routelens.errors import CasesError
@@ -64,6 +64,7 @@ from routelens.tui.model import (
     preview,
     signature,
 )
+from routelens.tui.widgets.footer import FittingFooter
 from routelens.tui.widgets.code_pane import CodePane
 from routelens.tui.widgets.decision_panel import DecisionPanel
 from routelens.tui.widgets.error_panel import ErrorPanel
@@ -179,7 +180,7 @@ class MainScreen(Screen[None]):
         self.decision_panel = DecisionPanel(id="decision")
         self.pane_tabs = Tabs(*(Tab(label, id=f"tab-{name}") for name, label in PANES.items()), id="pane-tabs")
         self.panes = PaneSet(paths, max_textarea_lines=max_textarea_lines, id="panes")
-        self.footer = Footer()
+        self.footer = FittingFooter()
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:

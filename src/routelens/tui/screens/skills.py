@@ -21,9 +21,10 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Input, Markdown, Static, TabbedContent, TabPane
+from textual.widgets import Input, Markdown, Static, TabbedContent, TabPane
 from textual.worker import get_current_worker
 
+from routelens.tui.widgets.footer import FittingFooter
 from routelens.artifacts.bodies import read_body as read_body_bytes
 from routelens.errors import FileReadError
 from routelens.limits import LIMITS
@@ -200,7 +201,7 @@ class SkillBrowser(Screen[str | None]):
             with Vertical(id="detail"):
                 yield Static("", id="summary")
                 yield Static("", id="explain")
-        yield Footer()
+        yield FittingFooter()
 
     async def _mount_tabs(self) -> None:
         """The body, range and catalog-entry tabs, mounted after the first

@@ -31,8 +31,9 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Input, Static
+from textual.widgets import DataTable, Input, Static
 
+from routelens.tui.widgets.footer import FittingFooter
 from routelens.errors import HistoryError
 from routelens.text.numbers import budget_max_chars
 from routelens.tui.cells import cell
@@ -273,7 +274,7 @@ class StatsScreen(Screen[None]):
                         yield DataTable(id="contrib", cursor_type="none", zebra_stripes=False)
                     with Vertical(classes="box", id="listing-box"):
                         yield DataTable(id="listing-contrib", cursor_type="none", zebra_stripes=False)
-        yield Footer()
+        yield FittingFooter()
 
     def on_mount(self) -> None:
         snap = self.snapshot
