@@ -105,11 +105,13 @@ class HeaderBar(Widget):
             # the same figure as `routelens stats` (1 - index/registry), in words, not a sign
             words = size_vs_registry(s.reduction)
             good = s.budget_ok is not False and s.reduction > 0
+            # without a fresh index on disk the figures are those a build would give: say so
+            lead = " index " if s.freshness == "fresh" else " if built: index "
             size = Content.assemble(
-                " index ", (words, "bold $success" if good else "bold $error"),
+                lead, (words, "bold $success" if good else "bold $error"),
                 (f" ({num(s.index_chars or 0)} chars)", "$text-muted"), " ",
             )
-            size_short = Content.assemble(" index ", (words, "bold $success" if good else "bold $error"), " ")
+            size_short = Content.assemble(lead, (words, "bold $success" if good else "bold $error"), " ")
         else:
             size = size_short = Content("")
         budget = (
