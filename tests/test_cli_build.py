@@ -416,3 +416,11 @@ def test_a_mistyped_registry_never_opens_the_ui(tmp_path, cli, monkeypatch):
     code, _, err = cli("tui")
     assert (code, err) == (2, f"routelens: {missing}: no such file (the registry given by $ROUTELENS_REGISTRY); "
                               "`routelens init` writes a starter registry\n")
+
+
+def test_the_stats_screen_says_a_small_registrys_budget_is_not_checked():
+    # check and build say "not checked below 2,000 chars"; F3 must not say OVER for the same registry
+    from routelens.tui.screens.stats import _row
+    assert _row("index", 596, 394, False, "note", 20, checked=False).plain.startswith(" N/A   index")
+    assert _row("index", 596, 394, False, "note", 20).plain.startswith(" OVER  index")
+    assert _row("index", 300, 394, False, "note", 20).plain.startswith(" PASS  index")

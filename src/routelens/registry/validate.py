@@ -39,7 +39,7 @@ from routelens.text.yaml_events import (
     join_path,
 )
 
-__all__ = ["KNOWN_TOP_LEVEL", "Validator", "validate_skill", "fast_skill", "compose_registry", "validate_registry"]
+__all__ = ["KNOWN_TOP_LEVEL", "ROUTING_KEYS", "SKILL_KEYS", "RULE_KEYS", "Validator", "validate_skill", "fast_skill", "compose_registry", "validate_registry"]
 
 #: The top-level keys of the registry (docs/formats.md §1); others are a warning.
 KNOWN_TOP_LEVEL = ("schema_version", "skills", "composition", "rules", "routing")
@@ -48,7 +48,10 @@ _NUMBER_RE = re.compile(r"^[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9
 _ID_MATCH = ID_RE.match
 #: The keys of ``routing:`` (docs/formats.md §1.1); others are a warning.
 ROUTING_KEYS = ("threshold", "ambiguity_margin", "high_risk", "destructive_intents", "max_index_ratio")
-_SKILL_KEYS = frozenset({"path", "priority", "triggers", "description", "status", "not_when"})
+#: The keys of a skill and of a rule that routelens reads (docs/formats.md §1.1); others are metadata.
+SKILL_KEYS = ("path", "priority", "triggers", "description", "status", "not_when")
+RULE_KEYS = ("forced", "triggers", "description")
+_SKILL_KEYS = frozenset(SKILL_KEYS)
 
 
 class Validator:
@@ -540,7 +543,7 @@ def validate_registry(r: Reader, root: Node | None, path: Path, text: str,
         if "description" in fields:
             description = v.string(fields["description"][1], join_path(base, "description"), "description")
         metadata = {k: r.to_python(v2, join_path(base, k)) for k, (k2, v2) in fields.items()
-                    if k not in ("forced", "triggers", "description")}
+                    if k not in RULE_KEYS}
         if rid is None or not trig:
             continue
         if rid in skills or rid in compositions:

@@ -40,11 +40,17 @@ def size_words(reduction: float) -> str:
 BUDGET_MIN_REGISTRY_CHARS = 2000
 
 
+def budget_checked(registry_chars: int) -> bool:
+    """Whether the size budget applies to a registry of ``registry_chars``
+    characters (at least :data:`BUDGET_MIN_REGISTRY_CHARS`, docs/formats.md §5.2)."""
+    return registry_chars >= BUDGET_MIN_REGISTRY_CHARS
+
+
 def within_budget(index_chars: int, registry_chars: int, max_index_ratio: float) -> bool:
     """The size budget of docs/formats.md §5.2: ``index_chars <
     registry_chars x max_index_ratio`` (characters, strictly less), or a
     registry under :data:`BUDGET_MIN_REGISTRY_CHARS` characters (not checked)."""
-    return registry_chars < BUDGET_MIN_REGISTRY_CHARS or index_chars < registry_chars * max_index_ratio
+    return not budget_checked(registry_chars) or index_chars < registry_chars * max_index_ratio
 
 
 def budget_verdict(index_chars: int, registry_chars: int, max_index_ratio: float) -> str:
@@ -52,7 +58,7 @@ def budget_verdict(index_chars: int, registry_chars: int, max_index_ratio: float
     ``EXCEEDED by 57 chars`` or, for a registry under
     :data:`BUDGET_MIN_REGISTRY_CHARS` characters, ``not checked below 2,000
     chars of registry``."""
-    if registry_chars < BUDGET_MIN_REGISTRY_CHARS:
+    if not budget_checked(registry_chars):
         return f"not checked below {BUDGET_MIN_REGISTRY_CHARS:,} chars of registry"
     most = budget_max_chars(registry_chars, max_index_ratio)
     if index_chars <= most:

@@ -266,8 +266,7 @@ def parse_cases(text: str | bytes, display: str = "<cases>") -> list[Case]:
             err(key, f"{key} must be true or false")
             return None
 
-        typo = next(((k, h) for k in item if isinstance(k, str)
-                     for h in [closest(k, CASE_KEYS, 80)] if h is not None and k not in CASE_KEYS), None)
+        typo = next(((k, h) for k in item if isinstance(k, str) for h in [closest(k, CASE_KEYS, 80)] if h), None)
         if typo is not None:  # `must_falback: true` would be ignored and the case measured as something else
             err(typo[0], f"unknown key `{typo[0]}`: did you mean `{typo[1]}`?", key_nodes[typo[0]])
             continue

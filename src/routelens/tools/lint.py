@@ -91,6 +91,7 @@ from routelens.artifacts.vocabulary import stem_collisions, trigger_key, zipf
 from routelens.errors import FileReadError
 from routelens.limits import LIMITS
 from routelens.registry.model import Registry
+from routelens.registry.validate import RULE_KEYS, SKILL_KEYS
 from routelens.routing.evidence import RARE_ZIPF
 from routelens.routing.matching import TriggerMatcher, prepare, tokenize
 from routelens.text.canonical import canonical_bytes
@@ -128,8 +129,6 @@ __all__ = [
 ]
 
 _PARENT = re.compile(r"(\[\d+\]|\.[^.\[]*)$")
-#: the keys of a skill entry routelens reads (docs/formats.md §1.1); another key is metadata
-_SKILL_READ_KEYS = ("path", "priority", "triggers", "description", "status", "not_when")
 #: how alike (rapidfuzz ratio, 0-100) a metadata key must be to a read key to be called a misspelling
 _KEY_HINT_CUTOFF = 80
 
@@ -492,7 +491,7 @@ def lint(reg: Registry, budget_chars: int | None = None, context_window: int = D
                 f"import proposed this skill's triggers for review{shown}: check them, then delete the key")
 
     # --- a metadata key that is one letter or two from a key routelens reads ("satus: disabled" never disabled)
-    read_keys = {"skills": (*_SKILL_READ_KEYS, "when_to_use"), "rules": ("forced", "triggers", "description")}
+    read_keys = {"skills": (*SKILL_KEYS, "when_to_use"), "rules": RULE_KEYS}
     for section, entries in (("skills", reg.skills), ("rules", reg.rules)):
         for e in entries.values():
             for k in e.metadata:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from routelens.text.numbers import BUDGET_MIN_REGISTRY_CHARS
+from routelens.text.numbers import BUDGET_MIN_REGISTRY_CHARS, budget_checked
 from routelens.artifacts.check import check
 from routelens.cli.commands.common import DEMO_LABEL, load_or_exit, print_body_warnings
 
@@ -24,7 +24,7 @@ def run(args) -> int:
     res = check(reg, out)
     if res.ok:
         which = f"{DEMO_LABEL} {reg_path}" if getattr(args, "demo", False) else str(reg_path)
-        budget = ("within the size budget" if len(reg.text) >= BUDGET_MIN_REGISTRY_CHARS else
+        budget = ("within the size budget" if budget_checked(len(reg.text)) else
                   f"the size budget is not checked below {BUDGET_MIN_REGISTRY_CHARS:,} chars of registry")
         print(f"ok: {out} is fresh for {which} ({reg.source_sha256[:12]}) and {budget}")
         return 0

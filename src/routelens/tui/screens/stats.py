@@ -35,7 +35,7 @@ from textual.widgets import DataTable, Input, Static
 
 from routelens.tui.widgets.footer import FittingFooter
 from routelens.errors import HistoryError
-from routelens.text.numbers import budget_max_chars
+from routelens.text.numbers import BUDGET_MIN_REGISTRY_CHARS, budget_checked, budget_max_chars
 from routelens.tui.cells import cell
 from routelens.tui.messages import AnalysisDone
 from routelens.tui.model import Analysis, Snapshot, analyze, since_revision
@@ -89,12 +89,15 @@ def freshness_lines(snap: Snapshot, analysis: Analysis | None) -> Content:
     return out
 
 
-def _row(label: str, used: int, limit: int, approx: bool, note: str, width: int) -> Content:
-    """One budget row: label, bar, ``used of limit chars``, share, verdict."""
-    ok = used <= limit
+def _row(label: str, used: int, limit: int, approx: bool, note: str, width: int, checked: bool = True) -> Content:
+    """One budget row: label, bar, ``used of limit chars``, share, verdict
+    (``N/A`` when the budget is not ``checked``)."""
+    ok = used <= limit or not checked
     scale = max(used, limit) * 1.15 or 1
     bar = budget_bar(used / scale, limit / scale, max(width, 8))
-    verdict = Content.styled(" PASS ", "bold $text on $success") if ok else Content.styled(" OVER ", "bold $text on $error")
+    verdict = (Content.styled(" N/A  ", "bold $text on $panel") if not checked
+               else Content.styled(" PASS ", "bold $text on $success") if ok
+               else Content.styled(" OVER ", "bold $text on $error"))
     figures = Content.assemble((f"{num(used)}", "bold"), (f" of {'~' if approx else ''}{num(limit)} chars", "$text-muted"),
                                ("  ", ""), (pct(used / max(limit, 1)), "bold" if ok else "bold $error"))
     return Content.assemble(verdict, " ", (f"{label:<12}", "bold"), bar, "  ", figures,
@@ -110,9 +113,11 @@ def budget_rows(snap: Snapshot, analysis: Analysis, width: int) -> Content:
     b = st["budget"]
     most = budget_max_chars(st["registry"]["chars"], b["max_index_ratio"])
     bar_width = max(min(width - 52, 40), 8)
+    checked = budget_checked(st["registry"]["chars"])
     rows = [_row("index", b["index_chars"], most, False,
                  f"max_index_ratio {b['max_index_ratio']} of the registry's {num(st['registry']['chars'])} chars, "
-                 "rounded down", bar_width)]
+                 "rounded down" + ("" if checked else f"; not checked below {BUDGET_MIN_REGISTRY_CHARS:,} chars of registry"),
+                 bar_width, checked)]
     lst = analysis.listing
     if lst is not None:
         cc, codex = lst["claude_code"], lst["codex"]
