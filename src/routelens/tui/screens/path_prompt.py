@@ -9,6 +9,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
+from routelens.tui.widgets.line_input import LineInput
+
 __all__ = ["PathPrompt"]
 
 
@@ -31,7 +33,7 @@ class PathPrompt(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="box"):
             yield Static(self.question, id="question")
-            yield Input(value=self.value, placeholder="path/to/file", id="path")
+            yield LineInput(value=self.value, placeholder="path/to/file", id="path")
 
     def on_mount(self) -> None:
         field = self.query_one("#path", Input)

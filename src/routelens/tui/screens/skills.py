@@ -24,7 +24,6 @@ from textual.timer import Timer
 from textual.widgets import Input, Markdown, Static, TabbedContent, TabPane
 from textual.worker import get_current_worker
 
-from routelens.tui.widgets.footer import FittingFooter
 from routelens.artifacts.bodies import read_body as read_body_bytes
 from routelens.errors import FileReadError
 from routelens.limits import LIMITS
@@ -34,6 +33,8 @@ from routelens.tui.filtering import SkillFilter
 from routelens.tui.messages import DetailReady, FilterDone
 from routelens.tui.model import Snapshot, display_text
 from routelens.tui.widgets.code_pane import CodePane
+from routelens.tui.widgets.footer import FittingFooter
+from routelens.tui.widgets.line_input import LineInput
 from routelens.tui.widgets.skill_list import SkillList
 from routelens.tui.words import num
 
@@ -91,7 +92,7 @@ def read_body(snap: Snapshot, skill: Skill) -> tuple[str, str | None]:
     return text + note, None
 
 
-class FilterInput(Input):
+class FilterInput(LineInput):
     """The browser's filter. ``↓``/``↑`` (and page keys) move the list's
     highlight while typing, like ``↓``/``↑`` in the main screen's task
     input move between hits; Enter moves to the list."""

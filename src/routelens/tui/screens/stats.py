@@ -33,13 +33,14 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Input, Static
 
-from routelens.tui.widgets.footer import FittingFooter
 from routelens.errors import HistoryError
 from routelens.text.numbers import BUDGET_MIN_REGISTRY_CHARS, budget_checked, budget_max_chars
 from routelens.tui.cells import cell
 from routelens.tui.messages import AnalysisDone
 from routelens.tui.model import Analysis, Snapshot, analyze, since_revision
+from routelens.tui.widgets.footer import FittingFooter
 from routelens.tui.widgets.header_bar import FRESHNESS_STYLE
+from routelens.tui.widgets.line_input import LineInput
 from routelens.tui.words import FRESHNESS_GLYPH, FRESHNESS_LABEL, num, pct, short, size_vs_registry
 
 __all__ = ["StatsScreen", "budget_bar", "freshness_lines", "budget_rows", "since_lines"]
@@ -268,7 +269,7 @@ class StatsScreen(Screen[None]):
                         yield Static("", id="since")
                         with Horizontal(id="since-ask"):
                             yield Static("compare with the git revision ", id="since-label")
-                            yield Input(self.rev, placeholder="HEAD, a tag, a commit…", id="since-rev")
+                            yield LineInput(self.rev, placeholder="HEAD, a tag, a commit…", id="since-rev")
                             yield Static(" Enter", id="since-enter")
                     with Vertical(classes="box", id="sizes-box"):
                         yield DataTable(id="sizes", cursor_type="none", zebra_stripes=False)

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from textual.binding import Binding
-from textual.widgets import Input
+
+from routelens.tui.widgets.line_input import LineInput
 
 __all__ = ["TaskInput"]
 
 
-class TaskInput(Input):
+class TaskInput(LineInput):
     """Single-line task entry. ``↓``/``↑`` move between the decision's hits
     (the main screen's ``next_hit``/``prev_hit`` actions); Escape clears the task."""
 
