@@ -237,3 +237,47 @@ def test_hits_of_an_explicit_composition_is_one_row_with_its_lines(registry):
     ]
     # "why not" never lists a skill that was selected
     assert [m.id for m in d.near_misses] == [] and near_hits_of(d, snap.registry) == []
+
+
+def test_catalog_entries_are_found_on_first_use_not_at_format(registry, monkeypatch):
+    """The first paint does not wait for the catalog's entry rows (0.3 s at
+    10,000 skills): format_catalog only decodes; the rows are found on
+    first use, and the loading worker (complete) asks for them."""
+    from routelens.tui import model
+
+    calls = []
+    real = model.catalog_entries
+    monkeypatch.setattr(model, "catalog_entries", lambda text: calls.append(1) or real(text))
+    raw = (registry.parent / "generated" / "catalog.json").read_bytes()
+    cat = format_catalog(raw)
+    assert calls == []
+    assert cat.entries["skills:research"] == cat.entries["skills:research"]
+    assert calls == [1]  # once, then kept
+    pre = model.preview(Paths.make(registry))
+    assert len(calls) == 1
+    snap = model.complete(pre, with_router=False)
+    assert len(calls) == 2 and snap.catalog is pre.catalog
+    assert len(snap.catalog.entries) == 11 + 3 + 1
+
+
+def test_fresh_index_is_measured_on_disk_a_stale_one_as_built(registry, monkeypatch):
+    """With a fresh index the header's size is the index file's (no second
+    render of the index: most of a 100,000-skill load); a stale one is
+    measured as a build would write it now."""
+    from routelens.artifacts.index_file import index_bytes
+    from routelens.tui import model
+
+    on_disk = (registry.parent / "generated" / "routing.min.json").read_text(encoding="utf-8")
+    renders = []
+    real = model.index_bytes
+    monkeypatch.setattr(model, "index_bytes", lambda reg: renders.append(1) or real(reg))
+    snap = load(Paths.make(registry), with_router=False)
+    assert snap.freshness.state == "fresh"
+    assert snap.fresh_index_chars == len(on_disk) == 1479
+    assert renders == []
+    registry.write_text(registry.read_text(encoding="utf-8").replace("  blog-post:", "  blog-post:  # edited", 1),
+                        encoding="utf-8")
+    snap = load(Paths.make(registry), with_router=False)
+    assert snap.freshness.state == "stale"
+    assert renders == [1]
+    assert snap.fresh_index_chars == len(index_bytes(load_registry(registry)).decode("utf-8"))

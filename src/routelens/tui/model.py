@@ -51,6 +51,7 @@ __all__ = [
     "Paths",
     "IndexDisplay",
     "CatalogDisplay",
+    "catalog_entries",
     "Preview",
     "Snapshot",
     "LoadFailure",
@@ -269,19 +270,31 @@ def format_index(raw: bytes) -> IndexDisplay:
 
 
 class CatalogDisplay:
-    """``catalog.json`` as shown: ``text`` is the file's text; ``entries``
+    """``catalog.json`` as shown: ``text`` is the file's text; :attr:`entries`
     maps ``"skills:<id>"`` (and compositions, rules) to its 0-based
-    inclusive rows; :attr:`obj` is the parsed file (None when it is not
-    JSON; parsed on first use); :attr:`error` says why it cannot be used."""
+    inclusive rows (found on first use: one regex pass over the text, 0.3 s
+    at 10,000 skills, so the first paint does not wait for it; :func:`complete`
+    finds them in its worker); :attr:`obj` is the parsed file (None when it
+    is not JSON; parsed on first use); :attr:`error` says why it cannot be
+    used. ``entries`` may be given (a test, a caller that has them)."""
 
-    def __init__(self, text: str, entries: dict[str, tuple[int, int]], source: str | None = None) -> None:
+    def __init__(self, text: str, entries: dict[str, tuple[int, int]] | None = None,
+                 source: str | None = None) -> None:
         self.text = text
-        self.entries = entries
+        self._entries = entries
         self._source = source  # the file's text when ``text`` had line breaks substituted
         self._obj: dict | None = None
         self._error: str | None = None
         self._parsed = False
         self._starts: list[int] | None = None  # line offsets of ``text``, for :meth:`entry_text`
+
+    @property
+    def entries(self) -> dict[str, tuple[int, int]]:
+        """``"skills:<id>"`` (and ``compositions:``, ``rules:``) to the
+        entry's 0-based inclusive rows of :attr:`text`."""
+        if self._entries is None:
+            self._entries = catalog_entries(self.text)  # the shown text keeps every LF: the same rows
+        return self._entries
 
     @property
     def source_sha256(self) -> str | None:
@@ -356,12 +369,10 @@ _SECTION_RE = re.compile(r'^  "([a-z_]+)": ', re.M)
 _ENTRY_RE = re.compile(r'^    "([^"\\\n]+)": \{$|^    \},?$', re.M)
 
 
-def format_catalog(raw: bytes) -> CatalogDisplay:
-    """Find each entry's rows in catalog bytes (the file is written with
-    indent 2, so an entry opens at ``    "<id>": {`` and closes at the next
-    ``    }``). One regex pass over the text; the JSON itself is parsed only
-    when an entry is asked for."""
-    text = canonical_bytes(raw).decode("utf-8", "replace")
+def catalog_entries(text: str) -> dict[str, tuple[int, int]]:
+    """Each entry's 0-based inclusive rows in catalog text (the file is
+    written with indent 2, so an entry opens at ``    "<id>": {`` and
+    closes at the next ``    }``). One regex pass over the text."""
     entries: dict[str, tuple[int, int]] = {}
     sections = [(m.start(), m.group(1)) for m in _SECTION_RE.finditer(text)]
     si = 0
@@ -382,10 +393,18 @@ def format_catalog(raw: bytes) -> CatalogDisplay:
         elif open_key is not None:
             entries[open_key] = (open_row, row)
             open_key = None
+    return entries
+
+
+def format_catalog(raw: bytes) -> CatalogDisplay:
+    """Catalog bytes as shown (:class:`CatalogDisplay`); the entries' rows
+    are found on first use and the JSON itself is parsed only when an
+    entry is asked for."""
+    text = canonical_bytes(raw).decode("utf-8", "replace")
     base = text[:-1] if text.endswith("\n") else text
     shown = display_text(base)
     # keep the file's own text only when the display substituted line breaks (rare)
-    return CatalogDisplay(shown, entries, text if shown is not base else None)
+    return CatalogDisplay(shown, None, text if shown is not base else None)
 
 
 # --------------------------------------------------------------------------- loading
@@ -396,8 +415,9 @@ class Snapshot:
     """One consistent view of registry + generated files.
 
     ``registry`` was parsed from the same bytes ``freshness`` was computed
-    from. ``fresh_index_chars`` is the size of the index a build would
-    write now (the header's reduction figure). ``display_text`` is the
+    from. ``fresh_index_chars`` (characters; the header's reduction
+    figure) is the size of the index file when it is fresh, else of the
+    index a build would write now. ``display_text`` is the
     registry text as shown (see :func:`display_text`). ``router`` and
     ``analysis`` start as None and are set on the UI thread when their
     workers finish (both belong to this one load).
@@ -564,6 +584,8 @@ def complete(pre: Preview, with_router: bool = True) -> Snapshot | LoadFailure:
     assert fresh is not None
     router = make_router(reg, fresh, paths) if with_router else None
     catalog_err = pre.catalog_error
+    if pre.catalog is not None:
+        pre.catalog.entries  # found here, in the loading worker, not on the UI thread at the first highlight
     if pre.catalog is not None and catalog_err is None and not pre.catalog.entries and reg.skills:
         catalog_err = pre.catalog.error or f"{paths.show(paths.catalog)} lists no skills"
     return Snapshot(
@@ -575,11 +597,21 @@ def complete(pre: Preview, with_router: bool = True) -> Snapshot | LoadFailure:
         index_error=pre.index_error,
         catalog=pre.catalog,
         catalog_error=catalog_err,
-        fresh_index_chars=len(index_bytes(reg).decode("utf-8")),
+        fresh_index_chars=_index_chars(pre, reg),
         signature=pre.signature,
         display_text=pre.display_text,
         content=pre.content,
     )
+
+
+def _index_chars(pre: Preview, reg: Registry) -> int:
+    """Characters of the index the header measures: the file on disk when
+    it is fresh (docs/formats.md §3.5: built from these very bytes; at
+    100,000 skills rendering it again took most of the load), else the
+    index a build would write now."""
+    if pre.freshness is not None and pre.freshness.state == "fresh" and pre.index_chars is not None:
+        return pre.index_chars
+    return len(index_bytes(reg).decode("utf-8"))
 
 
 def load(paths: Paths, with_router: bool = True) -> Snapshot | LoadFailure:
