@@ -281,3 +281,31 @@ def test_fresh_index_is_measured_on_disk_a_stale_one_as_built(registry, monkeypa
     assert snap.freshness.state == "stale"
     assert renders == [1]
     assert snap.fresh_index_chars == len(index_bytes(load_registry(registry)).decode("utf-8"))
+
+
+def test_format_index_cuts_the_file_as_the_slow_layout_would(registry):
+    """The index pane's layout cuts the file's own text (the C scanner)
+    instead of decoding it and encoding every tuple again: for an index
+    routelens wrote, the same text and rows as the slow layout."""
+    from pathlib import Path
+
+    from routelens.tui.model import _format_index_slow
+
+    root = Path(__file__).parents[2]
+    for path in [registry.parent / "generated" / "routing.min.json", root / "generated" / "routing.min.json",
+                 *sorted((root / "benchmarks" / "registries").glob("*/generated/routing.min.json"))]:
+        raw = path.read_bytes()
+        fast, slow = format_index(raw), _format_index_slow(raw.decode("utf-8"))
+        assert (fast.text, fast.rows, fast.formatted) == (slow.text, slow.rows, True), path
+    # not JSON objects, or cut short: shown as they are
+    for bad in (b"[]", b"null", b'{"a":1}x', b'{"v":1,"skills":['):
+        disp = format_index(bad)
+        assert (disp.text, disp.rows, disp.formatted) == (bad.decode(), {}, False)
+    assert format_index(b"{}").text == "{\n}"
+    # a hand-written index keeps its own spacing inside a tuple, one tuple a line
+    spaced = format_index(b'  {"a" : [1, 2] , "skills" : [ ["x",1,2] , ["y",3,4] ] }  ')
+    assert spaced.text == '{\n "a":[1, 2],\n "skills":[\n  ["x",1,2],\n  ["y",3,4]\n ]\n}'
+    assert spaced.rows == {"skills:x": 3, "skills:y": 4}
+    odd = format_index(b'{"skills":[["a",1],2,[3]],"rules":{"r":1}}')
+    assert odd.text == '{\n "skills":[\n  ["a",1],\n  2,\n  [3]\n ],\n "rules":{"r":1}\n}'
+    assert odd.rows == {"skills:a": 2}
