@@ -25,7 +25,7 @@ KEY_SECTIONS: list[tuple[str, list[tuple[str, str]]]] = [
         ("↓ / ↑ in a table", "move between hits (matches) or near misses (why not)"),
         ("↑ ↓ ← → PgUp PgDn Home End in a pane", "scroll the pane"),
         ("← / → on the pane tabs", "switch pane (below 120 columns the panes are tabs)"),
-        ("F1 or ?", "this help"),
+        ("F1 (? outside a text field)", "this help"),
         ("F2", "skill browser: filter by id, trigger or description"),
         ("F3", "stats: sizes, budget, freshness, biggest contributors"),
         ("F4", "zoom: hide the decision panel, panes take the screen"),
