@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
+import shlex
 import sys
 from typing import Any
 
@@ -21,6 +22,7 @@ from routelens import __version__
 from routelens.cli.commands.common import CommandExit, common_options
 from routelens.errors import NoRegistryError
 from routelens.text.visible import visible
+from routelens.text.words import closest
 
 __all__ = ["COMMANDS", "build_parser", "common_first", "main", "unknown_command", "VisibleStream"]
 
@@ -71,8 +73,6 @@ def unknown_command(word: str) -> str:
     """What to say for a first word that is no command: the closest
     command (``rout`` -> ``route``), else how to route a task or open the
     UI with one (``routelens "review my PR"``)."""
-    from routelens.text.words import closest
-
     hint = closest(word, tuple(_MODULE_OF))
     if hint is not None:
         return f"unknown command {word!r}: did you mean `routelens {hint}`? (`routelens --help` lists the commands)"
@@ -81,8 +81,6 @@ def unknown_command(word: str) -> str:
 
 
 def _quoted(word: str) -> str:
-    import shlex
-
     return shlex.quote(word)
 
 
