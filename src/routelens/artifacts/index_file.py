@@ -42,9 +42,11 @@ RULE_FIELDS = ["id", "source_start", "source_end", "triggers"]
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
 
 
-def index_object(reg: Registry) -> dict[str, Any]:
-    """The compact index as a dict in docs/formats.md §3 key order."""
-    vocab = vocabulary(reg)
+def index_object(reg: Registry, bodies: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The compact index as a dict in docs/formats.md §3 key order.
+    ``bodies`` is passed to :func:`routelens.artifacts.vocabulary.vocabulary`
+    (it receives what the catalog says about each body)."""
+    vocab = vocabulary(reg, bodies)
     terms = vocab["skill_terms"]
     obj: dict[str, Any] = {
         "v": INDEX_VERSION,
@@ -100,10 +102,11 @@ def _fit_terms(obj: dict[str, Any], reg: Registry) -> None:
         del row[5][keep[i]:]
 
 
-def index_bytes(reg: Registry) -> bytes:
+def index_bytes(reg: Registry, bodies: dict[str, dict[str, Any]] | None = None) -> bytes:
     """Exact bytes of ``routing.min.json``: UTF-8, no ASCII escaping, no
-    spaces, entries sorted by id, one trailing LF (docs/formats.md §3)."""
-    return (compact(index_object(reg)) + "\n").encode("utf-8")
+    spaces, entries sorted by id, one trailing LF (docs/formats.md §3).
+    ``bodies``: see :func:`index_object`."""
+    return (compact(index_object(reg, bodies)) + "\n").encode("utf-8")
 
 
 @dataclass(frozen=True)
