@@ -672,3 +672,28 @@ def test_a_build_reads_each_body_once(tmp_path, monkeypatch):
     from routelens.artifacts.vocabulary import vocabulary
 
     assert "zyxquirk" in vocabulary(reg)["skill_terms"]["a-skill"]  # the body's words feed the terms
+
+
+def test_stem_collisions_of_words_shared_by_many_skills_are_every_pair():
+    # the collisions are found in one pass per inflection key; they must be exactly the pairs of triggers
+    # of different skills written differently whose inflections meet (the pairwise definition)
+    import random
+
+    from routelens.artifacts.vocabulary import stem_collisions, trigger_key
+    from routelens.text.words import inflection_key
+
+    rng = random.Random(3)
+    words = ["migration", "migrations", "Migration", "plan", "planning", "plans", "deploy", "deploys", "api"]
+    lines = ["schema_version: 1", "skills:"]
+    for i in range(120):
+        lines += [f"  s-{i:03d}:", f"    path: skills/s{i}.md", "    priority: P1",
+                  "    triggers: [" + ", ".join(rng.sample(words, rng.randint(1, 4))) + "]"]
+    reg = parse_registry(("\n".join(lines) + "\n").encode(), "skills.yaml")
+    rows = [(s.id, t, trigger_key(t)) for s in reg.skills.values() for t in s.triggers]
+    rows = [r for r in rows if r[2] is not None and r[2].isalpha() and len(r[2]) > 3]
+    naive = sorted({(sa, ta, sb, tb) for i, (sa, ta, ka) in enumerate(rows) for sb, tb, kb in rows[i + 1:]
+                    if sa != sb and ka != kb and inflection_key(ka) == inflection_key(kb)})
+    got = stem_collisions(reg)
+    assert got == naive
+    assert len(got) > 500  # many skills share each word: the pairs are many
+    assert not any("api" in (ta, tb) or ta.lower() == tb.lower() for _, ta, _, tb in got)

@@ -31,6 +31,7 @@ Everything is deterministic: the same registry, bodies and pinned
 from __future__ import annotations
 
 import math
+import re
 import threading
 from typing import Any
 
@@ -171,17 +172,13 @@ def _trigger_key(trigger: str) -> str | None:
     return None
 
 
+#: a word of a Latin trigger: a letter or digit (``str.isalnum``, which is
+#: what ``[^\W_]`` matches), then letters, digits and ``#+%`` ("c#", "c++")
+_LATIN_WORD_RE = re.compile(r"[^\W_](?:[^\W_]|[#+%])*")
+
+
 def _latin_words(norm: str) -> list[str]:
-    out = []
-    cur = []
-    for c in norm + " ":
-        if c.isalnum() or (cur and c in "#+%"):
-            cur.append(c)
-        else:
-            if cur:
-                out.append("".join(cur))
-            cur = []
-    return out
+    return _LATIN_WORD_RE.findall(norm)
 
 
 def max_skill_df(n_skills: int) -> int:
@@ -330,8 +327,14 @@ def stem_collisions(reg: Registry) -> list[tuple[str, str, str, str]]:
             by_key.setdefault(inflection_key(k), []).append((s.id, t, k))
     out = []
     for items in by_key.values():
-        for i, (sa, ta, ka) in enumerate(items):
-            for sb, tb, kb in items[i + 1:]:
-                if sa != sb and ka != kb:
-                    out.append((sa, ta, sb, tb))
+        if len({k for _, _, k in items}) < 2:
+            continue  # one word written one way by every skill: no collision
+        # each trigger against the earlier ones written another way: linear in the triggers and the
+        # collisions (a word shared by thousands of skills made every pair of them a comparison)
+        earlier: dict[str, list[tuple[str, str]]] = {}
+        for sb, tb, kb in items:
+            for ka, those in earlier.items():
+                if ka != kb:
+                    out.extend((sa, ta, sb, tb) for sa, ta in those if sa != sb)
+            earlier.setdefault(kb, []).append((sb, tb))
     return sorted(set(out))
