@@ -36,6 +36,7 @@ import threading
 from typing import Any
 
 from routelens.artifacts.bodies import body_text_info
+from routelens.artifacts.wordfreq_cache import frequencies
 from routelens.registry.model import Registry
 from routelens.text.unicode import is_spaceless, normalize_text
 from routelens.text.words import MATCH_STOP_WORDS, TERM_STOP_WORDS, inflection_key, inflections, lemma_candidates, terms
@@ -78,23 +79,17 @@ NEAR_FOR_ZIPF_BELOW = 2.0
 NUMBER_ZIPF = 5.0
 
 _LOCK = threading.Lock()
-_FREQ: dict[str, dict[str, float]] = {}
+_FREQ: dict[str, Any] = {}
 _ZIPF_CACHE: dict[str, float] = {}
 
 
-def _freq(lang: str) -> dict[str, float]:
+def _freq(lang: str) -> Any:
+    """wordfreq's frequencies of ``lang`` (``get(word)`` as its
+    ``get_frequency_dict``), through :mod:`routelens.artifacts.wordfreq_cache`."""
     with _LOCK:
         d = _FREQ.get(lang)
         if d is None:
-            from wordfreq import cB_to_freq, get_frequency_list  # a build-time dependency: loaded only here
-
-            # exactly wordfreq's get_frequency_dict (each word gets the frequency of the last bucket that holds
-            # it), built a bucket at a time in C rather than a word at a time: 3-5x faster at 300,000 words
-            d = {}
-            for index, bucket in enumerate(get_frequency_list(lang)):
-                if bucket:
-                    d.update(dict.fromkeys(bucket, cB_to_freq(-index)))
-            _FREQ[lang] = d
+            d = _FREQ[lang] = frequencies(lang)
         return d
 
 
