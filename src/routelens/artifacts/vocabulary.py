@@ -33,6 +33,7 @@ from __future__ import annotations
 import math
 import re
 import threading
+from collections import Counter
 from typing import Any
 
 from routelens.artifacts.bodies import body_text_info
@@ -186,6 +187,14 @@ def _term_key(t: str) -> str:
     return inflection_key(t) if t.isascii() else t
 
 
+class _TermKeys(dict):
+    """term -> :func:`_term_key` of it, computed on first use."""
+
+    def __missing__(self, t: str) -> str:
+        k = self[t] = _term_key(t)
+        return k
+
+
 def vocabulary(reg: Registry, bodies: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
     """``{"zipf": {word: zipf}, "skill_terms": {skill id: [term, ...]},
     "registry_terms": [term, ...], "source": "wordfreq 3.1.1"}`` for the
@@ -194,51 +203,68 @@ def vocabulary(reg: Registry, bodies: dict[str, dict[str, Any]] | None = None) -
     given, receives what the catalog says about each body (skill path ->
     :func:`routelens.artifacts.bodies.body_info`'s dict), so a build reads
     each body once."""
-    zipf_map: dict[str, float] = {}
     keys_of: dict[str, set[str]] = {}
+    known = _KEY_CACHE
     for s in reg.skills.values():
+        ks = None
         for t in s.triggers:
-            k = trigger_key(t)
+            k = known.get(t, _NO_KEY)
+            if k is _NO_KEY:
+                k = trigger_key(t)
             if k is not None:
-                keys_of.setdefault(s.id, set()).add(k)
-                z = zipf(k)
-                if z >= MIN_WRITTEN_ZIPF:
-                    zipf_map[k] = z
+                if ks is None:
+                    ks = keys_of[s.id] = set()
+                ks.add(k)  # type: ignore[arg-type]
+    all_keys: set[str] = set().union(*keys_of.values())
+    zipf_map: dict[str, float] = {k: z for k in all_keys if (z := zipf(k)) >= MIN_WRITTEN_ZIPF}
+    # The counts of a skill's terms do not depend on their order, and the terms of texts joined by spaces
+    # are the terms of each text (no term spans a space; normalisation works character by character
+    # there), so each distinct trigger text is cut into terms once, and counting runs in C (Counter).
+    # Every ranking below has a total order (ties end on the term's shown form), so no dict order matters.
+    key_of = _TermKeys()  # term -> _term_key(term), each computed once
+    trigger_terms: dict[str, list[str]] = {}
     counts: dict[str, dict[str, int]] = {}
-    surfaces: dict[str, dict[str, int]] = {}
-    key_of: dict[str, str] = {}  # term -> _term_key(term), each computed once
-
-    def add(c: dict[str, int], found: list[str], n: int) -> None:
-        for t in found:
-            k = key_of.get(t)
-            if k is None:
-                k = key_of[t] = _term_key(t)
-            c[k] = c.get(k, 0) + n
-            sf = surfaces.get(k)
-            if sf is None:
-                sf = surfaces[k] = {}
-            sf[t] = sf.get(t, 0) + n
-
+    all3: list[str] = []  # every term written in descriptions and triggers (counted three times)
+    all1: list[str] = []  # ... and in bodies
     dirs: dict[str, Any] = {}  # each body folder resolved and listed once
     for s in reg.skills.values():
+        found = terms(s.description) if s.description else []
+        for t in s.triggers:
+            tt = trigger_terms.get(t)
+            if tt is None:
+                tt = trigger_terms[t] = terms(t)
+            found += tt
+        all3 += found
         c: dict[str, int] = {}
-        add(c, terms(" ".join([s.description or "", *s.triggers])), 3)
+        for k in map(key_of.__getitem__, found):
+            c[k] = c.get(k, 0) + 3
         info, body = body_text_info(reg, s.path, dirs, want_text=True)  # a body that cannot be read: None
         if bodies is not None:
             bodies[s.path] = info
         if body:
-            add(c, terms(body[:200_000]), 1)
-        own = {_term_key(k) for k in keys_of.get(s.id, ())}
+            found = terms(body[:200_000])
+            all1 += found
+            for k in map(key_of.__getitem__, found):
+                c[k] = c.get(k, 0) + 1
+        ks = keys_of.get(s.id)
+        own = {key_of[k] for k in ks} if ks else None
         counts[s.id] = {k: n for k, n in c.items() if k not in own} if own else c
+    written3, written1 = Counter(all3), Counter(all1)
+    del all3, all1
+    surfaces: dict[str, dict[str, int]] = {}
+    for t, n in written3.items():
+        surfaces.setdefault(key_of[t], {})[t] = 3 * n
+    for t, n in written1.items():
+        sf = surfaces.setdefault(key_of[t], {})
+        sf[t] = sf.get(t, 0) + n
     shown: dict[str, str] = {}
     common: dict[str, float] = {}
     for k, sf in surfaces.items():
         shown[k] = min(sf, key=lambda t: (-sf[t], len(t), t))  # the form written most often
         common[k] = max(zipf(t) for t in sf)
-    df: dict[str, int] = {}
+    df: Counter[str] = Counter()  # how many skills hold each term
     for c in counts.values():
-        for k in c:
-            df[k] = df.get(k, 0) + 1
+        df.update(c.keys())
     n_skills = len(reg.skills)
     limit = max_skill_df(n_skills)
     skill_terms: dict[str, list[str]] = {}
@@ -251,7 +277,7 @@ def vocabulary(reg: Registry, bodies: dict[str, dict[str, Any]] | None = None) -
     # but no template boilerplate (at most half of the skills)
     total = sum(sum(c.values()) for c in counts.values()) or 1
     tf = {k: sum(sf.values()) for k, sf in surfaces.items()}
-    trigger_words = {_term_key(k) for ks in keys_of.values() for k in ks}
+    trigger_words = {key_of[k] for k in all_keys}
 
     def keyness(k: str) -> float:
         everyday = 10 ** (max(common[k], 1.0) - 9)
@@ -262,13 +288,13 @@ def vocabulary(reg: Registry, bodies: dict[str, dict[str, Any]] | None = None) -
                      and common[k] < REGISTRY_MAX_ZIPF and k not in trigger_words),
                     key=lambda k: (-keyness(k), shown[k]))
     common_words = set()
-    for t in {t for s in reg.skills.values() for t in s.triggers}:  # each trigger text once
+    for t, tt in trigger_terms.items():  # each trigger text once
         if trigger_key(t) is None:
-            for w in terms(t):
+            for w in tt:
                 if w.isascii() and zipf(w) >= DOMAIN_MAX_ZIPF:
                     common_words.add(w)
     near = {}
-    for k in sorted({k for ks in keys_of.values() for k in ks}):
+    for k in sorted(all_keys):
         if zipf(k) >= NEAR_FOR_ZIPF_BELOW:
             continue  # a typo of a word this common is weak evidence anyway
         others = real_neighbours(k)
