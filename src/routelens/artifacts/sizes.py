@@ -61,19 +61,16 @@ def _rows_from_text(text: str) -> list[tuple[str, str, int]] | None:
         # a skill row ends with its list of terms (``...]]``); the other rows hold no list
         sep, close = (']],["', "]]") if key == "skills" else ('],["', "]")
         parts = body.split(sep)
-        last = len(parts) - 1
-        for i, part in enumerate(parts):
-            row = part if i == 0 else '["' + part
-            if i != last:
-                row += close
-            elif not row.endswith(close):
-                return None
-            if not row.startswith('["'):
-                return None
-            q = row.find('"', 2)
+        if not parts[-1].endswith(close):
+            return None
+        parts[0] = parts[0][2:]  # each part now starts with its row's id (the split took the '["' of the others)
+        extra = 2 + len(close)  # the '["' and the closing brackets the split took
+        for part in parts:
+            q = part.find('"')
             if q < 0:
                 return None
-            out.append((kind, row[2:q], len(row)))
+            out.append((kind, part[:q], len(part) + extra))
+        out[-1] = (kind, out[-1][1], out[-1][2] - len(close))  # the last row's brackets are in its part
     return out
 
 
