@@ -430,6 +430,59 @@ def test_options_without_a_command_open_the_ui(project, capsys, monkeypatch):
     assert "argument --out/--generated: an empty path" in capsys.readouterr().err
 
 
+def test_common_options_before_the_command_word_go_to_the_command(project, capsys):
+    """`routelens --demo route X` and `routelens --registry R check` (a
+    global option typed first) ran the UI's parser and failed with
+    "unrecognized arguments"."""
+    from routelens.cli.entry import common_first
+
+    reg = project / "skills.yaml"
+    assert common_first(["--demo", "route", "x"]) == ["route", "--demo", "x"]
+    assert common_first(["--registry", "r.yaml", "--out", "g", "check"]) == ["check", "--registry", "r.yaml", "--out", "g"]
+    assert common_first(["--registry=r.yaml", "stats", "--json"]) == ["stats", "--registry=r.yaml", "--json"]
+    assert common_first(["--registry", "route", "check"]) == ["check", "--registry", "route"]  # a file named route
+    assert common_first(["--registry", "r.yaml"]) == ["--registry", "r.yaml"]  # the UI
+    assert common_first(["--task", "x", "route"]) == ["--task", "x", "route"]  # --task is the UI's own
+    capsys.readouterr()
+    assert main(["--registry", str(reg), "route", "--json", "review this PR"]) == 0
+    out = capsys.readouterr()
+    assert json.loads(out.out)["reason"] == "clear_candidate"
+    assert main(["--demo", "check"]) == 0
+    assert "using the bundled example registry (--demo)" in capsys.readouterr().err
+
+
+def test_a_mistyped_command_or_a_task_as_the_command_says_what_to_type(capsys, monkeypatch, tmp_path):
+    """`routelens rout x` said "unrecognized arguments: rout x" (the words
+    went to the UI's parser); a task typed as the command the same."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["rout", "x"]) == 2
+    assert capsys.readouterr().err == ("routelens: unknown command 'rout': did you mean `routelens route`? "
+                                       "(`routelens --help` lists the commands)\n")
+    assert main(["review my PR"]) == 2
+    assert capsys.readouterr().err == ("routelens: 'review my PR' is no command. To route a task: routelens route "
+                                       "'review my PR'; to open the UI with it: routelens --task 'review my PR'; "
+                                       "`routelens --help` lists the commands\n")
+    assert main(["--demo", "--json", "route", "x"]) == 2
+    assert capsys.readouterr().err == ("routelens: --demo --json comes before the command: a command's own options "
+                                       "go after its name (routelens route --demo --json ...)\n")
+
+
+def test_a_missing_registry_is_not_asked_for_again_where_it_was_named(capsys, monkeypatch, tmp_path):
+    """`build --registry nothere.yaml` ended "pass --registry PATH", though
+    --registry was given; with $ROUTELENS_REGISTRY it said to set it."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("ROUTELENS_REGISTRY", raising=False)
+    assert main(["build", "--registry", "nothere.yaml"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err[-1] == ("routelens: no registry there: check the path given with --registry, run routelens in a "
+                       "folder that holds skills.yaml, or create one with `routelens init`")
+    monkeypatch.setenv("ROUTELENS_REGISTRY", str(tmp_path / "gone.yaml"))
+    assert main(["check"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err[-1] == (f"routelens: no registry there: $ROUTELENS_REGISTRY names {tmp_path / 'gone.yaml'}; "
+                       "correct it or unset it, pass --registry PATH, or create one with `routelens init`")
+
+
 # --------------------------------------------------------------------------- 8. missing bodies
 
 

@@ -24,6 +24,8 @@ def _side(d: dict[str, Any]) -> str:
 
 
 class LogScreen(ListScreen):
+    ASK_ACTION = "ask_log"
+
     """Every decision of the log at ``path``, before (logged) and now."""
 
     TITLE_TEXT = "Decision log"
