@@ -144,8 +144,12 @@ def _write(path: Path, key: str, words: list[str], buckets: array) -> None:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=".wordfreq-", suffix=".tmp", dir=path.parent)
         try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(data)
+            try:
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(fd, view):]
+            finally:
+                os.close(fd)
             os.replace(tmp, path)  # atomic: a reader sees the old file or the whole new one
         except BaseException:
             with contextlib.suppress(OSError):

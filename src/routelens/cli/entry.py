@@ -21,6 +21,7 @@ from routelens import __version__
 from routelens.cli.commands.common import CommandExit, common_options
 from routelens.errors import NoRegistryError
 from routelens.text.visible import visible
+from routelens.text.words import closest  # already loaded by the registry reader: no start-up cost
 
 __all__ = ["COMMANDS", "build_parser", "common_first", "main", "unknown_command", "VisibleStream"]
 
@@ -71,8 +72,6 @@ def unknown_command(word: str) -> str:
     """What to say for a first word that is no command: the closest
     command (``rout`` -> ``route``), else how to route a task or open the
     UI with one (``routelens "review my PR"``)."""
-    from routelens.text.words import closest
-
     hint = closest(word, tuple(_MODULE_OF))
     if hint is not None:
         return f"unknown command {word!r}: did you mean `routelens {hint}`? (`routelens --help` lists the commands)"
