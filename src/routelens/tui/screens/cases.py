@@ -287,7 +287,8 @@ class CasesScreen(ListScreen):
         return rep.results, rep
 
     def columns(self) -> list[tuple[str, int]]:
-        return [("line", 5), ("outcome", 13), ("category", 14), ("task", 44), ("expected", 18), ("got", 28)]
+        # the task last: at 120 columns or fewer it is the one cut at the edge, not the reason got
+        return [("line", 5), ("outcome", 13), ("category", 14), ("expected", 18), ("got", 28), ("task", 44)]
 
     def row_cells(self, r: CaseResult) -> list[Any]:
         label = OUTCOME_LABEL[r.outcome]
@@ -296,7 +297,7 @@ class CasesScreen(ListScreen):
         if c.expects_fallback:
             expected = "fallback"
         got = f"{d.reason}: {picked(d.skills, d.composition, d.mode)}"
-        return [str(c.line), Content.styled(label, _OUTCOME_STYLE[label]), c.category, short(c.task), expected, got]
+        return [str(c.line), Content.styled(label, _OUTCOME_STYLE[label]), c.category, expected, got, short(c.task)]
 
     def row_task(self, r: CaseResult) -> str:
         return r.case.task
