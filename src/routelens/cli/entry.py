@@ -22,7 +22,7 @@ from routelens import __version__
 from routelens.cli.commands.common import CommandExit, common_options
 from routelens.errors import NoRegistryError
 from routelens.text.visible import visible
-from routelens.text.words import closest
+from routelens.text.words import closest  # already loaded by the registry reader: no start-up cost
 
 __all__ = ["COMMANDS", "build_parser", "common_first", "main", "unknown_command", "VisibleStream"]
 

@@ -16,7 +16,7 @@ import sys
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from routelens.artifacts.bodies import body_problems, body_warnings
 from routelens.errors import CasesError, DiagnosticError, RegistryError
@@ -24,7 +24,9 @@ from routelens.paths import REGISTRY_ENV, bundled_registry, default_out_dir, def
 from routelens.registry.load import load_registry
 from routelens.registry.model import Registry
 from routelens.text.numbers import pct as _pct
-from routelens.tools.evaluate import Case, load_cases
+
+if TYPE_CHECKING:  # the cases reader imports the router: only the commands that read cases load it
+    from routelens.tools.evaluate import Case
 
 __all__ = [
     "CommandExit",
@@ -197,6 +199,8 @@ def diagnostics_exit(*kinds: type[DiagnosticError]) -> Iterator[None]:
 def load_cases_or_exit(path: Path) -> list[Case]:
     """The labelled cases of ``path`` (:func:`routelens.tools.evaluate.load_cases`);
     a bad file is reported and :class:`CommandExit` (2) raised."""
+    from routelens.tools.evaluate import load_cases  # the router with it: not for build, check, stats
+
     with diagnostics_exit():
         return load_cases(path)
 
