@@ -10,7 +10,7 @@ only, so routing never loads a frequency list.
   letters ("c", "net", "gp"), since the letters are what everyday text
   holds; a number ("86", "1:1") counts as an everyday word (Zipf 5.0). A
   phrase (two or more content words, or a compound the list does not hold)
-  gets no entry: it is specific. Values are rounded to one decimal, and
+  gets no entry: it is specific. Values are cut down to one decimal, and
   only values of at least 1.0 are written (a missing word is rare).
 - **A skill's domain terms** are the content terms
   (:func:`routelens.text.words.terms`) of its description, its triggers and
@@ -31,7 +31,9 @@ Everything is deterministic: the same registry, bodies and pinned
 from __future__ import annotations
 
 import math
+import re
 import threading
+import unicodedata
 from typing import Any
 
 from routelens.artifacts.bodies import read_body
@@ -50,6 +52,7 @@ __all__ = [
     "REGISTRY_TERMS",
     "REGISTRY_MIN_DF",
     "zipf",
+    "trigger_zipf",
     "trigger_key",
     "vocabulary",
     "stem_collisions",
@@ -95,8 +98,14 @@ def _freq(lang: str) -> dict[str, float]:
 
 
 def _lookup(word: str, lang: str) -> float:
+    """The word's Zipf frequency cut DOWN to one decimal (docs/formats.md
+    §3.7): every cut-off of the evidence model is a one-decimal figure
+    (2.0, 4.0, 4.5), so a value cut down compares with it exactly as the
+    full value does. Rounding did not: ``terraform`` (1.99), ``haccp``
+    (1.97) and ``kds`` (1.96) were written as 2.0 and read as no longer
+    rare."""
     f = _freq(lang).get(word)
-    return round(math.log10(f * 1e9), 1) if f else 0.0
+    return math.floor(math.log10(f * 1e9) * 10 + 1e-9) / 10 if f else 0.0
 
 
 def zipf(word: str) -> float:
@@ -125,6 +134,23 @@ def zipf(word: str) -> float:
     if len(_ZIPF_CACHE) < 500_000:
         _ZIPF_CACHE[word] = z
     return z
+
+
+_ACRONYM_TRIGGER = re.compile(r"[A-Z][A-Z0-9]+")
+
+
+def trigger_zipf(trigger: str, key: str) -> float:
+    """The commonness of a one-word trigger's key word ``key`` (from
+    :func:`trigger_key`), as :func:`zipf` gives it, except for an acronym
+    written in capitals in the registry (``KDS``, ``POS``, ``AWS``): its
+    final ``S`` is one of its letters, not a plural, so it is not also
+    looked up as a singular (``kds`` is Zipf 1.9; ``kd``, 3.4, says nothing
+    about it). docs/formats.md §3.7."""
+    t = unicodedata.normalize("NFKC", trigger).strip()
+    if _ACRONYM_TRIGGER.fullmatch(t) and key.isascii():
+        core = "".join(c for c in key if c.isalnum())
+        return _lookup(core, "en") if core else 0.0
+    return zipf(key)
 
 
 def trigger_key(trigger: str) -> str | None:
@@ -186,9 +212,9 @@ def vocabulary(reg: Registry) -> dict[str, Any]:
             k = trigger_key(t)
             if k is not None:
                 keys_of.setdefault(s.id, set()).add(k)
-                z = zipf(k)
+                z = trigger_zipf(t, k)
                 if z >= MIN_WRITTEN_ZIPF:
-                    zipf_map[k] = z
+                    zipf_map[k] = max(z, zipf_map.get(k, 0.0))
     counts: dict[str, dict[str, int]] = {}
     surfaces: dict[str, dict[str, int]] = {}
     def add(c: dict[str, int], t: str, n: int) -> None:
