@@ -260,3 +260,12 @@ def test_an_acronym_with_nothing_else_of_the_registry_routes_when_the_task_asks_
                        "the registry's world"),
         ("ask", 1, 'the task asks for it ("Raise" ...)')]
     assert decided(r, "How do I get a PO box in London?") == ("full", "weak_evidence", (), None)
+
+
+def test_the_work_in_progress_is_an_ask(r):
+    # "I'm debugging X" says what the user is doing and wants help with; "I'm a nervous rider" asks nothing
+    assert asks("I'm debugging a race condition in the job scheduler") == [(4, 30, "debugging")]
+    assert asks("I'm trying to debug the worker") == [(14, 30, "debug")]
+    assert asks("I'm a nervous rider") == []
+    assert decided(r, "I'm debugging a race condition in the job scheduler") == (
+        "index", "clear_candidate", ("debugging",), None)

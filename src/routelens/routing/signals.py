@@ -295,7 +295,8 @@ _NOT_A_REQUEST_VERB = frozenset(
 _REQUEST_LEAD = re.compile(
     r"\s*(?:(?:please|pls|plz|kindly)\s+|(?:can|could|would|will)\s+(?:you|we|someone)\s+(?:please\s+)?|"
     r"help\s+me\s+(?:to\s+)?|i\s+need\s+you\s+to\s+|i'?d\s+like\s+you\s+to\s+|we\s+need\s+to\s+|i\s+need\s+to\s+|"
-    r"let'?s\s+|go\s+ahead\s+and\s+)*", _I)
+    r"let'?s\s+|go\s+ahead\s+and\s+|(?:i'?m|i\s+am|we'?re|we\s+are)\s+trying\s+to\s+|"
+    r"(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:currently\s+|still\s+|now\s+)?(?=\w+ing\b))*", _I)
 _EN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9'#+%./:&-]*|\d[\w:./%]*")
 #: words that end a request verb's object: prepositions, conjunctions, relative words
 _OBJECT_END = frozenset(
