@@ -269,3 +269,11 @@ def test_the_work_in_progress_is_an_ask(r):
     assert asks("I'm a nervous rider") == []
     assert decided(r, "I'm debugging a race condition in the job scheduler") == (
         "index", "clear_candidate", ("debugging",), None)
+
+
+def test_a_request_to_be_told_or_sold_something_asks_for_no_work(r):
+    # the English of "コツを教えて": advice and shopping are everyday requests, where a trigger word is a word sense trap
+    for task in ("Recommend a good newsletter for a beginner investor", "please suggest a pandas plush for my niece",
+                 "tell me the drift of the story"):
+        assert asks(task) == [], task
+        assert decided(r, task) == ("full", "weak_evidence", (), None), task

@@ -298,6 +298,8 @@ _REQUEST_LEAD = re.compile(
     r"let'?s\s+|go\s+ahead\s+and\s+|(?:i'?m|i\s+am|we'?re|we\s+are)\s+trying\s+to\s+|"
     r"(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:currently\s+|still\s+|now\s+)?(?=\w+ing\b))*", _I)
 _EN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9'#+%./:&-]*|\d[\w:./%]*")
+#: requests to be told, shown, advised or sold something: the English of "教えて" ("recommend a good notebook")
+_EN_INFO = frozenset("tell teach recommend suggest advise show buy sell".split())
 #: words that end a request verb's object: prepositions, conjunctions, relative words
 _OBJECT_END = frozenset(
     "at in on of for to from with about by after before during since until into onto than as and or but if "
@@ -324,7 +326,9 @@ def asks(task: str) -> list[Signal]:
     preposition) spans the verb and its object, up to 5 words and no further
     than a preposition, a conjunction or punctuation; a verb with no object,
     or only a pronoun ("deploy it"), asks for nothing, and a question asks
-    only when it opens with "can you", "could you" .... In Japanese, a
+    only when it opens with "can you", "could you" ...; a request to be
+    told, advised or sold something ("recommend a notebook") asks for no
+    work. In Japanese, a
     sentence that ends a clause with a te-form request (して, 書いてください,
     直してほしい), a wish to do (作りたい) or お願いします spans from its start
     to that ending, unless the request is to be told something (教えて,
@@ -347,6 +351,8 @@ def asks(task: str) -> list[Signal]:
         shown = words[0].group()
         if verb in _NOT_A_REQUEST_VERB or not verb.isalpha() or (len(shown) > 1 and shown.isupper()):
             continue  # no verb: a closed-class word, a number, a punctuated word or an acronym
+        if verb in _EN_INFO:
+            continue  # a request to be told or to be sold something ("recommend a notebook"), not for work
         obj = []
         rest = words[1:]
         if rest and rest[0].group().lower() in _WH_OBJECT:
