@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -125,8 +126,18 @@ def report_registry_error(path: Path, exc: RegistryError, outcome: str = "") -> 
     tail = f"; {outcome}" if outcome else ""
     print(f"{path}: {n} error{'s' if n != 1 else ''}{tail}", file=sys.stderr)
     if not Path(path).exists():
-        print(f"routelens: no registry there: pass --registry PATH, set {REGISTRY_ENV}, "
-              "or run routelens in a folder that holds skills.yaml", file=sys.stderr)
+        print(f"routelens: no registry there: {_named_by(path)}", file=sys.stderr)
+
+
+def _named_by(path: Path) -> str:
+    """How to name another registry, from where ``path`` came: the one
+    named by ``--registry`` or ``$ROUTELENS_REGISTRY`` is not asked for again."""
+    env = os.environ.get(REGISTRY_ENV)
+    if env and Path(env) == Path(path):
+        return (f"${REGISTRY_ENV} names {env}; correct it or unset it, pass --registry PATH, "
+                "or create one with `routelens init`")
+    return ("check the path given with --registry, run routelens in a folder that holds skills.yaml, "
+            "or create one with `routelens init`")
 
 
 def load_or_exit(args: argparse.Namespace, *, outcome: str = "", show_warnings: bool = True,
