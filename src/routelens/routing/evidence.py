@@ -471,7 +471,7 @@ def assess(task: PreparedTask, hits: dict[str, list[Match]], matches: Sequence[M
         negations = negated(text)
     marks = markup(text)
     idents = identifiers(text)
-    requests = asks(text)
+    requests: list[Signal] | None = None  # the task's requests, found when a candidate first needs them
     found = lexicon.terms_in(task)
     all_spans: list[tuple[str, tuple[int, int], str]] = []
     for sid, ms in hits.items():
@@ -549,7 +549,9 @@ def assess(task: PreparedTask, hits: dict[str, list[Match]], matches: Sequence[M
                     break
         if ctx is not None:
             pieces.append(ctx)
-        if sum(p.weight for p in pieces) < _STRONG:
+        if sum(p.weight for p in pieces) < _STRONG and any(p.kind == "trigger" and p.counts for p in pieces):
+            if requests is None:
+                requests = asks(text)
             ask = _asked(pieces, requests, [m.span for o, m in not_when.items() if o != sid], text)
             if ask is not None:
                 pieces.append(ask)

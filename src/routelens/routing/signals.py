@@ -315,6 +315,7 @@ _JA_ASK = re.compile(r"(?:て(?:ください|下さい|ほしい|欲しい|も�
                      r"|たい(?:です)?|お願い(?:します|いたします|致します)?)(?=[、。，．,.!！\s]|$)")
 #: a request to be told something is no request for work ("コツを教えて")
 _JA_INFO = re.compile(r"(?:教え|知り|分かり|わかり)$")
+_SENTENCE_END = re.compile(r"[.!?\n]|$")
 _JA_SENTENCE = re.compile(r"[^。！!？?\n]+")
 
 
@@ -370,7 +371,7 @@ def asks(task: str) -> list[Signal]:
         if statement or not obj or all(m.group().lower() in _PRONOUN_OBJECT or m.group().lower() == verb
                                        for m in obj):
             continue  # no object, only a pronoun ("deploy it"), or the verb again ("debug debug")
-        end_sentence = re.search(r"[.!?\n]|$", task[pos:]).start() + pos
+        end_sentence = _SENTENCE_END.search(task, pos).start()
         if task[end_sentence:end_sentence + 1] == "?" and not polite:
             continue  # a question asks to be told, not for work
         out.append((words[0].start(), obj[-1].end(), words[0].group()))
