@@ -231,6 +231,13 @@ def _decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdic
             if not c.supported:
                 c.why = _unsupported_why(c)
         if not supported:
+            # weak candidates that name two or more members of one composition, each by a word of its own,
+            # are independent pieces that agree ("an outage ... write the postmortem": incident-review)
+            verdict = _weak_members(ev, live_c, entries, dropped, note)
+            if verdict is not None:
+                _mark(live_c, verdict)
+                verdict.candidates = ev.candidates
+                return verdict
             return Verdict("full", "weak_evidence", f"{_FALLBACK}{_weak_sentence(live_c)}" + note, dropped=dropped,
                            candidates=ev.candidates)
         supported.sort(key=lambda c: (-c.weight, -c.score, c.id))
@@ -542,6 +549,32 @@ def _all_disabled(dropped: tuple[tuple[str, str], ...], note: str, ev: Evidence)
     many = len(dropped) > 1
     msg = f"{_FALLBACK}the only candidate{'s' if many else ''} {ids} {'are' if many else 'is'} disabled"
     return Verdict("full", "disabled_skill", msg + note, dropped=dropped, candidates=ev.candidates)
+
+
+#: which weak members may corroborate each other: "any" tier, or at least one "uncommon" (not everyday)
+_WEAK_MEMBERS = "any"
+
+
+def _weak_members(ev: Evidence, live_c: list[Candidate], entries: Entries, dropped: tuple[tuple[str, str], ...],
+                  note: str) -> Verdict | None:
+    """Step 7's one exception (docs/formats.md §6.10): no candidate is
+    supported, but two or more candidates, each backed by a trigger of its
+    own (spans that do not overlap) with no "or" between them, are all
+    members of one composition: the registry says these skills are used
+    together, so each word corroborates the other, and the composition is
+    chosen. Anything else (a conflict, a single member) is no decision."""
+    countable = [c for c in live_c if c.counted]
+    if len(countable) < 2 or len(countable) != len(live_c):
+        return None
+    if _WEAK_MEMBERS == "uncommon" and all(c.tier == "everyday" for c in countable):
+        return None
+    anchors = sorted(_anchor(c) for c in countable)
+    for x, y in zip(anchors, anchors[1:]):
+        if y[0] < x[1] or _ALTERNATIVE.search(ev.task[x[1]:y[0]]):
+            return None
+    by_id = {m.id: m for m in ev.matches}
+    v = _compositions(entries, tuple(by_id[c.id] for c in countable), dropped, note)
+    return v if v is not None and v.mode == "index" else None
 
 
 def _names_purpose(task: str, cid: str, members: tuple[str, ...]) -> bool:
