@@ -202,9 +202,9 @@ def test_build_success_prints_the_size_summary(example_dir, cli):
         f"{INDEX_NAME}, {CATALOG_NAME})",
         "              chars     bytes   lines  vs the registry",
         "registry        564       618      35",
-        "catalog       3,496     3,550     168  519.9% larger",
-        "index           596       666       1  5.7% larger",
-        "budget: index 596 chars = 105.7% of the registry; max_index_ratio 0.7 allows at most 394 chars: "
+        "catalog       3,495     3,549     168  519.7% larger",
+        "index           608       678       1  7.8% larger",
+        "budget: index 608 chars = 107.8% of the registry; max_index_ratio 0.7 allows at most 394 chars: "
         "not checked below 2,000 chars of registry",
     ]
     code, stdout, _ = cli("build", "--registry", reg, "--out", out)
@@ -337,13 +337,13 @@ def test_stats_json_on_the_example(example_dir, cli):
     assert list(st) == ["registry", "catalog", "index", "budget", "top_contributors"]
     assert st["registry"] == {"chars": 564, "bytes": 618, "lines": 35}
     # authority is "skills.yaml" here (8 characters fewer than "example-skills.yaml")
-    assert st["index"] == {"chars": 596, "bytes": 666, "lines": 1, "reduction": -0.0567}
-    assert st["catalog"] == {"chars": 3496, "bytes": 3550, "lines": 168, "reduction": -5.1986}
-    assert st["budget"] == {"max_index_ratio": 0.7, "index_chars": 596, "limit_chars": 394.8, "ratio": 1.0567,
+    assert st["index"] == {"chars": 608, "bytes": 678, "lines": 1, "reduction": -0.078}
+    assert st["catalog"] == {"chars": 3495, "bytes": 3549, "lines": 168, "reduction": -5.1968}
+    assert st["budget"] == {"max_index_ratio": 0.7, "index_chars": 608, "limit_chars": 394.8, "ratio": 1.078,
                             "ok": True}  # under 2,000 registry chars: not checked
     assert st["top_contributors"] == [
-        {"id": "repository-change", "kind": "skill", "chars": 69, "share": 0.1158},
-        {"id": "grounded-research", "kind": "skill", "chars": 58, "share": 0.0973},
+        {"id": "repository-change", "kind": "skill", "chars": 81, "share": 0.1332},
+        {"id": "grounded-research", "kind": "skill", "chars": 58, "share": 0.0954},
     ]
 
 
@@ -354,12 +354,12 @@ def test_stats_text(example_dir, cli):
         f"{example_dir / 'skills.yaml'}: 3 skills, 2 compositions, 0 rules",
         "              chars     bytes   lines  vs the registry",
         "registry        564       618      35",
-        "catalog       3,496     3,550     168  519.9% larger",
-        "index           596       666       1  5.7% larger",
-        "budget: index 596 chars = 105.7% of the registry; max_index_ratio 0.7 allows at most 394 chars: "
+        "catalog       3,495     3,549     168  519.7% larger",
+        "index           608       678       1  7.8% larger",
+        "budget: index 608 chars = 107.8% of the registry; max_index_ratio 0.7 allows at most 394 chars: "
         "not checked below 2,000 chars of registry",
         "biggest contributors to the index:",
-        "      69 chars   11.6%  skill       repository-change",
+        "      81 chars   13.3%  skill       repository-change",
     ]
 
 

@@ -97,9 +97,9 @@ def test_since_reports_surviving_prefix_and_ids(repo):
     new_idx = index_bytes(load_registry(reg_path))
     # the index is unchanged up to gamma's trigger, "gamma " then differs ("task" vs "job")
     expected_idx_prefix = old_idx.index(b'["gamma task"]') + len(b'["gamma ')
-    assert s["index"] == {"old_bytes": 421, "new_bytes": 461, "unchanged_prefix_bytes": 215,
-                          "unchanged_share_of_new": 0.4664}
-    assert expected_idx_prefix == 215 and (len(old_idx), len(new_idx)) == (421, 461)
+    assert s["index"] == {"old_bytes": 441, "new_bytes": 487, "unchanged_prefix_bytes": 228,
+                          "unchanged_share_of_new": 0.4682}
+    assert expected_idx_prefix == 228 and (len(old_idx), len(new_idx)) == (441, 487)
     # descriptions did not change: the whole old Layer-1 block survives, zeta's line is appended
     old_l1 = layer1_block(load_registry_text(repo, V1)).encode()
     assert s["layer1"] == {"old_bytes": 116, "new_bytes": 135, "unchanged_prefix_bytes": 116,
@@ -156,14 +156,14 @@ def test_stats_since_cli(repo, capsys):
     out = capsys.readouterr().out
     assert out.endswith(
         f"since HEAD~1 ({c1[:12]}), for skills.yaml:\n"
-        "  index:              421 ->      461 bytes; leading 215 bytes unchanged (46.6% of the new)\n"
+        "  index:              441 ->      487 bytes; leading 228 bytes unchanged (46.8% of the new)\n"
         "  layer-1 block:      116 ->      135 bytes; leading 116 bytes unchanged (85.9% of the new)\n"
         "  added:         +1  zeta\n"
         "  changed:       ~1  gamma\n"
         "  removed:       -0\n")
     assert main(["stats", "--json", "--registry", str(repo / "skills.yaml"), "--since", "HEAD~1"]) == 0
     obj = json.loads(capsys.readouterr().out)
-    assert obj["since"]["index"]["unchanged_prefix_bytes"] == 215
+    assert obj["since"]["index"]["unchanged_prefix_bytes"] == 228
     assert main(["stats", "--registry", str(repo / "skills.yaml"), "--since", "nope"]) == 2
     err = capsys.readouterr().err
     assert err == f"routelens stats --since: unknown revision 'nope' in {repo.resolve()}\n"

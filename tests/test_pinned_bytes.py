@@ -13,7 +13,11 @@ Matcher 6 cut the index's Zipf values down to one decimal instead of
 rounding them, and looked an acronym's final ``S`` up as a letter,
 docs/formats.md §3.7: the indexes of the bundled registry, the example,
 the TUI fixture and three case fixtures changed, and the bundled catalog
-with them, through the index size it states.)
+with them, through the index size it states. The indexes (and catalogs,
+through the size they state) of the registries under 2,000 characters
+changed when their skill terms stopped being left out for a size budget
+that does not apply to them, docs/formats.md §3.7: the example and nine
+case fixtures.)
 """
 
 from __future__ import annotations
@@ -34,19 +38,19 @@ ROOT = Path(__file__).resolve().parents[1]
 #: registry (relative to the repository) -> (index sha256, catalog sha256)
 PINNED = {
     "skills.yaml": ("9d431a4a191c9c08", "a5357be0590e6d7a"),
-    "tests/fixtures/example-skills.yaml": ("bd19095e3239613e", "9462f7b311c4f9c1"),
+    "tests/fixtures/example-skills.yaml": ("6056a0aa0648c1e6", "675c43e68759dfee"),
     "tests/tui/fixtures/routing/skills.yaml": ("63583940bc907d25", "6ae769885d47804d"),
     "tests/fixtures/cases/anchors-merge.yaml": ("84162c6bdd35deeb", "c75bd641fd546581"),
-    "tests/fixtures/cases/end-mark-next-key.yaml": ("35afb46013f7e3b0", "eed1c16d588f0229"),
-    "tests/fixtures/cases/header-bom-crlf.yaml": ("1f5704c029eb739e", "f3ffc8da9f4e5971"),
-    "tests/fixtures/cases/header-bom.yaml": ("f87c0c425829795e", "e0aac2e5fc532c64"),
-    "tests/fixtures/cases/header-crlf.yaml": ("801166b8dcf77c99", "dcd7b821ea729e78"),
-    "tests/fixtures/cases/header-lf.yaml": ("187c00b229f00483", "20e9c29f74aa26a3"),
+    "tests/fixtures/cases/end-mark-next-key.yaml": ("09d41df49599d12a", "2b39da15f30d742d"),
+    "tests/fixtures/cases/header-bom-crlf.yaml": ("b89eefab781b82dc", "f4d7328549b49e8f"),
+    "tests/fixtures/cases/header-bom.yaml": ("963289b793f173ac", "33e003a8f1b148d1"),
+    "tests/fixtures/cases/header-crlf.yaml": ("0b5a00af3dd0ad6e", "f3f3faee449117a8"),
+    "tests/fixtures/cases/header-lf.yaml": ("727c8412f776973d", "58449f7694ccb37e"),
     "tests/fixtures/cases/implicit-types-triggers.yaml": ("fe13cdb447c15107", "f30560803c9deb25"),
-    "tests/fixtures/cases/line-endings-crlf.yaml": ("f9e79345015c590e", "fbb8a3253c5b031d"),
-    "tests/fixtures/cases/line-endings-lf.yaml": ("3a7039a69ee27ebe", "68dedb7d6257f17d"),
-    "tests/fixtures/cases/short-triggers.yaml": ("9ab2c08315015b84", "39bc6ed6496af774"),
-    "tests/fixtures/cases/unicode-line-separator.yaml": ("24743e595e8d66cd", "0239dac9cc60d996"),
+    "tests/fixtures/cases/line-endings-crlf.yaml": ("05b040c0ff0ed50e", "2e79ceac9a3d611e"),
+    "tests/fixtures/cases/line-endings-lf.yaml": ("0895b8ce99d4ff82", "837b3c8b6113f62e"),
+    "tests/fixtures/cases/short-triggers.yaml": ("b3e64ca7b6cf836a", "0630d830a6ac5bd4"),
+    "tests/fixtures/cases/unicode-line-separator.yaml": ("cc2076637fc2b01b", "dde6b6bed9d87170"),
     "tests/fixtures/cases/width-forms.yaml": ("838fb5aafcdd8728", "21647c9ee2cf20d8"),
     "tests/fixtures/cases/yaml11-booleans.yaml": ("af0281bc43689b32", "2fdd79ea60d92242"),
 }

@@ -19,6 +19,7 @@ from routelens.fileio import read_bounded
 from routelens.limits import LIMITS
 from routelens.registry.model import ID_RE, Registry, RoutingSettings
 from routelens.text.canonical import sha256_hex
+from routelens.text.numbers import budget_checked
 
 __all__ = [
     "INDEX_VERSION",
@@ -94,13 +95,16 @@ TERMS_BUDGET_SHARE = 0.85
 def _fit_terms(obj: dict[str, Any], reg: Registry, text_out: list[str] | None = None) -> None:
     """Leave out the lowest-ranked skill terms (the last of each skill's
     list, longest lists first) until the index is at most
-    :data:`TERMS_BUDGET_SHARE` of the size budget (docs/formats.md §3.7);
+    :data:`TERMS_BUDGET_SHARE` of the size budget (docs/formats.md §3.7;
+    never for a registry the budget does not apply to, §5.2);
     deterministic. When nothing is left out and ``text_out`` is a list, the
     compact text measured is appended to it (the caller writes it as is)."""
     limit = len(reg.text) * reg.routing.max_index_ratio * TERMS_BUDGET_SHARE
     text = compact(obj)
     size = len(text) + 1
-    if size <= limit:
+    if size <= limit or not budget_checked(len(reg.text)):
+        # a registry below 2,000 characters has no size budget (§5.2): its terms are all kept (they were
+        # all left out, and a small hand-written registry routed on its triggers alone)
         if text_out is not None:
             text_out.append(text)
         return
