@@ -227,9 +227,14 @@ def _decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdic
         # 7. the evidence model
         live_c = [cands[m.id] for m in live if m.id in cands]
         supported = [c for c in live_c if c.supported]
+        whys: dict[tuple[int, str], str] = {}  # candidates sharing their evidence share why (§6.10)
         for c in live_c:
             if not c.supported:
-                c.why = _unsupported_why(c)
+                k = (id(c.pieces), c.dropped_by)
+                why = whys.get(k)
+                if why is None:
+                    why = whys[k] = _unsupported_why(c)
+                c.why = why
         if not supported:
             return Verdict("full", "weak_evidence", f"{_FALLBACK}{_weak_sentence(live_c)}" + note, dropped=dropped,
                            candidates=ev.candidates)
@@ -560,7 +565,10 @@ def _compositions(entries: Entries, live: tuple[Match, ...], dropped: tuple[tupl
         return None
     cand = {m.id for m in live}
     members = entries.composition_members()
-    holding = [c for c, mem in members.items() if cand <= set(mem)]
+    sets, by_member = entries.composition_sets()
+    # only the compositions holding a candidate can hold them all, or conflict (in id order, as members)
+    fewest = min(cand, key=lambda sid: (len(by_member.get(sid, ())), sid))
+    holding = [c for c in by_member.get(fewest, ()) if cand <= sets[c]]
     if purpose_of is not None:
         holding = [c for c in holding if _names_purpose(purpose_of, c, members[c])]
         if not holding:
@@ -573,15 +581,15 @@ def _compositions(entries: Entries, live: tuple[Match, ...], dropped: tuple[tupl
         msg = (f"{_FALLBACK}the candidates belong to compositions {_and(quote(c) for c in best)}, "
                "which do not contain each other")
         return Verdict("full", "composition_conflict", msg + note, dropped=dropped)
-    touched = sorted(c for c, mem in members.items() if cand & set(mem))
+    touched = sorted({c for sid in cand for c in by_member.get(sid, ())})
     for i, a in enumerate(touched):
+        sa = sets[a]
         for b in touched[i + 1:]:
-            sa, sb = set(members[a]), set(members[b])
+            sb = sets[b]
             # spread: each holds a candidate the other lacks, and neither contains the other
             if not (sa <= sb or sb <= sa) and (cand & sa) - sb and (cand & sb) - sa:
                 # name every composition the candidates are spread over, not only this pair; one
                 # inside another touched composition is no part of the conflict
-                sets = {c: set(members[c]) for c in touched}
                 outer = [c for c in touched if not any(sets[c] < sets[o] for o in touched)]
                 order = {m.id: n for n, m in enumerate(live)}
                 named = _and(f"{quote(c)} ({', '.join(sorted(cand & sets[c], key=order.__getitem__))})"
