@@ -77,3 +77,21 @@ def test_shared_evidence_is_the_same_as_each_candidates_own():
              "detail": '"deploy" lies inside "deploy model" of "models"', "trigger": "deploy"}]
     assert ev["ship-a"].pieces is ev["ship-b"].pieces
     assert (d.mode, d.reason, d.skills) == ("index", "clear_candidate", ("models",))
+
+
+def test_only_candidates_that_can_change_the_decision_are_read_back():
+    # ship-c is disabled. Inside "deploy model" its "deploy" does not count, so it can change nothing
+    # but the lists: its range is not read and it is not said dropped (docs/formats.md §6.6). On its
+    # own, "deploy" counts, so ship-c is read and dropped.
+    text = _registry(1) + "\n".join(["  ship-c:", "    path: skills/ship-c.md", "    priority: P2",
+                                     "    status: disabled", "    triggers:", "      - deploy"]) + "\n"
+    r = Router.from_registry(parse_registry(text.encode(), "skills.yaml"))
+    d = r.route("deploy model now")
+    assert (d.mode, d.reason, d.skills, d.dropped) == ("index", "clear_candidate", ("models",), ())
+    assert {c.id: c.why for c in d.evidence}["ship-c"] == (
+        "not selected: its trigger lies inside a longer trigger of another skill")
+    assert ("skill", "ship-c") not in r.entries._expanded
+    d = r.route("deploy it")
+    assert d.dropped == (("ship-c", "disabled"),)
+    assert {c.id: c.why for c in d.evidence}["ship-c"] == "dropped: the skill is disabled"
+    assert (d.mode, d.reason) == ("full", "weak_evidence")

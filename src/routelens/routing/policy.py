@@ -21,7 +21,9 @@ The order, as :func:`decide` reads (docs/formats.md §6.3):
    ``fast``; an id-shaped word naming nothing -> ``full`` (``unknown_id``);
 5. no skill scores at or above the threshold -> ``full`` (``no_match``);
 6. candidates whose canonical status is ``disabled`` are dropped (and said
-   so); nothing left -> ``full`` (``disabled_skill``);
+   so); nothing left -> ``full`` (``disabled_skill``). Only the candidates
+   that can change the decision are read back (a counted trigger, or ranked
+   before the first live one);
 7. the evidence model (:mod:`~routelens.routing.evidence`): candidates
    dropped by their ``not_when``, negated, inside markup or inside a longer
    trigger of another skill do not count; none supported -> ``full``
@@ -213,14 +215,26 @@ def _decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdic
         # 5. no candidate
         if not ev.matches:
             return _no_match(ev, settings, rule_note)
-        # 6. disabled candidates dropped
-        expansions = {m.id: entries.expand("skill", m.id) for m in ev.matches}
-        dropped = tuple((m.id, "disabled") for m in ev.matches if expansions[m.id].status == "disabled")
+        # 6. disabled candidates dropped. Only the candidates that can change the decision are read back
+        # from their ranges (status, trust verified, docs/formats.md §6.6): those with a counted trigger,
+        # and those ranked before the first live one (the fallback sentences name it). A candidate none of
+        # whose triggers counts (negated, in markup, inside a longer trigger, dropped by its not_when) is
+        # never supported, counted, a rival or a composition's member here: read or not, it changes
+        # nothing but the lists, and on a big registry it is most of them (276 of 342 per task).
         cands = {c.id: c for c in ev.candidates}
+        expansions: dict[str, Expansion] = {}
+        first_live = False
+        for m in ev.matches:
+            c = cands.get(m.id)
+            if c is None or c.counted or not first_live:
+                x = expansions[m.id] = entries.expand("skill", m.id)
+                first_live = first_live or x.status != "disabled"
+        dropped = tuple((m.id, "disabled") for m in ev.matches
+                        if m.id in expansions and expansions[m.id].status == "disabled")
         for sid, _ in dropped:
             if sid in cands:
                 cands[sid].why = "dropped: the skill is disabled"
-        live = tuple(m for m in ev.matches if expansions[m.id].status != "disabled")
+        live = tuple(m for m in ev.matches if m.id not in expansions or expansions[m.id].status != "disabled")
         if not live:
             return _all_disabled(dropped, rule_note, ev)
         note = rule_note + ("; dropped disabled " + ", ".join(quote(d[0]) for d in dropped) if dropped else "")
