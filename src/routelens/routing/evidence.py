@@ -116,6 +116,8 @@ class Candidate:
     spans: tuple[tuple[int, int], ...] = field(default=())
     #: the specificity of its best counted trigger: phrase | rare | uncommon | everyday
     tier: str = "everyday"
+    #: :attr:`counted`, when :func:`assess` computed it (None: computed from the pieces)
+    known_counted: bool | None = field(default=None, repr=False, compare=False)
 
     @property
     def strong(self) -> bool:
@@ -139,6 +141,8 @@ class Candidate:
     @property
     def counted(self) -> bool:
         """True when a trigger of it counts (it was not dropped)."""
+        if self.known_counted is not None:
+            return self.known_counted
         return not self.dropped_by and any(p.kind == "trigger" and p.weight > 0 for p in self.pieces)
 
     def to_dict(self) -> dict:
@@ -481,12 +485,19 @@ def assess(task: PreparedTask, hits: dict[str, list[Match]], matches: Sequence[M
     first: dict[str, list[tuple[tuple[int, int], Piece]]] = {}
     signature: dict[str, tuple | None] = {}
     shared_first: dict[tuple, list[tuple[tuple[int, int], Piece]]] = {}
+    owners = spans.owners
     for best in matches:
         sid = best.id
         hs = hits.get(sid, [best])
-        sig: tuple | None = (best.score, *((m.span, m.trigger, m.score, m.kind) for m in hs))
-        if any(sid in spans.owners(m.span) for m in hs):
-            sig = None
+        if len(hs) == 1:
+            m = hs[0]
+            sig: tuple | None = None if sid in owners(m.span) else (best.score, m.span, m.trigger, m.score, m.kind)
+        else:
+            sig = (best.score, *((m.span, m.trigger, m.score, m.kind) for m in hs))
+            for m in hs:
+                if sid in owners(m.span):
+                    sig = None
+                    break
         signature[sid] = sig
         tp = shared_first.get(sig) if sig is not None else None
         if tp is None:
@@ -584,7 +595,8 @@ def assess(task: PreparedTask, hits: dict[str, list[Match]], matches: Sequence[M
             pieces.append(ctx)
         return tuple(pieces), tier, tuple(counted_spans)
 
-    shared: dict[tuple, tuple[tuple[Piece, ...], str, tuple[tuple[int, int], ...], int]] = {}
+    shared: dict[tuple, tuple[tuple[Piece, ...], str, tuple[tuple[int, int], ...], int, bool]] = {}
+    shaped: dict[int, bool] = {}
     out = []
     for best in matches:
         sid = best.id
@@ -592,22 +604,25 @@ def assess(task: PreparedTask, hits: dict[str, list[Match]], matches: Sequence[M
         sig = signature[sid]
         key = None
         if sig is not None and nw is None and sid not in found_by_owner:
-            key = (sig, other_strong(sid)) if any(p.detail.startswith(_SHAPE_DETAILS) for _, p in first[sid]) \
-                else sig
+            tp = first[sid]
+            shape = shaped.get(id(tp))
+            if shape is None:
+                shape = shaped[id(tp)] = any(p.detail.startswith(_SHAPE_DETAILS) for _, p in tp)
+            key = (sig, other_strong(sid)) if shape else sig
         got = shared.get(key) if key is not None else None
         if got is None:
             pieces, tier, counted = evidence_of(sid, best, first[sid])
-            got = (pieces, tier, counted, sum(p.weight for p in pieces))
+            got = (pieces, tier, counted, sum(p.weight for p in pieces),
+                   any(p.kind == "trigger" and p.weight > 0 for p in pieces))
             if key is not None:
                 shared[key] = got
-        pieces, tier, counted, weight = got
-        c = Candidate(sid, best.score, pieces, tier=tier)
+        pieces, tier, counted, weight, counts = got
         if nw is not None:
-            c.dropped_by = nw.trigger
-            c.pieces = c.pieces + (Piece("not_when", text[nw.span[0]:nw.span[1]], nw.span, 0,
-                                         f"its not_when {quote(nw.trigger)} matched", nw.trigger),)
-        c.weight = weight
-        c.supported = not c.dropped_by and weight >= 2 and bool(counted)
-        c.spans = counted
+            c = Candidate(sid, best.score, pieces + (Piece("not_when", text[nw.span[0]:nw.span[1]], nw.span, 0,
+                                                           f"its not_when {quote(nw.trigger)} matched", nw.trigger),),
+                          weight, False, nw.trigger, False, "", counted, tier, False)
+        else:
+            c = Candidate(sid, best.score, pieces, weight, weight >= 2 and bool(counted), "", False, "", counted,
+                          tier, counts)
         out.append(c)
     return out

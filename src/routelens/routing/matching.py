@@ -640,6 +640,7 @@ class _LazyTriggers:
 
 #: a trigger text not scored yet for this task (:meth:`TriggerMatcher.match`)
 _UNSCORED = object()
+_new_match = object.__new__
 
 
 class TriggerMatcher:
@@ -1106,7 +1107,8 @@ class TriggerMatcher:
                     got = m = None
                 scored[text] = got
             elif got is not None:
-                m = Match(owner, got[0], text, got[1], got[2])
+                m = _new_match(Match)  # a frozen dataclass's __init__ costs more than the rest of a hit
+                m.__dict__.update(id=owner, score=got[0], trigger=text, span=got[1], kind=got[2])
             if got is not None:
                 offer(tid, m)
                 below = None
