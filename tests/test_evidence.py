@@ -135,6 +135,17 @@ def test_the_weak_evidence_sentence_names_the_everyday_word(r):
     assert (c.id, c.supported, c.selected, [p.kind for p in c.pieces]) == ("model-training", False, False, ["trigger"])
 
 
+def test_the_weak_evidence_sentence_names_every_candidate_it_rests_on(bundled):
+    """Two candidates, each on one fairly common word: the sentence named
+    only the first ("outage" for incident-response) and hid "postmortem"."""
+    d = bundled.route("We had an outage yesterday; please write the postmortem")
+    assert (d.mode, d.reason) == ("full", "weak_evidence")
+    assert d.message.startswith(
+        'Fell back to the full registry: the only evidence is the fairly common word "outage" for '
+        'incident-response and the fairly common word "postmortem" for postmortem; nothing else in the task is '
+        'about either')
+
+
 def test_a_phrase_routes(r):
     assert decided(r, "please train a model on last month's data") == ("index", "clear_candidate",
                                                                          ("model-training",))

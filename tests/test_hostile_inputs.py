@@ -430,6 +430,27 @@ def test_options_without_a_command_open_the_ui(project, capsys, monkeypatch):
     assert "argument --out/--generated: an empty path" in capsys.readouterr().err
 
 
+def test_common_options_before_the_command_word_go_to_the_command(project, capsys):
+    """`routelens --demo route X` and `routelens --registry R check` (a
+    global option typed first) ran the UI's parser and failed with
+    "unrecognized arguments"."""
+    from routelens.cli.entry import common_first
+
+    reg = project / "skills.yaml"
+    assert common_first(["--demo", "route", "x"]) == ["route", "--demo", "x"]
+    assert common_first(["--registry", "r.yaml", "--out", "g", "check"]) == ["check", "--registry", "r.yaml", "--out", "g"]
+    assert common_first(["--registry=r.yaml", "stats", "--json"]) == ["stats", "--registry=r.yaml", "--json"]
+    assert common_first(["--registry", "route", "check"]) == ["check", "--registry", "route"]  # a file named route
+    assert common_first(["--registry", "r.yaml"]) == ["--registry", "r.yaml"]  # the UI
+    assert common_first(["--task", "x", "route"]) == ["--task", "x", "route"]  # --task is the UI's own
+    capsys.readouterr()
+    assert main(["--registry", str(reg), "route", "--json", "review this PR"]) == 0
+    out = capsys.readouterr()
+    assert json.loads(out.out)["reason"] == "clear_candidate"
+    assert main(["--demo", "check"]) == 0
+    assert "using the bundled example registry (--demo)" in capsys.readouterr().err
+
+
 # --------------------------------------------------------------------------- 8. missing bodies
 
 

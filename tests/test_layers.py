@@ -237,3 +237,13 @@ def test_importing_every_non_tui_module_loads_no_textual():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_the_ui_starts_without_the_tools():
+    """The main screen's first paint does not wait for the tools (fixes,
+    evaluation, suggestion: tens of ms of imports); the router's worker
+    imports them after the paint."""
+    code = ("import sys\nimport routelens.tui.app\n"
+            "print(sorted(k for k in sys.modules if k.startswith('routelens.tools')))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

@@ -188,6 +188,28 @@ def _tools_dump(result) -> list[dict]:
     return [t.model_dump(mode="json") for t in result.tools]
 
 
+def test_bad_arguments_are_said_in_words_not_pydantic_text(registry):
+    """A call without its argument (or with a number) answered "1 validation
+    error for route_taskArguments ... Field required [type=missing ...":
+    now the tool's own words, still an error result."""
+    async def script(s):
+        out = []
+        for name, args in (("route_task", {}), ("route_task", {"tsk": "x"}), ("route_task", {"task": 5}),
+                           ("load_skill", {}), ("route_task", {"task": "please review my diff"})):
+            r = await s.call_tool(name, args)
+            out.append((r.is_error, r.content[0].text))
+        return out
+
+    out = _session_run(registry, script)
+    assert out[:4] == [
+        (True, "route_task needs the argument 'task': the task to route, as a string"),
+        (True, "route_task needs the argument 'task': the task to route, as a string; it was called with 'tsk'"),
+        (True, "route_task: the argument 'task' must be a string (the task to route, as a string), not int"),
+        (True, "load_skill needs the argument 'id': a skill or composition id from route_task's answer, as a string"),
+    ]
+    assert out[4][0] is False and json.loads(out[4][1])["skills"] == ["code-review"]
+
+
 def test_stdio_server_end_to_end(registry):
     async def script(s):
         out = {"server": (s.init_result.server_info.name, s.init_result.server_info.version)}

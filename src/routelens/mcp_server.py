@@ -54,6 +54,8 @@ from routelens.text.canonical import canonical_bytes
 from routelens.text.words import closest
 
 __all__ = [
+    "argument_problem",
+    "TOOL_ARGUMENTS",
     "SERVER_NAME",
     "INSTRUCTIONS",
     "ROUTE_TASK_DESCRIPTION",
@@ -260,7 +262,40 @@ def build_server(registry_path: str | Path, index_path: str | Path | None = None
 
     server.add_tool(route_task, name="route_task", description=ROUTE_TASK_DESCRIPTION, structured_output=False)
     server.add_tool(load_skill, name="load_skill", description=LOAD_SKILL_DESCRIPTION, structured_output=False)
+    call_tool = server.call_tool
+
+    async def checked_call_tool(name: str, arguments: dict[str, Any], *rest: Any, **kw: Any) -> Any:
+        problem = argument_problem(name, arguments)
+        if problem is not None:
+            raise ToolError(problem)
+        return await call_tool(name, arguments, *rest, **kw)
+
+    server.call_tool = checked_call_tool  # the server calls it through the instance for every tool call
     return server
+
+
+#: each tool's one argument and what it holds
+TOOL_ARGUMENTS = {"route_task": ("task", "the task to route, as a string"),
+                  "load_skill": ("id", "a skill or composition id from route_task's answer, as a string")}
+
+
+def argument_problem(tool: str, arguments: Any) -> str | None:
+    """What is wrong with a call's ``arguments`` in a person's words (the
+    client's agent reads it), or None: the tool's one argument must be
+    there and be a string; other names are named. Without this the answer
+    was pydantic's validation text ("1 validation error for
+    route_taskArguments ... Field required [type=missing ...")."""
+    if tool not in TOOL_ARGUMENTS:
+        return None
+    want, what = TOOL_ARGUMENTS[tool]
+    args = arguments if isinstance(arguments, dict) else {}
+    if want not in args:
+        others = sorted(k for k in args if k != want)
+        got = f"; it was called with {', '.join(repr(k) for k in others)}" if others else ""
+        return f"{tool} needs the argument {want!r}: {what}{got}"
+    if not isinstance(args[want], str):
+        return f"{tool}: the argument {want!r} must be a string ({what}), not {type(args[want]).__name__}"
+    return None
 
 
 def serve(registry_path: str | Path, index_path: str | Path | None = None,

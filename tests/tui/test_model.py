@@ -237,3 +237,75 @@ def test_hits_of_an_explicit_composition_is_one_row_with_its_lines(registry):
     ]
     # "why not" never lists a skill that was selected
     assert [m.id for m in d.near_misses] == [] and near_hits_of(d, snap.registry) == []
+
+
+def test_catalog_entries_are_found_on_first_use_not_at_format(registry, monkeypatch):
+    """The first paint does not wait for the catalog's entry rows (0.3 s at
+    10,000 skills): format_catalog only decodes; the rows are found on
+    first use, and the loading worker (complete) asks for them."""
+    from routelens.tui import model
+
+    calls = []
+    real = model.catalog_entries
+    monkeypatch.setattr(model, "catalog_entries", lambda text: calls.append(1) or real(text))
+    raw = (registry.parent / "generated" / "catalog.json").read_bytes()
+    cat = format_catalog(raw)
+    assert calls == []
+    assert cat.entries["skills:research"] == cat.entries["skills:research"]
+    assert calls == [1]  # once, then kept
+    pre = model.preview(Paths.make(registry))
+    assert len(calls) == 1
+    snap = model.complete(pre, with_router=False)
+    assert len(calls) == 2 and snap.catalog is pre.catalog
+    assert len(snap.catalog.entries) == 11 + 3 + 1
+
+
+def test_fresh_index_is_measured_on_disk_a_stale_one_as_built(registry, monkeypatch):
+    """With a fresh index the header's size is the index file's (no second
+    render of the index: most of a 100,000-skill load); a stale one is
+    measured as a build would write it now."""
+    from routelens.artifacts.index_file import index_bytes
+    from routelens.tui import model
+
+    on_disk = (registry.parent / "generated" / "routing.min.json").read_text(encoding="utf-8")
+    renders = []
+    real = model.index_bytes
+    monkeypatch.setattr(model, "index_bytes", lambda reg: renders.append(1) or real(reg))
+    snap = load(Paths.make(registry), with_router=False)
+    assert snap.freshness.state == "fresh"
+    assert snap.fresh_index_chars == len(on_disk) == 1479
+    assert renders == []
+    registry.write_text(registry.read_text(encoding="utf-8").replace("  blog-post:", "  blog-post:  # edited", 1),
+                        encoding="utf-8")
+    snap = load(Paths.make(registry), with_router=False)
+    assert snap.freshness.state == "stale"
+    assert renders == [1]
+    assert snap.fresh_index_chars == len(index_bytes(load_registry(registry)).decode("utf-8"))
+
+
+def test_format_index_cuts_the_file_as_the_slow_layout_would(registry):
+    """The index pane's layout cuts the file's own text (the C scanner)
+    instead of decoding it and encoding every tuple again: for an index
+    routelens wrote, the same text and rows as the slow layout."""
+    from pathlib import Path
+
+    from routelens.tui.model import _format_index_slow
+
+    root = Path(__file__).parents[2]
+    for path in [registry.parent / "generated" / "routing.min.json", root / "generated" / "routing.min.json",
+                 *sorted((root / "benchmarks" / "registries").glob("*/generated/routing.min.json"))]:
+        raw = path.read_bytes()
+        fast, slow = format_index(raw), _format_index_slow(raw.decode("utf-8"))
+        assert (fast.text, fast.rows, fast.formatted) == (slow.text, slow.rows, True), path
+    # not JSON objects, or cut short: shown as they are
+    for bad in (b"[]", b"null", b'{"a":1}x', b'{"v":1,"skills":['):
+        disp = format_index(bad)
+        assert (disp.text, disp.rows, disp.formatted) == (bad.decode(), {}, False)
+    assert format_index(b"{}").text == "{\n}"
+    # a hand-written index keeps its own spacing inside a tuple, one tuple a line
+    spaced = format_index(b'  {"a" : [1, 2] , "skills" : [ ["x",1,2] , ["y",3,4] ] }  ')
+    assert spaced.text == '{\n "a":[1, 2],\n "skills":[\n  ["x",1,2],\n  ["y",3,4]\n ]\n}'
+    assert spaced.rows == {"skills:x": 3, "skills:y": 4}
+    odd = format_index(b'{"skills":[["a",1],2,[3]],"rules":{"r":1}}')
+    assert odd.text == '{\n "skills":[\n  ["a",1],\n  2,\n  [3]\n ],\n "rules":{"r":1}\n}'
+    assert odd.rows == {"skills:a": 2}

@@ -117,6 +117,19 @@ async def test_a_filter_matching_nothing_shows_no_skill(registry):
         browser.query_one("#filter").value = "blog"
         await settle(app, pilot)
         assert browser.selected.id == "blog-post" and browser.query_one("#explain").display
+        # the hint's keys do what it says (it said "ctrl+a, then Delete", and ctrl+a only moves to the start)
+        browser.query_one("#filter").focus()
+        await settle(app, pilot)  # focus selects the text: type after it
+        browser.query_one("#filter").value = "blog zzzq"
+        browser.query_one("#filter").cursor_position = len("blog zzzq")
+        await settle(app, pilot)
+        assert str(browser.query_one("#summary").content).endswith("remove a word (ctrl+w) or clear it (ctrl+u).")
+        await pilot.press("ctrl+w")
+        await settle(app, pilot)
+        assert browser.query_one("#filter").value == "blog " and browser.selected.id == "blog-post"
+        await pilot.press("ctrl+u")
+        await settle(app, pilot)
+        assert browser.query_one("#filter").value == "" and len(browser.shown) == 11
 
 
 async def test_help_keeps_reason_names_whole_and_says_at_or_above(registry):

@@ -22,7 +22,7 @@ from routelens.cli.commands.common import CommandExit, common_options
 from routelens.errors import NoRegistryError
 from routelens.text.visible import visible
 
-__all__ = ["COMMANDS", "build_parser", "main", "VisibleStream"]
+__all__ = ["COMMANDS", "build_parser", "common_first", "main", "VisibleStream"]
 
 #: The subcommand modules (``routelens.cli.commands.<name>``), in the order
 #: ``--help`` lists them. A command imports only its own module (and what
@@ -59,6 +59,25 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 #: words that belong to the top-level parser, not to the UI
 _TOP_LEVEL = ("-h", "--help", "--version")
+#: the options of :func:`common_options` (every command takes them), and whether each takes a value
+_COMMON = {"--demo": False, "--registry": True, "--out": True, "--generated": True}
+
+
+def common_first(words: list[str]) -> list[str]:
+    """``words`` with the common options written before the command word
+    moved after it: ``--demo route X`` is ``route --demo X`` and
+    ``--registry my.yaml check`` is ``check --registry my.yaml`` (people
+    type a global option first). Unchanged when no command word follows
+    only common options."""
+    i = 0
+    while i < len(words):
+        name = words[i].split("=", 1)[0]
+        if name not in _COMMON:
+            break
+        i += 2 if _COMMON[name] and "=" not in words[i] else 1
+    if 0 < i < len(words) and words[i] in _MODULE_OF:
+        return [words[i], *words[:i], *words[i + 1:]]
+    return words
 #: commands whose standard streams are not text for people (the UI draws on the
 #: terminal itself; the MCP server speaks JSON-RPC), so they are not escaped
 _RAW_STREAMS = ("tui", "mcp")
@@ -94,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
     --task x``) opens the UI as ``routelens tui ...`` does. Human output of
     every command but ``tui`` and ``mcp`` goes through :class:`VisibleStream`.
     Returns the exit code."""
-    words = list(sys.argv[1:] if argv is None else argv)
+    words = common_first(list(sys.argv[1:] if argv is None else argv))
     if not words or (words[0] not in _MODULE_OF and words[0] not in _TOP_LEVEL):
         words = ["tui", *words]  # options of the UI without the word `tui`
     # only the command's own module; the full list for --help, --version or an unknown word

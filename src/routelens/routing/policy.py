@@ -362,9 +362,15 @@ def _weak_sentence(cands: list[Candidate]) -> str:
     if not trig and neg:
         return f"the only evidence for {quote(c.id)} does not count: {neg[0].detail}"
     if trig:
-        p = trig[0]
-        what = p.detail.split(" (")[0]
-        return f"the only evidence is {what}; nothing else in the task is about {c.id}"
+        # every candidate resting on a trigger is named: "outage" for incident-response alone hid "postmortem"
+        named = [(x.id, next(p for p in x.pieces if p.kind == "trigger")) for x in cands
+                 if not x.dropped_by and any(p.kind == "trigger" for p in x.pieces)]
+        if len(named) == 1:
+            return f"the only evidence is {trig[0].detail.split(' (')[0]}; nothing else in the task is about {c.id}"
+        words = [f"{p.detail.split(' (')[0]} for {cid}" for cid, p in named]
+        listed = ", ".join(words[:-1]) + " and " + words[-1]
+        return (f"the only evidence is {listed}; nothing else in the task is about "
+                + ("either" if len(named) == 2 else "any of them"))
     return f"no candidate has evidence that holds up (best: {quote(c.id)})"
 
 

@@ -35,8 +35,6 @@ from textual.widgets import Input, Tab, Tabs
 from textual.worker import get_current_worker
 
 from routelens.errors import CasesError
-from routelens.tools.evaluate import check_ids, load_cases
-from routelens.tools.fixes import FIXABLE, fixes_for
 from routelens.tui import words
 from routelens.tui.messages import (
     DecisionReady,
@@ -447,6 +445,10 @@ class MainScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="router", exit_on_error=False)
     def _router_worker(self, snap: Snapshot) -> None:
+        # the fixes' tools (tens of ms of imports) are not needed before the first decision: not before the first paint
+        import routelens.tools.evaluate  # noqa: F401
+        import routelens.tools.fixes  # noqa: F401
+
         try:
             router = make_router(snap.registry, snap.freshness, snap.paths)
         except Exception as exc:  # never crash the UI on a router bug
@@ -593,6 +595,8 @@ class MainScreen(Screen[None]):
         self.fixes, self.fix_index = [], -1
         self.decision_panel.show_fixes([])
         snap = self.snapshot
+        from routelens.tools.fixes import FIXABLE  # imported after the first paint (see _router_worker)
+
         self.fixes_pending = decision.reason in FIXABLE and snap is not None
         if self.fixes_pending and snap is not None:
             # fixes build routers over patched registries (seconds on a big one) in a thread that holds the
@@ -607,6 +611,9 @@ class MainScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="fixes", exit_on_error=False)
     def _fixes_worker(self, snap: Snapshot, decision: Decision, seq: int) -> None:
+        from routelens.tools.evaluate import check_ids, load_cases
+        from routelens.tools.fixes import fixes_for
+
         cases = None
         if self.cases_path is not None:
             try:

@@ -309,7 +309,7 @@ class SkillBrowser(Screen[str | None]):
         self.query_one("#summary", Static).update(Content.assemble(
             (f"No skill matches the filter{words}.", "bold $warning"),
             ("\nThe filter looks for every word in the ids, triggers and descriptions; "
-             "remove a word or ctrl+a, then Delete, to clear it.", "$text-muted")))
+             "remove a word (ctrl+w) or clear it (ctrl+u).", "$text-muted")))
 
     def select(self, skill: Skill) -> None:
         """Show ``skill`` in the detail side: the summary now; its body,

@@ -15,6 +15,7 @@ interface as :class:`~routelens.tui.widgets.source_view.SourceView`:
 from __future__ import annotations
 
 from array import array
+from itertools import accumulate
 
 from rich.segment import Segment
 from rich.style import Style
@@ -34,16 +35,27 @@ __all__ = ["LineView", "line_starts"]
 _MARKS = DISPLAY_MARKS
 
 
-def line_starts(text: str) -> array:
-    """Offsets where each LF-separated line of ``text`` starts (the first
-    is 0); ``len`` of the result is the number of lines."""
+_CHUNK = 1 << 18  # characters split at a time: a few thousand short-lived strings, never one per line of the text
+
+
+def line_starts(text: str) -> tuple[array, int]:
+    """``(starts, widest)``: the offsets where each LF-separated line of
+    ``text`` starts (the first is 0; ``len(starts)`` is the number of
+    lines) and the longest line's length in characters plus one. Splits
+    the text a chunk at a time (C speed, about twice the speed of a
+    ``find`` loop, and bounded memory)."""
     starts = array("q", [0])
-    find = text.find
-    pos = find("\n")
-    while pos != -1:
-        starts.append(pos + 1)
-        pos = find("\n", pos + 1)
-    return starts
+    widest = 0
+    pos, n = 0, len(text)
+    while pos < n:
+        end = text.find("\n", pos + _CHUNK)
+        stop = n if end == -1 else end + 1
+        lengths = [len(line) + 1 for line in text[pos:stop].split("\n")]
+        widest = max(widest, max(lengths))
+        lengths.pop()  # the piece ends at an LF (or at the end of the text): the last part starts the next line
+        starts.extend(accumulate(lengths, initial=starts.pop()))
+        pos = stop
+    return starts, max(widest, 1)
 
 
 class LineView(BandedMixin, ScrollView, can_focus=True):
@@ -101,20 +113,13 @@ class LineView(BandedMixin, ScrollView, can_focus=True):
     def show(self, text: str, language: str | None) -> None:
         """Replace the document (``text`` split on LF only; not copied)."""
         self._text = text
-        self._starts = line_starts(text)
+        self._starts, widest = line_starts(text)
         self._language = language
         self._bands = ()
         self.forget_reveal()
         self._cache.clear()
         n = len(self._starts)
         self._gutter = len(str(n)) + 2
-        widest = 0
-        starts = self._starts
-        for i in range(1, n):
-            w = starts[i] - starts[i - 1]
-            if w > widest:
-                widest = w
-        widest = max(widest, len(text) - starts[-1] + 1)
         self.virtual_size = Size(self._gutter + widest, n)
         self.scroll_to(0, 0, animate=False, immediate=True)
         self.refresh()
