@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import sys
 from pathlib import Path
@@ -223,10 +222,6 @@ def run(args) -> int:
     router = open_router(args)
     _robust_stdout()
     if args.task == "-":
-        # The router is built once and kept to the end: move it out of the cyclic collector's reach, so
-        # that a full collection between two tasks scans what the tasks made, not millions of the
-        # router's objects (pauses of 50-150 ms at 10,000 skills, the batch's worst latencies)
-        gc.freeze()
         out = sys.stdout
         for task in _stdin_lines():
             d = router.route(task)
