@@ -146,8 +146,8 @@ def test_missing_registry_file(tmp_path, cli):
     assert code == 2
     assert err.splitlines() == [f"{tmp_path / 'none.yaml'}:1:1: cannot read the registry: No such file or directory",
                                 f"{tmp_path / 'none.yaml'}: 1 error; nothing was written",
-                                "routelens: no registry there: pass --registry PATH, set ROUTELENS_REGISTRY, "
-                                "or run routelens in a folder that holds skills.yaml"]
+                                "routelens: no registry there: check the path given with --registry, run routelens "
+                                "in a folder that holds skills.yaml, or create one with `routelens init`"]
     assert not (tmp_path / "g").exists()
 
 

@@ -451,6 +451,38 @@ def test_common_options_before_the_command_word_go_to_the_command(project, capsy
     assert "using the bundled example registry (--demo)" in capsys.readouterr().err
 
 
+def test_a_mistyped_command_or_a_task_as_the_command_says_what_to_type(capsys, monkeypatch, tmp_path):
+    """`routelens rout x` said "unrecognized arguments: rout x" (the words
+    went to the UI's parser); a task typed as the command the same."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["rout", "x"]) == 2
+    assert capsys.readouterr().err == ("routelens: unknown command 'rout': did you mean `routelens route`? "
+                                       "(`routelens --help` lists the commands)\n")
+    assert main(["review my PR"]) == 2
+    assert capsys.readouterr().err == ("routelens: 'review my PR' is no command. To route a task: routelens route "
+                                       "'review my PR'; to open the UI with it: routelens --task 'review my PR'; "
+                                       "`routelens --help` lists the commands\n")
+    assert main(["--demo", "--json", "route", "x"]) == 2
+    assert capsys.readouterr().err == ("routelens: --demo --json comes before the command: a command's own options "
+                                       "go after its name (routelens route --demo --json ...)\n")
+
+
+def test_a_missing_registry_is_not_asked_for_again_where_it_was_named(capsys, monkeypatch, tmp_path):
+    """`build --registry nothere.yaml` ended "pass --registry PATH", though
+    --registry was given; with $ROUTELENS_REGISTRY it said to set it."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("ROUTELENS_REGISTRY", raising=False)
+    assert main(["build", "--registry", "nothere.yaml"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err[-1] == ("routelens: no registry there: check the path given with --registry, run routelens in a "
+                       "folder that holds skills.yaml, or create one with `routelens init`")
+    monkeypatch.setenv("ROUTELENS_REGISTRY", str(tmp_path / "gone.yaml"))
+    assert main(["check"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err[-1] == (f"routelens: no registry there: $ROUTELENS_REGISTRY names {tmp_path / 'gone.yaml'}; "
+                       "correct it or unset it, pass --registry PATH, or create one with `routelens init`")
+
+
 # --------------------------------------------------------------------------- 8. missing bodies
 
 

@@ -612,3 +612,88 @@ def test_the_folder_cache_changes_no_body_answer(body_tree):
     for rel in rels + list(reversed(rels)):
         assert body_info(reg, rel, info_cache) == body_info(reg, rel), rel
         assert body_state(reg.base_dir, rel, state_cache) == body_state(reg.base_dir, rel), rel
+
+
+def test_top_contributors_cut_from_the_text_with_brackets_and_quotes_in_triggers(tmp_path):
+    # the skill rows are cut at ']],["' without decoding the index; a trigger holding brackets, commas
+    # and quotes (escaped in JSON) must not cut a row, whatever lists it has (not_when, terms, empty)
+    from routelens.artifacts.sizes import _rows_from_text
+
+    path = write_registry(tmp_path, (
+        "schema_version: 1\nskills:\n"
+        "  a-skill:\n    path: skills/a.md\n    priority: P1\n    description: brackets\n"
+        "    triggers: ['x]],[\"y', 'q\"],[\"r', '[[]]']\n    not_when: ['n]],[\"m']\n"
+        "  b-skill:\n    path: skills/b.md\n    priority: P2\n    triggers: ['\"],[\"']\n"
+        "  c-skill:\n    path: skills/c.md\n    priority: P2\n    description: plain words here\n"
+        "    triggers: [plain]\n"
+        "composition:\n  a-flow: [a-skill, b-skill]\n"
+        "rules:\n  r-rule:\n    triggers: ['z]],[\"w']\n"))
+    idx = index_bytes(load_registry(path))
+    obj = json.loads(idx)
+    found = _rows_from_text(idx.decode("utf-8"))
+    assert found is not None  # the fast path, not the decoding fallback
+    naive = [(kind, row[0], len(json.dumps(row, ensure_ascii=False, separators=(",", ":"))))
+             for key, kind in (("skills", "skill"), ("compositions", "composition"), ("rules", "rule"))
+             for row in obj.get(key, [])]
+    assert found == naive
+    assert [r[1] for r in found] == ["a-skill", "b-skill", "c-skill", "a-flow", "r-rule"]
+
+
+def test_a_build_reads_each_body_once(tmp_path, monkeypatch):
+    # the index's terms and the catalog's body figures come from one read of each body
+    import routelens.artifacts.bodies as bodies_mod
+    from routelens.artifacts.build import build
+
+    path = write_registry(tmp_path, (
+        "schema_version: 1\nskills:\n"
+        "  a-skill:\n    path: skills/a.md\n    priority: P1\n    triggers: [alpha]\n"
+        "  b-skill:\n    path: skills/b.md\n    priority: P1\n    triggers: [beta]\n"
+        "  c-skill:\n    path: skills/missing.md\n    priority: P1\n    triggers: [gamma]\n"))
+    (tmp_path / "skills").mkdir()
+    (tmp_path / "skills" / "a.md").write_text("# A\r\nzyxquirk zyxquirk notes\r\n", encoding="utf-8")
+    (tmp_path / "skills" / "b.md").write_bytes(b"\xef\xbb\xbfB body \xff\n")
+    reg = load_registry(path)
+    expected = (index_bytes(reg), catalog_bytes(reg))
+    reads: list[str] = []
+    real = bodies_mod.read_bounded
+
+    def counting(target, *args, **kwargs):
+        reads.append(os.path.basename(str(target)))
+        return real(target, *args, **kwargs)
+
+    monkeypatch.setattr(bodies_mod, "read_bounded", counting)
+    out = build(reg)
+    assert (out.index, out.catalog) == expected
+    assert sorted(reads) == ["a.md", "b.md"]  # the missing one is known missing from its folder's listing
+    cat = json.loads(out.catalog)
+    assert cat["skills"]["a-skill"]["body"] == {"exists": True, "chars": len("# A\nzyxquirk zyxquirk notes\n")}
+    assert cat["skills"]["b-skill"]["body"] == {"exists": True, "chars": len("B body \ufffd\n")}
+    assert cat["skills"]["c-skill"]["body"] == {"exists": False, "error": "missing"}
+    from routelens.artifacts.vocabulary import vocabulary
+
+    assert "zyxquirk" in vocabulary(reg)["skill_terms"]["a-skill"]  # the body's words feed the terms
+
+
+def test_stem_collisions_of_words_shared_by_many_skills_are_every_pair():
+    # the collisions are found in one pass per inflection key; they must be exactly the pairs of triggers
+    # of different skills written differently whose inflections meet (the pairwise definition)
+    import random
+
+    from routelens.artifacts.vocabulary import stem_collisions, trigger_key
+    from routelens.text.words import inflection_key
+
+    rng = random.Random(3)
+    words = ["migration", "migrations", "Migration", "plan", "planning", "plans", "deploy", "deploys", "api"]
+    lines = ["schema_version: 1", "skills:"]
+    for i in range(120):
+        lines += [f"  s-{i:03d}:", f"    path: skills/s{i}.md", "    priority: P1",
+                  "    triggers: [" + ", ".join(rng.sample(words, rng.randint(1, 4))) + "]"]
+    reg = parse_registry(("\n".join(lines) + "\n").encode(), "skills.yaml")
+    rows = [(s.id, t, trigger_key(t)) for s in reg.skills.values() for t in s.triggers]
+    rows = [r for r in rows if r[2] is not None and r[2].isalpha() and len(r[2]) > 3]
+    naive = sorted({(sa, ta, sb, tb) for i, (sa, ta, ka) in enumerate(rows) for sb, tb, kb in rows[i + 1:]
+                    if sa != sb and ka != kb and inflection_key(ka) == inflection_key(kb)})
+    got = stem_collisions(reg)
+    assert got == naive
+    assert len(got) > 500  # many skills share each word: the pairs are many
+    assert not any("api" in (ta, tb) or ta.lower() == tb.lower() for _, ta, _, tb in got)

@@ -84,7 +84,7 @@ EXPECTED = [
     f"{F}:17:25: warning: skills.ci.triggers[2]: trigger 'CI' repeats triggers[0] of the same skill [duplicate-trigger]",
     f"{F}:17:25: warning: skills.ci.triggers[2]: trigger 'CI' is 2 characters (3 or fewer): short triggers match tasks by accident [short-trigger]",
     f"{F}:18:5: warning: skills.ci.description: none of the skill's triggers matches its own description: a task worded like the description would not route to it [unreachable-description]",
-    f"{F}:20:5: error: skills.old-tool.path: body 'skills/missing.md': missing [missing-body]",
+    f"{F}:20:11: error: skills.old-tool.path: body 'skills/missing.md': missing [missing-body]",
     f"{F}:31:3: warning: skills.bad--name: id 'bad--name' must not contain '--' (Agent Skills format) [agentskills-name]",
     f"{F}:31:3: warning: skills.bad--name: no description: the Layer-1 listing shows only the id (Agent Skills requires 1-1,024 characters) [missing-description]",
     f"{F}:39:5: warning: skills.long-desc.description: description is 1,117 characters; the Agent Skills limit is 1,024 [agentskills-description]",

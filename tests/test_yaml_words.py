@@ -35,6 +35,11 @@ CASES = [
     ("top-level-indented", " schema_version: 1\nskills:\n",
      "x.yaml:1:2: YAML syntax error: line 1 is indented: the top-level keys all start in the first column (YAML "
      "parser: did not find expected <document start>, at line 2, column 1)"),
+    # the trial's input: an id without its colon read as "line 4 is indented more than line 3"
+    ("id-without-colon", H + "  code-review\n    path: skills/code-review.md\n    priority: P1\n",
+     "x.yaml:3:14: YAML syntax error: line 3 (`code-review`) has no colon: a key that opens the indented lines "
+     "below ends with `:` (`code-review:`) (YAML parser: mapping values are not allowed in this context, at line 4, "
+     "column 9)"),
     ("missing-colon", H + "  a:\n    path a.md\n    priority: P1\n",
      "x.yaml:4:5: YAML syntax error: line 4 (`path a.md`) is not `key: value`: a colon is missing after its key "
      "(YAML parser: mapping values are not allowed in this context, at line 5, column 13)"),

@@ -35,6 +35,7 @@ __all__ = [
     "default_out_dir",
     "default_index_path",
     "is_absolute_or_escaping",
+    "cache_dir",
 ]
 
 #: The compact index's file name in the generated folder (docs/formats.md §3).
@@ -137,3 +138,20 @@ def is_absolute_or_escaping(rel: str) -> bool:
     if rel.startswith(("/", "\\")) or _DRIVE.match(rel):
         return True
     return ".." in _SEPARATORS.split(rel)
+
+
+def cache_dir() -> Path | None:
+    """The folder of routelens's caches (the matcher cache, docs/formats.md
+    §11.4, and the word-frequency cache of :mod:`routelens.artifacts.wordfreq_cache`),
+    or None when they are switched off (``ROUTELENS_MATCHER_CACHE`` =
+    ``off``, ``0``, ``no`` or ``false``): ``$ROUTELENS_MATCHER_CACHE`` when
+    it names a folder, else ``$XDG_CACHE_HOME/routelens/matchers`` (default
+    ``~/.cache/routelens/matchers``)."""
+    env = os.environ.get("ROUTELENS_MATCHER_CACHE", "").strip()
+    if env.lower() in ("off", "0", "no", "false"):
+        return None
+    if env:
+        return Path(env).expanduser()
+    base = os.environ.get("XDG_CACHE_HOME", "").strip()
+    root = Path(base) if base and os.path.isabs(base) else Path.home() / ".cache"
+    return root / "routelens" / "matchers"

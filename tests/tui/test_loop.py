@@ -124,6 +124,32 @@ async def test_the_palette_asks_for_a_cases_file(registry):
         assert isinstance(app.screen, CasesScreen)
 
 
+async def test_a_cases_file_that_cannot_be_read_can_be_replaced_in_place(registry):
+    """F8 with a mistyped path reopened the same broken file on every F8
+    (and from the palette) until the app was restarted (user trial): `o`
+    asks for another file, starting from the path typed."""
+    cases = write_cases(registry)
+    app = make_app(registry)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await app.run_action("cases")
+        await pilot.pause()
+        app.screen.query_one("#path").value = "nope.yaml"
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert isinstance(app.screen, CasesScreen)
+        assert app.screen.problem == ["nope.yaml:1:1: cannot read the cases: it is missing (no such file)"]
+        assert "o: open another file" in str(app.screen.query_one("#list-summary").content)
+        await pilot.press("o")
+        await settle(app, pilot)
+        assert isinstance(app.screen, PathPrompt) and app.screen.query_one("#path").value == "nope.yaml"
+        app.screen.query_one("#path").value = str(cases)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert isinstance(app.screen, CasesScreen) and len(app.screen.rows) == 5 and app.screen.problem == []
+        assert app.cases_path == cases
+
+
 async def test_log_screen_shows_what_a_registry_edit_changed(registry):
     log = registry.parent / "agent.log"
     router = Router.from_paths(registry)

@@ -21,7 +21,7 @@ from routelens.registry.model import Registry
 from routelens.text.canonical import canonical_bytes
 
 __all__ = ["resolve_body_path", "body_state", "body_sentence", "body_problems", "body_warnings", "path_position",
-           "read_body", "body_problem", "body_info"]
+           "read_body", "body_problem", "body_info", "body_text_info"]
 
 
 def _refuse_lexically(rel: str) -> None:
@@ -221,6 +221,17 @@ def body_info(reg: Registry, rel: str, _dirs: dict[str, Any] | None = None) -> d
     listing lacks (also compared case-folded in Unicode normal form C, for
     file systems that ignore case or normalise names) is missing without
     opening it."""
+    return body_text_info(reg, rel, _dirs)[0]
+
+
+def body_text_info(reg: Registry, rel: str, _dirs: dict[str, Any] | None = None,
+                   want_text: bool = False) -> tuple[dict[str, Any], str | None]:
+    """``(body_info(reg, rel, _dirs), text)``: what the catalog says about a
+    skill body and, when ``want_text`` and the body exists, its canonical
+    text (``str``; None otherwise). One read serves both the index's terms
+    (:func:`routelens.artifacts.vocabulary.vocabulary`) and the catalog's
+    ``body`` (docs/formats.md §3.7, §4.4); never raises for a bad path or
+    file."""
     limit = LIMITS["max_body_bytes"]
     try:
         _refuse_lexically(rel)
@@ -242,9 +253,9 @@ def body_info(reg: Registry, rel: str, _dirs: dict[str, Any] | None = None) -> d
                 if names is None:
                     names = folder[2] = _listing(real_dir)
                 if type(names) is str:  # the folder is missing, or is a file
-                    return {"exists": False, "error": names}
+                    return {"exists": False, "error": names}, None
                 if names is not False and tail not in names[0] and _folded(tail) not in names[1]:
-                    return {"exists": False, "error": "missing"}
+                    return {"exists": False, "error": "missing"}, None
             target = os.path.join(real_dir, tail) if tail else real_dir
             if not folder[1]:
                 target = str(resolve_body_path(reg, rel))
@@ -257,11 +268,11 @@ def body_info(reg: Registry, rel: str, _dirs: dict[str, Any] | None = None) -> d
             # the file itself is a symlink: follow it only inside the folder
             data = read_bounded(resolve_body_path(reg, rel), limit, what="skill body")
     except ValueError as exc:
-        return {"exists": False, "error": str(exc)}
+        return {"exists": False, "error": str(exc)}, None
     except FileReadError as exc:
-        return {"exists": False, "error": body_problem(exc)}
+        return {"exists": False, "error": body_problem(exc)}, None
     text = canonical_bytes(data).decode("utf-8", "replace")
-    return {"exists": True, "chars": len(text)}
+    return {"exists": True, "chars": len(text)}, text if want_text else None
 
 
 def _folded(name: str) -> str:

@@ -32,9 +32,10 @@ def build(reg: Registry) -> BuildOutput:
     """Build both generated files in memory (nothing is written): the
     exact bytes of ``routing.min.json`` (docs/formats.md §3) and
     ``catalog.json`` (§4)."""
+    bodies: dict[str, dict[str, Any]] = {}  # each body read once: for the index's terms and the catalog
     with gc_paused():
-        idx = index_bytes(reg)
-        cat, stats = catalog_and_stats(reg, idx)
+        idx = index_bytes(reg, bodies)
+        cat, stats = catalog_and_stats(reg, idx, bodies)
         return BuildOutput(idx, cat, stats)
 
 

@@ -53,7 +53,8 @@ def _rest_object(reg: Registry) -> dict[str, Any]:
     }
 
 
-def _catalog_bytes(reg: Registry, index_data: bytes | None) -> tuple[bytes, dict[str, Any]]:
+def _catalog_bytes(reg: Registry, index_data: bytes | None,
+                   bodies: dict[str, dict[str, Any]] | None = None) -> tuple[bytes, dict[str, Any]]:
     """The catalog, exactly as ``json.dumps(catalog, ensure_ascii=False,
     indent=2) + "\\n"`` would write it, rendered in parts: the skills (the
     bulk) straight from the registry, one UTF-8 chunk per skill, so no copy
@@ -61,8 +62,14 @@ def _catalog_bytes(reg: Registry, index_data: bytes | None) -> tuple[bytes, dict
     statistics part is re-rendered until the catalog's stated size of itself
     is stable (the stats come last). Returns the bytes and the size
     statistics (docs/formats.md §5) of the registry, this catalog and the
-    index, as :func:`routelens.artifacts.sizes.size_stats` gives them."""
-    idx = index_data if index_data is not None else index_bytes(reg)
+    index, as :func:`routelens.artifacts.sizes.size_stats` gives them.
+    ``bodies`` (skill path -> :func:`routelens.artifacts.bodies.body_info`'s
+    dict, as the index's build found them) saves reading each body again;
+    a path it lacks is read here."""
+    if index_data is None:
+        bodies = {} if bodies is None else bodies
+        index_data = index_bytes(reg, bodies)
+    idx = index_data
     rest = pretty(_rest_object(reg))
     marker = encode_str(_SKILLS_SENTINEL)
     at = rest.index(marker)  # the first: the keys before "skills" cannot hold it
@@ -73,7 +80,7 @@ def _catalog_bytes(reg: Registry, index_data: bytes | None) -> tuple[bytes, dict
     post = post[:-3] + ',\n  "stats": '
     chunks: list[bytes] = [pre.encode("utf-8")]
     chars, lines = len(pre), pre.count("\n")
-    for piece in _skills_pieces(reg, "\n  "):
+    for piece in _skills_pieces(reg, "\n  ", bodies):
         chars += len(piece)
         lines += piece.count("\n")
         chunks.append(piece.encode("utf-8"))
@@ -122,7 +129,7 @@ def _catalog_bytes(reg: Registry, index_data: bytes | None) -> tuple[bytes, dict
 _SKILLS_SENTINEL = "\x00skills\x00"
 
 
-def _skills_pieces(reg: Registry, pad: str) -> Iterator[str]:
+def _skills_pieces(reg: Registry, pad: str, bodies: dict[str, dict[str, Any]] | None = None) -> Iterator[str]:
     """The catalog's ``skills`` object (docs/formats.md §4) at indentation
     ``pad``, exactly as the stdlib's pretty printer would write it, in
     pieces (one per skill), written straight from the registry."""
@@ -155,7 +162,9 @@ def _skills_pieces(reg: Registry, pad: str) -> Iterator[str]:
             meta_text = "".join(parts)
         comps = comps_of.get(s.id)
         comps_text = ("[" + p3 + join3.join(map(enc, comps)) + p2 + "]") if comps else "[]"
-        body = body_info(reg, s.path, dirs)
+        body = bodies.get(s.path) if bodies is not None else None
+        if body is None:
+            body = body_info(reg, s.path, dirs)
         if "chars" in body:
             body_text = f'{{{p3}"exists": {lit[body["exists"]]},{p3}"chars": {body["chars"]}{p2}}}'
         else:
@@ -184,17 +193,23 @@ def _catalog_measure(reg: Registry, m: tuple[int, int, int], digits: int = 4) ->
     return {"chars": m[0], "bytes": m[1], "lines": m[2], "reduction": round(1 - m[0] / rc, digits)}
 
 
-def catalog_bytes(reg: Registry, index_data: bytes | None = None) -> bytes:
+def catalog_bytes(reg: Registry, index_data: bytes | None = None,
+                  bodies: dict[str, dict[str, Any]] | None = None) -> bytes:
     """Exact bytes of ``catalog.json`` (docs/formats.md §4): UTF-8, indent 2,
     ids sorted, one trailing LF. ``index_data`` is the index built from the
-    same registry (built here when not given)."""
-    return _catalog_bytes(reg, index_data)[0]
+    same registry (built here when not given); ``bodies``: what that build
+    found about each body (see :func:`catalog_and_stats`)."""
+    return _catalog_bytes(reg, index_data, bodies)[0]
 
 
-def catalog_and_stats(reg: Registry, index_data: bytes | None = None) -> tuple[bytes, dict[str, Any]]:
+def catalog_and_stats(reg: Registry, index_data: bytes | None = None,
+                      bodies: dict[str, dict[str, Any]] | None = None) -> tuple[bytes, dict[str, Any]]:
     """``(catalog_bytes(reg, index_data), stats)``: the catalog and the size
     statistics of docs/formats.md §5 (``{"registry", "catalog", "index",
     "budget", "top_contributors"}``, exactly what
     :func:`routelens.artifacts.build.compute_stats` gives for these bytes),
-    found while rendering the catalog, so nothing is measured twice."""
-    return _catalog_bytes(reg, index_data)
+    found while rendering the catalog, so nothing is measured twice.
+    ``bodies`` is the dict :func:`routelens.artifacts.index_file.index_bytes`
+    filled while building ``index_data`` (skill path -> what the catalog
+    says about that body): each body is then read once per build."""
+    return _catalog_bytes(reg, index_data, bodies)

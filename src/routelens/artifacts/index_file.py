@@ -42,9 +42,12 @@ RULE_FIELDS = ["id", "source_start", "source_end", "triggers"]
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
 
 
-def index_object(reg: Registry) -> dict[str, Any]:
-    """The compact index as a dict in docs/formats.md §3 key order."""
-    vocab = vocabulary(reg)
+def index_object(reg: Registry, bodies: dict[str, dict[str, Any]] | None = None, *,
+                 _text: list[str] | None = None) -> dict[str, Any]:
+    """The compact index as a dict in docs/formats.md §3 key order.
+    ``bodies`` is passed to :func:`routelens.artifacts.vocabulary.vocabulary`
+    (it receives what the catalog says about each body)."""
+    vocab = vocabulary(reg, bodies)
     terms = vocab["skill_terms"]
     obj: dict[str, Any] = {
         "v": INDEX_VERSION,
@@ -70,8 +73,17 @@ def index_object(reg: Registry) -> dict[str, Any]:
     if voc:
         obj["vocabulary"] = voc
     obj["source_sha256"] = reg.source_sha256
-    _fit_terms(obj, reg)
+    _fit_terms(obj, reg, _text)
     return obj
+
+
+def _index_text(reg: Registry, bodies: dict[str, dict[str, Any]] | None = None) -> str:
+    """``compact(index_object(reg, bodies))``, encoded once when no skill
+    term has to be left out (the common case; the text measured for the
+    budget is the text written)."""
+    measured: list[str] = []
+    obj = index_object(reg, bodies, _text=measured)
+    return measured[0] if measured else compact(obj)
 
 
 #: The share of the size budget (docs/formats.md §5.2) the index may fill
@@ -79,15 +91,20 @@ def index_object(reg: Registry) -> dict[str, Any]:
 TERMS_BUDGET_SHARE = 0.85
 
 
-def _fit_terms(obj: dict[str, Any], reg: Registry) -> None:
+def _fit_terms(obj: dict[str, Any], reg: Registry, text_out: list[str] | None = None) -> None:
     """Leave out the lowest-ranked skill terms (the last of each skill's
     list, longest lists first) until the index is at most
     :data:`TERMS_BUDGET_SHARE` of the size budget (docs/formats.md §3.7);
-    deterministic."""
+    deterministic. When nothing is left out and ``text_out`` is a list, the
+    compact text measured is appended to it (the caller writes it as is)."""
     limit = len(reg.text) * reg.routing.max_index_ratio * TERMS_BUDGET_SHARE
-    size = len(compact(obj)) + 1
+    text = compact(obj)
+    size = len(text) + 1
     if size <= limit:
+        if text_out is not None:
+            text_out.append(text)
         return
+    del text
     rows = obj["skills"]
     order = sorted(((pos, i) for i, row in enumerate(rows) for pos in range(len(row[5]))), key=lambda x: (-x[0], x[1]))
     keep = [len(row[5]) for row in rows]
@@ -100,10 +117,11 @@ def _fit_terms(obj: dict[str, Any], reg: Registry) -> None:
         del row[5][keep[i]:]
 
 
-def index_bytes(reg: Registry) -> bytes:
+def index_bytes(reg: Registry, bodies: dict[str, dict[str, Any]] | None = None) -> bytes:
     """Exact bytes of ``routing.min.json``: UTF-8, no ASCII escaping, no
-    spaces, entries sorted by id, one trailing LF (docs/formats.md §3)."""
-    return (compact(index_object(reg)) + "\n").encode("utf-8")
+    spaces, entries sorted by id, one trailing LF (docs/formats.md §3).
+    ``bodies``: see :func:`index_object`."""
+    return (_index_text(reg, bodies) + "\n").encode("utf-8")
 
 
 @dataclass(frozen=True)

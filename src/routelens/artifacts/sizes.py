@@ -36,8 +36,10 @@ _NEXT_KEYS = ('],"composition_fields":', '],"rule_fields":', '],"routing":', '],
 def _rows_from_text(text: str) -> list[tuple[str, str, int]] | None:
     """``(kind, id, chars)`` of every entry of a compact index that routelens
     wrote (docs/formats.md §3 layout), cut out of the text without decoding it:
-    the rows of an array are separated by ``],["``, which no row holds
-    inside (quotes inside JSON strings are escaped, ids are kebab-case).
+    the rows of an array are separated by ``],["`` (skill rows, whose last
+    field is a list, by ``]],["``), which no row holds inside (quotes inside
+    JSON strings are escaped, a skill row's lists hold only strings, ids are
+    kebab-case).
     None when the text does not have that layout."""
     out: list[tuple[str, str, int]] = []
     for key, kind in _SECTIONS:
@@ -56,20 +58,19 @@ def _rows_from_text(text: str) -> list[tuple[str, str, int]] | None:
             continue
         if not body.startswith('["') or not body.endswith("]"):
             return None
-        if key == "skills":
-            return None  # skill rows hold nested lists: decode them (below)
-        parts = body.split('],["')
-        last = len(parts) - 1
-        for i, part in enumerate(parts):
-            row = part if i == 0 else '["' + part
-            if i != last:
-                row += "]"
-            if not row.startswith('["'):
-                return None
-            q = row.find('"', 2)
+        # a skill row ends with its list of terms (``...]]``); the other rows hold no list
+        sep, close = (']],["', "]]") if key == "skills" else ('],["', "]")
+        parts = body.split(sep)
+        if not parts[-1].endswith(close):
+            return None
+        parts[0] = parts[0][2:]  # each part now starts with its row's id (the split took the '["' of the others)
+        extra = 2 + len(close)  # the '["' and the closing brackets the split took
+        for part in parts:
+            q = part.find('"')
             if q < 0:
                 return None
-            out.append((kind, row[2:q], len(row)))
+            out.append((kind, part[:q], len(part) + extra))
+        out[-1] = (kind, out[-1][1], out[-1][2] - len(close))  # the last row's brackets are in its part
     return out
 
 

@@ -31,13 +31,13 @@ Everything is deterministic: the same registry, bodies and pinned
 from __future__ import annotations
 
 import math
+import re
 import threading
+from collections import Counter
 from typing import Any
 
-from routelens.artifacts.bodies import read_body
-from routelens.errors import FileReadError
-from routelens.limits import LIMITS
-from routelens.text.canonical import canonical_bytes
+from routelens.artifacts.bodies import body_text_info
+from routelens.artifacts.wordfreq_cache import frequencies
 from routelens.registry.model import Registry
 from routelens.text.unicode import is_spaceless, normalize_text
 from routelens.text.words import MATCH_STOP_WORDS, TERM_STOP_WORDS, inflection_key, inflections, lemma_candidates, terms
@@ -80,17 +80,17 @@ NEAR_FOR_ZIPF_BELOW = 2.0
 NUMBER_ZIPF = 5.0
 
 _LOCK = threading.Lock()
-_FREQ: dict[str, dict[str, float]] = {}
+_FREQ: dict[str, Any] = {}
 _ZIPF_CACHE: dict[str, float] = {}
 
 
-def _freq(lang: str) -> dict[str, float]:
+def _freq(lang: str) -> Any:
+    """wordfreq's frequencies of ``lang`` (``get(word)`` as its
+    ``get_frequency_dict``), through :mod:`routelens.artifacts.wordfreq_cache`."""
     with _LOCK:
         d = _FREQ.get(lang)
         if d is None:
-            from wordfreq import get_frequency_dict  # a build-time dependency: loaded only here
-
-            d = _FREQ[lang] = get_frequency_dict(lang)
+            d = _FREQ[lang] = frequencies(lang)
         return d
 
 
@@ -127,21 +127,38 @@ def zipf(word: str) -> float:
     return z
 
 
+_KEY_CACHE: dict[str, str | None] = {}
+_NO_KEY = object()
+
+
 def trigger_key(trigger: str) -> str | None:
     """The word whose commonness decides how specific a trigger is, or None
     for a phrase (docs/formats.md §3.7): the one content word of a Latin
     trigger ("model", "on call" -> "call", "C#" -> "c#"), or the whole of a
     trigger written in a script without spaces ("予約"). A trigger of two
     or more content words, or one that mixes scripts ("CSV出力"), is a
-    phrase."""
+    phrase. Remembered per trigger text (big registries repeat triggers)."""
+    key = _KEY_CACHE.get(trigger, _NO_KEY)
+    if key is _NO_KEY:
+        key = _trigger_key(trigger)
+        if len(_KEY_CACHE) < 500_000:
+            _KEY_CACHE[trigger] = key
+    return key  # type: ignore[return-value]
+
+
+def _trigger_key(trigger: str) -> str | None:
     norm = normalize_text(trigger).strip()
     if not norm:
         return None
-    if all(is_spaceless(ord(c)) or not c.isalnum() for c in norm):
-        core = "".join(c for c in norm if c.isalnum())
-        return core or None
-    if any(is_spaceless(ord(c)) for c in norm):
-        return None
+    if norm.isascii():  # no character of a script without spaces (all of them are beyond ASCII)
+        if not any(c.isalnum() for c in norm):
+            return None  # punctuation alone: what the first rule below gives
+    else:
+        if all(is_spaceless(ord(c)) or not c.isalnum() for c in norm):
+            core = "".join(c for c in norm if c.isalnum())
+            return core or None
+        if any(is_spaceless(ord(c)) for c in norm):
+            return None
     words = [w for w in _latin_words(norm)]
     content = [w for w in words if w not in MATCH_STOP_WORDS or len(words) == 1]
     if len(content) == 1:
@@ -151,17 +168,13 @@ def trigger_key(trigger: str) -> str | None:
     return None
 
 
+#: a word of a Latin trigger: a letter or digit (``str.isalnum``, which is
+#: what ``[^\W_]`` matches), then letters, digits and ``#+%`` ("c#", "c++")
+_LATIN_WORD_RE = re.compile(r"[^\W_](?:[^\W_]|[#+%])*")
+
+
 def _latin_words(norm: str) -> list[str]:
-    out = []
-    cur = []
-    for c in norm + " ":
-        if c.isalnum() or (cur and c in "#+%"):
-            cur.append(c)
-        else:
-            if cur:
-                out.append("".join(cur))
-            cur = []
-    return out
+    return _LATIN_WORD_RE.findall(norm)
 
 
 def max_skill_df(n_skills: int) -> int:
@@ -174,51 +187,84 @@ def _term_key(t: str) -> str:
     return inflection_key(t) if t.isascii() else t
 
 
-def vocabulary(reg: Registry) -> dict[str, Any]:
+class _TermKeys(dict):
+    """term -> :func:`_term_key` of it, computed on first use."""
+
+    def __missing__(self, t: str) -> str:
+        k = self[t] = _term_key(t)
+        return k
+
+
+def vocabulary(reg: Registry, bodies: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
     """``{"zipf": {word: zipf}, "skill_terms": {skill id: [term, ...]},
     "registry_terms": [term, ...], "source": "wordfreq 3.1.1"}`` for the
     compact index (docs/formats.md §3.7); bodies are read from the registry's
-    folder (a body that cannot be read adds no terms)."""
-    zipf_map: dict[str, float] = {}
+    folder (a body that cannot be read adds no terms). ``bodies``, when
+    given, receives what the catalog says about each body (skill path ->
+    :func:`routelens.artifacts.bodies.body_info`'s dict), so a build reads
+    each body once."""
     keys_of: dict[str, set[str]] = {}
+    known = _KEY_CACHE
     for s in reg.skills.values():
+        ks = None
         for t in s.triggers:
-            k = trigger_key(t)
+            k = known.get(t, _NO_KEY)
+            if k is _NO_KEY:
+                k = trigger_key(t)
             if k is not None:
-                keys_of.setdefault(s.id, set()).add(k)
-                z = zipf(k)
-                if z >= MIN_WRITTEN_ZIPF:
-                    zipf_map[k] = z
+                if ks is None:
+                    ks = keys_of[s.id] = set()
+                ks.add(k)  # type: ignore[arg-type]
+    all_keys: set[str] = set().union(*keys_of.values())
+    zipf_map: dict[str, float] = {k: z for k in all_keys if (z := zipf(k)) >= MIN_WRITTEN_ZIPF}
+    # The counts of a skill's terms do not depend on their order, and the terms of texts joined by spaces
+    # are the terms of each text (no term spans a space; normalisation works character by character
+    # there), so each distinct trigger text is cut into terms once, and counting runs in C (Counter).
+    # Every ranking below has a total order (ties end on the term's shown form), so no dict order matters.
+    key_of = _TermKeys()  # term -> _term_key(term), each computed once
+    trigger_terms: dict[str, list[str]] = {}
     counts: dict[str, dict[str, int]] = {}
-    surfaces: dict[str, dict[str, int]] = {}
-    def add(c: dict[str, int], t: str, n: int) -> None:
-        k = _term_key(t)
-        c[k] = c.get(k, 0) + n
-        sf = surfaces.setdefault(k, {})
-        sf[t] = sf.get(t, 0) + n
-
+    all3: list[str] = []  # every term written in descriptions and triggers (counted three times)
+    all1: list[str] = []  # ... and in bodies
+    dirs: dict[str, Any] = {}  # each body folder resolved and listed once
     for s in reg.skills.values():
+        found = terms(s.description) if s.description else []
+        for t in s.triggers:
+            tt = trigger_terms.get(t)
+            if tt is None:
+                tt = trigger_terms[t] = terms(t)
+            found += tt
+        all3 += found
         c: dict[str, int] = {}
-        for t in terms(" ".join([s.description or "", *s.triggers])):
-            add(c, t, 3)
-        try:
-            body = canonical_bytes(read_body(reg, s.path, LIMITS["max_body_bytes"])).decode("utf-8", "replace")
-        except (ValueError, FileReadError):
-            body = None  # a body that cannot be read adds no terms
+        for k in map(key_of.__getitem__, found):
+            c[k] = c.get(k, 0) + 3
+        info, body = body_text_info(reg, s.path, dirs, want_text=True)  # a body that cannot be read: None
+        if bodies is not None:
+            bodies[s.path] = info
         if body:
-            for t in terms(body[:200_000]):
-                add(c, t, 1)
-        own = {_term_key(k) for k in keys_of.get(s.id, set())}
-        counts[s.id] = {k: n for k, n in c.items() if k not in own}
+            found = terms(body[:200_000])
+            all1 += found
+            for k in map(key_of.__getitem__, found):
+                c[k] = c.get(k, 0) + 1
+        ks = keys_of.get(s.id)
+        own = {key_of[k] for k in ks} if ks else None
+        counts[s.id] = {k: n for k, n in c.items() if k not in own} if own else c
+    written3, written1 = Counter(all3), Counter(all1)
+    del all3, all1
+    surfaces: dict[str, dict[str, int]] = {}
+    for t, n in written3.items():
+        surfaces.setdefault(key_of[t], {})[t] = 3 * n
+    for t, n in written1.items():
+        sf = surfaces.setdefault(key_of[t], {})
+        sf[t] = sf.get(t, 0) + n
     shown: dict[str, str] = {}
     common: dict[str, float] = {}
     for k, sf in surfaces.items():
         shown[k] = min(sf, key=lambda t: (-sf[t], len(t), t))  # the form written most often
         common[k] = max(zipf(t) for t in sf)
-    df: dict[str, int] = {}
+    df: Counter[str] = Counter()  # how many skills hold each term
     for c in counts.values():
-        for k in c:
-            df[k] = df.get(k, 0) + 1
+        df.update(c.keys())
     n_skills = len(reg.skills)
     limit = max_skill_df(n_skills)
     skill_terms: dict[str, list[str]] = {}
@@ -231,7 +277,7 @@ def vocabulary(reg: Registry) -> dict[str, Any]:
     # but no template boilerplate (at most half of the skills)
     total = sum(sum(c.values()) for c in counts.values()) or 1
     tf = {k: sum(sf.values()) for k, sf in surfaces.items()}
-    trigger_words = {_term_key(k) for ks in keys_of.values() for k in ks}
+    trigger_words = {key_of[k] for k in all_keys}
 
     def keyness(k: str) -> float:
         everyday = 10 ** (max(common[k], 1.0) - 9)
@@ -242,14 +288,13 @@ def vocabulary(reg: Registry) -> dict[str, Any]:
                      and common[k] < REGISTRY_MAX_ZIPF and k not in trigger_words),
                     key=lambda k: (-keyness(k), shown[k]))
     common_words = set()
-    for s in reg.skills.values():
-        for t in s.triggers:
-            if trigger_key(t) is None:
-                for w in terms(t):
-                    if w.isascii() and zipf(w) >= DOMAIN_MAX_ZIPF:
-                        common_words.add(w)
+    for t, tt in trigger_terms.items():  # each trigger text once
+        if trigger_key(t) is None:
+            for w in tt:
+                if w.isascii() and zipf(w) >= DOMAIN_MAX_ZIPF:
+                    common_words.add(w)
     near = {}
-    for k in sorted({k for ks in keys_of.values() for k in ks}):
+    for k in sorted(all_keys):
         if zipf(k) >= NEAR_FOR_ZIPF_BELOW:
             continue  # a typo of a word this common is weak evidence anyway
         others = real_neighbours(k)
@@ -303,8 +348,14 @@ def stem_collisions(reg: Registry) -> list[tuple[str, str, str, str]]:
             by_key.setdefault(inflection_key(k), []).append((s.id, t, k))
     out = []
     for items in by_key.values():
-        for i, (sa, ta, ka) in enumerate(items):
-            for sb, tb, kb in items[i + 1:]:
-                if sa != sb and ka != kb:
-                    out.append((sa, ta, sb, tb))
+        if len({k for _, _, k in items}) < 2:
+            continue  # one word written one way by every skill: no collision
+        # each trigger against the earlier ones written another way: linear in the triggers and the
+        # collisions (a word shared by thousands of skills made every pair of them a comparison)
+        earlier: dict[str, list[tuple[str, str]]] = {}
+        for sb, tb, kb in items:
+            for ka, those in earlier.items():
+                if ka != kb:
+                    out.extend((sa, ta, sb, tb) for sa, ta in those if sa != sb)
+            earlier.setdefault(kb, []).append((sb, tb))
     return sorted(set(out))

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
+import shlex
 import sys
 from typing import Any
 
@@ -21,8 +22,9 @@ from routelens import __version__
 from routelens.cli.commands.common import CommandExit, common_options
 from routelens.errors import NoRegistryError
 from routelens.text.visible import visible
+from routelens.text.words import closest  # already loaded by the registry reader: no start-up cost
 
-__all__ = ["COMMANDS", "build_parser", "common_first", "main", "VisibleStream"]
+__all__ = ["COMMANDS", "build_parser", "common_first", "main", "unknown_command", "VisibleStream"]
 
 #: The subcommand modules (``routelens.cli.commands.<name>``), in the order
 #: ``--help`` lists them. A command imports only its own module (and what
@@ -61,6 +63,25 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 _TOP_LEVEL = ("-h", "--help", "--version")
 #: the options of :func:`common_options` (every command takes them), and whether each takes a value
 _COMMON = {"--demo": False, "--registry": True, "--out": True, "--generated": True}
+
+
+#: options (the common ones and the UI's) whose next word is their value, not a command
+_VALUED = ("--registry", "--out", "--generated", "--index", "--task", "--theme", "--cases", "--log")
+
+
+def unknown_command(word: str) -> str:
+    """What to say for a first word that is no command: the closest
+    command (``rout`` -> ``route``), else how to route a task or open the
+    UI with one (``routelens "review my PR"``)."""
+    hint = closest(word, tuple(_MODULE_OF))
+    if hint is not None:
+        return f"unknown command {word!r}: did you mean `routelens {hint}`? (`routelens --help` lists the commands)"
+    return (f"{word!r} is no command. To route a task: routelens route {_quoted(word)}; to open the UI with it: "
+            f"routelens --task {_quoted(word)}; `routelens --help` lists the commands")
+
+
+def _quoted(word: str) -> str:
+    return shlex.quote(word)
 
 
 def common_first(words: list[str]) -> list[str]:
@@ -114,6 +135,15 @@ def main(argv: list[str] | None = None) -> int:
     every command but ``tui`` and ``mcp`` goes through :class:`VisibleStream`.
     Returns the exit code."""
     words = common_first(list(sys.argv[1:] if argv is None else argv))
+    if words and not words[0].startswith("-") and words[0] not in _MODULE_OF:
+        print(f"routelens: {unknown_command(words[0])}", file=sys.stderr)
+        return 2
+    late = next((j for j, w in enumerate(words) if j and w in _MODULE_OF and words[j - 1] not in _VALUED), None)
+    if words and words[0].startswith("-") and words[0] not in _TOP_LEVEL and late is not None:
+        before = " ".join(words[:late])
+        print(f"routelens: {before} comes before the command: a command's own options go after its name "
+              f"(routelens {words[late]} {before} ...)", file=sys.stderr)
+        return 2
     if not words or (words[0] not in _MODULE_OF and words[0] not in _TOP_LEVEL):
         words = ["tui", *words]  # options of the UI without the word `tui`
     # only the command's own module; the full list for --help, --version or an unknown word

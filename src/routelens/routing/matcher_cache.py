@@ -40,6 +40,7 @@ from routelens.artifacts.write import atomic_write
 from routelens.errors import FileReadError
 from routelens.fileio import read_bounded
 from routelens.limits import LIMITS
+from routelens.paths import cache_dir
 from routelens.routing import evidence, matching
 from routelens.text import unicode, words
 
@@ -74,19 +75,6 @@ def _code_fingerprint() -> str:
             h.update(b"\0")
         _FINGERPRINT = h.hexdigest()
     return _FINGERPRINT
-
-
-def cache_dir() -> Path | None:
-    """The folder of the matcher cache, or None when it is switched off
-    (``ROUTELENS_MATCHER_CACHE`` = ``off``, ``0``, ``no`` or ``false``)."""
-    env = os.environ.get("ROUTELENS_MATCHER_CACHE", "").strip()
-    if env.lower() in ("off", "0", "no", "false"):
-        return None
-    if env:
-        return Path(env).expanduser()
-    base = os.environ.get("XDG_CACHE_HOME", "").strip()
-    root = Path(base) if base and os.path.isabs(base) else Path.home() / ".cache"
-    return root / "routelens" / "matchers"
 
 
 def cache_key(index_sha256: str, floors: tuple) -> str:

@@ -168,17 +168,11 @@ def terms(text: str) -> list[str]:
     to 4 characters (a longer run is a compound of several words and is
     left out). Normalised with NFKC and case folding."""
     norm = normalize_text(text)
-    out: list[str] = []
-    for m in _LATIN_WORD.finditer(norm):
-        w = m.group()
-        if len(w) >= 3 and not w.isdigit() and w not in TERM_STOP_WORDS:
-            out.append(w)
+    stop = TERM_STOP_WORDS
+    out = [w for w in _LATIN_WORD.findall(norm) if len(w) >= 3 and w not in stop and not w.isdigit()]
     if not norm.isascii():
-        for m in _KATAKANA_RUN.finditer(norm):
-            out.append(m.group())
-        for m in _HAN_RUN.finditer(norm):
-            if len(m.group()) <= 4:
-                out.append(m.group())
+        out += _KATAKANA_RUN.findall(norm)
+        out += [w for w in _HAN_RUN.findall(norm) if len(w) <= 4]
     return out
 
 

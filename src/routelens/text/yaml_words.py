@@ -277,6 +277,11 @@ def _indented_more(t: _Text, problem: str, context: str, index: int, cidx: int |
     p = t.lines[prev].strip()
     if p.endswith(":") or p.endswith("|") or p.endswith(">") or re.search(r"[|>][-+]?\d?$", p):
         return None  # the line above opens a block: being indented more is right
+    if ":" not in p and not p.startswith(("-", "#")) and p[0] not in "\"'[{" and " " not in p:
+        # one plain word, then lines indented under it: the word is a key whose colon is missing
+        return Explained(t.first_char(prev) + len(p), f"line {t.number(prev)} (`{t.shown(prev)}`) has no colon: a key "
+                                                      f"that opens the indented lines below ends with `:` "
+                                                      f"(`{t.shown(prev)}:`)")
     return Explained(t.first_char(row), f"line {t.number(row)} is indented more than line {t.number(prev)} above it "
                                         f"({t.indent(row)} spaces, not {t.indent(prev)}): a key lines up with the "
                                         "keys beside it")

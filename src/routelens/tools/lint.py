@@ -86,7 +86,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
-from routelens.artifacts.bodies import body_problem, read_body
+from routelens.artifacts.bodies import body_problem, path_position, read_body
 from routelens.artifacts.vocabulary import stem_collisions, trigger_key, zipf
 from routelens.errors import FileReadError
 from routelens.limits import LIMITS
@@ -507,11 +507,12 @@ def lint(reg: Registry, budget_chars: int | None = None, context_window: int = D
             add("warning", "agentskills-name", f"skills.{s.id}", problem.replace("name ", "id ", 1))
         try:
             body = read_body(reg, s.path, LIMITS["max_body_bytes"])
-        except ValueError as exc:
-            add("error", "missing-body", f"skills.{s.id}.path", f"body {s.path!r}: {exc}")
-            continue
-        except FileReadError as exc:
-            add("error", "missing-body", f"skills.{s.id}.path", f"body {s.path!r}: {body_problem(exc)}")
+        except (ValueError, FileReadError) as exc:
+            # at the path's value, where build and check put the same warning
+            why = body_problem(exc) if isinstance(exc, FileReadError) else str(exc)
+            line, col = path_position(reg, s)
+            findings.append(Finding("error", "missing-body", reg.display_name, line, col, f"skills.{s.id}.path",
+                                    f"body {s.path!r}: {why}"))
             continue
         text = canonical_bytes(body).decode("utf-8", "replace")
         at = first_control(text)

@@ -205,18 +205,27 @@ class RouteLensApp(App[None]):
         if self.cases_path is not None:
             self.open_cases(self.cases_path)
             return
-        from routelens.tui.screens.path_prompt import PathPrompt
-
-        self.push_screen(PathPrompt(words.ASK_CASES), callback=lambda p: p and self.open_cases(Path(p)))
+        self.ask_cases()
 
     def action_log(self) -> None:
         """Open a decision log (asks for the file when none was given)."""
         if self.log_path is not None:
             self.open_log(self.log_path)
             return
+        self.ask_log()
+
+    def ask_cases(self, value: str = "") -> None:
+        """Ask for a labelled cases file (``value``: the path typed in to
+        start with), then open it; Escape keeps what was open before."""
         from routelens.tui.screens.path_prompt import PathPrompt
 
-        self.push_screen(PathPrompt(words.ASK_LOG), callback=lambda p: p and self.open_log(Path(p)))
+        self.push_screen(PathPrompt(words.ASK_CASES, value), callback=lambda p: p and self.open_cases(Path(p)))
+
+    def ask_log(self, value: str = "") -> None:
+        """Ask for a decision log (see :meth:`ask_cases`), then open it."""
+        from routelens.tui.screens.path_prompt import PathPrompt
+
+        self.push_screen(PathPrompt(words.ASK_LOG, value), callback=lambda p: p and self.open_log(Path(p)))
 
     def open_cases(self, path: Path) -> None:
         """Show the labelled cases of ``path``, run against the registry on screen."""

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from routelens.artifacts.bodies import body_problems, body_warnings
 from routelens.errors import CasesError, DiagnosticError, RegistryError
@@ -23,7 +24,9 @@ from routelens.paths import REGISTRY_ENV, bundled_registry, default_out_dir, def
 from routelens.registry.load import load_registry
 from routelens.registry.model import Registry
 from routelens.text.numbers import pct as _pct
-from routelens.tools.evaluate import Case, load_cases
+
+if TYPE_CHECKING:  # the cases reader imports the router: only the commands that read cases load it
+    from routelens.tools.evaluate import Case
 
 __all__ = [
     "CommandExit",
@@ -125,8 +128,18 @@ def report_registry_error(path: Path, exc: RegistryError, outcome: str = "") -> 
     tail = f"; {outcome}" if outcome else ""
     print(f"{path}: {n} error{'s' if n != 1 else ''}{tail}", file=sys.stderr)
     if not Path(path).exists():
-        print(f"routelens: no registry there: pass --registry PATH, set {REGISTRY_ENV}, "
-              "or run routelens in a folder that holds skills.yaml", file=sys.stderr)
+        print(f"routelens: no registry there: {_named_by(path)}", file=sys.stderr)
+
+
+def _named_by(path: Path) -> str:
+    """How to name another registry, from where ``path`` came: the one
+    named by ``--registry`` or ``$ROUTELENS_REGISTRY`` is not asked for again."""
+    env = os.environ.get(REGISTRY_ENV)
+    if env and Path(env) == Path(path):
+        return (f"${REGISTRY_ENV} names {env}; correct it or unset it, pass --registry PATH, "
+                "or create one with `routelens init`")
+    return ("check the path given with --registry, run routelens in a folder that holds skills.yaml, "
+            "or create one with `routelens init`")
 
 
 def load_or_exit(args: argparse.Namespace, *, outcome: str = "", show_warnings: bool = True,
@@ -186,6 +199,8 @@ def diagnostics_exit(*kinds: type[DiagnosticError]) -> Iterator[None]:
 def load_cases_or_exit(path: Path) -> list[Case]:
     """The labelled cases of ``path`` (:func:`routelens.tools.evaluate.load_cases`);
     a bad file is reported and :class:`CommandExit` (2) raised."""
+    from routelens.tools.evaluate import load_cases  # the router with it: not for build, check, stats
+
     with diagnostics_exit():
         return load_cases(path)
 

@@ -46,7 +46,7 @@ def run(args) -> int:
     paths = Paths.make(reg_path, args.index, out_dir, demo=bool(getattr(args, "demo", False)))
     app = RouteLensApp(paths, task=args.task, cases=args.cases, log=args.log)
     if args.theme not in app.available_themes:
-        print(f"unknown theme {args.theme!r}; one of: {', '.join(sorted(app.available_themes))}", file=sys.stderr)
+        print(f"routelens: unknown theme {args.theme!r}; one of: {', '.join(sorted(app.available_themes))}", file=sys.stderr)
         return 2
     app.theme = args.theme
     app.run()

@@ -68,7 +68,10 @@ class ListScreen(Screen[str | None]):
         Binding("escape", "close", "Back"),
         Binding("enter", "choose", "Inspect task", priority=False),
         Binding("ctrl+r", "rerun", "Run again"),
+        Binding("o", "other_file", "Other file"),
     ]
+    #: the app's action asking for a file of this kind (``ask_cases`` / ``ask_log``)
+    ASK_ACTION = ""
 
     DEFAULT_CSS = """
     ListScreen { layout: vertical; background: $background; }
@@ -212,8 +215,9 @@ class ListScreen(Screen[str | None]):
         self.rows, self.shown = [], []
         self.query_one("#list-table", DataTable).clear()
         self.query_one("#list-summary", Static).update(
-            Content.styled("\n".join(message.lines[:8]) + (f"\n… {len(message.lines) - 8} more"
-                                                            if len(message.lines) > 8 else ""), "$error"))
+            Content.assemble(Content.styled("\n".join(message.lines[:8]) + (
+                f"\n… {len(message.lines) - 8} more" if len(message.lines) > 8 else ""), "$error"),
+                ("\no: open another file  ·  Esc: back", "$text-muted")))
         self._title("cannot be used")
 
     def on_select_changed(self, event: Select.Changed) -> None:
@@ -245,6 +249,13 @@ class ListScreen(Screen[str | None]):
     def action_close(self) -> None:
         self.dismiss(None)
 
+    def action_other_file(self) -> None:
+        """Close this list and ask for another file of its kind (the path
+        asked for starts as this one: a mistyped name is fixed in place)."""
+        app, path = self.app, self.shown_path
+        self.dismiss(None)
+        app.call_later(getattr(app, self.ASK_ACTION), path)
+
     def action_choose(self) -> None:
         table = self.query_one("#list-table", DataTable)
         if self.shown and 0 <= table.cursor_row < len(self.shown):
@@ -259,6 +270,8 @@ _OUTCOME_STYLE = {"right": "$success", "fell back": "$warning", "wrong": "bold $
 
 
 class CasesScreen(ListScreen):
+    ASK_ACTION = "ask_cases"
+
     """Every labelled case of ``path`` with its outcome (docs/formats.md
     §7.2): right, fell back, wrong, fallback kept; the metrics (§7.3) on
     top; filters by category and by outcome. ``t`` opens the tune plot for
@@ -274,7 +287,8 @@ class CasesScreen(ListScreen):
         return rep.results, rep
 
     def columns(self) -> list[tuple[str, int]]:
-        return [("line", 5), ("outcome", 13), ("category", 14), ("task", 44), ("expected", 18), ("got", 28)]
+        # the task last: at 120 columns or fewer it is the one cut at the edge, not the reason got
+        return [("line", 5), ("outcome", 13), ("category", 14), ("expected", 18), ("got", 28), ("task", 44)]
 
     def row_cells(self, r: CaseResult) -> list[Any]:
         label = OUTCOME_LABEL[r.outcome]
@@ -283,7 +297,7 @@ class CasesScreen(ListScreen):
         if c.expects_fallback:
             expected = "fallback"
         got = f"{d.reason}: {picked(d.skills, d.composition, d.mode)}"
-        return [str(c.line), Content.styled(label, _OUTCOME_STYLE[label]), c.category, short(c.task), expected, got]
+        return [str(c.line), Content.styled(label, _OUTCOME_STYLE[label]), c.category, expected, got, short(c.task)]
 
     def row_task(self, r: CaseResult) -> str:
         return r.case.task

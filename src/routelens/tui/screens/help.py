@@ -25,7 +25,7 @@ KEY_SECTIONS: list[tuple[str, list[tuple[str, str]]]] = [
         ("↓ / ↑ in a table", "move between hits (matches) or near misses (why not)"),
         ("↑ ↓ ← → PgUp PgDn Home End in a pane", "scroll the pane"),
         ("← / → on the pane tabs", "switch pane (below 120 columns the panes are tabs)"),
-        ("F1 or ?", "this help"),
+        ("F1 (? outside a text field)", "this help"),
         ("F2", "skill browser: filter by id, trigger or description"),
         ("F3", "stats: sizes, budget, freshness, biggest contributors"),
         ("F4", "zoom: hide the decision panel, panes take the screen"),
@@ -54,6 +54,7 @@ KEY_SECTIONS: list[tuple[str, list[tuple[str, str]]]] = [
         ("Tab", "the category and outcome filters"),
         ("t", "the tune plot: risk against coverage for these cases"),
         ("ctrl+r", "run the cases again"),
+        ("o", "open another cases file (asked for, starting from this one's path)"),
         ("Esc", "back to the main screen"),
     ]),
     ("Decision log (F9)", [
@@ -61,6 +62,7 @@ KEY_SECTIONS: list[tuple[str, list[tuple[str, str]]]] = [
         ("Enter", "put the logged task into the main screen and inspect it"),
         ("Tab", "the change and reason filters"),
         ("ctrl+r", "replay the log again"),
+        ("o", "open another decision log (asked for, starting from this one's path)"),
         ("Esc", "back to the main screen"),
     ]),
     ("Tune plot (t)", [

@@ -24,6 +24,8 @@ def _side(d: dict[str, Any]) -> str:
 
 
 class LogScreen(ListScreen):
+    ASK_ACTION = "ask_log"
+
     """Every decision of the log at ``path``, before (logged) and now."""
 
     TITLE_TEXT = "Decision log"
@@ -37,7 +39,8 @@ class LogScreen(ListScreen):
         return rep.entries, rep
 
     def columns(self) -> list[tuple[str, int]]:
-        return [("line", 5), ("change", 8), ("task", 44), ("logged", 34), ("now", 34)]
+        # the task last: at 120 columns or fewer it is the one cut at the edge, not the decisions
+        return [("line", 5), ("change", 8), ("logged", 34), ("now", 34), ("task", 44)]
 
     @staticmethod
     def changed(row: Row) -> bool:
@@ -47,7 +50,7 @@ class LogScreen(ListScreen):
     def row_cells(self, row: Row) -> list[Any]:
         entry, before, after = row
         mark = Content.styled("changed", "bold $warning") if self.changed(row) else Content.styled("same", "$text-muted")
-        return [str(entry.line), mark, short(entry.task, 60), _side(before), _side(after)]
+        return [str(entry.line), mark, _side(before), _side(after), short(entry.task, 60)]
 
     def row_task(self, row: Row) -> str:
         return row[0].task

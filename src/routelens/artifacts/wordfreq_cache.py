@@ -1,0 +1,195 @@
+"""wordfreq's frequency lists, kept between builds in a form that loads in a
+few hundredths of a second (the index's vocabulary, docs/formats.md §3.7).
+
+Importing ``wordfreq`` (it compiles the big regular expressions of its
+language and text-repair libraries), unpacking its gzip'ed msgpack lists and
+building its ``get_frequency_dict`` for English and Japanese costs about as
+much CPU as the rest of a 10,000-skill build. The vocabulary only looks up a
+few thousand words, so a build reads instead a cache file per language: the
+list's words sorted, with the wordfreq bucket (centibels below 0) of each,
+looked up by bisection. :class:`Frequencies` answers ``get(word)`` with
+exactly the float ``wordfreq.get_frequency_dict(lang).get(word)`` gives (the
+tests compare every word).
+
+- **Where**: the folder of the matcher cache (:func:`routelens.paths.cache_dir`,
+  docs/formats.md §11.4), files ``wordfreq-<lang>-<key>.words``; the same
+  switch (``ROUTELENS_MATCHER_CACHE=off``) turns it off.
+- **Key**: sha256 over this module's :data:`FORMAT`, the byte order, and the
+  size and modification time of wordfreq's ``__init__.py`` and of each of its
+  data files for the language, so a reinstalled or upgraded wordfreq never
+  reads an old file (found with ``importlib.util.find_spec``, which does not
+  import the package).
+- **Trust**: a file is used only when its first line, key and the sha256 of
+  its payload agree and the payload's parts have the stated sizes; anything
+  else (truncated, flipped bytes, another key) is treated as absent: the
+  list is read through wordfreq and the file written again, atomically. A
+  cache that cannot be written (read-only home, full disk) is no error; the
+  build is only slower. The payload is parsed, never unpickled or
+  unmarshalled, so a crafted file can at worst change figures, not run code.
+
+Failure modes: no wordfreq installed (the vocabulary's ``ImportError``, as
+without the cache); a wordfreq that picks its list in another way than by
+language name (the key changes with its ``__init__.py``, and the cache is
+only ever written from what ``wordfreq.get_frequency_list`` returned).
+"""
+
+from __future__ import annotations
+
+import bisect
+import contextlib
+import hashlib
+import importlib.util
+import os
+import sys
+import tempfile
+from array import array
+from pathlib import Path
+
+from routelens.errors import FileReadError
+from routelens.fileio import read_bounded
+from routelens.paths import cache_dir
+
+__all__ = ["FORMAT", "Frequencies", "frequencies", "cache_key"]
+
+#: the first line of a cache file (the format's version is its last digit)
+FORMAT = b"routelens-wordfreq-cache 1\n"
+#: the largest cache file read back (the English list is about 3 MB)
+MAX_BYTES = 64 * 1024 * 1024
+
+
+class Frequencies:
+    """One language's word frequencies: ``get(word)`` is the frequency (a
+    proportion, 0..1) that ``wordfreq.get_frequency_dict(lang)`` holds for
+    ``word``, or ``default`` when the list does not hold it. ``words`` is
+    sorted (code point order), ``buckets[i]`` the centibels below 0 of
+    ``words[i]``."""
+
+    __slots__ = ("words", "buckets")
+
+    def __init__(self, words: list[str], buckets: array):
+        self.words = words
+        self.buckets = buckets
+
+    def get(self, word: str, default: float | None = None) -> float | None:
+        words = self.words
+        i = bisect.bisect_left(words, word)
+        if i < len(words) and words[i] == word:
+            return 10 ** (-self.buckets[i] / 100)  # wordfreq's cB_to_freq(-bucket), the same float
+        return default
+
+
+def _wordfreq_files(lang: str) -> list[Path] | None:
+    """wordfreq's ``__init__.py`` and its data files for ``lang``, or None
+    when wordfreq cannot be found."""
+    try:
+        spec = importlib.util.find_spec("wordfreq")
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.origin:
+        return None
+    init = Path(spec.origin)
+    data = init.parent / "data"
+    return [init, *sorted(p for p in data.glob(f"*_{lang}.msgpack.gz"))]
+
+
+def cache_key(lang: str) -> str | None:
+    """The key of ``lang``'s cache file (see the module's docstring), or
+    None when wordfreq or its files cannot be found (then no cache is used)."""
+    files = _wordfreq_files(lang)
+    if not files:
+        return None
+    h = hashlib.sha256(FORMAT + sys.byteorder.encode() + b"\n" + lang.encode() + b"\n")
+    for p in files:
+        try:
+            st = p.stat()
+        except OSError:
+            return None
+        h.update(f"{p.name}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    return h.hexdigest()
+
+
+def _read(path: Path, key: str) -> Frequencies | None:
+    try:
+        data = read_bounded(path, MAX_BYTES, what="word-frequency cache")
+    except FileReadError:
+        return None
+    head = FORMAT + key.encode() + b"\n"
+    if not data.startswith(head) or len(data) < len(head) + 40:
+        return None
+    digest, payload = data[len(head):len(head) + 32], data[len(head) + 32:]
+    if hashlib.sha256(payload).digest() != digest:
+        return None
+    n = int.from_bytes(payload[:8], "little")
+    buckets = array("H")
+    if buckets.itemsize != 2 or len(payload) < 8 + 2 * n:
+        return None
+    buckets.frombytes(payload[8:8 + 2 * n])
+    try:
+        words = payload[8 + 2 * n:].decode("utf-8").split("\n") if n else []
+    except UnicodeDecodeError:
+        return None
+    if len(words) != n:
+        return None
+    return Frequencies(words, buckets)
+
+
+def _write(path: Path, key: str, words: list[str], buckets: array) -> None:
+    if any("\n" in w for w in words) or buckets.itemsize != 2:
+        return  # not representable: no cache (never seen in wordfreq's lists)
+    payload = len(words).to_bytes(8, "little") + buckets.tobytes() + "\n".join(words).encode("utf-8")
+    data = FORMAT + key.encode() + b"\n" + hashlib.sha256(payload).digest() + payload
+    if len(data) > MAX_BYTES:
+        return
+    with contextlib.suppress(OSError):
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".wordfreq-", suffix=".tmp", dir=path.parent)
+        try:
+            try:
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(fd, view):]
+            finally:
+                os.close(fd)
+            os.replace(tmp, path)  # atomic: a reader sees the old file or the whole new one
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+        for old in path.parent.glob(f"wordfreq-{path.name.split('-')[1]}-*.words"):
+            if old != path:  # another wordfreq's list of this language: never read again
+                with contextlib.suppress(OSError):
+                    old.unlink()
+
+
+def _from_wordfreq(lang: str) -> tuple[dict[str, float], list[str], array]:
+    """``get_frequency_dict(lang)`` exactly (each word gets the frequency of
+    the last bucket that holds it), built a bucket at a time, and the sorted
+    words with their buckets for the cache."""
+    from wordfreq import cB_to_freq, get_frequency_list  # a build-time dependency: loaded only here
+
+    freqs: dict[str, float] = {}
+    bucket_of: dict[str, int] = {}
+    for index, bucket in enumerate(get_frequency_list(lang)):
+        if bucket:
+            freqs.update(dict.fromkeys(bucket, cB_to_freq(-index)))
+            bucket_of.update(dict.fromkeys(bucket, index))
+    words = sorted(bucket_of)
+    return freqs, words, array("H", [bucket_of[w] for w in words])
+
+
+def frequencies(lang: str) -> dict[str, float] | Frequencies:
+    """``lang``'s word frequencies, with ``get(word)`` as
+    ``wordfreq.get_frequency_dict(lang)`` has it: from the cache when a
+    trusted file is there, else read through wordfreq (and the cache
+    written). Raises ``ImportError`` when wordfreq is not installed."""
+    folder = cache_dir()
+    key = cache_key(lang) if folder is not None else None
+    path = folder / f"wordfreq-{lang}-{key}.words" if folder is not None and key is not None else None
+    if path is not None:
+        got = _read(path, key)  # type: ignore[arg-type]
+        if got is not None:
+            return got
+    freqs, words, buckets = _from_wordfreq(lang)
+    if path is not None:
+        _write(path, key, words, buckets)  # type: ignore[arg-type]
+    return freqs
