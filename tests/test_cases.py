@@ -190,10 +190,14 @@ def test_short_triggers_need_word_boundaries(short_router):
     assert (d.mode, d.reason, d.skills) == ("full", "no_match", ())
     d = short_router.route("improve the prompt wording")
     assert "pr-create" not in d.skills and "pr-create" not in [m.id for m in d.matches]
-    d = short_router.route("fix the CI pipeline")
-    # "ci" matches on its word boundaries; as the task's only evidence, an everyday word of this size
-    # (Zipf 3.5: "95% CI" is a confidence interval) does not route alone (docs/formats.md §6.10)
+    d = short_router.route("the 95% CI is too wide")
+    # "ci" matches on its word boundaries; as the task's only evidence, a fairly common word of this size
+    # (Zipf 3.5: "95% CI" is a confidence interval) does not route alone (docs/formats.md §6.10) ...
     assert (d.mode, d.reason, d.skills, [m.id for m in d.matches]) == ("full", "weak_evidence", (), ["ci-fix"])
+    # ... unless the task asks for work on it (matcher 6, the ``ask`` piece)
+    d = short_router.route("fix the CI pipeline")
+    assert (d.mode, d.reason, d.skills, [m.id for m in d.matches]) == ("index", "clear_candidate", ("ci-fix",),
+                                                                        ["ci-fix"])
     d = short_router.route("e")
     assert (d.mode, d.reason, d.skills) == ("full", "no_match", ())
 

@@ -62,14 +62,16 @@ def test_route_json(reg_path, capsys):
 
 
 def test_route_human_output(reg_path, capsys):
-    assert main(["route", "refactor the terrafrom", "--registry", str(reg_path)]) == 0
+    # matcher 6: "terraform" is rare (Zipf 1.99), so its typo at 93.3 is strong evidence too: ambiguous
+    assert main(["route", "refactor the terrafrom", "--registry", str(reg_path), "--no-fixes"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[:4] == [
-        "mode:     index",
-        "reason:   clear_candidate",
-        f'          Routed to "refactoring": trigger "refactor" scored 100 (threshold 85); evidence: the specific word '
-        f'"refactor" (rare in everyday language); expanded from {reg_path} lines 7-10',
-        "selected: refactoring",
+        "mode:     full",
+        "reason:   ambiguous",
+        '          Fell back to the full registry: "refactoring" and "terraform" both have evidence ("refactoring": '
+        'the specific word "refactor" (rare in everyday language); "terraform": a typo of the specific word '
+        '"terraform" (93.3)) and the task does not say which it wants',
+        "selected: (none: the agent reads the full registry)",
     ]
     assert '     100  refactoring              0-8         7-10      "refactor" ~ "refactor"' in out
     assert '    93.3  terraform                13-22       11-14     "terraform" ~ "terrafrom"' in out
@@ -134,10 +136,11 @@ def test_eval_shipped_cases_report_the_bar(tmp_path, capsys):
     code = main(["eval", str(ROOT / "tests" / "cases" / "routing.yaml"),
                  "--registry", str(ROOT / "skills.yaml"), "--index", str(tmp_path / "routing.min.json")])
     out = capsys.readouterr().out
-    # precision, must-fallback recall and off-topic meet the bar; coverage does not (README, "Routing quality")
-    assert code == 1, out
-    assert out.rstrip().endswith("FAIL: below the quality bar: coverage 0.814 is not >= 0.9")
-    assert "confident precision     100.0%  (bar >= 99.0%)  ok    136/136 routed decisions right" in out
+    # every figure meets the bar since matcher 6 (README, "Routing quality")
+    assert code == 0, out
+    assert out.rstrip().endswith("PASS: meets the quality bar")
+    assert "confident precision     100.0%  (bar >= 99.0%)  ok    155/155 routed decisions right" in out
+    assert "coverage                 92.8%  (bar >= 90.0%)  ok    155/167 routable cases routed" in out
 
 
 def test_eval_without_an_index_exits_1(capsys):

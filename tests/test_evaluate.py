@@ -162,10 +162,10 @@ def test_quality_bar_on_the_shipped_cases():
     assert rep.precision >= QUALITY_BAR["precision"][1], wrong
     assert rep.must_fallback_recall == 1.0, wrong
     assert rep.offtopic_false_route_rate <= QUALITY_BAR["offtopic_false_route_rate"][1], wrong
-    # coverage is below the bar of 0.90 (README, "Routing quality"): single everyday-to-uncommon words
-    # ("debug", "terraform", "翻訳") do not route alone; the exact figure is pinned so a change is seen
-    assert (rep.counts["routable_routed"], rep.counts["routable"]) == (136, 167), [r.case.task for r in rep.missed]
-    assert rep.failures == ["coverage 0.814 is not >= 0.9"]
+    # coverage meets the bar of 0.90 since matcher 6 (a fairly common word the task asks for routes: "debug why
+    # the worker hangs"); the exact figure is pinned so a change is seen
+    assert (rep.counts["routable_routed"], rep.counts["routable"]) == (155, 167), [r.case.task for r in rep.missed]
+    assert rep.failures == []
 
 
 def test_a_case_key_close_to_a_known_one_is_an_error_at_the_key():

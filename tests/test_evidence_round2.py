@@ -112,7 +112,7 @@ def test_an_acronym_in_lowercase_stays_a_fairly_common_word(r):
 def test_an_acronym_that_is_an_everyday_word_in_lowercase_stays_weak(r):
     # "it" is an everyday word: IT in capitals is still no specific evidence on its own
     assert pieces(r, "ask IT about it", "it-support") == [
-        ("trigger", 1, 'the everyday word "it" (Zipf 7.0)')]
+        ("trigger", 1, 'the everyday word "it" (Zipf 6.9)')]
 
 
 def test_an_acronym_with_nothing_else_of_the_registry_is_a_word_sense_trap(r):
@@ -138,7 +138,7 @@ def test_an_acronym_next_to_another_skills_specific_trigger_is_incidental(r):
     task = "run sqlfluff over the SQL files before the merge"
     assert decided(r, task) == ("index", "clear_candidate", ("sql-lint",))
     assert pieces(r, task, "sql-query")[0] == (
-        "trigger", 1, 'the acronym "SQL" (Zipf 3.4 as a lowercase word), next to a specific trigger of "sql-lint"')
+        "trigger", 1, 'the acronym "SQL" (Zipf 3.3 as a lowercase word), next to a specific trigger of "sql-lint"')
 
 
 # ---------------------------------------------------------------- kind 4: destructive intents, other verbs

@@ -22,11 +22,11 @@ def test_holdout_cases_meet_the_bar_and_paraphrases_fall_back():
     assert rep.precision == 1.0
     assert rep.must_fallback_recall == 1.0
     assert rep.offtopic_false_route_rate == 0.0
-    # paraphrases (no trigger) are counted apart; coverage of the others is below the bar of 0.90
-    assert (rep.counts["routable_routed"], rep.counts["routable"]) == (54, 67)
+    # paraphrases (no trigger) are counted apart; coverage of the others meets the bar of 0.90 since matcher 6
+    assert (rep.counts["routable_routed"], rep.counts["routable"]) == (61, 67)
     assert (rep.counts["paraphrase"], rep.counts["paraphrase_routed"]) == (14, 0)
     missed = rep.missed
     # every miss falls back: a paraphrase with no_match, or one word that is not evidence enough
     assert {r.decision.reason for r in missed} == {"no_match", "weak_evidence"}
-    assert len(missed) == 14 + 13
-    assert rep.failures == ["coverage 0.806 is not >= 0.9"]
+    assert len(missed) == 14 + 6
+    assert rep.failures == []

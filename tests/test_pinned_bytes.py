@@ -8,7 +8,12 @@ contract. (Issue 10: the index became v2, carrying each skill's
 ``not_when`` and domain terms and the vocabulary of docs/formats.md §3.7;
 the catalog carries ``not_when`` and ``routing.destructive_intents``. The
 catalogs of registries under 2,000 characters changed once more when their
-size budget stopped being checked: ``"ok": true``, docs/formats.md §5.2.)
+size budget stopped being checked: ``"ok": true``, docs/formats.md §5.2.
+Matcher 6 cut the index's Zipf values down to one decimal instead of
+rounding them, and looked an acronym's final ``S`` up as a letter,
+docs/formats.md §3.7: the indexes of the bundled registry, the example,
+the TUI fixture and three case fixtures changed, and the bundled catalog
+with them, through the index size it states.)
 """
 
 from __future__ import annotations
@@ -28,11 +33,11 @@ ROOT = Path(__file__).resolve().parents[1]
 
 #: registry (relative to the repository) -> (index sha256, catalog sha256)
 PINNED = {
-    "skills.yaml": ("9c76ee2ae8a7eb96", "585544a48335d22c"),
-    "tests/fixtures/example-skills.yaml": ("6e75adbe286beaec", "9462f7b311c4f9c1"),
-    "tests/tui/fixtures/routing/skills.yaml": ("a72c2d4c2641ee03", "6ae769885d47804d"),
-    "tests/fixtures/cases/anchors-merge.yaml": ("f6f8969622ca51c6", "c75bd641fd546581"),
-    "tests/fixtures/cases/end-mark-next-key.yaml": ("bc176ba7eb5632c7", "eed1c16d588f0229"),
+    "skills.yaml": ("9d431a4a191c9c08", "a5357be0590e6d7a"),
+    "tests/fixtures/example-skills.yaml": ("bd19095e3239613e", "9462f7b311c4f9c1"),
+    "tests/tui/fixtures/routing/skills.yaml": ("63583940bc907d25", "6ae769885d47804d"),
+    "tests/fixtures/cases/anchors-merge.yaml": ("84162c6bdd35deeb", "c75bd641fd546581"),
+    "tests/fixtures/cases/end-mark-next-key.yaml": ("35afb46013f7e3b0", "eed1c16d588f0229"),
     "tests/fixtures/cases/header-bom-crlf.yaml": ("1f5704c029eb739e", "f3ffc8da9f4e5971"),
     "tests/fixtures/cases/header-bom.yaml": ("f87c0c425829795e", "e0aac2e5fc532c64"),
     "tests/fixtures/cases/header-crlf.yaml": ("801166b8dcf77c99", "dcd7b821ea729e78"),
@@ -40,7 +45,7 @@ PINNED = {
     "tests/fixtures/cases/implicit-types-triggers.yaml": ("fe13cdb447c15107", "f30560803c9deb25"),
     "tests/fixtures/cases/line-endings-crlf.yaml": ("f9e79345015c590e", "fbb8a3253c5b031d"),
     "tests/fixtures/cases/line-endings-lf.yaml": ("3a7039a69ee27ebe", "68dedb7d6257f17d"),
-    "tests/fixtures/cases/short-triggers.yaml": ("66c29e46c7382054", "39bc6ed6496af774"),
+    "tests/fixtures/cases/short-triggers.yaml": ("9ab2c08315015b84", "39bc6ed6496af774"),
     "tests/fixtures/cases/unicode-line-separator.yaml": ("24743e595e8d66cd", "0239dac9cc60d996"),
     "tests/fixtures/cases/width-forms.yaml": ("838fb5aafcdd8728", "21647c9ee2cf20d8"),
     "tests/fixtures/cases/yaml11-booleans.yaml": ("af0281bc43689b32", "2fdd79ea60d92242"),

@@ -47,7 +47,7 @@ cases:
     expect: [refactoring]
   - task: "terraform plan for staging"
     expect: [terraform]
-  - task: "update the changelog"             # one everyday word: weak evidence at any setting
+  - task: "the changelog is out of date"     # one fairly common word, asked for nothing: weak at any setting
     expect: [changelog]
   - task: "a release notes draft for 2.0"    # "release notes" lies inside "release notes draft": release
     expect: [release]

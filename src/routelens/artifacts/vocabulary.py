@@ -10,7 +10,7 @@ only, so routing never loads a frequency list.
   letters ("c", "net", "gp"), since the letters are what everyday text
   holds; a number ("86", "1:1") counts as an everyday word (Zipf 5.0). A
   phrase (two or more content words, or a compound the list does not hold)
-  gets no entry: it is specific. Values are rounded to one decimal, and
+  gets no entry: it is specific. Values are cut down to one decimal, and
   only values of at least 1.0 are written (a missing word is rare).
 - **A skill's domain terms** are the content terms
   (:func:`routelens.text.words.terms`) of its description, its triggers and
@@ -33,6 +33,7 @@ from __future__ import annotations
 import math
 import re
 import threading
+import unicodedata
 from collections import Counter
 from typing import Any
 
@@ -50,6 +51,7 @@ __all__ = [
     "REGISTRY_TERMS",
     "REGISTRY_MIN_DF",
     "zipf",
+    "trigger_zipf",
     "trigger_key",
     "vocabulary",
     "stem_collisions",
@@ -95,8 +97,14 @@ def _freq(lang: str) -> Any:
 
 
 def _lookup(word: str, lang: str) -> float:
+    """The word's Zipf frequency cut DOWN to one decimal (docs/formats.md
+    §3.7): every cut-off of the evidence model is a one-decimal figure
+    (2.0, 4.0, 4.5), so a value cut down compares with it exactly as the
+    full value does. Rounding did not: ``terraform`` (1.99), ``haccp``
+    (1.97) and ``kds`` (1.96) were written as 2.0 and read as no longer
+    rare."""
     f = _freq(lang).get(word)
-    return round(math.log10(f * 1e9), 1) if f else 0.0
+    return math.floor(math.log10(f * 1e9) * 10 + 1e-9) / 10 if f else 0.0
 
 
 def zipf(word: str) -> float:
@@ -129,6 +137,23 @@ def zipf(word: str) -> float:
 
 _KEY_CACHE: dict[str, str | None] = {}
 _NO_KEY = object()
+
+
+_ACRONYM_TRIGGER = re.compile(r"[A-Z][A-Z0-9]+")
+
+
+def trigger_zipf(trigger: str, key: str) -> float:
+    """The commonness of a one-word trigger's key word ``key`` (from
+    :func:`trigger_key`), as :func:`zipf` gives it, except for an acronym
+    written in capitals in the registry (``KDS``, ``POS``, ``AWS``): its
+    final ``S`` is one of its letters, not a plural, so it is not also
+    looked up as a singular (``kds`` is Zipf 1.9; ``kd``, 3.4, says nothing
+    about it). docs/formats.md §3.7."""
+    t = unicodedata.normalize("NFKC", trigger).strip()
+    if _ACRONYM_TRIGGER.fullmatch(t) and key.isascii():
+        core = "".join(c for c in key if c.isalnum())
+        return _lookup(core, "en") if core else 0.0
+    return zipf(key)
 
 
 def trigger_key(trigger: str) -> str | None:
@@ -204,6 +229,8 @@ def vocabulary(reg: Registry, bodies: dict[str, dict[str, Any]] | None = None) -
     :func:`routelens.artifacts.bodies.body_info`'s dict), so a build reads
     each body once."""
     keys_of: dict[str, set[str]] = {}
+    plain: set[str] = set()  # keys of triggers that are not acronyms in capitals
+    acronym: dict[str, float] = {}  # keys of acronym triggers -> their commonness (trigger_zipf)
     known = _KEY_CACHE
     for s in reg.skills.values():
         ks = None
@@ -215,8 +242,17 @@ def vocabulary(reg: Registry, bodies: dict[str, dict[str, Any]] | None = None) -
                 if ks is None:
                     ks = keys_of[s.id] = set()
                 ks.add(k)  # type: ignore[arg-type]
+                if t[:1].isupper() and k.isascii() and _ACRONYM_TRIGGER.fullmatch(
+                        unicodedata.normalize("NFKC", t).strip()):
+                    z = trigger_zipf(t, k)  # an acronym's final S is a letter (docs/formats.md §3.7)
+                    acronym[k] = max(z, acronym.get(k, 0.0))
+                else:
+                    plain.add(k)
     all_keys: set[str] = set().union(*keys_of.values())
-    zipf_map: dict[str, float] = {k: z for k in all_keys if (z := zipf(k)) >= MIN_WRITTEN_ZIPF}
+    # a key's commonness is the highest of its triggers': zipf(key), or an acronym trigger's own (trigger_zipf)
+    zipf_map: dict[str, float] = {
+        k: z for k in all_keys
+        if (z := max(zipf(k) if k in plain else 0.0, acronym.get(k, 0.0))) >= MIN_WRITTEN_ZIPF}
     # The counts of a skill's terms do not depend on their order, and the terms of texts joined by spaces
     # are the terms of each text (no term spans a space; normalisation works character by character
     # there), so each distinct trigger text is cut into terms once, and counting runs in C (Counter).

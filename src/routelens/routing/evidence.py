@@ -18,6 +18,12 @@ A **piece** is one of:
   triggers and body, §3.7) elsewhere in the task; 1 each, at most 2.
 - ``context``: a term of the registry's own world, or a code-like
   identifier (``fct_orders``); 1, at most once.
+- ``ask``: the task asks for work on the candidate's only counted trigger,
+  a fairly common word: it is the request verb ("debug why the worker
+  hangs") or lies in the request's object ("Write April's newsletter",
+  "メルマガの原稿を書いて"), found by :func:`~routelens.routing.signals.asks`;
+  1. An everyday sentence that merely holds the word ("the pandas at the
+  zoo") asks for nothing.
 - ``negated``: a trigger inside a negated clause ("don't run the DAG"):
   it does not count.
 - ``markup``: a trigger inside markup (``<...>``, ``{...}``): it does not
@@ -44,7 +50,7 @@ from typing import Iterable, Sequence
 from routelens.artifacts.vocabulary import trigger_key
 from routelens.routing.decision import format_score, quote
 from routelens.routing.matching import Match, PreparedTask
-from routelens.routing.signals import Signal, identifiers, markup, negated, within
+from routelens.routing.signals import Signal, asks, identifiers, ja_object, markup, negated, within
 from routelens.text.unicode import normalize_text
 from routelens.text.words import lemma_candidates, terms
 
@@ -70,7 +76,7 @@ _PHRASE_TYPO_MIN = 90.0
 class Piece:
     """One piece of evidence for a candidate (docs/formats.md §6.10).
 
-    ``kind``: ``trigger`` | ``term`` | ``context`` | ``negated`` | ``markup``
+    ``kind``: ``trigger`` | ``term`` | ``context`` | ``ask`` | ``negated`` | ``markup``
     | ``yields`` | ``not_when``; ``text``: the task's text at ``span``
     (``[start, end)`` character offsets into the task as typed);
     ``weight``: what it adds (0 when it does not count); ``detail``: a
@@ -257,6 +263,7 @@ _PUNCT_TRIGGER = _re.compile(r"[0-9A-Za-z][#+%]|(?:^|[0-9A-Za-z])[./:&][0-9A-Za-
 _ACRONYM = _re.compile(r"[A-Z][A-Z0-9]+")
 _SHAPE_DETAILS = ("the punctuated trigger", "the acronym")
 _INCIDENTAL = "next to a specific trigger of"
+_NO_WORLD = ", and no other word of the task is about the registry's world"
 
 
 def _shape(trigger: str, shown: str, z: float | None) -> str:
@@ -462,6 +469,39 @@ def _repeats(term: str, words: list[tuple[str, set[str]]]) -> bool:
     return any(term in ws or (not term.isascii() and term in t) for t, ws in words)
 
 
+#: the weak trigger pieces a request can back: a fairly common word (Zipf 2.0 to 4.0), not a typo
+_ASKABLE = ("the fairly common word",)
+
+
+def _asked(pieces: list[Piece], requests: list[Signal], mixups: list[tuple[int, int]], text: str) -> Piece | None:
+    """The ``ask`` piece (docs/formats.md §6.10) of a candidate whose only
+    counted trigger is one fairly common word that the task asks for: the
+    word is the request's verb or inside its object ("Write April's
+    newsletter", "debug why the worker hangs", "メルマガの原稿を書いて"), so
+    the task asks for work on it, which an everyday sentence that merely
+    holds the word ("the pandas at Ueno Zoo", "a snow drift") does not; else
+    None."""
+    counted = [p for p in pieces if p.kind == "trigger" and p.counts]
+    if len(counted) != 1 or "typo" in counted[0].detail or not (
+            counted[0].detail.startswith(_ASKABLE)
+            or (counted[0].detail.startswith(_SHAPE_DETAILS) and counted[0].detail.endswith(_NO_WORLD))):
+        return None
+    p = counted[0]
+    r = within(p.span, requests)
+    if r is None:
+        return None
+    verb = r[2]
+    if any(a <= p.span[0] and p.span[1] <= b for a, b in mixups):
+        return None  # inside a phrase the registry names as another skill's mix-up (its not_when)
+    if not verb.isascii() and not ja_object(text, r, p.span):
+        return None  # "デプロイして": the request names nothing to work on
+    if verb.isascii():
+        if p.span[0] == r[0]:
+            return Piece("ask", verb, (r[0], r[1]), _WEAK, f"the task asks to {quote(verb)} something", "")
+        return Piece("ask", verb, (r[0], r[1]), _WEAK, f"the task asks for it ({quote(verb)} ...)", "")
+    return Piece("ask", verb, (r[0], r[1]), _WEAK, f"the task asks for it ({quote(verb)})", "")
+
+
 def assess(task: PreparedTask, hits: dict[str, list[Match]], matches: Sequence[Match], lexicon: Lexicon,
            not_when: dict[str, Match], negations: list[Signal] | None = None) -> list[Candidate]:
     """The :class:`Candidate` of every skill in ``matches`` (best first, as
@@ -474,6 +514,7 @@ def assess(task: PreparedTask, hits: dict[str, list[Match]], matches: Sequence[M
         negations = negated(text)
     marks = markup(text)
     idents = identifiers(text)
+    requests: list[Signal] | None = None  # the task's requests, found when a candidate first needs them
     found = lexicon.terms_in(task)
     spans = _Spans(hits)
     domain_spans = [span for _, _, span in found] + [(a, b) for a, b, _ in idents]
@@ -539,6 +580,7 @@ def assess(task: PreparedTask, hits: dict[str, list[Match]], matches: Sequence[M
     def evidence_of(sid: str, best: Match, trig_pieces: list[tuple[tuple[int, int], Piece]]
                     ) -> tuple[tuple[Piece, ...], str, tuple[tuple[int, int], ...]]:
         """``(pieces without a not_when, tier, spans of trigger pieces)`` of one candidate."""
+        nonlocal requests
         pieces: list[Piece] = []
         pieces.extend(p for _, p in sorted(trig_pieces, key=lambda x: x[0]))
         counted_spans = [p.span for p in pieces if p.kind == "trigger"]
@@ -546,7 +588,7 @@ def assess(task: PreparedTask, hits: dict[str, list[Match]], matches: Sequence[M
             why = ""
             if not any(not any(_overlaps(d, s) for s in counted_spans) for d in domain_spans):
                 # a word-sense trap: nothing else in the task belongs to the registry's world ("a C# chord")
-                why = ", and no other word of the task is about the registry's world"
+                why = _NO_WORLD
             else:
                 other = other_strong(sid)
                 if other is not None:  # incidental next to another skill's specific trigger ("this SQL with sqlfluff")
@@ -593,6 +635,12 @@ def assess(task: PreparedTask, hits: dict[str, list[Match]], matches: Sequence[M
                     break
         if ctx is not None:
             pieces.append(ctx)
+        if sum(p.weight for p in pieces) < _STRONG and any(p.kind == "trigger" and p.counts for p in pieces):
+            if requests is None:
+                requests = asks(text)
+            ask = _asked(pieces, requests, [m.span for o, m in not_when.items() if o != sid], text)
+            if ask is not None:
+                pieces.append(ask)
         return tuple(pieces), tier, tuple(counted_spans)
 
     shared: dict[tuple, tuple[tuple[Piece, ...], str, tuple[tuple[int, int], ...], int, bool]] = {}

@@ -220,7 +220,9 @@ def _decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdic
         # and those ranked before the first live one (the fallback sentences name it). A candidate none of
         # whose triggers counts (negated, in markup, inside a longer trigger, dropped by its not_when) is
         # never supported, counted, a rival or a composition's member here: read or not, it changes
-        # nothing but the lists, and on a big registry it is most of them (276 of 342 per task).
+        # nothing but the lists, and on a big registry it is most of them (276 of 342 per task). The one
+        # exception, read below: when nothing is supported, weak members of a composition agree only if
+        # no other candidate is live.
         cands = {c.id: c for c in ev.candidates}
         expansions: dict[str, Expansion] = {}
         first_live = False
@@ -229,6 +231,17 @@ def _decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdic
             if c is None or c.counted or not first_live:
                 x = expansions[m.id] = entries.expand("skill", m.id)
                 first_live = first_live or x.status != "disabled"
+        if len(expansions) < len(ev.matches) and not any(
+                cands[i].supported and x.status != "disabled" for i, x in expansions.items() if i in cands) \
+                and sum(1 for i, x in expansions.items() if i in cands and cands[i].counted
+                        and x.status != "disabled") >= 2:
+            # no candidate is supported, but weak members of one composition may agree (step 7's exception,
+            # §6.10), and only when every live candidate counts: read the others until one is live
+            for m in ev.matches:
+                if m.id not in expansions:
+                    x = expansions[m.id] = entries.expand("skill", m.id)
+                    if x.status != "disabled":
+                        break
         dropped = tuple((m.id, "disabled") for m in ev.matches
                         if m.id in expansions and expansions[m.id].status == "disabled")
         for sid, _ in dropped:
@@ -250,6 +263,13 @@ def _decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdic
                     why = whys[k] = _unsupported_why(c)
                 c.why = why
         if not supported:
+            # weak candidates that name two or more members of one composition, each by a word of its own,
+            # are independent pieces that agree ("an outage ... write the postmortem": incident-review)
+            verdict = _weak_members(ev, live_c, entries, dropped, note)
+            if verdict is not None:
+                _mark(live_c, verdict)
+                verdict.candidates = ev.candidates
+                return verdict
             return Verdict("full", "weak_evidence", f"{_FALLBACK}{_weak_sentence(live_c)}" + note, dropped=dropped,
                            candidates=ev.candidates)
         supported.sort(key=lambda c: (-c.weight, -c.score, c.id))
@@ -561,6 +581,32 @@ def _all_disabled(dropped: tuple[tuple[str, str], ...], note: str, ev: Evidence)
     many = len(dropped) > 1
     msg = f"{_FALLBACK}the only candidate{'s' if many else ''} {ids} {'are' if many else 'is'} disabled"
     return Verdict("full", "disabled_skill", msg + note, dropped=dropped, candidates=ev.candidates)
+
+
+#: which weak members may corroborate each other: "any" tier, or at least one "uncommon" (not everyday)
+_WEAK_MEMBERS = "any"
+
+
+def _weak_members(ev: Evidence, live_c: list[Candidate], entries: Entries, dropped: tuple[tuple[str, str], ...],
+                  note: str) -> Verdict | None:
+    """Step 7's one exception (docs/formats.md §6.10): no candidate is
+    supported, but two or more candidates, each backed by a trigger of its
+    own (spans that do not overlap) with no "or" between them, are all
+    members of one composition: the registry says these skills are used
+    together, so each word corroborates the other, and the composition is
+    chosen. Anything else (a conflict, a single member) is no decision."""
+    countable = [c for c in live_c if c.counted]
+    if len(countable) < 2 or len(countable) != len(live_c):
+        return None
+    if _WEAK_MEMBERS == "uncommon" and all(c.tier == "everyday" for c in countable):
+        return None
+    anchors = sorted(_anchor(c) for c in countable)
+    for x, y in zip(anchors, anchors[1:]):
+        if y[0] < x[1] or _ALTERNATIVE.search(ev.task[x[1]:y[0]]):
+            return None
+    by_id = {m.id: m for m in ev.matches}
+    v = _compositions(entries, tuple(by_id[c.id] for c in countable), dropped, note)
+    return v if v is not None and v.mode == "index" else None
 
 
 def _names_purpose(task: str, cid: str, members: tuple[str, ...]) -> bool:

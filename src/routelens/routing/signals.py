@@ -46,7 +46,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["steering", "destructive", "negated", "markup", "identifiers", "clause_breaks", "within", "Signal"]
+__all__ = ["steering", "destructive", "negated", "markup", "identifiers", "clause_breaks", "asks", "ja_object", "within",
+           "Signal"]
 
 #: ``(start, end, text)``: a span of the task as typed and what it says
 Signal = tuple[int, int, str]
@@ -277,6 +278,125 @@ def identifiers(task: str) -> list[Signal]:
 def clause_breaks(task: str) -> list[int]:
     """Offsets where one ask may end and another begin, sorted."""
     return [m.start() for m in _CLAUSE.finditer(task)]
+
+
+#: words that open a clause without being its request verb: determiners, pronouns, auxiliaries and
+#: modals, question words, prepositions, conjunctions, numbers and greetings (closed classes of English)
+_NOT_A_REQUEST_VERB = frozenset(
+    "a an the this that these those my our your his her their its some any no every each all both either neither "
+    "another other such what which whose who whom when where why how whether i you he she it we they me us him "
+    "them i'm im i've i'd i'll we're we've we'd we'll you're it's its there there's here here's is are was were be "
+    "been being am do does did done have has had having can could will would shall should may might must "
+    "cannot can't won't don't doesn't didn't isn't aren't wasn't weren't haven't hasn't hadn't not never at in "
+    "on of for to from with about by after before during since until till under over into onto than as and or "
+    "but if because so while though although yet also just only even still then now hi hello hey thanks thank "
+    "ok okay yes yeah well oh one two three four five six seven eight nine ten dear".split())
+#: what may come before a request verb without being it: "please", "can you", "help me", "I need you to"
+_REQUEST_LEAD = re.compile(
+    r"\s*(?:(?:please|pls|plz|kindly)\s+|(?:can|could|would|will)\s+(?:you|we|someone)\s+(?:please\s+)?|"
+    r"help\s+me\s+(?:to\s+)?|i\s+need\s+you\s+to\s+|i'?d\s+like\s+you\s+to\s+|we\s+need\s+to\s+|i\s+need\s+to\s+|"
+    r"let'?s\s+|go\s+ahead\s+and\s+|(?:i'?m|i\s+am|we'?re|we\s+are)\s+trying\s+to\s+|"
+    r"(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:currently\s+|still\s+|now\s+)?(?=\w+ing\b))*", _I)
+_EN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9'#+%./:&-]*|\d[\w:./%]*")
+#: requests to be told, shown, advised or sold something: the English of "教えて" ("recommend a good notebook")
+_EN_INFO = frozenset("tell teach recommend suggest advise show buy sell".split())
+#: words that end a request verb's object: prepositions, conjunctions, relative words
+_OBJECT_END = frozenset(
+    "at in on of for to from with about by after before during since until into onto than as and or but if "
+    "because so while though which that who when where why how whether".split())
+#: a finite verb right after the words that open a clause makes them its subject: a statement
+_FINITE = frozenset("is are was were isn't aren't wasn't weren't has have had hasn't haven't can will would should "
+                    "could may might must won't can't keeps kept seems looks".split())
+_WH_OBJECT = frozenset("why how what where when whether which who".split())
+_PRONOUN_OBJECT = frozenset("it this that them these those me us him her".split())
+_MAX_OBJECT_WORDS = 5
+#: a Japanese sentence that asks for work: a te-form request, a wish to do, or お願い at the end of a clause
+_JA_ASK = re.compile(r"(?:て(?:ください|下さい|ほしい|欲しい|もらえ(?:ます|ません)?か?|くれ(?:ます|ません)?か?|おいて)?"
+                     r"|たい(?:です)?|お願い(?:します|いたします|致します)?)(?=[、。，．,.!！\s]|$)")
+#: a request to be told something is no request for work ("コツを教えて")
+_JA_INFO = re.compile(r"(?:教え|知り|分かり|わかり)$")
+_SENTENCE_END = re.compile(r"[.!?\n]|$")
+_JA_SENTENCE = re.compile(r"[^。！!？?\n]+")
+
+
+def asks(task: str) -> list[Signal]:
+    """The spans where the task asks for work (docs/formats.md §6.10
+    ``ask``): ``(start, end, said)``, ``said`` the request word. In English,
+    a clause that opens with its request verb (after "please", "can you",
+    "help me" ...; not a determiner, pronoun, auxiliary, question word or
+    preposition) spans the verb and its object, up to 5 words and no further
+    than a preposition, a conjunction or punctuation; a verb with no object,
+    or only a pronoun ("deploy it"), asks for nothing, and a question asks
+    only when it opens with "can you", "could you" ...; a request to be
+    told, advised or sold something ("recommend a notebook") asks for no
+    work. In Japanese, a
+    sentence that ends a clause with a te-form request (して, 書いてください,
+    直してほしい), a wish to do (作りたい) or お願いします spans from its start
+    to that ending, unless the request is to be told something (教えて,
+    知りたい)."""
+    out: list[Signal] = []
+    starts = [0] + [m.end() for m in _CLAUSE.finditer(task)] + [m.end() for m in re.finditer(r"[.!?:]\s", task)]
+    for st in sorted(set(starts)):
+        lead = _REQUEST_LEAD.match(task, st)
+        pos = lead.end()
+        polite = bool(re.search(r"(?:can|could|would|will)\s", task[st:pos], _I))
+        words = []
+        for m in _EN_WORD.finditer(task, pos):
+            gap = task[pos:m.start()] if not words else task[words[-1].end():m.start()]
+            if gap.strip() or len(words) > _MAX_OBJECT_WORDS:
+                break
+            words.append(m)
+        if len(words) < 2:
+            continue
+        verb = words[0].group().lower()
+        shown = words[0].group()
+        if verb in _NOT_A_REQUEST_VERB or not verb.isalpha() or (len(shown) > 1 and shown.isupper()):
+            continue  # no verb: a closed-class word, a number, a punctuated word or an acronym
+        if verb in _EN_INFO:
+            continue  # a request to be told or to be sold something ("recommend a notebook"), not for work
+        obj = []
+        rest = words[1:]
+        if rest and rest[0].group().lower() in _WH_OBJECT:
+            obj.append(rest[0])  # "debug why the worker hangs": the object is a clause
+            rest = rest[1:]
+        statement = False
+        for m in rest:
+            w = m.group().lower()
+            if w in _FINITE:
+                statement = True  # "finance dashboards are stale": a subject and its verb, no request
+                break
+            if w in _OBJECT_END:
+                break
+            obj.append(m)
+        if statement or not obj or all(m.group().lower() in _PRONOUN_OBJECT or m.group().lower() == verb
+                                       for m in obj):
+            continue  # no object, only a pronoun ("deploy it"), or the verb again ("debug debug")
+        end_sentence = _SENTENCE_END.search(task, pos).start()
+        if task[end_sentence:end_sentence + 1] == "?" and not polite:
+            continue  # a question asks to be told, not for work
+        out.append((words[0].start(), obj[-1].end(), words[0].group()))
+    for m in _JA_SENTENCE.finditer(task):
+        sent = m.group()
+        for a in _JA_ASK.finditer(sent):
+            if _JA_INFO.search(sent[:a.start()]):
+                continue
+            if a.start() == 0:
+                continue
+            out.append((m.start(), m.start() + a.end(), a.group()))
+    return sorted(set(out))
+
+
+#: what a Japanese request may hold besides its object: demonstratives and particles ("これを", "この")
+_JA_NO_OBJECT = re.compile(r"(?:これ|それ|あれ|この|その|あの|ここ|そこ|[をのがにはでともへやっし]|する|[、。，．,.!！?？\s])+")
+
+
+def ja_object(task: str, ask: Signal, span: tuple[int, int]) -> bool:
+    """Whether the Japanese request ``ask`` (from :func:`asks`) holds an
+    object besides the word at ``span`` and its request ending: "デプロイして"
+    and "これを英訳して" ask for nothing named (like "deploy it");
+    "このメールを英訳して" names the mail."""
+    rest = task[ask[0]:span[0]] + task[span[1]:ask[1] - len(ask[2])]
+    return bool(_JA_NO_OBJECT.sub("", rest))
 
 
 def within(span: tuple[int, int], spans: list[Signal]) -> Signal | None:
