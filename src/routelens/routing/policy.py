@@ -21,9 +21,8 @@ The order, as :func:`decide` reads (docs/formats.md §6.3):
    ``fast``; an id-shaped word naming nothing -> ``full`` (``unknown_id``);
 5. no skill scores at or above the threshold -> ``full`` (``no_match``);
 6. candidates whose canonical status is ``disabled`` are dropped (and said
-   so); nothing left -> ``full`` (``disabled_skill``). Only the candidates
-   that can change the decision are read back (a counted trigger, or ranked
-   before the first live one);
+   so); nothing left -> ``full`` (``disabled_skill``); only candidates that
+   can change the decision are read back (:mod:`~routelens.routing.readback`);
 7. the evidence model (:mod:`~routelens.routing.evidence`): candidates
    dropped by their ``not_when``, negated, inside markup or inside a longer
    trigger of another skill do not count; none supported -> ``full``
@@ -60,6 +59,7 @@ from routelens.routing.decision import Expansion, format_score, index_state_word
 from routelens.routing.entries import Entries
 from routelens.routing.evidence import Candidate
 from routelens.routing.matching import NEAR_MISS_FLOOR, Match
+from routelens.routing.readback import read_back
 from routelens.routing.signals import Signal
 from routelens.text.words import inflects
 
@@ -215,33 +215,9 @@ def _decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdic
         # 5. no candidate
         if not ev.matches:
             return _no_match(ev, settings, rule_note)
-        # 6. disabled candidates dropped. Only the candidates that can change the decision are read back
-        # from their ranges (status, trust verified, docs/formats.md §6.6): those with a counted trigger,
-        # and those ranked before the first live one (the fallback sentences name it). A candidate none of
-        # whose triggers counts (negated, in markup, inside a longer trigger, dropped by its not_when) is
-        # never supported, counted, a rival or a composition's member here: read or not, it changes
-        # nothing but the lists, and on a big registry it is most of them (276 of 342 per task). The one
-        # exception, read below: when nothing is supported, weak members of a composition agree only if
-        # no other candidate is live.
+        # 6. disabled candidates dropped: only those that can change the decision are read back
         cands = {c.id: c for c in ev.candidates}
-        expansions: dict[str, Expansion] = {}
-        first_live = False
-        for m in ev.matches:
-            c = cands.get(m.id)
-            if c is None or c.counted or not first_live:
-                x = expansions[m.id] = entries.expand("skill", m.id)
-                first_live = first_live or x.status != "disabled"
-        if len(expansions) < len(ev.matches) and not any(
-                cands[i].supported and x.status != "disabled" for i, x in expansions.items() if i in cands) \
-                and sum(1 for i, x in expansions.items() if i in cands and cands[i].counted
-                        and x.status != "disabled") >= 2:
-            # no candidate is supported, but weak members of one composition may agree (step 7's exception,
-            # §6.10), and only when every live candidate counts: read the others until one is live
-            for m in ev.matches:
-                if m.id not in expansions:
-                    x = expansions[m.id] = entries.expand("skill", m.id)
-                    if x.status != "disabled":
-                        break
+        expansions = read_back(ev.matches, cands, entries)
         dropped = tuple((m.id, "disabled") for m in ev.matches
                         if m.id in expansions and expansions[m.id].status == "disabled")
         for sid, _ in dropped:
