@@ -277,3 +277,27 @@ def test_a_request_to_be_told_or_sold_something_asks_for_no_work(r):
                  "tell me the drift of the story"):
         assert asks(task) == [], task
         assert decided(r, task) == ("full", "weak_evidence", (), None), task
+
+
+@pytest.mark.parametrize("task, mode", [
+    ("今年一年の振り返りを日記に書きたい", "full"),  # a wish about a diary: a word-sense trap
+    ("このクエリをもっと速くしたい", "full"),
+    ("先週の障害の振り返りを書いて", "index"),  # a te-form request asks for work
+    ("このクエリをもっと速くして", "index"),
+])
+def test_a_japanese_wish_is_no_request_as_i_want_to_is_none_in_english(task, mode):
+    """〜たい ("I want to ...") counted as an ask routed "今年一年の振り返りを
+    日記に書きたい" to the retrospective skill of the bundled registry (and
+    two word-sense traps of a blind registry); "I want to write ..." never
+    asked in English. A te-form request still asks."""
+    from pathlib import Path
+
+    from routelens.registry import load_registry
+    from routelens.routing.signals import asks
+
+    bundled = Router.from_registry(load_registry(Path(__file__).resolve().parents[1] / "skills.yaml"))
+    d = bundled.route(task)
+    assert d.mode == mode, d.message
+    if mode == "full":
+        assert d.reason == "weak_evidence" and asks(task) == []
+    assert asks("I want to write the newsletter") == []

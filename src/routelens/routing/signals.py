@@ -310,9 +310,11 @@ _FINITE = frozenset("is are was were isn't aren't wasn't weren't has have had ha
 _WH_OBJECT = frozenset("why how what where when whether which who".split())
 _PRONOUN_OBJECT = frozenset("it this that them these those me us him her".split())
 _MAX_OBJECT_WORDS = 5
-#: a Japanese sentence that asks for work: a te-form request, a wish to do, or お願い at the end of a clause
+#: a Japanese sentence that asks for work: a te-form request or お願い at the end of a clause. A wish
+#: (〜たい, "I want to ...") is no request to the agent, as "I want to ..." is none in English:
+#: "今年一年の振り返りを日記に書きたい" (a diary) must not route to a retrospective skill
 _JA_ASK = re.compile(r"(?:て(?:ください|下さい|ほしい|欲しい|もらえ(?:ます|ません)?か?|くれ(?:ます|ません)?か?|おいて)?"
-                     r"|たい(?:です)?|お願い(?:します|いたします|致します)?)(?=[、。，．,.!！\s]|$)")
+                     r"|お願い(?:します|いたします|致します)?)(?=[、。，．,.!！\s]|$)")
 #: a request to be told something is no request for work ("コツを教えて")
 _JA_INFO = re.compile(r"(?:教え|知り|分かり|わかり)$")
 _SENTENCE_END = re.compile(r"[.!?\n]|$")
@@ -331,9 +333,9 @@ def asks(task: str) -> list[Signal]:
     told, advised or sold something ("recommend a notebook") asks for no
     work. In Japanese, a
     sentence that ends a clause with a te-form request (して, 書いてください,
-    直してほしい), a wish to do (作りたい) or お願いします spans from its start
-    to that ending, unless the request is to be told something (教えて,
-    知りたい)."""
+    直してほしい) or お願いします spans from its start to that ending,
+    unless the request is to be told something (教えて); a wish (作りたい,
+    like "I want to ..." in English) asks for nothing."""
     out: list[Signal] = []
     starts = [0] + [m.end() for m in _CLAUSE.finditer(task)] + [m.end() for m in re.finditer(r"[.!?:]\s", task)]
     for st in sorted(set(starts)):
