@@ -3,7 +3,7 @@ in the same run (issue 14).
 
 Usage::
 
-    python benchmarks/bench_batch.py [--sizes 10000,100000] [--tasks 1000] [--repeat 5]
+    python benchmarks/bench_batch.py [--sizes 10000,100000] [--tasks 1000] [--repeat 5] [--against SRC]
 
 Registries are the original design's synthetic shape (``bench_build.gen_registry``:
 trigger words shared by many skills), written to a temporary folder and
@@ -142,6 +142,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--batch-max", type=int, default=20_000,
                     help="largest registry the batch and naive loops run on (above it: the cold start only)")
     ap.add_argument("--seed", type=int, default=42)
+    ap.add_argument("--against", metavar="SRC",
+                    help="another checkout's src/ folder (e.g. a worktree of main): its batch runs too, "
+                         "interleaved with this one's --repeat times, and both are printed with their ratio")
     args = ap.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
     tasks = make_tasks(args.tasks)
@@ -177,6 +180,19 @@ def main(argv: list[str] | None = None) -> int:
                   f"cached {c:.3f} s ({c / b:.2f}x), cache off {u:.3f} s ({u / b:.2f}x)")
             if n > args.batch_max:
                 continue
+            if args.against:
+                other = {**env, "PYTHONPATH": os.path.abspath(args.against)}
+                batch(folder, tasks[:10], other)  # writes that checkout's matcher cache
+                mine, theirs = [], []
+                for _ in range(args.repeat):
+                    mine.append(batch(folder, tasks, env))
+                    theirs.append(batch(folder, tasks, other))
+                for name, rs in (("this checkout", mine), (args.against, theirs)):
+                    med = {k: statistics.median(r[k] for r in rs) for k in ("per_task", "p50", "p99", "max")}
+                    print(f"batch, {name}: {med['per_task'] * 1e3:.2f} ms/task incl. start-up, p50 "
+                          f"{med['p50'] * 1e3:.2f} ms, p99 {med['p99'] * 1e3:.2f} ms, max {med['max'] * 1e3:.1f} ms "
+                          f"(medians of {args.repeat})")
+                print(f"-> this checkout {statistics.median(r['per_task'] for r in theirs) / statistics.median(r['per_task'] for r in mine):.2f}x faster per task")
             bt = batch(folder, tasks, env)
             bo = batch(folder, tasks, off)
             nv = naive(folder, tasks[:args.naive])

@@ -459,10 +459,12 @@ def test_determinism(r, reg):
 
 def test_to_dict_key_order_and_spans_as_lists(r):
     d = r.route("fix the ci failure").to_dict()
-    assert list(d) == ["task", "mode", "reason", "message", "skills", "composition", "matches", "near_misses",
-                       "expansions", "dropped", "rule", "high_risk", "rule_matches", "evidence", "payload_chars",
-                       "freshness", "source_sha256", "index_sha256", "matcher_version", "truncated", "missing_bodies"]
+    assert list(d) == ["task", "mode", "reason", "message", "skills", "composition", "matches", "matches_total",
+                       "near_misses", "expansions", "dropped", "rule", "high_risk", "rule_matches", "evidence",
+                       "evidence_total", "payload_chars", "freshness", "source_sha256", "index_sha256",
+                       "matcher_version", "truncated", "missing_bodies"]
     assert d["matches"] == [{"id": "ci-fix", "score": 100.0, "trigger": "ci failure", "span": [8, 18]}]
+    assert d["matches_total"] == d["evidence_total"] == 1
     assert [(c["id"], c["selected"], [p["kind"] for p in c["pieces"]]) for c in d["evidence"]] == [
         ("ci-fix", True, ["trigger"])]
 

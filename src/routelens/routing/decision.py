@@ -6,6 +6,7 @@ sentences share (scores, quotes, line spans, index states).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from routelens.routing.matching import MATCHER_VERSION, Match
@@ -13,6 +14,7 @@ from routelens.routing.matching import MATCHER_VERSION, Match
 __all__ = [
     "REASONS",
     "MAX_NEAR_MISSES",
+    "MAX_LISTED",
     "Expansion",
     "Decision",
     "Explanation",
@@ -43,6 +45,14 @@ REASONS = (
 
 #: How many near misses a decision lists (best first).
 MAX_NEAR_MISSES = 5
+
+#: How many of the best matches (and their evidence) a decision's JSON lists
+#: at least; selected skills and the candidates its message names are listed
+#: too wherever they rank (docs/formats.md §6.1 ``matches_total``).
+MAX_LISTED = 20
+
+#: a quoted id in a decision's message
+_QUOTED = re.compile(r'"([^"\n]+)"')
 
 
 @dataclass(frozen=True)
@@ -103,6 +113,11 @@ class Decision:
     canonical hash; ``index_sha256``: sha256 of the index file bytes (None
     without an index file); ``matcher_version``: :data:`MATCHER_VERSION`.
 
+    ``matches`` and ``evidence`` hold every candidate here; the JSON
+    (:meth:`to_dict`) lists at most :data:`MAX_LISTED` of them plus the
+    selected and named ones, with their totals (:meth:`listed`,
+    docs/formats.md §6.1).
+
     Additions beyond docs/formats.md §6: ``rule_matches`` (evidence for every rule and
     high-risk term that matched: ``Match.id`` is the rule id or the term) and
     ``truncated`` (skills were matched on the first :data:`MAX_TASK_CHARS`
@@ -137,8 +152,28 @@ class Decision:
     #: ``to_dict()`` (:class:`routelens.routing.evidence.Candidate`)
     evidence: tuple = ()
 
+    def listed(self) -> tuple[tuple[Match, ...], tuple]:
+        """The matches and the evidence the JSON lists (docs/formats.md
+        §6.1): every one when there are at most :data:`MAX_LISTED`
+        matches; else the first :data:`MAX_LISTED` of ``matches`` (best
+        first), then, in the same order, each lower one that the decision
+        selected or its message names; the evidence of the listed matches,
+        in that order. ``(matches, evidence)``."""
+        ms = self.matches
+        if len(ms) <= MAX_LISTED:
+            return ms, self.evidence
+        keep = set(self.skills)
+        keep.update(_QUOTED.findall(self.message))
+        keep.update(c.id for c in self.evidence if c.selected)
+        shown = tuple(m for i, m in enumerate(ms) if i < MAX_LISTED or m.id in keep)
+        ids = {m.id for m in shown}
+        return shown, tuple(c for c in self.evidence if c.id in ids)
+
     def to_dict(self) -> dict:
-        """JSON-able dict with a stable key order; spans as ``[start, end]``."""
+        """JSON-able dict with a stable key order; spans as ``[start, end]``;
+        ``matches`` and ``evidence`` cut as :meth:`listed` says, with
+        ``matches_total`` and ``evidence_total`` counting them uncut."""
+        matches, evidence = self.listed()
         return {
             "task": self.task,
             "mode": self.mode,
@@ -146,14 +181,16 @@ class Decision:
             "message": self.message,
             "skills": list(self.skills),
             "composition": self.composition,
-            "matches": [m.to_dict() for m in self.matches],
+            "matches": [m.to_dict() for m in matches],
+            "matches_total": len(self.matches),
             "near_misses": [m.to_dict() for m in self.near_misses],
             "expansions": [e.to_dict() for e in self.expansions],
             "dropped": [[a, b] for a, b in self.dropped],
             "rule": self.rule,
             "high_risk": list(self.high_risk),
             "rule_matches": [m.to_dict() for m in self.rule_matches],
-            "evidence": [c.to_dict() for c in self.evidence],
+            "evidence": [c.to_dict() for c in evidence],
+            "evidence_total": len(self.evidence),
             "payload_chars": self.payload_chars,
             "freshness": self.freshness,
             "source_sha256": self.source_sha256,

@@ -204,6 +204,24 @@ class Entries:
             self._members = members
         return self._members
 
+    def composition_sets(self) -> tuple[dict[str, frozenset[str]], dict[str, tuple[str, ...]]]:
+        """``(composition id -> its members as a set, skill id -> the
+        compositions holding it, sorted by id)``, from
+        :meth:`composition_members` (same errors), built once: the
+        composition step (docs/formats.md §6.5) looks only at the
+        compositions its candidates are in."""
+        got = self._cache.get(("composition", "\x00sets"))
+        if got is None:
+            members = self.composition_members()
+            sets = {cid: frozenset(mem) for cid, mem in members.items()}
+            by_member: dict[str, list[str]] = {}
+            for cid in sorted(members):
+                for sid in sets[cid]:
+                    by_member.setdefault(sid, []).append(cid)
+            got = (sets, {sid: tuple(cids) for sid, cids in by_member.items()})
+            self._cache[("composition", "\x00sets")] = got
+        return got
+
     def rule_forced(self, rule_id: str) -> bool:
         """Whether rule ``rule_id`` is ``forced`` (docs/formats.md §1). Raises
         :class:`IndexInvalidError` when its range does not hold a mapping."""

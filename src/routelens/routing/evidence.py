@@ -122,6 +122,8 @@ class Candidate:
     spans: tuple[tuple[int, int], ...] = field(default=())
     #: the specificity of its best counted trigger: phrase | rare | uncommon | everyday
     tier: str = "everyday"
+    #: :attr:`counted`, when :func:`assess` computed it (None: computed from the pieces)
+    known_counted: bool | None = field(default=None, repr=False, compare=False)
 
     @property
     def strong(self) -> bool:
@@ -145,6 +147,8 @@ class Candidate:
     @property
     def counted(self) -> bool:
         """True when a trigger of it counts (it was not dropped)."""
+        if self.known_counted is not None:
+            return self.known_counted
         return not self.dropped_by and any(p.kind == "trigger" and p.weight > 0 for p in self.pieces)
 
     def to_dict(self) -> dict:
@@ -283,14 +287,16 @@ def _shape(trigger: str, shown: str, z: float | None) -> str:
 
 
 def _adjacent_phrase(span: tuple[int, int], key: str, sid: str, text: str,
-                     all_spans: list[tuple[str, tuple[int, int], str]], lexicon: Lexicon
+                     near: Iterable[tuple[str, tuple[int, int], str]], lexicon: Lexicon
                      ) -> tuple[str, tuple[int, int], str] | None:
     """The specific trigger of another skill right next to a generic word
     (only a space or a hyphen between them), when that skill's id or
     triggers hold the word too: "deploy" after "blue-green" of
     ``blue-green-deploy`` is part of the same phrase (docs/formats.md
-    §6.10 ``yields``); None otherwise."""
-    for o in all_spans:
+    §6.10 ``yields``); None otherwise. ``near``: the matched triggers
+    ``(owner, span, trigger)`` that may be next to ``span``, in the order
+    of :class:`_Spans` (:meth:`_Spans.near`)."""
+    for o in near:
         if o[0] == sid:
             continue
         a, b = o[1]
@@ -306,6 +312,58 @@ def _adjacent_phrase(span: tuple[int, int], key: str, sid: str, text: str,
     return None
 
 
+class _Spans:
+    """Every trigger matched in one task, ``(owner, span, trigger)`` in the
+    order the candidates' hits come, with the look-ups the evidence of one
+    candidate makes, each cached per span (hundreds of candidates share a
+    span on a big registry): the matched triggers holding a span
+    (:meth:`containing`), those right next to it (:meth:`near`), and the
+    owners of both (:meth:`owners`: a candidate among them sees itself
+    excluded, so its evidence is not shared with others)."""
+
+    __slots__ = ("all", "_by_start", "_by_end", "_containing", "_near", "_owners")
+
+    def __init__(self, hits: dict[str, list[Match]]):
+        self.all: list[tuple[str, tuple[int, int], str]] = []
+        self._by_start: dict[int, list[int]] = {}
+        self._by_end: dict[int, list[int]] = {}
+        for sid, ms in hits.items():
+            for m in ms:
+                self._by_start.setdefault(m.span[0], []).append(len(self.all))
+                self._by_end.setdefault(m.span[1], []).append(len(self.all))
+                self.all.append((sid, m.span, m.trigger))
+        self._containing: dict[tuple[int, int], list[tuple[str, tuple[int, int], str]]] = {}
+        self._near: dict[tuple[int, int], list[tuple[str, tuple[int, int], str]]] = {}
+        self._owners: dict[tuple[int, int], frozenset[str]] = {}
+
+    def containing(self, span: tuple[int, int]) -> list[tuple[str, tuple[int, int], str]]:
+        """The matched triggers whose span holds ``span`` and is longer."""
+        got = self._containing.get(span)
+        if got is None:
+            n = span[1] - span[0]
+            got = self._containing[span] = [o for o in self.all if o[1][0] <= span[0] and span[1] <= o[1][1]
+                                            and (o[1][1] - o[1][0]) > n]
+        return got
+
+    def near(self, span: tuple[int, int]) -> list[tuple[str, tuple[int, int], str]]:
+        """The matched triggers ending at most 2 characters before ``span``
+        or starting at most 2 after it (what :func:`_adjacent_phrase`
+        reads: the gap itself is checked there)."""
+        got = self._near.get(span)
+        if got is None:
+            idx = [i for b in range(span[0] - 2, span[0] + 1) for i in self._by_end.get(b, ())]
+            idx += [i for a in range(span[1], span[1] + 3) for i in self._by_start.get(a, ())]
+            got = self._near[span] = [self.all[i] for i in sorted(set(idx))]
+        return got
+
+    def owners(self, span: tuple[int, int]) -> frozenset[str]:
+        """The owners of :meth:`containing` and :meth:`near` of ``span``."""
+        got = self._owners.get(span)
+        if got is None:
+            got = self._owners[span] = frozenset(o[0] for o in (*self.containing(span), *self.near(span)))
+        return got
+
+
 def _zipf_words(z: float) -> str:
     return f"Zipf {z:.1f}" if z > 0 else "rare in everyday language"
 
@@ -314,26 +372,11 @@ def _overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
     return a[0] < b[1] and b[0] < a[1]
 
 
-def _containing(span: tuple[int, int], all_spans: list[tuple[str, tuple[int, int], str]],
-                cache: dict[tuple[int, int], list[tuple[str, tuple[int, int], str]]] | None
-                ) -> list[tuple[str, tuple[int, int], str]]:
-    """The entries of ``all_spans`` whose span holds ``span`` and is longer,
-    in ``all_spans`` order (cached per span: many candidates share spans)."""
-    got = cache.get(span) if cache is not None else None
-    if got is None:
-        got = [o for o in all_spans if o[1][0] <= span[0] and span[1] <= o[1][1]
-               and (o[1][1] - o[1][0]) > (span[1] - span[0])]
-        if cache is not None:
-            cache[span] = got
-    return got
-
-
 def _trigger_pieces(best: Match, hits: dict[str, list[Match]], text: str, negations: list[Signal],
-                    marks: list[Signal], all_spans: list[tuple[str, tuple[int, int], str]],
-                    lexicon: Lexicon, containers: dict | None = None) -> list[tuple[tuple[int, int], Piece]]:
+                    marks: list[Signal], spans: _Spans, lexicon: Lexicon) -> list[tuple[tuple[int, int], Piece]]:
     """The trigger pieces of one candidate (counted or not), longest first.
-    ``containers``: a cache for :func:`_containing`, shared by the
-    candidates of one task."""
+    ``spans``: every trigger matched in the task, with its look-ups
+    (:class:`_Spans`, shared by the candidates of one task)."""
     sid = best.id
     trig_pieces: list[tuple[tuple[int, int], Piece]] = []
     for m in sorted(hits.get(sid, [best]), key=lambda m: (m.span[0] - m.span[1], m.span[0], -m.score)):
@@ -351,7 +394,7 @@ def _trigger_pieces(best: Match, hits: dict[str, list[Match]], text: str, negati
             trig_pieces.append((span, Piece("markup", shown, span, 0, f"{quote(shown)} is inside markup",
                                             m.trigger)))
             continue
-        longer = next((o for o in _containing(span, all_spans, containers) if o[0] != sid), None)
+        longer = next((o for o in spans.containing(span) if o[0] != sid), None)
         if longer is not None:
             trig_pieces.append((span, Piece("yields", shown, span, 0,
                                             f"{quote(shown)} lies inside {quote(longer[2])} of {quote(longer[0])}",
@@ -360,7 +403,7 @@ def _trigger_pieces(best: Match, hits: dict[str, list[Match]], text: str, negati
         strong, z, key = lexicon.specificity(m.trigger)
         typo = m.kind == "typo"
         if not strong and key is not None:
-            nxt = _adjacent_phrase(span, key, sid, text, all_spans, lexicon)
+            nxt = _adjacent_phrase(span, key, sid, text, spans.near(span), lexicon)
             if nxt is not None:
                 trig_pieces.append((span, Piece("yields", shown, span, 0,
                                                 f"{quote(shown)} belongs with {quote(nxt[2])} of {quote(nxt[0])}",
@@ -473,27 +516,72 @@ def assess(task: PreparedTask, hits: dict[str, list[Match]], matches: Sequence[M
     idents = identifiers(text)
     requests: list[Signal] | None = None  # the task's requests, found when a candidate first needs them
     found = lexicon.terms_in(task)
-    all_spans: list[tuple[str, tuple[int, int], str]] = []
-    for sid, ms in hits.items():
-        for m in ms:
-            all_spans.append((sid, m.span, m.trigger))
+    spans = _Spans(hits)
     domain_spans = [span for _, _, span in found] + [(a, b) for a, b, _ in idents]
-    out = []
+    # On a big registry hundreds of candidates hold the same matched triggers and nothing of their own
+    # ("review" of 300 skills): their evidence is the same, so it is computed once per signature (the
+    # triggers matched, with span, score and kind) and shared. A candidate whose evidence can name
+    # itself — it owns a trigger holding, or next to, one of its own (the look-ups exclude it), its own
+    # domain terms are in the task, or a not_when of it matched — is assessed on its own.
     first: dict[str, list[tuple[tuple[int, int], Piece]]] = {}
-    containers: dict = {}
+    signature: dict[str, tuple | None] = {}
+    shared_first: dict[tuple, list[tuple[tuple[int, int], Piece]]] = {}
+    owners = spans.owners
     for best in matches:
-        first[best.id] = _trigger_pieces(best, hits, text, negations, marks, all_spans, lexicon, containers)
+        sid = best.id
+        hs = hits.get(sid, [best])
+        if len(hs) == 1:
+            m = hs[0]
+            sig: tuple | None = None if sid in owners(m.span) else (best.score, m.span, m.trigger, m.score, m.kind)
+        else:
+            sig = (best.score, *((m.span, m.trigger, m.score, m.kind) for m in hs))
+            for m in hs:
+                if sid in owners(m.span):
+                    sig = None
+                    break
+        signature[sid] = sig
+        tp = shared_first.get(sig) if sig is not None else None
+        if tp is None:
+            tp = _trigger_pieces(best, hits, text, negations, marks, spans, lexicon)
+            if sig is not None:
+                shared_first[sig] = tp
+        first[sid] = tp
     # the work per candidate must not grow with the number of candidates: the trigger spans of all of
     # them, once (a candidate's own are among its pieces anyway), and the terms found, by owner
-    trigger_spans = {sp for tp in first.values() for sp, p in tp if p.kind == "trigger"}
+    distinct = {id(tp): tp for tp in first.values()}
+    trigger_spans = {sp for tp in distinct.values() for sp, p in tp if p.kind == "trigger"}
     found_by_owner: dict[str | None, list[tuple[str | None, str, tuple[int, int]]]] = {}
     for f in found:
         found_by_owner.setdefault(f[0], []).append(f)
     found_context = [f for f in found if f[0] is None or f[0] == ""]
-    for best in matches:
-        sid = best.id
+    strong_of: dict[int, bool] = {}
+
+    def has_strong(tp: list[tuple[tuple[int, int], Piece]]) -> bool:
+        got = strong_of.get(id(tp))
+        if got is None:
+            got = strong_of[id(tp)] = any(
+                p.kind == "trigger" and p.weight >= _STRONG and not p.detail.startswith(_SHAPE_DETAILS)
+                for _, p in tp)
+        return got
+
+    strong_owners: list[str] | None = None  # the first two candidates with a strong trigger, in order
+
+    def other_strong(sid: str) -> str | None:
+        nonlocal strong_owners
+        if strong_owners is None:
+            strong_owners = []
+            for o, tp in first.items():
+                if has_strong(tp):
+                    strong_owners.append(o)
+                    if len(strong_owners) == 2:
+                        break
+        return next((o for o in strong_owners if o != sid), None)
+
+    def evidence_of(sid: str, best: Match, trig_pieces: list[tuple[tuple[int, int], Piece]]
+                    ) -> tuple[tuple[Piece, ...], str, tuple[tuple[int, int], ...]]:
+        """``(pieces without a not_when, tier, spans of trigger pieces)`` of one candidate."""
+        nonlocal requests
         pieces: list[Piece] = []
-        trig_pieces = first[sid]
         pieces.extend(p for _, p in sorted(trig_pieces, key=lambda x: x[0]))
         counted_spans = [p.span for p in pieces if p.kind == "trigger"]
         if any(p.detail.startswith(_SHAPE_DETAILS) for p in pieces):
@@ -502,9 +590,7 @@ def assess(task: PreparedTask, hits: dict[str, list[Match]], matches: Sequence[M
                 # a word-sense trap: nothing else in the task belongs to the registry's world ("a C# chord")
                 why = _NO_WORLD
             else:
-                other = next((o for o, tp in first.items() if o != sid and any(
-                    p.kind == "trigger" and p.weight >= _STRONG and not p.detail.startswith(_SHAPE_DETAILS)
-                    for _, p in tp)), None)
+                other = other_strong(sid)
                 if other is not None:  # incidental next to another skill's specific trigger ("this SQL with sqlfluff")
                     why = f", {_INCIDENTAL} {quote(other)}"
             if why:
@@ -555,14 +641,36 @@ def assess(task: PreparedTask, hits: dict[str, list[Match]], matches: Sequence[M
             ask = _asked(pieces, requests, [m.span for o, m in not_when.items() if o != sid], text)
             if ask is not None:
                 pieces.append(ask)
-        c = Candidate(sid, best.score, tuple(pieces), tier=tier)
+        return tuple(pieces), tier, tuple(counted_spans)
+
+    shared: dict[tuple, tuple[tuple[Piece, ...], str, tuple[tuple[int, int], ...], int, bool]] = {}
+    shaped: dict[int, bool] = {}
+    out = []
+    for best in matches:
+        sid = best.id
         nw = not_when.get(sid)
+        sig = signature[sid]
+        key = None
+        if sig is not None and nw is None and sid not in found_by_owner:
+            tp = first[sid]
+            shape = shaped.get(id(tp))
+            if shape is None:
+                shape = shaped[id(tp)] = any(p.detail.startswith(_SHAPE_DETAILS) for _, p in tp)
+            key = (sig, other_strong(sid)) if shape else sig
+        got = shared.get(key) if key is not None else None
+        if got is None:
+            pieces, tier, counted = evidence_of(sid, best, first[sid])
+            got = (pieces, tier, counted, sum(p.weight for p in pieces),
+                   any(p.kind == "trigger" and p.weight > 0 for p in pieces))
+            if key is not None:
+                shared[key] = got
+        pieces, tier, counted, weight, counts = got
         if nw is not None:
-            c.dropped_by = nw.trigger
-            c.pieces = c.pieces + (Piece("not_when", text[nw.span[0]:nw.span[1]], nw.span, 0,
-                                         f"its not_when {quote(nw.trigger)} matched", nw.trigger),)
-        c.weight = sum(p.weight for p in c.pieces)
-        c.supported = not c.dropped_by and c.weight >= 2 and bool(counted_spans)
-        c.spans = tuple(counted_spans)
+            c = Candidate(sid, best.score, pieces + (Piece("not_when", text[nw.span[0]:nw.span[1]], nw.span, 0,
+                                                           f"its not_when {quote(nw.trigger)} matched", nw.trigger),),
+                          weight, False, nw.trigger, False, "", counted, tier, False)
+        else:
+            c = Candidate(sid, best.score, pieces, weight, weight >= 2 and bool(counted), "", False, "", counted,
+                          tier, counts)
         out.append(c)
     return out

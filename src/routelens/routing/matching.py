@@ -548,7 +548,7 @@ class _Trigger:
     alone; ``content``: how many units carry content (not stop words)."""
 
     __slots__ = ("owner", "text", "kinds", "units", "values", "optional", "short", "norm", "order", "joins",
-                 "lead", "kana_start", "kana_end", "letter", "content", "punct", "proper")
+                 "lead", "kana_start", "kana_end", "letter", "content", "punct", "proper", "bound")
 
     def __init__(self, owner: str, text: str, order: int):
         self.owner = owner
@@ -603,6 +603,9 @@ class _Trigger:
         weights = [0 if o else (len(u) if k == _WORD else _SPACELESS_WEIGHT) for k, u, o in zip(kinds, units, opt)]
         total = sum(weights) or 1
         self.values = tuple(100.0 * w / total for w in weights)
+        #: ``(unit, value, is a word)`` of the units that weigh something: what the score's upper bound
+        #: reads (:meth:`TriggerMatcher.match`; a stop word weighs 0)
+        self.bound = tuple((u, v, k == _WORD) for k, u, v, o in zip(kinds, units, self.values, opt) if not o)
 
 
 class _LazyTriggers:
@@ -633,6 +636,11 @@ class _LazyTriggers:
     def __iter__(self):
         for tid in range(len(self._args)):
             yield self[tid]
+
+
+#: a trigger text not scored yet for this task (:meth:`TriggerMatcher.match`)
+_UNSCORED = object()
+_new_match = object.__new__
 
 
 class TriggerMatcher:
@@ -1026,14 +1034,22 @@ class TriggerMatcher:
         cands, concat = self._candidates(task, word_pos)
         results: dict[str, tuple[tuple, Match]] = {}
 
+        rows = getattr(self.triggers, "_args", None)  # (owner, text, order) of a matcher read from the cache
+
         def offer(tid: int, m: Match) -> None:
-            key = (-m.score, m.span[0], m.span[0] - m.span[1], self.triggers[tid].order)
+            order = rows[tid][2] if rows is not None else self.triggers[tid].order
+            key = (-m.score, m.span[0], m.span[0] - m.span[1], order)
             old = results.get(m.id)
             if old is None or key < old[0]:
                 results[m.id] = (key, m)
+                if m.score < threshold:
+                    low.add(m.id)
+                else:
+                    low.discard(m.id)
             if collect is not None and m.score >= threshold:
                 collect.setdefault(m.id, []).append(m)
 
+        low: set[str] = set()  # owners whose best score is below the threshold (the near-miss stop test)
         for tid, (a, b) in sorted(concat.items()):
             if _CONCAT_SCORE >= floor and self._fits(self.triggers[tid], task, a, b):
                 offer(tid, self._to_match(tid, task, _CONCAT_SCORE, a, b, "spacing"))
@@ -1043,33 +1059,58 @@ class TriggerMatcher:
         triggers = self.triggers
         word_best = {u: max(s for _, s in lst) for u, lst in word_pos.items()}
         positions = task.positions
+        # A trigger's score, span and kind are a function of its text alone (its owner and order only
+        # rank it), and on big registries many skills share a trigger ("review" of hundreds): each
+        # distinct text is bounded and aligned once per task, then handed to every owner.
+        bounds: dict[str, float] = {}
         for tid in cands:
-            tr = triggers[tid]
-            if tr.short:
-                b = 100.0 if all(u in positions or (task.alias and u in task.alias.values()) for u in tr.units) \
-                    else 0.0
-            else:
-                b = 0.0
-                for i, (k, u, v) in enumerate(zip(tr.kinds, tr.units, tr.values)):
-                    if k == _WORD and not tr.optional[i]:
-                        b += v * word_best.get(u, 0.0)
-                    elif u in positions:
-                        b += v * 100.0
-                b /= 100.0
+            text = rows[tid][1] if rows is not None else triggers[tid].text
+            b = bounds.get(text)
+            if b is None:
+                tr = triggers[tid]
+                if tr.short:
+                    b = 100.0 if all(u in positions or (task.alias and u in task.alias.values())
+                                     for u in tr.units) else 0.0
+                else:
+                    b = 0.0
+                    for u, v, word in tr.bound:
+                        if word:
+                            b += v * word_best.get(u, 0.0)
+                        elif u in positions:
+                            b += v * 100.0
+                    b /= 100.0
+                bounds[text] = b
             if b >= floor:
                 queue.append((-b, tid))
         queue.sort()
         below: list[float] | None = None  # the scores below the threshold, best first; None: to recount
+        scored: dict[str, tuple[float, tuple[int, int], str] | None] = {}
         for negb, tid in queue:
             b = -negb
             if b < threshold:
                 if below is None:  # recounted only after an offer (not once per queued trigger)
-                    below = sorted((-k[0] for k, _ in results.values() if -k[0] < threshold), reverse=True)
+                    below = sorted((-results[o][0][0] for o in low), reverse=True)
                 if len(below) >= keep_below and (keep_below == 0 or b < below[keep_below - 1]):
                     break
-            score, a, bb = self._score_trigger(tid, task, self._evidence(triggers[tid], task, word_pos))
-            if score >= floor and a >= 0:
-                offer(tid, self._to_match(tid, task, score, a, bb))
+            if rows is not None:
+                owner, text, _ = rows[tid]
+            else:
+                tr = triggers[tid]
+                owner, text = tr.owner, tr.text
+            got = scored.get(text, _UNSCORED)
+            if got is _UNSCORED:
+                score, a, bb = self._score_trigger(tid, task, self._evidence(triggers[tid], task, word_pos))
+                if score >= floor and a >= 0:
+                    m = self._to_match(tid, task, score, a, bb)
+                    got = (m.score, m.span, m.kind)
+                else:
+                    got = m = None
+                scored[text] = got
+            elif got is not None:
+                m = _new_match(Match)  # a frozen dataclass's __init__ costs more than the rest of a hit
+                m.__dict__.update(id=owner, score=got[0], trigger=text, span=got[1], kind=got[2])
+            if got is not None:
+                offer(tid, m)
                 below = None
         return {owner: m for owner, (_, m) in sorted(results.items())}
 

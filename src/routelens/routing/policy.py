@@ -21,7 +21,8 @@ The order, as :func:`decide` reads (docs/formats.md §6.3):
    ``fast``; an id-shaped word naming nothing -> ``full`` (``unknown_id``);
 5. no skill scores at or above the threshold -> ``full`` (``no_match``);
 6. candidates whose canonical status is ``disabled`` are dropped (and said
-   so); nothing left -> ``full`` (``disabled_skill``);
+   so); nothing left -> ``full`` (``disabled_skill``); only candidates that
+   can change the decision are read back (:mod:`~routelens.routing.readback`);
 7. the evidence model (:mod:`~routelens.routing.evidence`): candidates
    dropped by their ``not_when``, negated, inside markup or inside a longer
    trigger of another skill do not count; none supported -> ``full``
@@ -58,6 +59,7 @@ from routelens.routing.decision import Expansion, format_score, index_state_word
 from routelens.routing.entries import Entries
 from routelens.routing.evidence import Candidate
 from routelens.routing.matching import NEAR_MISS_FLOOR, Match
+from routelens.routing.readback import read_back
 from routelens.routing.signals import Signal
 from routelens.text.words import inflects
 
@@ -213,23 +215,29 @@ def _decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdic
         # 5. no candidate
         if not ev.matches:
             return _no_match(ev, settings, rule_note)
-        # 6. disabled candidates dropped
-        expansions = {m.id: entries.expand("skill", m.id) for m in ev.matches}
-        dropped = tuple((m.id, "disabled") for m in ev.matches if expansions[m.id].status == "disabled")
+        # 6. disabled candidates dropped: only those that can change the decision are read back
         cands = {c.id: c for c in ev.candidates}
+        expansions = read_back(ev.matches, cands, entries)
+        dropped = tuple((m.id, "disabled") for m in ev.matches
+                        if m.id in expansions and expansions[m.id].status == "disabled")
         for sid, _ in dropped:
             if sid in cands:
                 cands[sid].why = "dropped: the skill is disabled"
-        live = tuple(m for m in ev.matches if expansions[m.id].status != "disabled")
+        live = tuple(m for m in ev.matches if m.id not in expansions or expansions[m.id].status != "disabled")
         if not live:
             return _all_disabled(dropped, rule_note, ev)
         note = rule_note + ("; dropped disabled " + ", ".join(quote(d[0]) for d in dropped) if dropped else "")
         # 7. the evidence model
         live_c = [cands[m.id] for m in live if m.id in cands]
         supported = [c for c in live_c if c.supported]
+        whys: dict[tuple[int, str], str] = {}  # candidates sharing their evidence share why (§6.10)
         for c in live_c:
             if not c.supported:
-                c.why = _unsupported_why(c)
+                k = (id(c.pieces), c.dropped_by)
+                why = whys.get(k)
+                if why is None:
+                    why = whys[k] = _unsupported_why(c)
+                c.why = why
         if not supported:
             # weak candidates that name two or more members of one composition, each by a word of its own,
             # are independent pieces that agree ("an outage ... write the postmortem": incident-review)
@@ -599,7 +607,10 @@ def _compositions(entries: Entries, live: tuple[Match, ...], dropped: tuple[tupl
         return None
     cand = {m.id for m in live}
     members = entries.composition_members()
-    holding = [c for c, mem in members.items() if cand <= set(mem)]
+    sets, by_member = entries.composition_sets()
+    # only the compositions holding a candidate can hold them all, or conflict (in id order, as members)
+    fewest = min(cand, key=lambda sid: (len(by_member.get(sid, ())), sid))
+    holding = [c for c in by_member.get(fewest, ()) if cand <= sets[c]]
     if purpose_of is not None:
         holding = [c for c in holding if _names_purpose(purpose_of, c, members[c])]
         if not holding:
@@ -612,15 +623,15 @@ def _compositions(entries: Entries, live: tuple[Match, ...], dropped: tuple[tupl
         msg = (f"{_FALLBACK}the candidates belong to compositions {_and(quote(c) for c in best)}, "
                "which do not contain each other")
         return Verdict("full", "composition_conflict", msg + note, dropped=dropped)
-    touched = sorted(c for c, mem in members.items() if cand & set(mem))
+    touched = sorted({c for sid in cand for c in by_member.get(sid, ())})
     for i, a in enumerate(touched):
+        sa = sets[a]
         for b in touched[i + 1:]:
-            sa, sb = set(members[a]), set(members[b])
+            sb = sets[b]
             # spread: each holds a candidate the other lacks, and neither contains the other
             if not (sa <= sb or sb <= sa) and (cand & sa) - sb and (cand & sb) - sa:
                 # name every composition the candidates are spread over, not only this pair; one
                 # inside another touched composition is no part of the conflict
-                sets = {c: set(members[c]) for c in touched}
                 outer = [c for c in touched if not any(sets[c] < sets[o] for o in touched)]
                 order = {m.id: n for n, m in enumerate(live)}
                 named = _and(f"{quote(c)} ({', '.join(sorted(cand & sets[c], key=order.__getitem__))})"

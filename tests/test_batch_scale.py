@@ -1,0 +1,97 @@
+"""Big registries whose trigger words are shared by many skills (issue 14):
+a decision's JSON lists the best matches and says how many there were
+(docs/formats.md §6.1 ``matches_total``), and candidates that hold the same
+matched triggers and nothing of their own share one computed evidence."""
+
+from __future__ import annotations
+
+import json
+
+from routelens.registry import parse_registry
+from routelens.routing.decision import MAX_LISTED
+from routelens.routing.router import Router
+
+
+def _registry(n: int) -> str:
+    """``n`` skills whose only trigger is the everyday word "review", one
+    skill with the phrase "security audit" (its id sorts last) and one with
+    "deploy" and "deploy model"."""
+    out = ["schema_version: 1", "skills:"]
+    for i in range(n):
+        out += [f"  aa-{i:02d}:", f"    path: skills/aa-{i:02d}.md", "    priority: P2", "    triggers:", "      - review"]
+    out += ["  zz-audit:", "    path: skills/zz-audit.md", "    priority: P2", "    triggers:", "      - security audit"]
+    out += ["  models:", "    path: skills/models.md", "    priority: P2", "    triggers:", "      - deploy", "      - deploy model"]
+    out += ["  ship-a:", "    path: skills/ship-a.md", "    priority: P2", "    triggers:", "      - deploy"]
+    out += ["  ship-b:", "    path: skills/ship-b.md", "    priority: P2", "    triggers:", "      - deploy"]
+    return "\n".join(out) + "\n"
+
+
+def _router(n: int) -> Router:
+    return Router.from_registry(parse_registry(_registry(n).encode(), "skills.yaml"))
+
+
+def test_json_lists_the_best_matches_and_the_selected_one_below_the_cut():
+    d = _router(30).route("review the security code audit")
+    assert (d.mode, d.reason, d.skills) == ("index", "clear_candidate", ("zz-audit",))
+    # the Python decision keeps every match; the JSON lists the first MAX_LISTED and the selected one
+    assert [m.id for m in d.matches] == [f"aa-{i:02d}" for i in range(30)] + ["zz-audit"]
+    assert d.matches[-1].score == 88.0
+    j = json.loads(json.dumps(d.to_dict()))
+    assert MAX_LISTED == 20
+    assert [m["id"] for m in j["matches"]] == [f"aa-{i:02d}" for i in range(20)] + ["zz-audit"]
+    assert j["matches_total"] == 31
+    assert [c["id"] for c in j["evidence"]] == [m["id"] for m in j["matches"]]
+    assert j["evidence_total"] == 31
+    zz = j["evidence"][-1]
+    assert (zz["selected"], zz["weight"], zz["why"]) == (
+        True, 2, 'selected: "zz-audit": the phrase "security audit", loose')
+
+
+def test_a_short_list_is_not_cut():
+    d = _router(3).route("review the security code audit").to_dict()
+    assert [m["id"] for m in d["matches"]] == ["aa-00", "aa-01", "aa-02", "zz-audit"]
+    assert d["matches_total"] == d["evidence_total"] == 4
+
+
+def test_a_fallback_is_cut_the_same_way():
+    d = _router(30).route("review it")
+    assert (d.mode, d.reason) == ("full", "weak_evidence")
+    j = d.to_dict()
+    assert len(j["matches"]) == 20 and j["matches_total"] == 30
+    assert [c["why"] for c in j["evidence"][:2]] == [
+        'not selected: weak evidence (the everyday word "review" (Zipf 5.1))'] * 2
+
+
+def test_shared_evidence_is_the_same_as_each_candidates_own():
+    # ship-a and ship-b hold the same matched trigger and nothing of their own: one evidence, shared;
+    # models owns the longer trigger holding "deploy", so its evidence is its own
+    d = _router(2).route("deploy model now")
+    ev = {c.id: c for c in d.evidence}
+    assert set(ev) == {"models", "ship-a", "ship-b"}
+    assert [p.to_dict() for p in ev["models"].pieces] == [
+        {"kind": "trigger", "text": "deploy model", "span": [0, 12], "weight": 2, "detail": 'the phrase "deploy model"',
+         "trigger": "deploy model"}]
+    for sid in ("ship-a", "ship-b"):
+        assert [p.to_dict() for p in ev[sid].pieces] == [
+            {"kind": "yields", "text": "deploy", "span": [0, 6], "weight": 0,
+             "detail": '"deploy" lies inside "deploy model" of "models"', "trigger": "deploy"}]
+    assert ev["ship-a"].pieces is ev["ship-b"].pieces
+    assert (d.mode, d.reason, d.skills) == ("index", "clear_candidate", ("models",))
+
+
+def test_only_candidates_that_can_change_the_decision_are_read_back():
+    # ship-c is disabled. Inside "deploy model" its "deploy" does not count, so it can change nothing
+    # but the lists: its range is not read and it is not said dropped (docs/formats.md §6.6). On its
+    # own, "deploy" counts, so ship-c is read and dropped.
+    text = _registry(1) + "\n".join(["  ship-c:", "    path: skills/ship-c.md", "    priority: P2",
+                                     "    status: disabled", "    triggers:", "      - deploy"]) + "\n"
+    r = Router.from_registry(parse_registry(text.encode(), "skills.yaml"))
+    d = r.route("deploy model now")
+    assert (d.mode, d.reason, d.skills, d.dropped) == ("index", "clear_candidate", ("models",), ())
+    assert {c.id: c.why for c in d.evidence}["ship-c"] == (
+        "not selected: its trigger lies inside a longer trigger of another skill")
+    assert ("skill", "ship-c") not in r.entries._expanded
+    d = r.route("deploy it")
+    assert d.dropped == (("ship-c", "disabled"),)
+    assert {c.id: c.why for c in d.evidence}["ship-c"] == "dropped: the skill is disabled"
+    assert (d.mode, d.reason) == ("full", "weak_evidence")
