@@ -182,3 +182,21 @@ def test_the_scan_finds_reads():
     calls = {c for c, _ in _reads(sample)}
     assert {"read_text", "open"} <= calls
     assert {c for c, _ in _reads(PKG / "artifacts" / "write.py")} >= {"open", "os.open", "os.fdopen"}
+
+
+def test_seal_and_unseal_a_cache_payload():
+    """The one envelope of the matcher and word-frequency caches
+    (docs/formats.md §11.4): magic, key, sha256, payload."""
+    import hashlib
+
+    from routelens.fileio import seal, unseal
+
+    data = seal(b"fmt 1\n", "k1", b"payload")
+    assert data == b"fmt 1\nk1\n" + hashlib.sha256(b"payload").digest() + b"payload"
+    assert unseal(data, b"fmt 1\n", "k1") == b"payload"
+    assert unseal(data, b"fmt 2\n", "k1") is None  # another version
+    assert unseal(data, b"fmt 1\n", "k2") is None  # another key
+    assert unseal(data[:-1], b"fmt 1\n", "k1") is None  # truncated
+    assert unseal(data[:-1] + b"X", b"fmt 1\n", "k1") is None  # a byte flipped
+    assert unseal(b"fmt 1\nk1\n" + b"x" * 10, b"fmt 1\n", "k1") is None  # shorter than a digest
+    assert unseal(seal(b"fmt 1\n", "k1", b""), b"fmt 1\n", "k1") == b""

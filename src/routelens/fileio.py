@@ -32,13 +32,14 @@ read another way; ``tests/test_fileio.py`` enumerates the call sites.
 from __future__ import annotations
 
 import errno
+import hashlib
 import os
 import stat
 from pathlib import Path
 
 from routelens.errors import FileReadError
 
-__all__ = ["FileReadError", "read_bounded", "file_kind", "is_inside", "KINDS"]
+__all__ = ["FileReadError", "read_bounded", "file_kind", "is_inside", "KINDS", "seal", "unseal"]
 
 #: The values of :attr:`FileReadError.kind`.
 KINDS = ("missing", "not_a_folder", "directory", "not_regular", "symlink", "outside", "too_big", "unreadable")
@@ -147,3 +148,23 @@ def read_bounded(path: str | Path, limit: int, *, what: str = "file", display: s
         raise refuse("unreadable", f"cannot be read: {exc.strerror or exc}", exc.strerror or str(exc)) from None
     finally:
         os.close(fd)
+
+
+def seal(magic: bytes, key: str, payload: bytes) -> bytes:
+    """A cache file's bytes: ``magic`` (a line naming the format and its
+    version), the ``key`` it was made for and a LF, the sha256 of
+    ``payload`` (32 bytes), then ``payload`` (docs/formats.md §11.4).
+    :func:`unseal` gives the payload back only for that magic and key."""
+    return magic + key.encode() + b"\n" + hashlib.sha256(payload).digest() + payload
+
+
+def unseal(data: bytes, magic: bytes, key: str) -> bytes | None:
+    """The payload of :func:`seal`'s ``data`` when it was sealed with
+    ``magic`` and ``key`` and its sha256 matches, else None (another
+    format, version or key; truncated; any byte flipped): a cache that
+    fails is rebuilt, never trusted."""
+    head = magic + key.encode() + b"\n"
+    if not data.startswith(head) or len(data) < len(head) + 32:
+        return None
+    digest, payload = data[len(head):len(head) + 32], data[len(head) + 32:]
+    return payload if hashlib.sha256(payload).digest() == digest else None

@@ -46,7 +46,7 @@ from array import array
 from pathlib import Path
 
 from routelens.errors import FileReadError
-from routelens.fileio import read_bounded
+from routelens.fileio import read_bounded, seal, unseal
 from routelens.paths import cache_dir
 
 __all__ = ["FORMAT", "Frequencies", "frequencies", "cache_key"]
@@ -113,11 +113,8 @@ def _read(path: Path, key: str) -> Frequencies | None:
         data = read_bounded(path, MAX_BYTES, what="word-frequency cache")
     except FileReadError:
         return None
-    head = FORMAT + key.encode() + b"\n"
-    if not data.startswith(head) or len(data) < len(head) + 40:
-        return None
-    digest, payload = data[len(head):len(head) + 32], data[len(head) + 32:]
-    if hashlib.sha256(payload).digest() != digest:
+    payload = unseal(data, FORMAT, key)
+    if payload is None or len(payload) < 8:
         return None
     n = int.from_bytes(payload[:8], "little")
     buckets = array("H")
@@ -137,7 +134,7 @@ def _write(path: Path, key: str, words: list[str], buckets: array) -> None:
     if any("\n" in w for w in words) or buckets.itemsize != 2:
         return  # not representable: no cache (never seen in wordfreq's lists)
     payload = len(words).to_bytes(8, "little") + buckets.tobytes() + "\n".join(words).encode("utf-8")
-    data = FORMAT + key.encode() + b"\n" + hashlib.sha256(payload).digest() + payload
+    data = seal(FORMAT, key, payload)
     if len(data) > MAX_BYTES:
         return
     with contextlib.suppress(OSError):

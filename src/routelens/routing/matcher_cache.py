@@ -38,7 +38,7 @@ from typing import Any, Callable
 
 from routelens.artifacts.write import atomic_write
 from routelens.errors import FileReadError
-from routelens.fileio import read_bounded
+from routelens.fileio import read_bounded, seal, unseal
 from routelens.limits import LIMITS
 from routelens.paths import cache_dir
 from routelens.routing import evidence, matching
@@ -103,11 +103,8 @@ def _read(path: Path, key: str) -> Any | None:
         data = read_bounded(path, LIMITS["max_matcher_cache_bytes"], what="matcher cache")
     except FileReadError:
         return None
-    head = MAGIC + key.encode() + b"\n"
-    if not data.startswith(head) or len(data) < len(head) + 32:
-        return None
-    digest, payload = data[len(head):len(head) + 32], data[len(head) + 32:]
-    if hashlib.sha256(payload).digest() != digest:
+    payload = unseal(data, MAGIC, key)
+    if payload is None:
         return None
     was = gc.isenabled()
     gc.disable()  # a few hundred thousand acyclic objects: the cyclic GC only costs time here
@@ -122,7 +119,7 @@ def _read(path: Path, key: str) -> Any | None:
 
 def _write(path: Path, key: str, obj: Any) -> None:
     payload = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
-    data = MAGIC + key.encode() + b"\n" + hashlib.sha256(payload).digest() + payload
+    data = seal(MAGIC, key, payload)
     if len(data) > LIMITS["max_matcher_cache_bytes"]:
         return
     with contextlib.suppress(OSError):
