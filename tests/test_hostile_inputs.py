@@ -467,6 +467,21 @@ def test_a_mistyped_command_or_a_task_as_the_command_says_what_to_type(capsys, m
                                        "go after its name (routelens route --demo --json ...)\n")
 
 
+def test_the_entry_points_option_lists_are_the_parsers():
+    """common_first and the "options before the command" check read two
+    lists of option names; they must be the parsers' own."""
+    from routelens.cli import entry
+    from routelens.cli.commands.common import common_options
+
+    def arity(parser):
+        return {o: a.nargs != 0 for a in parser._actions for o in a.option_strings if o not in ("-h", "--help")}
+
+    common = arity(common_options())
+    assert set(entry._COMMON) == set(common)
+    tui = entry.build_parser(only="tui")._subparsers._group_actions[0].choices["tui"]
+    assert set(entry._VALUED) == {o for o, valued in arity(tui).items() if valued}
+
+
 def test_a_missing_registry_is_not_asked_for_again_where_it_was_named(capsys, monkeypatch, tmp_path):
     """`build --registry nothere.yaml` ended "pass --registry PATH", though
     --registry was given; with $ROUTELENS_REGISTRY it said to set it."""

@@ -61,11 +61,10 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 #: words that belong to the top-level parser, not to the UI
 _TOP_LEVEL = ("-h", "--help", "--version")
-#: the options of :func:`common_options` (every command takes them), and whether each takes a value
-_COMMON = {"--demo": False, "--registry": True, "--out": True, "--generated": True}
-
-
+#: the options of :func:`common_options`: every command takes them
+_COMMON = ("--demo", "--registry", "--out", "--generated")
 #: options (the common ones and the UI's) whose next word is their value, not a command
+#: (both lists are checked against the parsers by the tests)
 _VALUED = ("--registry", "--out", "--generated", "--index", "--task", "--theme", "--cases", "--log")
 
 
@@ -76,12 +75,8 @@ def unknown_command(word: str) -> str:
     hint = closest(word, tuple(_MODULE_OF))
     if hint is not None:
         return f"unknown command {word!r}: did you mean `routelens {hint}`? (`routelens --help` lists the commands)"
-    return (f"{word!r} is no command. To route a task: routelens route {_quoted(word)}; to open the UI with it: "
-            f"routelens --task {_quoted(word)}; `routelens --help` lists the commands")
-
-
-def _quoted(word: str) -> str:
-    return shlex.quote(word)
+    return (f"{word!r} is no command. To route a task: routelens route {shlex.quote(word)}; to open the UI with "
+            f"it: routelens --task {shlex.quote(word)}; `routelens --help` lists the commands")
 
 
 def common_first(words: list[str]) -> list[str]:
@@ -95,7 +90,7 @@ def common_first(words: list[str]) -> list[str]:
         name = words[i].split("=", 1)[0]
         if name not in _COMMON:
             break
-        i += 2 if _COMMON[name] and "=" not in words[i] else 1
+        i += 2 if name in _VALUED and "=" not in words[i] else 1
     if 0 < i < len(words) and words[i] in _MODULE_OF:
         return [words[i], *words[:i], *words[i + 1:]]
     return words
