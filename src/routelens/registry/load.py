@@ -12,6 +12,7 @@ from routelens.fileio import read_bounded
 from routelens.gcpause import gc_paused
 from routelens.limits import LIMITS
 from routelens.registry.model import Registry
+from routelens.registry.scan import parse_scanned
 from routelens.registry.split import parse_split
 from routelens.registry.validate import compose_registry, validate_registry
 from routelens.text.canonical import decode_canonical, sha256_hex
@@ -58,6 +59,12 @@ def parse_registry(raw: bytes, path: str | Path = "skills.yaml", display_name: s
         line = text.count("\n", 0, i) + 1
         col = i - (text.rfind("\n", 0, i) + 1) + 1
         raise RegistryError([Diagnostic(display, line, col, "", "a NUL character: this is not a text file")])
+    if progress is not None:
+        progress = _forward_only(progress)
+    if _fast:
+        reg = parse_scanned(text, path, display, progress)
+        if reg is not None:
+            return reg
     if jobs >= 2 and _fast:
         reg = parse_split(text, path, display, progress)
         if reg is not None:
@@ -86,6 +93,21 @@ def parse_registry(raw: bytes, path: str | Path = "skills.yaml", display_name: s
     reg.warnings = sorted_unique(reg.warnings)
     reg.source_sha256 = sha256_hex(text.encode("utf-8"))
     return reg
+
+
+def _forward_only(progress: Callable[[float], None]) -> Callable[[float], None]:
+    """``progress`` called only with fractions at least 0.01 above the last
+    one given, and with 1.0 once: a reading that gives up and the reading
+    that follows it never move it back, nor call it more than about a
+    hundred times."""
+    last = [-1.0]
+
+    def forward(fraction: float) -> None:
+        if fraction >= last[0] + 0.01 or (fraction >= 1.0 > last[0]):
+            last[0] = fraction
+            progress(fraction)
+
+    return forward
 
 
 def read_registry_bytes(path: str | Path, display: str | None = None) -> bytes:
