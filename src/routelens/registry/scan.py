@@ -480,23 +480,23 @@ def parse_scanned(text: str, path: Path, display: str,
     way (an error anywhere, a doubt about where an entry ends; see
     :func:`_rest_fits`). Never raises for a bad registry: the usual reading
     reports it."""
-    scan = scan_skills(text, progress)
-    if scan is None or not scan.regions:
-        return None
-    blanked = blank_out(text)
-    pieces = []
-    at = 0
-    for a, b in scan.regions:
-        pieces.append(text[at:a])
-        pieces.append(blanked[a:b])
-        at = b
-    pieces.append(text[at:])
-    del blanked
-    rest = "".join(pieces)
-    del pieces
-    r = Reader(rest, display)
-    r.compose_paths = True
-    with gc_paused():
+    with gc_paused():  # many small containers, no cycles (the collector would rescan them again and again)
+        scan = scan_skills(text, progress)
+        if scan is None or not scan.regions:
+            return None
+        blanked = blank_out(text)
+        pieces = []
+        at = 0
+        for a, b in scan.regions:
+            pieces.append(text[at:a])
+            pieces.append(blanked[a:b])
+            at = b
+        pieces.append(text[at:])
+        del blanked
+        rest = "".join(pieces)
+        del pieces
+        r = Reader(rest, display)
+        r.compose_paths = True
         try:
             root = compose_registry(r, rest, {})
         except (ReadStoppedError, RecursionError):
