@@ -268,18 +268,21 @@ def vocabulary(reg: Registry, bodies: dict[str, dict[str, Any]] | None = None) -
     trigger_terms: dict[str, list[str]] = {}
     for t in tkey:
         trigger_terms[t] = terms(t)
-    tterms = trigger_terms.__getitem__
+    tkeys = {t: [key_of[w] for w in tt] for t, tt in trigger_terms.items()}  # each trigger's term keys
+    tk = tkeys.__getitem__
     counts: dict[str, Counter[str]] = {}
     body_counts: dict[str, Counter[str]] = {}
-    all3: list[str] = []  # every term written in descriptions and triggers (counted three times)
+    desc_terms: list[str] = []  # every term written in descriptions
     all1: list[str] = []  # ... and in bodies
     dirs: dict[str, Any] = {}  # each body folder resolved and listed once
     keys = key_of.__getitem__
     for s in skills:
-        found = terms(s.description) if s.description else []
-        found.extend(chain.from_iterable(map(tterms, s.triggers)))
-        all3 += found
-        c = Counter(map(keys, found))
+        if s.description:
+            found = terms(s.description)
+            desc_terms += found
+            c = Counter(chain(map(keys, found), *map(tk, s.triggers)))
+        else:
+            c = Counter(chain.from_iterable(map(tk, s.triggers)))
         info, body = body_text_info(reg, s.path, dirs, want_text=True)  # a body that cannot be read: None
         if bodies is not None:
             bodies[s.path] = info
@@ -297,8 +300,14 @@ def vocabulary(reg: Registry, bodies: dict[str, dict[str, Any]] | None = None) -
         counts[s.id] = c
         if cb:
             body_counts[s.id] = cb
-    written3, written1 = Counter(all3), Counter(all1)
-    del all3, all1
+    # every term written in descriptions and triggers, counted: each description's terms, and each distinct
+    # trigger's terms as often as the skills write that trigger
+    written3 = Counter(desc_terms)
+    for t, n in Counter(chain.from_iterable([s.triggers for s in skills])).items():
+        for w in trigger_terms[t]:
+            written3[w] += n
+    written1 = Counter(all1)
+    del desc_terms, all1
     surfaces: dict[str, dict[str, int]] = {}
     for t, n in written3.items():
         surfaces.setdefault(key_of[t], {})[t] = 3 * n
@@ -310,10 +319,8 @@ def vocabulary(reg: Registry, bodies: dict[str, dict[str, Any]] | None = None) -
     for k, sf in surfaces.items():
         shown[k] = min(sf, key=lambda t: (-sf[t], len(t), t))  # the form written most often
         common[k] = max(zipf(t) for t in sf)
-    df: Counter[str] = Counter()  # how many skills hold each term
-    for sid, c in counts.items():
-        cb = body_counts.get(sid)
-        df.update(c.keys() | cb.keys() if cb else c.keys())
+    df: Counter[str] = Counter(chain.from_iterable(  # how many skills hold each term
+        [c.keys() | body_counts[sid].keys() if sid in body_counts else c.keys() for sid, c in counts.items()]))
     n_skills = len(reg.skills)
     limit = max_skill_df(n_skills)
     eligible = {k for k, n in df.items() if n <= limit and common[k] < DOMAIN_MAX_ZIPF}
