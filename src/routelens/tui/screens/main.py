@@ -88,6 +88,9 @@ __all__ = ["MainScreen"]
 #: the longest wait, in seconds, between two content checks of the watched files
 MAX_WATCH_GAP = 5.0
 
+#: seconds the first read may take before the panes show loading indicators
+LOADING_DELAY = 0.25
+
 #: seconds a fallback's decision must stay on screen before its fixes are computed (typing goes on meanwhile)
 FIXES_DELAY = 0.3
 
@@ -200,12 +203,18 @@ class MainScreen(Screen[None]):
         if self._task_text:
             with self.task_input.prevent(Input.Changed):
                 self.task_input.value = self._task_text
-        self.panes.set_panes_loading(True)
+        # the loading indicators only if the first read takes a while: mounting and styling them costs more
+        # than the first lines of a big registry take to appear
+        self.set_timer(LOADING_DELAY, self._show_loading)
         self.relayout()
         self.reload()
         if self.poll_interval:
             self.set_interval(self.poll_interval, self._poll, name="watch")
         self.task_input.focus()
+
+    def _show_loading(self) -> None:
+        if not self.first_paint_at and self.snapshot is None and self.failure is None:
+            self.panes.set_panes_loading(True)
 
     def pane(self, name: str) -> CodePane:
         """The ``registry``, ``index`` or ``catalog`` pane."""
