@@ -34,12 +34,16 @@ def parse_registry(raw: bytes, path: str | Path = "skills.yaml", display_name: s
     ``progress(fraction)``, when given, is called while reading with the
     fraction (0..1) of the text read so far, at most about a hundred times.
 
-    Skills written the common way (a block mapping of scalars and lists of
-    scalars, valid, no anchors, aliases or tags) are read straight from the
-    parse events (:func:`routelens.registry.validate.fast_skill`); every
+    Skills written the common way are read from their lines
+    (:func:`routelens.registry.scan.parse_scanned`: one-line values, block
+    lists, block scalars; the YAML parser reads the rest with those entries
+    turned into comments of the same lengths, and the answer is trusted only
+    when no error or doubt remains) or straight from the parse events
+    (:func:`routelens.registry.validate.fast_skill`: a block mapping of
+    scalars and lists of scalars, valid, no anchors, aliases or tags); every
     other entry, and every entry with an error, is read the general way.
-    Both give the same :class:`Registry` (``_fast=False`` reads everything
-    the general way; the tests compare the two).
+    All give the same :class:`Registry` (``_fast=False`` reads everything
+    the general way; the tests compare them).
 
     ``jobs=2`` lets a big registry be read in two processes
     (:func:`routelens.registry.split.parse_split`: only from a process with

@@ -25,11 +25,11 @@ way, so this module reads those entries from their lines:
   parser refuses or masks) leaves the chunk *undecided*. A decided chunk
   must also be valid as it stands (the checks of ``fast_skill``); its
   :class:`Skill` is made here, with the range of docs/formats.md §2;
-- the YAML parser then reads the whole text with every decided chunk
-  turned into comment lines of the same lengths (:func:`routelens.registry.
-  split.blank_out`, so every position is that of the real file): the other
-  top-level sections, the undecided entries (at least the first one) and
-  every error;
+- the YAML parser then reads the whole text with each line of every
+  decided chunk turned into a comment line ``#`` (so every line keeps its
+  number, and every other line its columns; character indices are mapped
+  back): the other top-level sections, the undecided entries (at least the
+  first one) and every error;
 - the answer is trusted only when it cannot differ from reading the file
   whole: no error at all, no id twice, the ``skills`` key where the
   ``skills:`` line is, the next top-level key where the section ends, the
@@ -48,6 +48,7 @@ read twice (this read, which gives up, and the usual one).
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from pathlib import Path
 from typing import Any, Callable
 
@@ -55,7 +56,6 @@ from routelens.gcpause import gc_paused
 from routelens.limits import LIMITS
 from routelens.paths import is_absolute_or_escaping
 from routelens.registry.model import PRIORITIES, STATUSES, Registry, Skill, new_skill
-from routelens.registry.split import blank_out
 from routelens.registry.validate import SKILL_KEYS, compose_registry, validate_registry
 from routelens.text.canonical import sha256_hex
 from routelens.text.yaml_events import MAP, NULL_WORDS, SCALAR, Reader, ReadStoppedError, sorted_unique
@@ -436,12 +436,13 @@ def scan_skills(text: str, progress: Callable[[float], None] | None = None) -> S
     return scan
 
 
-def _rest_fits(r: Reader, root: Any, scan: Scan) -> bool:
+def _rest_fits(r: Reader, root: Any, scan: Scan, shift: Callable[[int], int]) -> bool:
     """Whether the parser's reading of the rest is the reading of the whole
     file: the ``skills`` key where the ``skills:`` line is, the next
     top-level key where the section ends (or nothing after it), the section
     a block mapping whose keys are the undecided chunks' keys, each value
-    ending inside its own chunk."""
+    ending inside its own chunk. ``shift`` maps a character index of the
+    file outside the decided chunks to the rest's."""
     if root is None or root.kind != MAP or root.flow:
         return False
     items = root.items
@@ -449,10 +450,11 @@ def _rest_fits(r: Reader, root: Any, scan: Scan) -> bool:
     at = next((i for i, k in enumerate(keys) if k.start == scan.skills_start), None)
     if at is None or keys[at].kind != SCALAR or not keys[at].plain or keys[at].value != "skills":
         return False
+    section_end = shift(scan.section_end)
     if at + 1 < len(keys):
-        if keys[at + 1].start != scan.section_end:
+        if keys[at + 1].start != section_end:
             return False
-    elif r.text[scan.section_end:].strip():
+    elif r.text[section_end:].strip():
         return False
     section = items[2 * at + 1]
     if section.kind != MAP or section.flow:
@@ -464,9 +466,10 @@ def _rest_fits(r: Reader, root: Any, scan: Scan) -> bool:
     size = len(r.text)
     for (key_at, end), kn in zip(scan.undecided, sitems[0::2]):
         skill = r.streamed.get(id(kn))
+        end = shift(end)
         # the line where the next chunk starts (past the last line at the end of the text)
         next_line = line_of(end) if end < size else line_of(size) + 1
-        if kn.start != key_at or skill is None or skill.source_end >= next_line:
+        if kn.start != shift(key_at) or skill is None or skill.source_end >= next_line:
             return False
     return True
 
@@ -484,24 +487,37 @@ def parse_scanned(text: str, path: Path, display: str,
         scan = scan_skills(text, progress)
         if scan is None or not scan.regions:
             return None
-        blanked = blank_out(text)
+        # each decided chunk (whole lines) becomes as many comment lines '#' (a comment at column 0 ends
+        # a block scalar, a plain scalar and a block mapping, as the next entry's key line does): lines
+        # keep their numbers, the lines outside the chunks their columns; character indices move back
         pieces = []
-        at = 0
+        ends: list[int] = []
+        removed: list[int] = []
+        at = gone = 0
+        count = text.count
         for a, b in scan.regions:
             pieces.append(text[at:a])
-            pieces.append(blanked[a:b])
+            lines = count("\n", a, b)
+            pieces.append("#\n" * lines)
+            gone += b - a - 2 * lines
+            ends.append(b)
+            removed.append(gone)
             at = b
         pieces.append(text[at:])
-        del blanked
         rest = "".join(pieces)
         del pieces
+
+        def shift(index: int) -> int:
+            i = bisect_right(ends, index)
+            return index - removed[i - 1] if i else index
+
         r = Reader(rest, display)
         r.compose_paths = True
         try:
             root = compose_registry(r, rest, {})
         except (ReadStoppedError, RecursionError):
             return None
-        if r.errors or r.limit_note is not None or not _rest_fits(r, root, scan):
+        if r.errors or r.limit_note is not None or not _rest_fits(r, root, scan, shift):
             return None
         try:
             reg = validate_registry(r, root, path, text, scan.decided)
