@@ -113,11 +113,15 @@ def _entry_pattern(i: int, j: int) -> re.Pattern[str]:
         r"\n",
     ]
     pattern = rf" {{{i}}}(?P<id>[a-z0-9][a-z0-9-]*+):\n(?:{'|'.join(fields)})*+"
-    # a conditional names a group written after it by its number (its name is not known there yet)
-    numbers = re.compile(re.sub(r"\(\?\(\{f\d\}\)\(\?!\)\|", "(?:", pattern)).groupindex
+    # a conditional names a group written after it by its number (its name is not known there yet); every
+    # group here is named, and no '(' is escaped, so a group's number counts the '(?P<' before it, plus one
     for name in ("f1", "f2", "f3", "f4", "f5", "f6"):
-        pattern = pattern.replace("(?({%s})" % name, "(?(%d)" % numbers[name])
-    return re.compile(pattern)
+        number = pattern.count("(?P<", 0, pattern.index(f"(?P<{name}>")) + 1
+        pattern = pattern.replace("(?({%s})" % name, "(?(%d)" % number)
+    compiled = re.compile(pattern)
+    assert all(compiled.groupindex[f"f{n}"] == int(re.search(r"\(\?\((\d+)\)\(\?!\)\|\(\?P<f%d>" % n,
+                                                             pattern)[1]) for n in range(1, 7))
+    return compiled
 
 
 def _chunk_pattern(i: int, j: int) -> re.Pattern[str]:
