@@ -288,6 +288,28 @@ def test_the_scanned_read_decides_every_common_entry_but_the_first():
     assert assert_same(raw)[0] == "ok"
 
 
+def test_warnings_and_ranges_after_the_scanned_entries_keep_their_lines_and_columns():
+    """The parser reads the rest with each scanned line turned into '#':
+    what it reports after them (unknown keys, composition ranges, an alias
+    in a composition) has the file's own lines and columns."""
+    text = (SCAN_ENTRY.format(extra=_G.rstrip("\n"))
+            + "  trio: &t\n    - beta\n    - gamma\n    - delta\n  again: *t\n"
+            + "routing:\n  thresold: 80\nextra_top: 1\n")
+    got = assert_same(text.encode("utf-8"))
+    assert got[0] == "ok"
+    assert got[5] == [
+        "/nonexistent/skills.yaml:31:3: warning: composition.again: not self-contained: its range uses an alias "
+        "whose anchor lies outside it",
+        "/nonexistent/skills.yaml:33:3: warning: routing.thresold: unknown routing key; ignored; did you mean "
+        "`threshold`?",
+        "/nonexistent/skills.yaml:34:1: warning: extra_top: unknown top-level key (known: schema_version, skills, "
+        "composition, rules, routing); ignored",
+    ]
+    comps = got[2]
+    assert (comps["trio"].source_start, comps["trio"].source_end) == (27, 30)
+    assert not comps["again"].self_contained
+
+
 def test_a_broken_registry_read_the_scanned_way_gives_the_general_errors():
     text = SCAN_ENTRY.format(extra=_G + "    priority: P9").replace("  delta:", "  Delta:")
     got = assert_same(text.encode("utf-8"))
