@@ -411,6 +411,14 @@ def stem_collisions(reg: Registry) -> list[tuple[str, str, str, str]]:
             keyed[t] = None  # a short trigger matches only as written (or as an acronym's plural, "PDFs")
         else:
             keyed[t] = (inflection_key(k), k)
+    # only an inflection key that two different key words share can collide: the others are left out here
+    words_of: dict[str, set[str]] = {}
+    for both in keyed.values():
+        if both is not None:
+            words_of.setdefault(both[0], set()).add(both[1])
+    for t, both in keyed.items():
+        if both is not None and len(words_of[both[0]]) < 2:
+            keyed[t] = None  # one word written one way by every skill: no collision
     by_key: dict[str, list[tuple[str, str, str]]] = {}
     for s in skills:
         for t in s.triggers:
@@ -419,8 +427,6 @@ def stem_collisions(reg: Registry) -> list[tuple[str, str, str, str]]:
                 by_key.setdefault(both[0], []).append((s.id, t, both[1]))
     out = []
     for items in by_key.values():
-        if len({k for _, _, k in items}) < 2:
-            continue  # one word written one way by every skill: no collision
         # each trigger against the earlier ones written another way: linear in the triggers and the
         # collisions (a word shared by thousands of skills made every pair of them a comparison)
         earlier: dict[str, list[tuple[str, str]]] = {}
