@@ -315,3 +315,17 @@ async def test_focusing_the_task_keeps_its_text_unselected(registry):
         for key in ("space", "n", "o", "w"):
             await pilot.press(key)
         assert task.value == "review my diff now"
+
+
+async def test_a_notice_quoting_yaml_keeps_its_brackets(registry):
+    """F7's notice read "Copied `not_when: `": the flow list ``[brake pads]``
+    was taken for markup. Notices are never markup."""
+    app = make_app(registry)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(app, pilot)
+        app.main.notify("Copied `not_when: [brake pads]`: paste it at skills.yaml:51")
+        app.query_one("#task").notify("[b]bold?[/b]")
+        await pilot.pause()
+        shown = [(n.message, n.markup) for n in app._notifications]
+        assert shown == [("Copied `not_when: [brake pads]`: paste it at skills.yaml:51", False),
+                         ("[b]bold?[/b]", False)]
