@@ -95,3 +95,76 @@ def test_real_neighbours_are_those_that_would_match_as_a_typo():
     assert real_neighbours("summarize", 85) == []
     assert real_neighbours("labelling", 85) == []
     assert real_neighbours("pandas", 85) == []
+
+
+# ---------------------------------------------------------------- asks parted as sentences (§6.3 step 9)
+
+SEVERAL = """\
+schema_version: 1
+skills:
+  service-deploy:
+    path: skills/service-deploy.md
+    priority: P1
+    triggers: [デプロイ, release pipeline]
+    description: サービスのデプロイとロールバック
+  meeting-notes:
+    path: skills/meeting-notes.md
+    priority: P2
+    triggers: [議事録, meeting notes]
+    description: 会議の議事録をまとめる
+  csv-export:
+    path: skills/csv-export.md
+    priority: P2
+    triggers: [CSV, spreadsheet export]
+    description: Export data to CSV or Excel files
+  access-request:
+    path: skills/access-request.md
+    priority: P1
+    triggers: [grant access, access request]
+    description: Grant or revoke warehouse access for a role
+  code-review:
+    path: skills/code-review.md
+    priority: P1
+    triggers: [PRレビュー, code review]
+    description: Review a pull request
+  dbt-model:
+    path: skills/dbt-model.md
+    priority: P1
+    triggers: [dbt]
+    description: Write and fix dbt models
+  lint-format:
+    path: skills/lint-format.md
+    priority: P2
+    triggers: [eslint, formatter config]
+    description: Fix lint warnings and formatting
+  shell-scripting:
+    path: skills/shell-scripting.md
+    priority: P2
+    triggers: [cron job, bash script]
+    description: Write shell scripts and cron jobs
+routing:
+  max_index_ratio: 1.0
+"""
+
+
+@pytest.fixture(scope="module")
+def s() -> Router:
+    return Router.from_registry(parse_registry(SEVERAL.encode(), "skills.yaml"))
+
+
+def test_two_requests_parted_as_sentences_select_both(s):
+    # "デプロイ" is one fairly common word, but its sentence is a request of its own, parted by "。あと"
+    assert decided(s, "デプロイが失敗した原因を調べて。あと今朝の会議の議事録もまとめてください") == (
+        "index", "multi_need", ("service-deploy", "meeting-notes"), None)
+    assert decided(s, "Fix the eslint warnings in the web app. Then set up a cron job for the nightly cleanup") == (
+        "index", "multi_need", ("lint-format", "shell-scripting"), None)
+
+
+def test_one_specific_word_per_ask_joined_by_a_bare_and_stays_ambiguous(s):
+    assert decided(s, "Fix the eslint warnings and also set up a cron job for the nightly cleanup") == (
+        "full", "ambiguous", (), None)
+
+
+def test_a_sentence_that_asks_for_nothing_is_no_second_ask(s):
+    # "dbtの変更です" states what the PR is about: no request, so it is no need of its own
+    assert decided(s, "このPRレビューをお願いします。dbtの変更です") == ("full", "ambiguous", (), None)

@@ -64,6 +64,8 @@ RARE_ZIPF = 2.0
 #: next to another skill's evidence; a rarer one is a rival ask.
 EVERYDAY_ZIPF = 4.0
 _STRONG, _WEAK = 2, 1
+#: the same, for the policy's modules: a weak piece weighs 1, a candidate is supported from 2 (§6.10)
+STRONG_WEIGHT, WEAK_WEIGHT = _STRONG, _WEAK
 #: A trigger word at least this common is no sign of the registry's world.
 _CONTEXT_MAX_ZIPF = 4.5
 _TRIGGER_CONTEXT = True

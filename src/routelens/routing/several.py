@@ -1,0 +1,33 @@
+"""Several needs: whether a candidate is asked for as a sentence of its own
+(docs/formats.md §6.3 step 9), the test the policy's several-needs step
+applies to a candidate backed by one specific word or one fairly common word
+the task asks for."""
+
+from __future__ import annotations
+
+from routelens.routing.evidence import STRONG_WEIGHT, WEAK_WEIGHT, Candidate
+from routelens.routing.signals import asks, separate_asks
+
+
+def parted_ask(c: Candidate, i: int, anchors: list[tuple[int, int]], clause: tuple[int, int], text: str) -> bool:
+    """Whether candidate ``c``, the ``i``-th of several asks (``anchors``:
+    the span of each one's best trigger, in task order), is asked for as a
+    sentence of its own (docs/formats.md §6.3 step 9): the text between its
+    anchor and each neighbouring one parts them as sentences
+    (:func:`routelens.routing.signals.separate_asks`: "..., and grant access",
+    "。あと", not a bare "and"); a request (:func:`routelens.routing.signals.asks`)
+    overlaps its ``clause`` and lies between the neighbouring anchors ("デプロイが
+    失敗した原因を調べて。あと..."); and its pieces in the clause weigh 2 or more
+    with a trigger, the request counting 1 when that trigger is no everyday
+    word. A sentence that only states something ("。dbtの変更です") asks for
+    nothing. Offsets are ``[start, end)`` character offsets into ``text``."""
+    if not all(separate_asks(text[x[1]:y[0]]) for x, y in zip(anchors, anchors[1:]) if anchors[i] in (x, y)):
+        return False
+    lo, hi = clause
+    own = [p for p in c.pieces if p.counts and p.kind != "ask" and lo <= p.span[0] and p.span[1] <= hi]
+    if not any(p.kind == "trigger" for p in own):
+        return False
+    start, end = anchors[i - 1][1] if i else 0, anchors[i + 1][0] if i + 1 < len(anchors) else len(text)
+    if not any(start <= a and b <= end and a < hi and lo < b for a, b, _ in asks(text)):
+        return False
+    return sum(p.weight for p in own) + (WEAK_WEIGHT if c.tier != "everyday" else 0) >= STRONG_WEIGHT
