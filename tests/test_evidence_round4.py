@@ -168,3 +168,53 @@ def test_one_specific_word_per_ask_joined_by_a_bare_and_stays_ambiguous(s):
 def test_a_sentence_that_asks_for_nothing_is_no_second_ask(s):
     # "dbtの変更です" states what the PR is about: no request, so it is no need of its own
     assert decided(s, "このPRレビューをお願いします。dbtの変更です") == ("full", "ambiguous", (), None)
+
+
+# ---------------------------------------------------------------- an everyday word apart is a rival only when asked for
+
+
+APART = """\
+schema_version: 1
+skills:
+  private-events:
+    path: skills/private-events.md
+    priority: P1
+    triggers: [group booking, private dining]
+    description: Quote and book group and private dining events
+  menu-planning:
+    path: skills/menu-planning.md
+    priority: P1
+    triggers: [menu, weekly menu]
+    description: Plan menus and dishes for the week
+  goods-in:
+    path: skills/goods-in.md
+    priority: P0
+    triggers: [supplier delivery, delivery note]
+    description: Check supplier deliveries against the delivery note
+  supplier-orders:
+    path: skills/supplier-orders.md
+    priority: P1
+    triggers: [order, purchase order]
+    description: Place and chase orders with suppliers
+routing:
+  max_index_ratio: 1.0
+"""
+
+
+@pytest.fixture(scope="module")
+def a() -> Router:
+    return Router.from_registry(parse_registry(APART.encode(), "skills.yaml"))
+
+
+def test_an_everyday_word_in_a_clause_that_asks_nothing_is_incidental(a):
+    assert decided(a, "Group booking for 15 on Saturday, they want a set menu and the back room") == (
+        "index", "clear_candidate", ("private-events",), None)
+    c = next(c for c in a.route("Group booking for 15 on Saturday, they want a set menu").evidence
+             if c.id == "menu-planning")
+    assert c.why == 'not selected: an everyday word only, next to the evidence for "private-events"'
+
+
+def test_an_everyday_word_asked_for_in_a_clause_of_its_own_is_still_a_rival(a):
+    # "place a top-up order" asks for it: falling back is better than dropping that ask
+    assert decided(a, "The supplier delivery was short - check it against the delivery note and place a top-up "
+                      "order") == ("full", "ambiguous", (), None)

@@ -61,7 +61,7 @@ from routelens.routing.entries import Entries
 from routelens.routing.evidence import Candidate
 from routelens.routing.matching import NEAR_MISS_FLOOR, Match
 from routelens.routing.readback import read_back
-from routelens.routing.several import parted_ask
+from routelens.routing.several import asked_for, parted_ask
 from routelens.routing.signals import Signal
 from routelens.text.words import inflects
 
@@ -277,7 +277,7 @@ def _decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdic
                 any(min(t[1], x[1]) <= b < max(t[0], x[0]) for b in ev.clause_breaks)
                 for t in top.spans for x in c.spans)
 
-        rivals = sorted((c for c in live_c if c is not top and c.counted and (c.rival or (_EVERYDAY_APART and apart(c)))),
+        rivals = sorted((c for c in live_c if c is not top and c.counted and (c.rival or (apart(c) and asked_for(c, ev.task)))),
                         key=lambda c: (-c.weight, -c.score, c.id))
         for c in live_c:
             if c is not top and c.counted and not c.rival:
@@ -423,9 +423,6 @@ def _several(ev: Evidence, supported: list[Candidate], expansions: dict[str, Exp
            f"expanded from {entries.display_name} " + ", ".join(line_span(x.source_start, x.source_end) for x in exps))
     return Verdict("index", "multi_need", msg + note, skills=ids, expansions=exps, dropped=dropped)
 
-
-#: a candidate backed by one everyday word in a clause of its own is a rival ask too
-_EVERYDAY_APART = True
 
 _ALTERNATIVE = _re.compile(r"\b(?:or|vs\.?|versus|either|whether|instead)\b|または|それとも|か、|かどうか|もしくは|あるいは",
                            _re.I)

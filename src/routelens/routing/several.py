@@ -6,7 +6,7 @@ the task asks for."""
 from __future__ import annotations
 
 from routelens.routing.evidence import STRONG_WEIGHT, WEAK_WEIGHT, Candidate
-from routelens.routing.signals import asks, separate_asks
+from routelens.routing.signals import asks, ja_object, separate_asks, within
 
 
 def parted_ask(c: Candidate, i: int, anchors: list[tuple[int, int]], clause: tuple[int, int], text: str) -> bool:
@@ -31,3 +31,19 @@ def parted_ask(c: Candidate, i: int, anchors: list[tuple[int, int]], clause: tup
     if not any(start <= a and b <= end and a < hi and lo < b for a, b, _ in asks(text)):
         return False
     return sum(p.weight for p in own) + (WEAK_WEIGHT if c.tier != "everyday" else 0) >= STRONG_WEIGHT
+
+
+def asked_for(c: Candidate, text: str) -> bool:
+    """Whether the task asks for work on a counted trigger of ``c``
+    (docs/formats.md §6.3 step 9): a request (:func:`routelens.routing.signals.asks`)
+    holds it, as its verb or in its object ("... and place a top-up order"),
+    or, in Japanese, ends the sentence that holds it with a te-form request.
+    An everyday word in a clause of its own that nobody asks for ("they want
+    a set menu") is no ask of its own."""
+    requests = asks(text)
+    for p in c.pieces:
+        if p.kind == "trigger" and p.counts:
+            r = within(p.span, requests)
+            if r is not None and (r[2].isascii() or ja_object(text, r, p.span)):
+                return True
+    return False
