@@ -160,6 +160,29 @@ def test_two_requests_parted_as_sentences_select_both(s):
         "index", "multi_need", ("lint-format", "shell-scripting"), None)
 
 
+def test_a_japanese_request_ending_its_own_clause_is_an_ask_of_its_own():
+    r = Router.from_registry(parse_registry("""\
+schema_version: 1
+skills:
+  staff-rota:
+    path: skills/staff-rota.md
+    priority: P1
+    triggers: [rota, シフト表]
+    description: Build the weekly staff rota
+  leave-requests:
+    path: skills/leave-requests.md
+    priority: P1
+    triggers: [annual leave, 有給]
+    description: Approve or refuse leave requests
+routing:
+  max_index_ratio: 1.0
+""".encode(), "skills.yaml"))
+    # "有給" (Zipf 3.7) is asked for by "処理して", whose sentence opens before the clause "、それと..."
+    assert decided(r, "シフト表を作って、それと佐藤さんの有給申請も処理して") == (
+        "index", "multi_need", ("staff-rota", "leave-requests"), None)
+    assert decided(r, "シフト表を作って、それと佐藤さんの有給申請の件") == ("full", "ambiguous", (), None)
+
+
 def test_one_specific_word_per_ask_joined_by_a_bare_and_stays_ambiguous(s):
     assert decided(s, "Fix the eslint warnings and also set up a cron job for the nightly cleanup") == (
         "full", "ambiguous", (), None)

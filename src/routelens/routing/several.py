@@ -28,7 +28,8 @@ def parted_ask(c: Candidate, i: int, anchors: list[tuple[int, int]], clause: tup
     if not any(p.kind == "trigger" for p in own):
         return False
     start, end = anchors[i - 1][1] if i else 0, anchors[i + 1][0] if i + 1 < len(anchors) else len(text)
-    if not any(start <= a and b <= end and a < hi and lo < b for a, b, _ in asks(text)):
+    # an English request opens its clause; a Japanese one ends its sentence, which may open before the clause
+    if not any((start <= a or not said.isascii()) and b <= end and a < hi and lo < b for a, b, said in asks(text)):
         return False
     return sum(p.weight for p in own) + (WEAK_WEIGHT if c.tier != "everyday" else 0) >= STRONG_WEIGHT
 
