@@ -241,3 +241,49 @@ def test_an_everyday_word_asked_for_in_a_clause_of_its_own_is_still_a_rival(a):
     # "place a top-up order" asks for it: falling back is better than dropping that ask
     assert decided(a, "The supplier delivery was short - check it against the delivery note and place a top-up "
                       "order") == ("full", "ambiguous", (), None)
+
+
+# ---------------------------------------------------------------- one everyday word on the best candidate's words
+
+
+BORROW = """\
+schema_version: 1
+skills:
+  model-explainability:
+    path: skills/model-explainability.md
+    priority: P1
+    triggers: [SHAP, feature attribution]
+    description: Explain model predictions with SHAP values and feature attributions
+  model-training:
+    path: skills/model-training.md
+    priority: P1
+    triggers: [model, training run]
+    description: Train and evaluate machine-learning models
+  delivery-apps:
+    path: skills/delivery-apps.md
+    priority: P1
+    triggers: [rider, Deliveroo order]
+    description: Late or missing delivery app orders
+  meeting-notes:
+    path: skills/meeting-notes.md
+    priority: P2
+    triggers: [minutes, meeting notes]
+    description: Write up meeting minutes
+routing:
+  max_index_ratio: 1.0
+"""
+
+
+def test_an_everyday_word_on_the_best_candidates_words_is_incidental():
+    b = Router.from_registry(parse_registry(BORROW.encode(), "skills.yaml"))
+    # the identifier "churn_v2" backs both; without it, "model" has nothing of its own
+    d = b.route("How do I calculate SHAP values for the churn_v2 model?")
+    assert (d.mode, d.reason, d.skills) == ("index", "clear_candidate", ("model-explainability",))
+    why = {c.id: c.why for c in d.evidence}
+    assert why["model-training"] == 'not selected: an everyday word only, next to the evidence for "model-explainability"'
+
+
+def test_two_everyday_words_on_the_same_words_stay_ambiguous():
+    b = Router.from_registry(parse_registry(BORROW.encode(), "skills.yaml"))
+    # each rests on one everyday word and the same identifier: neither holds up without it
+    assert decided(b, "A rider turned up 40 minutes late with order_8812") == ("full", "ambiguous", (), None)

@@ -48,3 +48,22 @@ def asked_for(c: Candidate, text: str) -> bool:
             if r is not None and (r[2].isascii() or ja_object(text, r, p.span)):
                 return True
     return False
+
+
+def borrows(c: Candidate, top: Candidate) -> bool:
+    """Whether ``c`` rests on one everyday word and the very words that back
+    ``top`` (docs/formats.md §6.3 step 9): its other pieces are context or
+    terms at the same spans as pieces of ``top`` ("the LightGBM churn model"
+    next to "SHAP": "churn" backs both), so it has no evidence of its own
+    beyond one everyday word and is incidental, not a rival, when ``top``
+    holds up without those words."""
+    if c.tier != "everyday":
+        return False
+    trig = [p for p in c.pieces if p.kind == "trigger" and p.counts]
+    rest = [p for p in c.pieces if p.counts and p.kind != "trigger"]
+    theirs = {p.span for p in top.pieces if p.counts}
+    if not (len(trig) == 1 and rest and all(p.kind in ("context", "term") and p.span in theirs for p in rest)):
+        return False
+    # ... while ``top`` holds up without them (else both rest on the same words: "40 minutes late ... Deliveroo")
+    shared = {p.span for p in rest}
+    return sum(p.weight for p in top.pieces if p.span not in shared) >= STRONG_WEIGHT
