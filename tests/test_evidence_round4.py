@@ -287,3 +287,45 @@ def test_two_everyday_words_on_the_same_words_stay_ambiguous():
     b = Router.from_registry(parse_registry(BORROW.encode(), "skills.yaml"))
     # each rests on one everyday word and the same identifier: neither holds up without it
     assert decided(b, "A rider turned up 40 minutes late with order_8812") == ("full", "ambiguous", (), None)
+
+
+# ---------------------------------------------------------------- one unsupported word beside a phrase
+
+
+BESIDE = """\
+schema_version: 1
+skills:
+  newsletter:
+    path: skills/newsletter.md
+    priority: P2
+    triggers: [newsletter, email campaign]
+    description: Write and send the guest newsletter
+  reservations:
+    path: skills/reservations.md
+    priority: P0
+    triggers: [booking, table for]
+    description: Take and change table bookings
+  translation:
+    path: skills/translation.md
+    priority: P2
+    triggers: [translate, 英訳]
+    description: Translate documents
+  sql-query:
+    path: skills/sql-query.md
+    priority: P1
+    triggers: [sql query, slow query]
+    description: Write and tune SQL queries
+routing:
+  max_index_ratio: 1.0
+"""
+
+
+def test_one_unsupported_word_beside_a_phrase_is_incidental():
+    b = Router.from_registry(parse_registry(BESIDE.encode(), "skills.yaml"))
+    assert decided(b, "Set up an email campaign for Valentine's Day bookings") == (
+        "index", "clear_candidate", ("newsletter",), None)
+
+
+def test_one_word_the_task_asks_for_beside_a_phrase_is_still_a_rival():
+    b = Router.from_registry(parse_registry(BESIDE.encode(), "skills.yaml"))
+    assert decided(b, "translate the sql query comments") == ("full", "ambiguous", (), None)

@@ -5,8 +5,34 @@ the task asks for."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from routelens.routing.evidence import STRONG_WEIGHT, WEAK_WEIGHT, Candidate
-from routelens.routing.signals import asks, ja_object, separate_asks, within
+from routelens.routing.signals import Signal, ja_object, separate_asks, within
+from routelens.routing.signals import asks as _find_asks
+
+
+@lru_cache(maxsize=32)
+def asks(text: str) -> list[Signal]:
+    """:func:`routelens.routing.signals.asks`, once per task (the several-needs
+    tests ask it for each candidate). Do not mutate the list returned."""
+    return _find_asks(text)
+
+
+def is_rival(c: Candidate, top: Candidate, apart: bool, text: str) -> bool:
+    """Whether counted candidate ``c`` is a rival ask of the best supported
+    candidate ``top`` (docs/formats.md §6.3 step 9); ``apart``: its evidence
+    lies in other clauses than all of ``top``'s. A rival has evidence beyond
+    one everyday word (:attr:`Candidate.rival`), or is one everyday word in a
+    clause of its own that the task asks for; it is none when it only
+    :func:`borrows` ``top``'s words in ``top``'s clause, nor when it is one
+    unsupported word in the clause of ``top``'s phrase trigger that nobody
+    asks for ("an email campaign for Valentine's Day bookings")."""
+    if not (c.rival or apart) or (not apart and borrows(c, top)):
+        return False
+    if c.rival and (c.supported or apart or not top.phrase):
+        return True
+    return asked_for(c, text)
 
 
 def parted_ask(c: Candidate, i: int, anchors: list[tuple[int, int]], clause: tuple[int, int], text: str) -> bool:
