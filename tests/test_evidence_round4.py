@@ -183,6 +183,29 @@ routing:
     assert decided(r, "シフト表を作って、それと佐藤さんの有給申請の件") == ("full", "ambiguous", (), None)
 
 
+def test_a_te_form_and_a_comma_before_mo_parts_two_asks():
+    r = Router.from_registry(parse_registry("""\
+schema_version: 1
+skills:
+  node-api:
+    path: skills/node-api.md
+    priority: P1
+    triggers: [REST endpoint, node api]
+    description: Build Node.js APIs
+  unit-tests:
+    path: skills/unit-tests.md
+    priority: P1
+    triggers: [単体テスト, unit test]
+    description: Write unit tests
+routing:
+  max_index_ratio: 1.0
+""".encode(), "skills.yaml"))
+    assert decided(r, "REST endpoint を追加して、単体テストも書いてください") == (
+        "index", "multi_need", ("node-api", "unit-tests"), None)
+    # no "も": the te-form and comma alone do not part them (one sentence, one request)
+    assert decided(r, "REST endpoint を追加して、単体テストを書いてください") == ("full", "ambiguous", (), None)
+
+
 def test_one_specific_word_per_ask_joined_by_a_bare_and_stays_ambiguous(s):
     assert decided(s, "Fix the eslint warnings and also set up a cron job for the nightly cleanup") == (
         "full", "ambiguous", (), None)

@@ -47,7 +47,7 @@ def parted_ask(c: Candidate, i: int, anchors: list[tuple[int, int]], clause: tup
     with a trigger, the request counting 1 when that trigger is no everyday
     word. A sentence that only states something ("。dbtの変更です") asks for
     nothing. Offsets are ``[start, end)`` character offsets into ``text``."""
-    if not all(separate_asks(text[x[1]:y[0]]) for x, y in zip(anchors, anchors[1:]) if anchors[i] in (x, y)):
+    if not all(separate_asks(text, x[1], y[0]) for x, y in zip(anchors, anchors[1:]) if anchors[i] in (x, y)):
         return False
     lo, hi = clause
     own = [p for p in c.pieces if p.counts and p.kind != "ask" and lo <= p.span[0] and p.span[1] <= hi]

@@ -213,15 +213,19 @@ _CLAUSE = re.compile(r"[;。；\n]|[,、，]|\s[-–—]\s|\b(?:and(?:\s+(?:also
 #: sentence end, or a comma, "、" or a dash followed by a word that adds an ask ("..., and grant access",
 #: "。あと", "、それから", " - and also"), "two things", "それとは別に"
 _SEPARATE = re.compile(r"[!?;。！？；\n]|\.(?=\s)|(?:[,、，]|\s[-–—])\s*(?:and\b|also\b|then\b|plus\b|それと|それから|あと|"
-                       r"また|それに|加えて|さらに|あわせて|併せて|ついでに)|\btwo\s+things\b|それとは別に|別件で", re.I)
+                       r"また|それに|加えて|さらに|あわせて|併せて|ついでに)|\btwo\s+things\b|それとは別に|別件で|"
+                       r"て、(?=[^。！？!?\n]*も)", re.I)
 
 
-def separate_asks(between: str) -> bool:
-    """Whether the text between two asks' triggers parts them as two
-    sentences (docs/formats.md §6.3 step 9): a sentence end, a comma or
-    dash followed by "and", "also", "then" ..., "。あと", "、それから",
-    "two things"; a bare "and" ("a regex and a helm chart") does not."""
-    return _SEPARATE.search(between) is not None
+def separate_asks(task: str, start: int, end: int) -> bool:
+    """Whether the text of ``task`` between two asks' triggers,
+    ``[start, end)``, parts them as two sentences (docs/formats.md §6.3 step
+    9): a sentence end, a comma or dash followed by "and", "also", "then"
+    ..., "。あと", "、それから", "two things", a te-form and a comma before a
+    "も" ("追加して、単体テストも書いて"); a bare "and" ("a regex and a helm
+    chart") does not."""
+    m = _SEPARATE.search(task, start)
+    return m is not None and m.start() < end
 
 
 def steering(task: str) -> list[Signal]:
