@@ -352,3 +352,35 @@ def test_one_unsupported_word_beside_a_phrase_is_incidental():
 def test_one_word_the_task_asks_for_beside_a_phrase_is_still_a_rival():
     b = Router.from_registry(parse_registry(BESIDE.encode(), "skills.yaml"))
     assert decided(b, "translate the sql query comments") == ("full", "ambiguous", (), None)
+
+
+# ---------------------------------------------------------------- a short word has no singular (§6.7)
+
+
+def test_a_word_of_three_letters_has_no_singular():
+    from routelens.text.typos import word_similarity
+    assert (word_similarity("ins", "in"), word_similarity("pandas", "panda")) == (0.0, 80.0)
+    r = Router.from_registry(parse_registry("""\
+schema_version: 1
+skills:
+  walk-in-fridge:
+    path: skills/walk-in-fridge.md
+    priority: P0
+    triggers: [walk-in fridge, cold room]
+    not_when: [walk-ins]
+    description: Walk-in fridge problems - alarms, warm readings, door seals
+  waitlist:
+    path: skills/waitlist.md
+    priority: P2
+    triggers: [waitlist, walk-ins]
+    description: Run the walk-in queue and waitlist
+routing:
+  max_index_ratio: 1.0
+""".encode(), "skills.yaml"))
+    # the not_when "walk-ins" (walk-in guests) no longer matches the fridge's "walk-in"
+    assert decided(r, "The walk-in fridge compressor is broken again") == (
+        "index", "clear_candidate", ("walk-in-fridge",), None)
+    # while "walk-ins" itself still drops the fridge and names the waitlist
+    d = r.route("Too many walk-ins tonight for the cold room")
+    assert (d.mode, d.reason, d.skills) == ("index", "clear_candidate", ("waitlist",))
+    assert next(c.why for c in d.evidence if c.id == "walk-in-fridge") == 'dropped: its not_when "walk-ins" matched'

@@ -80,9 +80,9 @@ def word_similarity(u: str, t: str) -> float:
         return 100.0
     if inflects(u, t):
         return 95.0
-    if u.endswith("s") and (t == u[:-1] or (u.endswith("es") and t == u[:-2])
-                            or (u.endswith("ies") and t == u[:-3] + "y")):
-        return 80.0
+    if len(u) > 3 and u.endswith("s") and (t == u[:-1] or (u.endswith("es") and t == u[:-2])
+                                           or (u.endswith("ies") and t == u[:-3] + "y")):
+        return 80.0  # a word of 3 letters or fewer only equals or inflects: "in" is no singular of "ins"
     if len(u) <= 3 or len(t) <= 3 or not u.isalpha() or not t.isalpha():
         return 0.0
     best = 0.0
