@@ -14,6 +14,10 @@ tracemalloc peak of Python allocations). Targets (issue 14): first paint
 at 10k without the debounce (issue 4: memory within 3x of the builder's).
 
 "Whole process": a new interpreter per run (``--repeat`` runs, median),
+with routelens's bytecode compiled first, as an installed package has it
+(``--no-bytecode``: compiled again by every process, as with an editable
+install under ``PYTHONDONTWRITEBYTECODE=1``, which this machine sets:
+about 0.25 s more a start),
 timed from just before it starts to its first full paint (Python start-up
 and imports included, as a user sees it), then to the router being ready
 (built, or read from the matcher cache of docs/formats.md §11.4; the
@@ -280,6 +284,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--no-timing", action="store_true")
     p.add_argument("--no-browser", action="store_true", help="skip the skill browser (F2) figures")
     p.add_argument("--browser-only", action="store_true", help="only the skill browser (F2) figures")
+    p.add_argument("--no-bytecode", action="store_true",
+                   help="do not compile routelens's bytecode before the whole-process runs")
     args = p.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",") if s]
     with tempfile.TemporaryDirectory() as tmp:
@@ -305,8 +311,21 @@ def main(argv: list[str] | None = None) -> int:
         else:
             regs_timed = regs
         if regs_timed:
+            import compileall
+
+            import routelens
+
+            pkg = Path(routelens.__file__).parent
+            if args.no_bytecode:  # what a first start of an editable install under PYTHONDONTWRITEBYTECODE pays
+                import shutil
+
+                for cache in pkg.rglob("__pycache__"):
+                    shutil.rmtree(cache, ignore_errors=True)
+                os.environ["PYTHONDONTWRITEBYTECODE"] = "1"
+            else:
+                compileall.compile_dir(str(pkg), quiet=1)
             print("whole process (python started, imports, first frame; then the router built or read from the "
-                  "matcher cache):")
+                  f"matcher cache; routelens's bytecode {'not ' if args.no_bytecode else ''}compiled first):")
             base_p = None
             for name, path in regs_timed:
                 env = {**os.environ, "TEXTUAL": ""}

@@ -88,6 +88,9 @@ __all__ = ["MainScreen"]
 #: the longest wait, in seconds, between two content checks of the watched files
 MAX_WATCH_GAP = 5.0
 
+#: seconds the first read may take before the panes show loading indicators
+LOADING_DELAY = 0.25
+
 #: seconds a fallback's decision must stay on screen before its fixes are computed (typing goes on meanwhile)
 FIXES_DELAY = 0.3
 
@@ -153,6 +156,7 @@ class MainScreen(Screen[None]):
         self.last_decision_painted_at = 0.0  # perf_counter() after the frame showing it
         self.first_paint_at = 0.0  # perf_counter() after the first frame with the panes' text
         self.full_paint_at = 0.0  # ... after the first frame with the whole files and the freshness state
+        self._painted = False  # the panes show something: a glance, a preview or a load
         self.load_applied_at = 0.0
         self._task_text = task
         self._route_seq = 0
@@ -200,12 +204,18 @@ class MainScreen(Screen[None]):
         if self._task_text:
             with self.task_input.prevent(Input.Changed):
                 self.task_input.value = self._task_text
-        self.panes.set_panes_loading(True)
+        # the loading indicators only if the first read takes a while: mounting and styling them costs more
+        # than the first lines of a big registry take to appear
+        self.set_timer(LOADING_DELAY, self._show_loading)
         self.relayout()
         self.reload()
         if self.poll_interval:
             self.set_interval(self.poll_interval, self._poll, name="watch")
         self.task_input.focus()
+
+    def _show_loading(self) -> None:
+        if not self._painted:  # nothing on screen yet (a first frame may be shown but not yet marked)
+            self.panes.set_panes_loading(True)
 
     def pane(self, name: str) -> CodePane:
         """The ``registry``, ``index`` or ``catalog`` pane."""
@@ -308,6 +318,7 @@ class MainScreen(Screen[None]):
         if message.gen != self._load_gen:
             return  # a read given up after a timeout came back late
         seen = message.glance
+        self._painted = True
         if not self.first_paint_at:
             self.call_after_refresh(self._mark_first_paint)
         self.panes.set_panes_loading(False)
@@ -410,6 +421,7 @@ class MainScreen(Screen[None]):
         self._unverified = False
         self._sig = result.signature
         self._content = result.content
+        self._painted = True
         if not self.first_paint_at:
             self.call_after_refresh(self._mark_first_paint)
         if not self.full_paint_at:
@@ -430,6 +442,7 @@ class MainScreen(Screen[None]):
     def _show_preview(self, pre: Preview) -> None:
         """First paint of a registry whose index is fresh, before it is
         parsed: the three panes and the header (counts from the index)."""
+        self._painted = True
         if not self.first_paint_at:
             self.call_after_refresh(self._mark_first_paint)
         if not self.full_paint_at:
