@@ -384,3 +384,35 @@ routing:
     d = r.route("Too many walk-ins tonight for the cold room")
     assert (d.mode, d.reason, d.skills) == ("index", "clear_candidate", ("waitlist",))
     assert next(c.why for c in d.evidence if c.id == "walk-in-fridge") == 'dropped: its not_when "walk-ins" matched'
+
+
+# ---------------------------------------------------------------- a member asked for joins its composition (§6.3 step 8)
+
+
+PROMO = """\
+schema_version: 1
+skills:
+  newsletter:
+    path: skills/newsletter.md
+    priority: P2
+    triggers: [メルマガ, email campaign]
+    description: Write and send the guest newsletter
+  reservations:
+    path: skills/reservations.md
+    priority: P0
+    triggers: [予約, table booking]
+    description: Take and change table bookings
+composition:
+  event-promo: [newsletter, reservations]
+routing:
+  max_index_ratio: 1.0
+"""
+
+
+def test_an_everyday_member_the_task_asks_for_joins_its_composition():
+    p = Router.from_registry(parse_registry(PROMO.encode(), "skills.yaml"))
+    # "予約" is an everyday word, but "…て、予約も受け付けて" asks for it: both needs, one composition
+    assert decided(p, "メルマガの原稿を書いて、予約の受付もお願いします") == (
+        "index", "clear_candidate", ("newsletter", "reservations"), "event-promo")
+    # merely mentioned, it is incidental and the newsletter is chosen alone
+    assert decided(p, "メルマガの原稿を書いて。予約が多い週です") == ("index", "clear_candidate", ("newsletter",), None)

@@ -61,7 +61,7 @@ from routelens.routing.entries import Entries
 from routelens.routing.evidence import Candidate
 from routelens.routing.matching import NEAR_MISS_FLOOR, Match
 from routelens.routing.readback import read_back
-from routelens.routing.several import is_rival, parted_ask
+from routelens.routing.several import asked_for, is_rival, parted_ask
 from routelens.routing.signals import Signal
 from routelens.text.words import inflects
 
@@ -259,7 +259,7 @@ def _decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdic
         if len(countable) > len(supported) >= 1 and len(countable) >= 2:
             # a member backed by one everyday word only (incidental: "burn rate alerts") joins only when the
             # task names the composition's purpose; a rarer word is an ask of its own ("translate it")
-            incidental = any(not c.supported and not c.rival for c in countable)
+            incidental = any(not c.supported and not c.rival and not asked_for(c, ev.task) for c in countable)
             verdict = _compositions(entries, tuple(by_id[c.id] for c in countable), dropped, note,
                                     purpose_of=ev.task if incidental else None)
         if verdict is None:
