@@ -252,12 +252,17 @@ def a() -> Router:
     return Router.from_registry(parse_registry(APART.encode(), "skills.yaml"))
 
 
-def test_an_everyday_word_in_a_clause_that_asks_nothing_is_incidental(a):
+# TAKEN_BACK: round 4 made one everyday word of another skill incidental in three ways (a clause that asks for
+# nothing, a word that only borrows the best candidate's words, one unsupported word beside its phrase) and took
+# them back: on the lead's blind registry they routed two-need tasks joined by ", and also" to one of their skills
+# and questions weighing two skills ("A or B?") to one (5 new wrong routes, 2 of them must-fallback cases). These
+# tests pin the fallback they keep.
+
+
+def test_an_everyday_word_in_a_clause_of_its_own_is_a_rival_even_in_a_statement(a):
+    """TAKEN_BACK: a clause that asks for nothing still holds a rival ask."""
     assert decided(a, "Group booking for 15 on Saturday, they want a set menu and the back room") == (
-        "index", "clear_candidate", ("private-events",), None)
-    c = next(c for c in a.route("Group booking for 15 on Saturday, they want a set menu").evidence
-             if c.id == "menu-planning")
-    assert c.why == 'not selected: an everyday word only, next to the evidence for "private-events"'
+        "full", "ambiguous", (), None)
 
 
 def test_an_everyday_word_asked_for_in_a_clause_of_its_own_is_still_a_rival(a):
@@ -297,13 +302,10 @@ routing:
 """
 
 
-def test_an_everyday_word_on_the_best_candidates_words_is_incidental():
+def test_an_everyday_word_on_the_best_candidates_words_is_still_a_rival():
+    """TAKEN_BACK: "model", backed by the identifier that also backs SHAP, still rivals it."""
     b = Router.from_registry(parse_registry(BORROW.encode(), "skills.yaml"))
-    # the identifier "churn_v2" backs both; without it, "model" has nothing of its own
-    d = b.route("How do I calculate SHAP values for the churn_v2 model?")
-    assert (d.mode, d.reason, d.skills) == ("index", "clear_candidate", ("model-explainability",))
-    why = {c.id: c.why for c in d.evidence}
-    assert why["model-training"] == 'not selected: an everyday word only, next to the evidence for "model-explainability"'
+    assert decided(b, "How do I calculate SHAP values for the churn_v2 model?") == ("full", "ambiguous", (), None)
 
 
 def test_two_everyday_words_on_the_same_words_stay_ambiguous():
@@ -343,10 +345,10 @@ routing:
 """
 
 
-def test_one_unsupported_word_beside_a_phrase_is_incidental():
+def test_one_unsupported_word_beside_a_phrase_is_still_a_rival():
+    """TAKEN_BACK: "bookings" beside the phrase "email campaign" still rivals it."""
     b = Router.from_registry(parse_registry(BESIDE.encode(), "skills.yaml"))
-    assert decided(b, "Set up an email campaign for Valentine's Day bookings") == (
-        "index", "clear_candidate", ("newsletter",), None)
+    assert decided(b, "Set up an email campaign for Valentine's Day bookings") == ("full", "ambiguous", (), None)
 
 
 def test_one_word_the_task_asks_for_beside_a_phrase_is_still_a_rival():
@@ -414,5 +416,5 @@ def test_an_everyday_member_the_task_asks_for_joins_its_composition():
     # "予約" is an everyday word, but "…て、予約も受け付けて" asks for it: both needs, one composition
     assert decided(p, "メルマガの原稿を書いて、予約の受付もお願いします") == (
         "index", "clear_candidate", ("newsletter", "reservations"), "event-promo")
-    # merely mentioned, it is incidental and the newsletter is chosen alone
-    assert decided(p, "メルマガの原稿を書いて。予約が多い週です") == ("index", "clear_candidate", ("newsletter",), None)
+    # merely mentioned, it is still a rival ask in a sentence of its own (TAKEN_BACK: it was incidental)
+    assert decided(p, "メルマガの原稿を書いて。予約が多い週です") == ("full", "ambiguous", (), None)

@@ -24,15 +24,12 @@ def is_rival(c: Candidate, top: Candidate, apart: bool, text: str) -> bool:
     candidate ``top`` (docs/formats.md §6.3 step 9); ``apart``: its evidence
     lies in other clauses than all of ``top``'s. A rival has evidence beyond
     one everyday word (:attr:`Candidate.rival`), or is one everyday word in a
-    clause of its own that the task asks for; it is none when it only
-    :func:`borrows` ``top``'s words in ``top``'s clause, nor when it is one
-    unsupported word in the clause of ``top``'s phrase trigger that nobody
-    asks for ("an email campaign for Valentine's Day bookings")."""
-    if not (c.rival or apart) or (not apart and borrows(c, top)):
-        return False
-    if c.rival and (c.supported or apart or not top.phrase):
-        return True
-    return asked_for(c, text)
+    clause of its own. (Round 4 tried three ways of calling such a word
+    incidental — a clause that asks for nothing, a word borrowed from
+    ``top``, one unsupported word beside ``top``'s phrase — and took them
+    back: on a blind registry they routed two-need tasks to one skill and
+    "is the deploy done or should we roll back?" to one.)"""
+    return c.rival or apart
 
 
 def parted_ask(c: Candidate, i: int, anchors: list[tuple[int, int]], clause: tuple[int, int], text: str) -> bool:
