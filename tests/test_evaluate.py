@@ -164,7 +164,8 @@ def test_quality_bar_on_the_shipped_cases():
     assert rep.offtopic_false_route_rate <= QUALITY_BAR["offtopic_false_route_rate"][1], wrong
     # coverage meets the bar of 0.90 since matcher 6 (a fairly common word the task asks for routes: "debug why
     # the worker hangs"; a wish, "このクエリをもっと速くしたい", is no ask); the exact figure is pinned so a change is seen
-    assert (rep.counts["routable_routed"], rep.counts["routable"]) == (154, 167), [r.case.task for r in rep.missed]
+    # matcher 7: a typo of a fairly common word the task asks for routes ("write the postmortm", "translte this")
+    assert (rep.counts["routable_routed"], rep.counts["routable"]) == (156, 167), [r.case.task for r in rep.missed]
     assert rep.failures == []
 
 

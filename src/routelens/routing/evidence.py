@@ -64,6 +64,8 @@ RARE_ZIPF = 2.0
 #: next to another skill's evidence; a rarer one is a rival ask.
 EVERYDAY_ZIPF = 4.0
 _STRONG, _WEAK = 2, 1
+#: the same, for the policy's modules: a weak piece weighs 1, a candidate is supported from 2 (§6.10)
+STRONG_WEIGHT, WEAK_WEIGHT = _STRONG, _WEAK
 #: A trigger word at least this common is no sign of the registry's world.
 _CONTEXT_MAX_ZIPF = 4.5
 _TRIGGER_CONTEXT = True
@@ -469,11 +471,25 @@ def _repeats(term: str, words: list[tuple[str, set[str]]]) -> bool:
     return any(term in ws or (not term.isascii() and term in t) for t, ws in words)
 
 
-#: the weak trigger pieces a request can back: a fairly common word (Zipf 2.0 to 4.0), not a typo
+#: the weak trigger pieces a request can back: a fairly common word (Zipf 2.0 to 4.0), or a typo of a
+#: Latin word below Zipf 4.0 (its real neighbours are in the index, so a typo here is not another word)
 _ASKABLE = ("the fairly common word",)
+_TYPO = "a typo of "
 
 
-def _asked(pieces: list[Piece], requests: list[Signal], mixups: list[tuple[int, int]], text: str) -> Piece | None:
+def _askable_typo(p: Piece, lexicon: Lexicon) -> bool:
+    """A weak typo of a one-word Latin trigger below Zipf 4.0: the index lists
+    the real words one edit away from it (§3.7 ``near``), and the task's word
+    is none of them (it would be a ``lookalike``), so it is that trigger
+    misspelt ("translte", "newsleter"), not another word."""
+    if not p.detail.startswith(_TYPO):
+        return False
+    strong, z, key = lexicon.specificity(p.trigger)
+    return key is not None and z is not None and z < EVERYDAY_ZIPF and key.isascii() and len(key) >= 4
+
+
+def _asked(pieces: list[Piece], requests: list[Signal], mixups: list[tuple[int, int]], text: str,
+           lexicon: Lexicon | None = None) -> Piece | None:
     """The ``ask`` piece (docs/formats.md §6.10) of a candidate whose only
     counted trigger is one fairly common word that the task asks for: the
     word is the request's verb or inside its object ("Write April's
@@ -482,8 +498,9 @@ def _asked(pieces: list[Piece], requests: list[Signal], mixups: list[tuple[int, 
     holds the word ("the pandas at Ueno Zoo", "a snow drift") does not; else
     None."""
     counted = [p for p in pieces if p.kind == "trigger" and p.counts]
-    if len(counted) != 1 or "typo" in counted[0].detail or not (
+    if len(counted) != 1 or not (
             counted[0].detail.startswith(_ASKABLE)
+            or (lexicon is not None and _askable_typo(counted[0], lexicon))
             or (counted[0].detail.startswith(_SHAPE_DETAILS) and counted[0].detail.endswith(_NO_WORLD))):
         return None
     p = counted[0]
@@ -638,7 +655,7 @@ def assess(task: PreparedTask, hits: dict[str, list[Match]], matches: Sequence[M
         if sum(p.weight for p in pieces) < _STRONG and any(p.kind == "trigger" and p.counts for p in pieces):
             if requests is None:
                 requests = asks(text)
-            ask = _asked(pieces, requests, [m.span for o, m in not_when.items() if o != sid], text)
+            ask = _asked(pieces, requests, [m.span for o, m in not_when.items() if o != sid], text, lexicon)
             if ask is not None:
                 pieces.append(ask)
         return tuple(pieces), tier, tuple(counted_spans)

@@ -50,6 +50,7 @@ place in the order; each step is a function that returns a
 
 from __future__ import annotations
 
+import re as _re
 from dataclasses import dataclass
 
 from routelens.artifacts.freshness import Freshness
@@ -60,6 +61,7 @@ from routelens.routing.entries import Entries
 from routelens.routing.evidence import Candidate
 from routelens.routing.matching import NEAR_MISS_FLOOR, Match
 from routelens.routing.readback import read_back
+from routelens.routing.several import asked_for, is_rival, parted_ask
 from routelens.routing.signals import Signal
 from routelens.text.words import inflects
 
@@ -257,7 +259,7 @@ def _decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdic
         if len(countable) > len(supported) >= 1 and len(countable) >= 2:
             # a member backed by one everyday word only (incidental: "burn rate alerts") joins only when the
             # task names the composition's purpose; a rarer word is an ask of its own ("translate it")
-            incidental = any(not c.supported and not c.rival for c in countable)
+            incidental = any(not c.supported and not c.rival and not asked_for(c, ev.task) for c in countable)
             verdict = _compositions(entries, tuple(by_id[c.id] for c in countable), dropped, note,
                                     purpose_of=ev.task if incidental else None)
         if verdict is None:
@@ -275,10 +277,10 @@ def _decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdic
                 any(min(t[1], x[1]) <= b < max(t[0], x[0]) for b in ev.clause_breaks)
                 for t in top.spans for x in c.spans)
 
-        rivals = sorted((c for c in live_c if c is not top and c.counted and (c.rival or (_EVERYDAY_APART and apart(c)))),
+        rivals = sorted((c for c in live_c if c is not top and c.counted and is_rival(c, top, apart(c), ev.task)),
                         key=lambda c: (-c.weight, -c.score, c.id))
         for c in live_c:
-            if c is not top and c.counted and not c.rival:
+            if c is not top and c.counted and all(c is not x for x in rivals):
                 c.why = f"not selected: an everyday word only, next to the evidence for {quote(top.id)}"
         if rivals:
             second = rivals[0]
@@ -383,8 +385,8 @@ def _several(ev: Evidence, supported: list[Candidate], expansions: dict[str, Exp
     triggers lie in distinct clauses (cut at ",", ";", "。", "、", "and",
     "also", "plus", "then", "それから", "あと", the te-form "して、" ...),
     with nothing saying "or" between them, each with evidence of its own in
-    its clause: a trigger counted there, and a phrase trigger or evidence
-    weighing 3 or more."""
+    its clause: a trigger counted there, and a phrase trigger, evidence
+    weighing 3 or more, or a request of its own parted as a sentence."""
     task = ev.task
     breaks = sorted(set(ev.clause_breaks))
     if not breaks:
@@ -406,8 +408,8 @@ def _several(ev: Evidence, supported: list[Candidate], expansions: dict[str, Exp
         own = [p for p in c.pieces if p.counts and lo <= p.span[0] and p.span[1] <= hi]
         if not any(p.kind == "trigger" for p in own):
             return None
-        if not (c.phrase or c.weight >= 3):
-            return None  # one specific word a clause ("the eslint warnings and a cron job") is not enough
+        if not (c.phrase or c.weight >= 3 or parted_ask(c, i, anchors, (lo, hi), task)):
+            return None  # one specific word an ask, not parted as sentences ("the eslint warnings and a cron job")
         chosen.append(c)
     if len(chosen) < 2 or len(chosen) != len(supported):
         return None
@@ -421,11 +423,6 @@ def _several(ev: Evidence, supported: list[Candidate], expansions: dict[str, Exp
            f"expanded from {entries.display_name} " + ", ".join(line_span(x.source_start, x.source_end) for x in exps))
     return Verdict("index", "multi_need", msg + note, skills=ids, expansions=exps, dropped=dropped)
 
-
-import re as _re  # noqa: E402
-
-#: a candidate backed by one everyday word in a clause of its own is a rival ask too
-_EVERYDAY_APART = True
 
 _ALTERNATIVE = _re.compile(r"\b(?:or|vs\.?|versus|either|whether|instead)\b|または|それとも|か、|かどうか|もしくは|あるいは",
                            _re.I)

@@ -46,7 +46,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["steering", "destructive", "negated", "markup", "identifiers", "clause_breaks", "asks", "ja_object", "within",
+__all__ = ["steering", "destructive", "negated", "markup", "identifiers", "clause_breaks", "separate_asks", "asks",
+           "ja_object", "within",
            "Signal"]
 
 #: ``(start, end, text)``: a span of the task as typed and what it says
@@ -206,6 +207,25 @@ _CLAUSE = re.compile(r"[;。；\n]|[,、，]|\s[-–—]\s|\b(?:and(?:\s+(?:also
                      r"separately|afterwards|after\s+that|two\s+things|along\s+with|in\s+addition|additionally|"
                      r"on\s+top\s+of\s+that|while\s+you'?re\s+at\s+it|next)\b|それと|あと(?=[、,])|あと|また|それから|"
                      r"ついでに|それに|加えて|さらに|あわせて|併せて|(?:して|て|で)、|(?:して|て)(?=\S{1,20}も)", _I)
+
+
+#: what parts two asks as two sentences rather than two objects of one request ("a regex and a helm chart"): a
+#: sentence end, or a comma, "、" or a dash followed by a word that adds an ask ("..., and grant access",
+#: "。あと", "、それから", " - and also"), "two things", "それとは別に"
+_SEPARATE = re.compile(r"[!?;。！？；\n]|\.(?=\s)|(?:[,、，]|\s[-–—])\s*(?:and\b|also\b|then\b|plus\b|それと|それから|あと|"
+                       r"また|それに|加えて|さらに|あわせて|併せて|ついでに)|\btwo\s+things\b|それとは別に|別件で|"
+                       r"て、(?=[^。！？!?\n]*も)", re.I)
+
+
+def separate_asks(task: str, start: int, end: int) -> bool:
+    """Whether the text of ``task`` between two asks' triggers,
+    ``[start, end)``, parts them as two sentences (docs/formats.md §6.3 step
+    9): a sentence end, a comma or dash followed by "and", "also", "then"
+    ..., "。あと", "、それから", "two things", a te-form and a comma before a
+    "も" ("追加して、単体テストも書いて"); a bare "and" ("a regex and a helm
+    chart") does not."""
+    m = _SEPARATE.search(task, start)
+    return m is not None and m.start() < end
 
 
 def steering(task: str) -> list[Signal]:

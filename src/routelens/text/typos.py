@@ -1,0 +1,93 @@
+"""Word similarity for typos and inflections (docs/formats.md §6.7), shared by
+the matcher (:mod:`routelens.routing.matching`) and the build's list of real
+words one edit away from a trigger (:mod:`routelens.artifacts.vocabulary`,
+which keeps only those that would score as a typo at the threshold)."""
+
+from __future__ import annotations
+
+from rapidfuzz.distance import OSA, Levenshtein
+
+from routelens.text.words import inflects
+
+_WORD_SIM_FLOOR = 60.0  # below this a word pair counts as "not aligned"
+_VOWELS = frozenset("aeiou")
+_SHORT_WORD = 8  # words shorter than this (letters): a wrong letter costs more, two edits never match
+_LONG_WORD = 10  # words shorter than this: a missing consonant costs more
+_COST_SLIP = 60.0  # a dropped vowel or doubled letter, two swapped letters, a doubled letter typed twice
+_COST_EXTRA = 120.0  # one extra letter that doubles nothing
+_COST_WRONG = 100.0  # one wrong letter in a long word
+_COST_WRONG_SHORT = 200.0  # one wrong letter in a short word
+_COST_CHANGES_WORD = 180.0  # a dropped consonant, or an edit of the last letter
+
+
+def _typo_score(u: str, t: str) -> float:
+    """Similarity of a trigger word ``u`` and a different task word ``t`` (4+
+    letters), by the kind of edit (rapidfuzz OSA / Levenshtein distances),
+    with ``L`` the longer length. The common typing slips cost ``60 / L``
+    points: a vowel or one letter of a double missing from the task word
+    ("refactr", "securty", "comit"), two swapped letters ("tset",
+    "reivew"), a letter typed twice. Edits that more often make ANOTHER
+    word than a typo cost more: any edit of the last letter ("local" for
+    "locale") and, in a word of fewer than :data:`_LONG_WORD` letters, a
+    missing consonant ("reactor" for "refactor") cost ``180 / L`` (a
+    missing consonant in a longer word: ``100 / L``, "dokerfile");
+    one wrong letter costs ``100 / L`` in a
+    word of :data:`_SHORT_WORD` letters or more and ``200 / L`` in a
+    shorter one ("locate" for "locale"); one extra letter that doubles
+    nothing costs ``120 / L`` (so "outrage" stays below 85 for "outage").
+    Two edits cost ``100 * 2 / L`` in a word of :data:`_SHORT_WORD` letters
+    or more and give 0 in a shorter one; more edits give 0."""
+    L = max(len(u), len(t))
+    d = OSA.distance(u, t, score_cutoff=3)
+    if d > 2:
+        return 0.0
+    if d == 2:
+        return 100.0 * (1.0 - 2 / L) if L >= _SHORT_WORD else 0.0
+    if len(t) < len(u):  # a letter missing from the task word
+        i = next((k for k in range(len(t)) if u[k] != t[k]), len(t))
+        c = u[i]
+        doubled = (i > 0 and u[i - 1] == c) or (i + 1 < len(u) and u[i + 1] == c)
+        if i == len(u) - 1 and not doubled:
+            return 100.0 - _COST_CHANGES_WORD / L
+        if doubled or c in _VOWELS:
+            return 100.0 - _COST_SLIP / L
+        return 100.0 - (_COST_CHANGES_WORD if L < _LONG_WORD else _COST_WRONG) / L
+    if len(t) > len(u):  # an extra letter in the task word
+        i = next((k for k in range(len(u)) if u[k] != t[k]), len(u))
+        doubled = (i > 0 and t[i] == t[i - 1]) or (i + 1 < len(t) and t[i] == t[i + 1])
+        if doubled:
+            return 100.0 - _COST_SLIP / L
+        return 100.0 - (_COST_CHANGES_WORD if i == len(u) else _COST_EXTRA) / L
+    if Levenshtein.distance(u, t, score_cutoff=1) > 1:  # two letters swapped
+        return 100.0 - _COST_SLIP / L
+    if u[-1] != t[-1]:  # the last letter is wrong
+        return 100.0 - _COST_CHANGES_WORD / L
+    return 100.0 - (_COST_WRONG if L >= _SHORT_WORD else _COST_WRONG_SHORT) / L  # one wrong letter
+
+
+def word_similarity(u: str, t: str) -> float:
+    """Similarity 0-100 of a trigger word ``u`` and a task word ``t`` (both
+    normalised, docs/formats.md §6.7): 100 equal; 95 a regular inflection of
+    ``u`` (:func:`routelens.text.words.inflects`: "migrations",
+    "upgrading", "reviewing"); 80 the singular of a plural trigger word
+    ("panda" for "pandas": a near miss, not a match); else, for words of 4+
+    letters, a typo score (:func:`_typo_score`). A longer word that is not an
+    inflection ("formatter", "escalator", "deployment", "excellent") is
+    another word: it only scores as a typo when one or two edits away, and
+    the evidence model counts a typo as weak (docs/formats.md §6.10).
+    Scores below 60 are returned as 0 (not aligned)."""
+    if u == t:
+        return 100.0
+    if inflects(u, t):
+        return 95.0
+    if len(u) > 3 and u.endswith("s") and (t == u[:-1] or (u.endswith("es") and t == u[:-2])
+                                           or (u.endswith("ies") and t == u[:-3] + "y")):
+        return 80.0  # a word of 3 letters or fewer only equals or inflects: "in" is no singular of "ins"
+    if len(u) <= 3 or len(t) <= 3 or not u.isalpha() or not t.isalpha():
+        return 0.0
+    best = 0.0
+    if abs(len(u) - len(t)) <= 2:
+        best = _typo_score(u, t)
+    if best < 90.0 and len(t) >= 5 and t.endswith("s") and abs(len(u) - len(t) + 1) <= 2:
+        best = max(best, _typo_score(u, t[:-1]) - 1.0)  # "dashbaords"
+    return best if best >= _WORD_SIM_FLOOR else 0.0
