@@ -418,3 +418,36 @@ def test_an_everyday_member_the_task_asks_for_joins_its_composition():
         "index", "clear_candidate", ("newsletter", "reservations"), "event-promo")
     # merely mentioned, it is still a rival ask in a sentence of its own (TAKEN_BACK: it was incidental)
     assert decided(p, "メルマガの原稿を書いて。予約が多い週です") == ("full", "ambiguous", (), None)
+
+
+# ---------------------------------------------------------------- a number is no typo (§6.7)
+
+
+VERSIONS = """\
+schema_version: 1
+skills:
+  python-upgrade:
+    path: skills/python-upgrade.md
+    priority: P1
+    triggers: [migrate to python 3]
+    description: Move a code base from Python 2 to Python 3
+  tier-escalation:
+    path: skills/tier-escalation.md
+    priority: P1
+    triggers: [tier 2 support escalation]
+    description: Hand a ticket to second-line support
+routing:
+  max_index_ratio: 1.0
+"""
+
+
+def test_a_trigger_number_is_never_read_as_a_typo():
+    """A newcomer's trial: "migrate to python 2 please" routed to `migrate to
+    python 3` with 92.9, "the phrase ... with a typo"; a number in the middle
+    of a trigger already held ("tier 1 support escalation")."""
+    r = Router.from_registry(parse_registry(VERSIONS.encode(), "skills.yaml"))
+    assert decided(r, "migrate to python 2 please") == ("full", "no_match", (), None)
+    assert decided(r, "migrate to python please") == ("full", "no_match", (), None)
+    assert decided(r, "please migrate to python 3") == ("index", "clear_candidate", ("python-upgrade",), None)
+    assert decided(r, "a tier 1 support escalation") == ("full", "no_match", (), None)
+    assert decided(r, "a tier 2 support escalations") == ("index", "clear_candidate", ("tier-escalation",), None)

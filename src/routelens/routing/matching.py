@@ -888,6 +888,9 @@ class TriggerMatcher:
             for u in tr.proper:
                 if u not in span and any(t != u and inflects(u, t) for t in span):
                     return -1.0, -1, -1  # "dockers" is not "Docker"
+        for u in tr.units:
+            if not u.isalpha() and any(c.isdigit() for c in u) and u not in task.texts[a:b + 1]:
+                return -1.0, -1, -1  # a number names a version or a thing: "python 2" is no typo of "python 3"
         return min(FUZZY_CAP, score), a, b
 
     def _kind(self, tr: _Trigger, task: PreparedTask, score: float, a: int, b: int) -> str:
