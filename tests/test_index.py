@@ -169,6 +169,8 @@ def _mutated(**changes) -> bytes:
 @pytest.mark.parametrize("data, message", [
     (EXAMPLE_INDEX[:200], "not valid JSON (truncated?): Expecting ',' delimiter at line 1 column 183"),
     (b"", "not valid JSON (truncated?): Expecting value at line 1 column 1"),
+    # a newcomer's trial: the decoder's "Unterminated string starting at" read "starting at at line"
+    (b'{"v":2,"authority":"skills', "not valid JSON (truncated?): Unterminated string starting at line 1 column 20"),
     (b"\xff\xfe", "not UTF-8"),
     (b"[1, 2]", "not a JSON object"),
     (_mutated(v=1), "unknown index version v=1 (this routelens reads v=2)"),

@@ -174,7 +174,9 @@ def test_replay_since_outside_git_is_bad_input(bundled, tmp_path, capsys):
 
 @pytest.mark.parametrize("content, expected", [
     ('{"v":1,"task":"x","decision":{"mode":"full","reason":"no_match","skills":[],"composition":null}}\nnot json\n',
-     ["LOG:2:1: not a JSON decision line: Expecting value"]),
+     ["LOG:2:1: not a JSON decision line: Expecting value at column 1"]),
+    # the decoder's "Unterminated string starting at" ended the sentence mid-way (a newcomer's trial)
+    ('{"v":1,"task":"cut\n', ['LOG:1:15: not a JSON decision line: Unterminated string starting at column 15']),
     ('[1, 2]\n', ["LOG:1:1: a log line must be a JSON object (one decision per line)"]),
     ('{"v":2,"task":"x"}\n', ["LOG:1:1: v: unknown log version 2 (this routelens writes and reads 1)"]),
     ('{"v":1,"task":5}\n\n{"v":1,"task":"y","decision":{"mode":"sideways"}}\n',

@@ -180,7 +180,7 @@ async def test_a_bad_log_line_is_named(registry):
     app = make_app(registry, log=log)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        assert app.screen.problem == [f"{log}:2:1: not a JSON decision line: Expecting value"]
+        assert app.screen.problem == [f"{log}:2:1: not a JSON decision line: Expecting value at column 1"]
 
 
 async def test_tune_plot_marks_the_current_and_recommended_settings(registry):

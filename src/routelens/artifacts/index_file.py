@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from routelens.artifacts.jsonfmt import compact
+from routelens.artifacts.jsonfmt import compact, json_problem
 from routelens.artifacts.vocabulary import vocabulary
 from routelens.errors import FileReadError, IndexInvalidError
 from routelens.fileio import read_bounded
@@ -206,7 +206,7 @@ def parse_index(data: bytes) -> CompactIndex:
     except UnicodeDecodeError:
         raise IndexInvalidError("not UTF-8") from None
     except json.JSONDecodeError as exc:
-        raise IndexInvalidError(f"not valid JSON (truncated?): {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+        raise IndexInvalidError(f"not valid JSON (truncated?): {json_problem(exc)}") from None
     if not isinstance(obj, dict):
         raise IndexInvalidError("not a JSON object")
     if "v" not in obj:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-__all__ = ["compact", "encode_str", "pretty", "pretty_into", "LITERALS"]
+__all__ = ["compact", "encode_str", "pretty", "pretty_into", "LITERALS", "json_problem"]
 
 _COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 #: A JSON string literal of a ``str``, quotes included (the C implementation when available).
@@ -93,3 +93,16 @@ def pretty(obj: Any) -> str:
         return json.dumps(obj, ensure_ascii=False, indent=2) + "\n"
     out.append("\n")
     return "".join(out)
+
+
+def json_problem(exc: json.JSONDecodeError, line: bool = True) -> str:
+    """What a JSON decoder error says, as a phrase that ends in its place:
+    ``"Unterminated string starting at line 1 column 457"`` (``line``
+    False: ``"... at column 457"``, for a message whose line is given
+    elsewhere). The decoder's own ``msg`` of several errors ends in "at"
+    and waits for the position ("Unterminated string starting at"); put
+    after it as ``"{msg} at line ..."`` it read "starting at at line"."""
+    where = f"line {exc.lineno} column {exc.colno}" if line else f"column {exc.colno}"
+    msg = exc.msg.removesuffix(" at")
+    return f"{msg} at {where}"
+

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Protocol
 
 from routelens.errors import DecisionLogError, Diagnostic
-from routelens.artifacts.jsonfmt import compact
+from routelens.artifacts.jsonfmt import compact, json_problem
 from routelens.fileio import FileReadError, read_bounded
 from routelens.limits import LIMITS
 from routelens.routing.decision import Decision
@@ -205,7 +205,7 @@ def parse_log(raw: bytes, display: str = "<log>") -> list[LogEntry]:
             obj = json.loads(text)
         except ValueError as exc:
             col = getattr(exc, "colno", 1)
-            msg = getattr(exc, "msg", str(exc))
+            msg = json_problem(exc, line=False) if isinstance(exc, json.JSONDecodeError) else str(exc)
             errors.append(Diagnostic(display, n, col, "", f"not a JSON decision line: {msg}"))
             continue
         problem = _check_line(obj)
