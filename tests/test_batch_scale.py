@@ -95,3 +95,44 @@ def test_only_candidates_that_can_change_the_decision_are_read_back():
     assert d.dropped == (("ship-c", "disabled"),)
     assert {c.id: c.why for c in d.evidence}["ship-c"] == "dropped: the skill is disabled"
     assert (d.mode, d.reason) == ("full", "weak_evidence")
+
+
+def test_the_inverted_index_lists_each_trigger_text_once():
+    """The postings hold distinct trigger texts, each with every trigger that
+    has it: 30 skills with "review" are one posting, and a task reaching it
+    gets a match for each of the 30 (with its own trigger order as the tie)."""
+    from routelens.routing.matching import TriggerMatcher, prepare
+
+    m = TriggerMatcher([(f"s{i:02d}", ["review"] if i % 2 else ["audit", "review"]) for i in range(30)]
+                       + [("zz", ["code review"])])
+    review = [x for x, tids in enumerate(m._text_tids) if m.triggers[tids[0]].text == "review"]
+    assert len(review) == 1
+    tids = m._text_tids[review[0]]
+    assert [m.triggers[t].owner for t in tids] == [f"s{i:02d}" for i in range(30)]
+    assert m._word_post["review"].count(review[0]) == 1
+    assert len(m._word_post["review"]) == 2  # "review" and "code review"
+    hits: dict = {}
+    got = m.match(prepare("please review this"), 80.0, 5, hits)
+    assert sorted(got) == [f"s{i:02d}" for i in range(30)] + ["zz"]
+    assert got["zz"].trigger == "code review" and got["zz"].score < 100.0
+    del got["zz"]
+    assert {(x.score, x.trigger, x.span, x.kind) for x in got.values()} == {(100.0, "review", (7, 13), "exact")}
+    assert all(len(hits[o]) == 1 for o in got)
+    # the same from a matcher read back from its pickled state (the matcher cache)
+    import pickle
+    again = pickle.loads(pickle.dumps(m))
+    assert {k: v for k, v in again.match(prepare("please review this"), 80.0, 5, {}).items() if k != "zz"} == got
+
+
+def test_a_batch_collects_garbage_less_often_and_restores_the_collector():
+    import gc
+
+    from routelens.gcpause import BATCH_THRESHOLDS, batch_collection
+
+    before = gc.get_threshold()
+    frozen = gc.get_freeze_count()
+    with batch_collection():
+        assert gc.get_threshold() == BATCH_THRESHOLDS
+        assert gc.get_freeze_count() > frozen
+    assert gc.get_threshold() == before
+    assert gc.get_freeze_count() == 0
