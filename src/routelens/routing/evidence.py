@@ -527,12 +527,14 @@ def assess(task: PreparedTask, hits: dict[str, list[Match]], matches: Sequence[M
     signature: dict[str, tuple | None] = {}
     shared_first: dict[tuple, list[tuple[tuple[int, int], Piece]]] = {}
     owners = spans.owners
+    owners_known = spans._owners.get  # the owners of a span already looked up (hundreds share one span)
     for best in matches:
         sid = best.id
         hs = hits.get(sid, [best])
         if len(hs) == 1:
             m = hs[0]
-            sig: tuple | None = None if sid in owners(m.span) else (best.score, m.span, m.trigger, m.score, m.kind)
+            near = owners_known(m.span) or owners(m.span)
+            sig: tuple | None = None if sid in near else (best.score, m.span, m.trigger, m.score, m.kind)
         else:
             sig = (best.score, *((m.span, m.trigger, m.score, m.kind) for m in hs))
             for m in hs:

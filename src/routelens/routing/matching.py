@@ -733,6 +733,8 @@ class TriggerMatcher:
                 word_post.setdefault(u, []).append(x)
                 rem -= value.get(u, 0.0)
         self._text_tids = [tuple(t) for t in text_tids]
+        #: text index -> its first trigger (:attr:`triggers`), filled in as tasks reach texts
+        self._firsts: list[_Trigger | None] | None = None
         self._word_post = word_post
         self._bigram_post = bigram_post
         self._single_post = single_post
@@ -758,6 +760,7 @@ class TriggerMatcher:
         state = dict(self.__dict__)
         state["triggers"] = [(tr.owner, tr.text, tr.order) for tr in self.triggers]
         state["_word_cache"] = {}
+        state["_firsts"] = None
         return state
 
     def __setstate__(self, state: dict) -> None:
@@ -1080,10 +1083,15 @@ class TriggerMatcher:
         # rank it), and on big registries many skills share a trigger ("review" of hundreds): each
         # distinct text is bounded and aligned once per task, then handed to every owner.
         text_tids = self._text_tids
+        firsts = self._firsts
+        if firsts is None:
+            firsts = self._firsts = [None] * len(text_tids)
         append = queue.append
         for x in cands:
             tids = text_tids[x]
-            tr = triggers[tids[0]]
+            tr = firsts[x]
+            if tr is None:
+                tr = firsts[x] = triggers[tids[0]]  # the text's first trigger, cut into units
             if tr.short:
                 b = 100.0 if all(u in positions or (task.alias and u in task.alias.values())
                                  for u in tr.units) else 0.0
