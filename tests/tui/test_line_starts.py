@@ -1,12 +1,12 @@
-"""line_starts: the LineView's line offsets and widest line, split a chunk
+"""line_starts (tui.model): the LineView's line offsets and widest line, split a chunk
 at a time; the same answer as a plain scan, at every chunk boundary."""
 
 from __future__ import annotations
 
 import pytest
 
-from routelens.tui.widgets import line_view
-from routelens.tui.widgets.line_view import line_starts
+from routelens.tui import model
+from routelens.tui.model import line_starts
 
 
 def _plain(text: str) -> tuple[list[int], int]:
@@ -31,7 +31,7 @@ def test_exact_offsets(text, starts, widest):
 
 @pytest.mark.parametrize("chunk", [1, 2, 3, 5, 8, 1 << 18])
 def test_every_chunk_size_gives_the_plain_answer(monkeypatch, chunk):
-    monkeypatch.setattr(line_view, "_CHUNK", chunk)
+    monkeypatch.setattr(model, "_CHUNK", chunk)
     texts = ["x" * 7 + "\n" + "yy\n\n" * 5 + "z" * 11, "\n" * 9, "abc", "a\nbb\nccc\ndddd\n", "q" * 40 + "\n"]
     for text in texts:
         got, w = line_starts(text)

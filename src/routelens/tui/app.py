@@ -313,7 +313,7 @@ class RouteLensApp(App[None]):
         if ok:
             self.rebuild_now()
 
-    @work(thread=True, exclusive=True, group="build", exit_on_error=False)
+    @work(thread=True, exclusive=True, group="build", exit_on_error=False, description="build")
     def rebuild_now(self) -> None:
         """Rebuild without asking (the confirmed action; tests call it)."""
         try:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from textual.message import Message
 
-from routelens.tui.model import Analysis, LoadFailure, Preview, Snapshot
+from routelens.tui.model import Analysis, Glance, LoadFailure, Preview, Snapshot
 
 if TYPE_CHECKING:
     from routelens.routing.decision import Decision
@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from routelens.tools.tune import TuneReport
 
 __all__ = [
+    "GlanceReady",
     "PreviewReady",
     "RegistryLoaded",
     "LoadFailed",
@@ -42,6 +43,16 @@ __all__ = [
     "ListFailed",
     "TuneReady",
 ]
+
+
+@dataclass
+class GlanceReady(Message, bubble=False):
+    """The first lines of a big registry's three panes were cut, nothing
+    judged yet (:func:`routelens.tui.model.glance`): the first frame."""
+
+    glance: Glance
+    #: the load this answers
+    gen: int = 0
 
 
 @dataclass

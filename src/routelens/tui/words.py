@@ -33,6 +33,7 @@ __all__ = [
     "warnings_notice",
     "index_notice",
     "catalog_notice",
+    "reading",
     "validating",
     "preparing_router",
     "router_failed",
@@ -203,6 +204,12 @@ def catalog_notice(snap: Snapshot) -> tuple[str | None, str]:
 
 
 # --------------------------------------------------------------------------- loading
+
+
+def reading(registry_name: str, lines: int) -> str:
+    """Shown while the first lines of a big registry are on screen and the
+    rest is laid out and judged."""
+    return f"Reading {registry_name} ({num(lines)} lines)…"
 
 
 def validating(registry_name: str, skills: int) -> str:

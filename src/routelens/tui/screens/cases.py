@@ -180,7 +180,7 @@ class ListScreen(Screen[str | None]):
     def action_rerun(self) -> None:
         self.rerun()
 
-    @work(thread=True, exclusive=True, group="list", exit_on_error=False)
+    @work(thread=True, exclusive=True, group="list", exit_on_error=False, description="list")
     def _worker(self, snap: Snapshot) -> None:
         try:
             rows, summary = self.compute(snap)

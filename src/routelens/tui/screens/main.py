@@ -39,6 +39,7 @@ from routelens.tui import words
 from routelens.tui.messages import (
     DecisionReady,
     FixesReady,
+    GlanceReady,
     LoadFailed,
     PreviewReady,
     RegistryLoaded,
@@ -48,6 +49,7 @@ from routelens.tui.messages import (
     WatchChecked,
 )
 from routelens.tui.model import (
+    Glance,
     Hit,
     LoadFailure,
     Paths,
@@ -56,6 +58,7 @@ from routelens.tui.model import (
     complete,
     content_signature,
     entry_of,
+    glance,
     hits_of,
     make_router,
     near_hits_of,
@@ -84,6 +87,9 @@ __all__ = ["MainScreen"]
 
 #: the longest wait, in seconds, between two content checks of the watched files
 MAX_WATCH_GAP = 5.0
+
+#: seconds the first read may take before the panes show loading indicators
+LOADING_DELAY = 0.25
 
 #: seconds a fallback's decision must stay on screen before its fixes are computed (typing goes on meanwhile)
 FIXES_DELAY = 0.3
@@ -127,6 +133,7 @@ class MainScreen(Screen[None]):
         super().__init__()
         self.paths = paths
         self.load_timeout = load_timeout
+        self.max_textarea_lines = max_textarea_lines
         self.cases_path = cases
         self.fixes: list[Fix] = []
         self.fix_index = -1
@@ -147,7 +154,8 @@ class MainScreen(Screen[None]):
         self.decisions = 0  # decisions shown
         self.last_decision_at = 0.0  # perf_counter() when the last decision was applied
         self.last_decision_painted_at = 0.0  # perf_counter() after the frame showing it
-        self.first_paint_at = 0.0
+        self.first_paint_at = 0.0  # perf_counter() after the first frame with the panes' text
+        self.full_paint_at = 0.0  # ... after the first frame with the whole files and the freshness state
         self.load_applied_at = 0.0
         self._task_text = task
         self._route_seq = 0
@@ -195,12 +203,18 @@ class MainScreen(Screen[None]):
         if self._task_text:
             with self.task_input.prevent(Input.Changed):
                 self.task_input.value = self._task_text
-        self.panes.set_panes_loading(True)
+        # the loading indicators only if the first read takes a while: mounting and styling them costs more
+        # than the first lines of a big registry take to appear
+        self.set_timer(LOADING_DELAY, self._show_loading)
         self.relayout()
         self.reload()
         if self.poll_interval:
             self.set_interval(self.poll_interval, self._poll, name="watch")
         self.task_input.focus()
+
+    def _show_loading(self) -> None:
+        if not self.first_paint_at and self.snapshot is None and self.failure is None:
+            self.panes.set_panes_loading(True)
 
     def pane(self, name: str) -> CodePane:
         """The ``registry``, ``index`` or ``catalog`` pane."""
@@ -271,14 +285,46 @@ class MainScreen(Screen[None]):
             self._unverified = True
             if self.header.state.freshness != "loading":
                 self.header.state = replace(self.header.state, freshness="loading")
-        self._preview_worker(self.paths, self._load_gen)
+        if self.snapshot is None and self.failure is None and not self.first_paint_at:
+            self._glance_worker(self.paths, self._load_gen)
+        else:
+            self._preview_worker(self.paths, self._load_gen)
 
-    @work(thread=True, exclusive=True, group="load", exit_on_error=False)
-    def _preview_worker(self, paths: Paths, gen: int) -> None:
+    @work(thread=True, exclusive=True, group="load", exit_on_error=False, description="load")
+    def _glance_worker(self, paths: Paths, gen: int) -> None:
+        # the first load of a big registry paints its first lines before the
+        # whole files are laid out and judged (the preview reads no file again)
         try:
-            self.post_message(PreviewReady(preview(paths), gen))
+            seen = glance(paths)
+        except Exception:  # never crash the UI on a loader bug: the preview says what it is
+            seen = None
+        if seen is not None and seen.hash_matches and seen.registry_lines > self.max_textarea_lines:
+            self.post_message(GlanceReady(seen, gen))
+        else:
+            self._post_preview(paths, gen, seen)
+
+    @work(thread=True, exclusive=True, group="load", exit_on_error=False, description="load")
+    def _preview_worker(self, paths: Paths, gen: int, seen: Glance | None = None) -> None:
+        self._post_preview(paths, gen, seen)
+
+    def _post_preview(self, paths: Paths, gen: int, seen: Glance | None) -> None:
+        try:
+            self.post_message(PreviewReady(preview(paths, seen), gen))
         except Exception as exc:  # never crash the UI on a loader bug
             self.post_message(LoadFailed(LoadFailure.internal(paths, exc), gen))
+
+    def on_glance_ready(self, message: GlanceReady) -> None:
+        if message.gen != self._load_gen:
+            return  # a read given up after a timeout came back late
+        seen = message.glance
+        if not self.first_paint_at:
+            self.call_after_refresh(self._mark_first_paint)
+        self.panes.set_panes_loading(False)
+        self.panes.show_glance(seen)
+        self.header.state = HeaderState(registry=self.paths.registry_name, demo=self.paths.demo, loaded=False,
+                                        freshness="checking")
+        self.decision_panel.show_hint(words.reading(self.paths.registry_name, seen.registry_lines))
+        self.call_after_refresh(self._preview_worker, seen.paths, message.gen, seen)
 
     def on_preview_ready(self, message: PreviewReady) -> None:
         if message.gen != self._load_gen:
@@ -294,7 +340,7 @@ class MainScreen(Screen[None]):
         else:
             self._parse_worker(pre, message.gen)
 
-    @work(thread=True, exclusive=True, group="load", exit_on_error=False)
+    @work(thread=True, exclusive=True, group="load", exit_on_error=False, description="load")
     def _parse_worker(self, pre: Preview, gen: int) -> None:
         try:
             result = complete(pre, with_router=False)
@@ -343,7 +389,7 @@ class MainScreen(Screen[None]):
             self.header.state = replace(self.header.state, freshness="loading")
         self.reload()
 
-    @work(thread=True, exclusive=True, group="watch", exit_on_error=False)
+    @work(thread=True, exclusive=True, group="watch", exit_on_error=False, description="watch")
     def _watch_worker(self, paths: Paths, expected: tuple | None) -> None:
         started = time.monotonic()
         try:
@@ -375,6 +421,8 @@ class MainScreen(Screen[None]):
         self._content = result.content
         if not self.first_paint_at:
             self.call_after_refresh(self._mark_first_paint)
+        if not self.full_paint_at:
+            self.call_after_refresh(self._mark_full_paint)
         self.panes.set_panes_loading(False)
         if isinstance(result, LoadFailure):
             self._show_failure(result)
@@ -393,6 +441,8 @@ class MainScreen(Screen[None]):
         parsed: the three panes and the header (counts from the index)."""
         if not self.first_paint_at:
             self.call_after_refresh(self._mark_first_paint)
+        if not self.full_paint_at:
+            self.call_after_refresh(self._mark_full_paint)
         self.panes.set_panes_loading(False)
         self.panes.show_preview(pre)
         counts = pre.counts or (0, 0, 0)
@@ -410,6 +460,9 @@ class MainScreen(Screen[None]):
 
     def _mark_first_paint(self) -> None:
         self.first_paint_at = time.perf_counter()
+
+    def _mark_full_paint(self) -> None:
+        self.full_paint_at = time.perf_counter()
 
     def _show_failure(self, failure: LoadFailure) -> None:
         first_error = self.failure is None
@@ -443,7 +496,7 @@ class MainScreen(Screen[None]):
         # after the frame: building the router holds the GIL for a while on big registries
         self.call_after_refresh(self._router_worker, snap)
 
-    @work(thread=True, exclusive=True, group="router", exit_on_error=False)
+    @work(thread=True, exclusive=True, group="router", exit_on_error=False, description="router")
     def _router_worker(self, snap: Snapshot) -> None:
         # the fixes' tools (tens of ms of imports) are not needed before the first decision: not before the first paint
         import routelens.tools.evaluate  # noqa: F401
@@ -544,7 +597,7 @@ class MainScreen(Screen[None]):
             return
         self._route_worker(snap.router, self._task_text, self._route_seq)
 
-    @work(thread=True, exclusive=True, group="route", exit_on_error=False)
+    @work(thread=True, exclusive=True, group="route", exit_on_error=False, description="route")
     def _route_worker(self, router: Router, task: str, seq: int) -> None:
         decision = router.route(task)
         if get_current_worker().is_cancelled:
@@ -609,7 +662,7 @@ class MainScreen(Screen[None]):
         elif seq == self._route_seq:
             self.fixes_pending = False
 
-    @work(thread=True, exclusive=True, group="fixes", exit_on_error=False)
+    @work(thread=True, exclusive=True, group="fixes", exit_on_error=False, description="fixes")
     def _fixes_worker(self, snap: Snapshot, decision: Decision, seq: int) -> None:
         from routelens.tools.evaluate import check_ids, load_cases
         from routelens.tools.fixes import fixes_for

@@ -235,7 +235,7 @@ class SkillBrowser(Screen[str | None]):
         self.call_later(self._mount_tabs)
         self._prepare_filter()
 
-    @work(thread=True, group="filter-prepare", exit_on_error=False)
+    @work(thread=True, group="filter-prepare", exit_on_error=False, description="filter-prepare")
     def _prepare_filter(self) -> None:
         """Fold every skill's text before the first key (about 30 ms for
         10,000 skills), off the UI thread."""
@@ -264,7 +264,7 @@ class SkillBrowser(Screen[str | None]):
             self._filter_pending = True
             self._filter_worker(event.value, self._filter_seq)
 
-    @work(thread=True, exclusive=True, group="filter", exit_on_error=False)
+    @work(thread=True, exclusive=True, group="filter", exit_on_error=False, description="filter")
     def _filter_worker(self, query: str, seq: int) -> None:
         order = self._filter.match(query)
         if get_current_worker().is_cancelled:
@@ -349,7 +349,7 @@ class SkillBrowser(Screen[str | None]):
         if self.selected is not None:
             self._detail_worker(self.selected, self.task_text)
 
-    @work(thread=True, exclusive=True, group="detail", exit_on_error=False)
+    @work(thread=True, exclusive=True, group="detail", exit_on_error=False, description="detail")
     def _detail_worker(self, skill: Skill, task: str) -> None:
         snap = self.snap
         md, problem = read_body(snap, skill)

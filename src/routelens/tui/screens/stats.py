@@ -328,7 +328,7 @@ class StatsScreen(Screen[None]):
         if self.analysis is not None:
             self.call_after_refresh(self._paint_budget)
 
-    @work(thread=True, exclusive=True, group="analysis", exit_on_error=False)
+    @work(thread=True, exclusive=True, group="analysis", exit_on_error=False, description="analysis")
     def _analysis_worker(self, snap: Snapshot) -> None:
         self.post_message(AnalysisDone(snap, analyze(snap)))
 
@@ -336,7 +336,7 @@ class StatsScreen(Screen[None]):
         message.snapshot.analysis = message.analysis  # kept with its load: opening the panel again is instant
         self.show_analysis(message.analysis)
 
-    @work(thread=True, exclusive=True, group="since", exit_on_error=False)
+    @work(thread=True, exclusive=True, group="since", exit_on_error=False, description="since")
     def _since_worker(self, snap: Snapshot, rev: str) -> None:
         try:
             result, error = since_revision(snap, rev), None

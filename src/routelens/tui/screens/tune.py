@@ -73,7 +73,7 @@ class TuneScreen(Screen[None]):
     def on_mount(self) -> None:
         self._worker()
 
-    @work(thread=True, exclusive=True, group="tune", exit_on_error=False)
+    @work(thread=True, exclusive=True, group="tune", exit_on_error=False, description="tune")
     def _worker(self) -> None:
         router = self.snapshot.router
         if router is None:

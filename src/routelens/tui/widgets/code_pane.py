@@ -77,14 +77,20 @@ class CodePane(Vertical):
         """The view in use now (the TextArea one for an empty pane)."""
         return self.line_view if self.line_view.display else self.source_view
 
-    def show(self, text: str, language: str | None) -> None:
-        """Show ``text`` (display text: line breaks already made visible)."""
-        lines = text.count("\n") + 1
-        big = lines > self.max_textarea_lines
+    def show(self, text: str, language: str | None, *, big: bool | None = None, keep_scroll: bool = False,
+             starts: tuple | None = None) -> None:
+        """Show ``text`` (display text: line breaks already made visible):
+        in the line view when ``big`` (default: more lines than
+        ``max_textarea_lines``), else in the TextArea. ``keep_scroll``: the
+        line view keeps its scroll position (the whole text replacing its
+        first lines). ``starts``: the text's line starts
+        (:func:`~routelens.tui.model.line_starts`), if a worker computed them."""
+        if big is None:
+            big = (len(starts[0]) if starts is not None else text.count("\n") + 1) > self.max_textarea_lines
         sv, lv = self.source_view, self.line_view
         if big:
             sv.show("", None)
-            lv.show(text, language)
+            lv.show(text, language, keep_scroll=keep_scroll and lv.display, starts=starts)
         else:
             lv.show("", None)
             sv.show(text, language)

@@ -32,7 +32,8 @@ _BADGE = {
 @dataclass(frozen=True)
 class HeaderState:
     """What the header shows. ``freshness`` is ``fresh``/``stale``/
-    ``missing``/``invalid``/``loading``; ``errors`` counts registry
+    ``missing``/``invalid``/``loading`` (``checking``, with ``loaded``
+    False: the first lines are shown, the freshness is being judged); ``errors`` counts registry
     diagnostics (0 when the registry is valid; otherwise the rest
     describes the last good load and the badge says UNKNOWN); ``reduction`` and
     ``budget_ok`` describe a fresh build of the index (None: unknown);
@@ -119,8 +120,9 @@ class HeaderBar(Widget):
             else Content.styled(" budget ✗ ", "bold $error") if s.budget_ok is False else Content("")
         )
         if not s.loaded:
-            note = Content.styled(" nothing loaded: fix the registry and it reloads " if s.errors else " loading… ",
-                                  "$text-muted")
+            note = Content.styled(" nothing loaded: fix the registry and it reloads " if s.errors
+                                  else " checking the index against the registry… " if s.freshness == "checking"
+                                  else " loading… ", "$text-muted")
             return Content("").join((name, reg, err, note))
         if s.errors:
             # everything else on screen is the last good load: say so instead

@@ -14,7 +14,7 @@ from textual.containers import Horizontal
 
 from routelens.tui import words
 from routelens.tui.highlight import Band
-from routelens.tui.model import Hit, LoadFailure, Paths, Preview, Snapshot, display_text
+from routelens.tui.model import Glance, Hit, LoadFailure, Paths, Preview, Snapshot, display_text
 from routelens.tui.widgets.code_pane import CodePane
 from routelens.tui.widgets.source_view import MAX_TEXTAREA_LINES
 
@@ -36,6 +36,7 @@ class PaneSet(Horizontal):
         self.panes = {name: CodePane(titles[name], id=f"{name}-pane", max_textarea_lines=max_textarea_lines)
                       for name in PANES}
         self._shown: dict[str, tuple] = {}
+        self._heads: set[str] = set()  # panes that show only a glance's first lines
 
     def compose(self) -> ComposeResult:
         yield from self.panes.values()
@@ -53,23 +54,41 @@ class PaneSet(Horizontal):
         for name, pane in self.panes.items():
             pane.display = name in names
 
-    def _show(self, name: str, text: str, language: str | None) -> None:
-        """Load ``text`` into a pane unless it already shows exactly that."""
+    def _show(self, name: str, text: str, language: str | None, big: bool | None = None,
+              starts: tuple | None = None) -> None:
+        """Load ``text`` into a pane unless it already shows exactly that.
+        A pane showing only its first lines (:meth:`show_glance`) keeps its
+        scroll position when the whole text replaces them. ``starts``: the
+        text's line starts, computed by the loading worker."""
         key = (language, len(text), hash(text))  # not the text itself: no extra copy of big files
         if self._shown.get(name) == key:
             return
+        keep = name in self._heads
+        self._heads.discard(name)
         self._shown[name] = key
-        self.panes[name].show(text, language)
+        self.panes[name].show(text, language, big=big, keep_scroll=keep, starts=starts)
+
+    def show_glance(self, seen: Glance) -> None:
+        """The first lines of each file (:func:`~routelens.tui.model.glance`)
+        in the line view the whole file will use, until :meth:`show_preview`."""
+        heads = (("registry", seen.registry_head, "yaml"), ("index", seen.index_head, "json"),
+                 ("catalog", seen.catalog_head, "json"))
+        for name, text, language in heads:
+            if text is not None:
+                self._show(name, text, language, big=True)
+                self._heads.add(name)
+        self.panes["registry"].border_subtitle = words.registry_subtitle(seen.registry_lines)
 
     # ------------------------------------------------------------------ what a load gives
     def show_preview(self, pre: Preview) -> None:
         """The registry's text and both generated files, before the registry is parsed."""
-        self._show("registry", pre.display_text, "yaml")
-        self.panes["registry"].border_subtitle = words.registry_subtitle(pre.display_text.count("\n") + 1)
+        self._show("registry", pre.display_text, "yaml", starts=pre.starts.get("registry"))
+        self.panes["registry"].border_subtitle = words.registry_subtitle(
+            len(pre.starts["registry"][0]) if "registry" in pre.starts else pre.display_text.count("\n") + 1)
         if pre.index is not None:
-            self._show("index", pre.index.text, "json" if pre.index.formatted else None)
+            self._show("index", pre.index.text, "json" if pre.index.formatted else None, starts=pre.starts.get("index"))
         if pre.catalog is not None:
-            self._show("catalog", pre.catalog.text, "json")
+            self._show("catalog", pre.catalog.text, "json", starts=pre.starts.get("catalog"))
 
     def show_failure(self, failure: LoadFailure) -> None:
         """A registry that never loaded: its text with every error line
@@ -91,12 +110,13 @@ class PaneSet(Horizontal):
         (warnings, freshness, a stale or unusable catalog)."""
         reg = snap.registry
         rp, ip, cp = self.panes["registry"], self.panes["index"], self.panes["catalog"]
-        self._show("registry", snap.display_text, "yaml")
+        self._show("registry", snap.display_text, "yaml", starts=snap.starts.get("registry"))
         rp.border_title = self.paths.registry_name
         rp.border_subtitle = words.registry_subtitle(reg.line_count)
         rp.set_notice(words.warnings_notice(reg.warnings), "warning")
         if snap.index is not None:
-            self._show("index", snap.index.text, "json" if snap.index.formatted else None)
+            self._show("index", snap.index.text, "json" if snap.index.formatted else None,
+                       starts=snap.starts.get("index"))
         else:
             self._show("index", "", None)
         ip.border_subtitle = (
@@ -104,7 +124,7 @@ class PaneSet(Horizontal):
         )
         ip.set_notice(*words.index_notice(snap))
         if snap.catalog is not None:
-            self._show("catalog", snap.catalog.text, "json")
+            self._show("catalog", snap.catalog.text, "json", starts=snap.starts.get("catalog"))
         else:
             self._show("catalog", "", None)
         cp.set_notice(*words.catalog_notice(snap))
