@@ -26,6 +26,7 @@ walk its nodes.
 from __future__ import annotations
 
 import bisect
+import re
 from itertools import accumulate
 from typing import Any, Callable
 
@@ -649,6 +650,26 @@ def sorted_unique(diags: list[Diagnostic]) -> list[Diagnostic]:
     return sorted(set(diags), key=lambda d: (d.line, d.column, d.key_path, d.message, d.severity))
 
 
+#: the leading spaces of each line that holds something besides whitespace and is no comment (its
+#: first character other than whitespace is not ``#``); ``\s`` is ``str.isspace``, as ``str.strip`` reads it
+_CONTENT_INDENT = re.compile(r"^( *)[^\S\n]*[^\s#]", re.M)
+
+
+def _range_cut(text: str) -> int:
+    """The fewest leading spaces of a line of ``text`` (lines split at LF)
+    that holds content and is no comment; 0 when there is none."""
+    return min(map(len, _CONTENT_INDENT.findall(text)), default=0)
+
+
+def dedent_range(text: str) -> str:
+    """``text`` with :func:`_range_cut` spaces taken off the start of each
+    line (LF-separated); a line indented less (a comment, a blank line)
+    loses only its own spaces. The same as cutting each line in Python, in
+    one regular-expression pass (a read-back reads ten thousand ranges)."""
+    cut = _range_cut(text)
+    return re.sub(f"(?m)^ {{1,{cut}}}", "", text) if cut else text
+
+
 def parse_fragment(text: str, first_line: int = 1, display: str = "<fragment>") -> dict[str, Any]:
     """Parse the text of one canonical line range (docs/formats.md §2, the
     slicing property): the range is dedented and parsed as a one-key mapping
@@ -658,11 +679,8 @@ def parse_fragment(text: str, first_line: int = 1, display: str = "<fragment>") 
     (lines counted from ``first_line``) when the text does not parse, e.g.
     because it uses an alias whose anchor lies outside the range.
     """
-    lines = text.split("\n")
-    indents = [len(l) - len(l.lstrip(" ")) for l in lines if l.strip() and not l.lstrip().startswith("#")]
-    cut = min(indents) if indents else 0
-    # a line indented less than the cut (a comment, a blank line) loses only its own spaces
-    body = "\n".join(l[min(cut, len(l) - len(l.lstrip(" "))):] for l in lines)
+    body = dedent_range(text)
+    cut = _range_cut(text)
     parse_text, back = mask_separators(body)
     r = Reader(body, display, fragment_offset=first_line - 1, column_offset=cut)
     try:
