@@ -661,12 +661,14 @@ def _range_cut(text: str) -> int:
     return min(map(len, _CONTENT_INDENT.findall(text)), default=0)
 
 
-def dedent_range(text: str) -> str:
-    """``text`` with :func:`_range_cut` spaces taken off the start of each
-    line (LF-separated); a line indented less (a comment, a blank line)
-    loses only its own spaces. The same as cutting each line in Python, in
-    one regular-expression pass (a read-back reads ten thousand ranges)."""
-    cut = _range_cut(text)
+def dedent_range(text: str, cut: int | None = None) -> str:
+    """``text`` with ``cut`` (default :func:`_range_cut`) spaces taken off
+    the start of each line (LF-separated); a line indented less (a comment,
+    a blank line) loses only its own spaces. The same as cutting each line
+    in Python, in one regular-expression pass (a read-back reads ten
+    thousand ranges)."""
+    if cut is None:
+        cut = _range_cut(text)
     return re.sub(f"(?m)^ {{1,{cut}}}", "", text) if cut else text
 
 
@@ -679,8 +681,8 @@ def parse_fragment(text: str, first_line: int = 1, display: str = "<fragment>") 
     (lines counted from ``first_line``) when the text does not parse, e.g.
     because it uses an alias whose anchor lies outside the range.
     """
-    body = dedent_range(text)
     cut = _range_cut(text)
+    body = dedent_range(text, cut)
     parse_text, back = mask_separators(body)
     r = Reader(body, display, fragment_offset=first_line - 1, column_offset=cut)
     try:
