@@ -136,3 +136,61 @@ def test_a_batch_collects_garbage_less_often_and_restores_the_collector():
         assert gc.get_freeze_count() > frozen
     assert gc.get_threshold() == before
     assert gc.get_freeze_count() == 0
+
+
+_COMPOSED = """schema_version: 1
+skills:
+  alpha:
+    path: skills/alpha.md
+    priority: P2
+    triggers: [alpha work]
+  beta:
+    path: skills/beta.md
+    priority: P2
+    triggers: [beta work]
+  gamma:
+    path: skills/gamma.md
+    priority: P2
+    triggers: [gamma work]
+  alpha-beta:
+    path: skills/alpha-beta.md
+    priority: P2
+    triggers: [joint work]
+composition:
+  c-plain:
+    - alpha
+    - beta
+  c-flow: [alpha-beta, gamma]
+  c-quoted:
+    - "gamma"
+    - 'alpha'
+  c-other:
+    - alpha-beta  # alpha is no member here, only a part of this word
+"""
+
+
+def test_only_the_compositions_that_can_hold_a_candidate_are_read():
+    """compositions_holding reads a plain range only when the skill id is a
+    word of it, and always reads a range with quotes (or an alias, a tag):
+    the same compositions as reading them all, in id order."""
+    from routelens.artifacts.index_file import parse_index
+    from routelens.artifacts.index_file import index_bytes
+    from routelens.routing.entries import Entries
+
+    reg = parse_registry(_COMPOSED.encode(), "skills.yaml")
+    entries = Entries.from_index(reg.text, "skills.yaml", parse_index(index_bytes(reg)), registry=reg)
+    assert entries.compositions_holding("beta") == ("c-plain",)
+    read = {k[1] for k in entries._cache if k[0] == "composition"}
+    assert read == {"c-plain", "c-quoted"}  # c-flow and c-other do not hold the word "beta"
+    assert entries.compositions_holding("alpha") == ("c-plain", "c-quoted")
+    assert entries.compositions_holding("gamma") == ("c-flow", "c-quoted")
+    assert entries.compositions_holding("alpha-beta") == ("c-flow", "c-other")
+    assert entries.compositions_holding("nobody") == ()
+    everything = Entries.from_index(reg.text, "skills.yaml", parse_index(index_bytes(reg)), registry=reg)
+    _, by_member = everything.composition_sets()
+    for sid in ("alpha", "beta", "gamma", "alpha-beta"):
+        assert entries.compositions_holding(sid) == by_member.get(sid, ())
+    assert entries.composition_members_of("c-quoted") == ("gamma", "alpha")
+    # and the decision: two candidates of one composition route to it
+    d = Router.from_registry(reg).route("alpha work and beta work")
+    assert (d.mode, d.reason, d.composition, d.skills) == ("index", "clear_candidate", "c-plain", ("alpha", "beta"))
