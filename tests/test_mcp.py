@@ -266,3 +266,22 @@ def test_tool_list_identical_for_another_registry(registry, tmp_path):
     other.parent.mkdir()
     other.write_text(REGISTRY.replace("code-review", "pull-request-review") + ADDED)
     assert _session_run(other, script) == first
+
+
+def test_route_task_candidates_are_cut_like_the_decision_json(tmp_path):
+    """§10: on a registry where a phrase reaches 30 skills, the answer lists
+    the matches as the decision JSON does (the best 20, ties by id), then
+    the near misses, and says how many there were uncut."""
+    lines = ["schema_version: 1", "skills:"]
+    for i in range(1, 31):
+        lines += [f"  notes-{i:02d}:", f"    path: skills/notes-{i:02d}.md", "    priority: P1",
+                  f"    triggers: [release notes, notes job {i}]", f"    description: Release notes {i}"]
+    reg = tmp_path / "skills.yaml"
+    reg.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    write_generated(load_registry(reg), tmp_path / "generated")
+    p = route_task_payload(reg, "write the release notes")
+    assert (p["mode"], p["reason"]) == ("full", "ambiguous")
+    ids = [c["id"] for c in p["candidates"]]
+    assert ids == [f"notes-{i:02d}" for i in range(1, 21)]
+    assert p["candidates_total"] == 30
+    assert not any(c["selected"] for c in p["candidates"])

@@ -111,13 +111,16 @@ def route_task_payload(registry_path: str | Path, task: str, index_path: str | P
         {"mode", "reason", "message", "skills": [ids], "composition": id | None,
          "expansions": [{"id", "kind", "lines": [start, end], "yaml", "path", "priority",
                          "status", "resolved_from"}],
-         "candidates": [{"id", "score", "trigger", "span": [s, e], "selected": bool}],
+         "candidates": [{"id", "score", "trigger", "span": [s, e], "selected": bool}], "candidates_total",
          "dropped": [[id, why]], "rule": id | None, "high_risk": [terms],
          "registry": absolute path, "next": what to do with this answer (a sentence),
          "payload_chars", "freshness", "source_sha256", "index_sha256", "matcher_version",
          "missing_bodies": [{"id", "path", "problem"}]}
 
-    ``candidates`` are the matches then the near misses, best first.
+    ``candidates`` are the matches as the decision JSON lists them (cut
+    to the best 20 and every lower one selected or named, docs/formats.md
+    §6.1) then the near misses, best first; ``candidates_total`` counts
+    them uncut (§10).
     ``on_decision``, when given, is called with the router's decision
     (``routelens mcp --log`` appends it to the decision log).
     Raises :class:`ToolCallError` when the registry cannot be read or is
@@ -155,8 +158,9 @@ def route_task_payload(registry_path: str | Path, task: str, index_path: str | P
             for e in d.expansions
         ],
         "candidates": [
-            {**m.to_dict(), "selected": m.id in selected} for m in (*d.matches, *d.near_misses)
+            {**m.to_dict(), "selected": m.id in selected} for m in (*d.listed()[0], *d.near_misses)
         ],
+        "candidates_total": len(d.matches) + len(d.near_misses),
         "dropped": [[a, b] for a, b in d.dropped],
         "rule": d.rule,
         "high_risk": list(d.high_risk),

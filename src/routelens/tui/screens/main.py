@@ -156,6 +156,7 @@ class MainScreen(Screen[None]):
         self.last_decision_painted_at = 0.0  # perf_counter() after the frame showing it
         self.first_paint_at = 0.0  # perf_counter() after the first frame with the panes' text
         self.full_paint_at = 0.0  # ... after the first frame with the whole files and the freshness state
+        self._painted = False  # the panes show something: a glance, a preview or a load
         self.load_applied_at = 0.0
         self._task_text = task
         self._route_seq = 0
@@ -213,7 +214,7 @@ class MainScreen(Screen[None]):
         self.task_input.focus()
 
     def _show_loading(self) -> None:
-        if not self.first_paint_at and self.snapshot is None and self.failure is None:
+        if not self._painted:  # nothing on screen yet (a first frame may be shown but not yet marked)
             self.panes.set_panes_loading(True)
 
     def pane(self, name: str) -> CodePane:
@@ -317,6 +318,7 @@ class MainScreen(Screen[None]):
         if message.gen != self._load_gen:
             return  # a read given up after a timeout came back late
         seen = message.glance
+        self._painted = True
         if not self.first_paint_at:
             self.call_after_refresh(self._mark_first_paint)
         self.panes.set_panes_loading(False)
@@ -419,6 +421,7 @@ class MainScreen(Screen[None]):
         self._unverified = False
         self._sig = result.signature
         self._content = result.content
+        self._painted = True
         if not self.first_paint_at:
             self.call_after_refresh(self._mark_first_paint)
         if not self.full_paint_at:
@@ -439,6 +442,7 @@ class MainScreen(Screen[None]):
     def _show_preview(self, pre: Preview) -> None:
         """First paint of a registry whose index is fresh, before it is
         parsed: the three panes and the header (counts from the index)."""
+        self._painted = True
         if not self.first_paint_at:
             self.call_after_refresh(self._mark_first_paint)
         if not self.full_paint_at:
