@@ -504,7 +504,7 @@ def test_a_range_is_dedented_as_cutting_each_line_would():
     indented less loses only its own spaces."""
     import random
 
-    from routelens.text.yaml_events import _range_cut, dedent_range
+    from routelens.text.canonical import dedent_range, range_cut
 
     def by_lines(text):
         lines = text.split("\n")
@@ -513,11 +513,11 @@ def test_a_range_is_dedented_as_cutting_each_line_would():
         return "\n".join(l[min(cut, len(l) - len(l.lstrip(" "))):] for l in lines), cut
 
     assert dedent_range("  a:\n    b: 1\n # c\n\n   \t\n") == "a:\n  b: 1\n# c\n\n \t\n"
-    assert _range_cut("  a:\n    b: 1\n # c\n") == 2
-    assert _range_cut("   # only a comment\n \t \n") == 0 and dedent_range("  # x\n") == "  # x\n"
-    assert _range_cut("  \u2028x\n   y\n") == 2  # U+2028 is whitespace before the content
+    assert range_cut("  a:\n    b: 1\n # c\n") == 2
+    assert range_cut("   # only a comment\n \t \n") == 0 and dedent_range("  # x\n") == "  # x\n"
+    assert range_cut("  \u2028x\n   y\n") == 2  # U+2028 is whitespace before the content
     rng = random.Random(7)
     alphabet = [" ", " ", " ", "\n", "\t", "\r", "#", "a", ":", "\u2028", "\x85", "\x0b", "\u3000", "\xa0"]
     for _ in range(20_000):
         t = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 24)))
-        assert (dedent_range(t), _range_cut(t)) == by_lines(t), repr(t)
+        assert (dedent_range(t), range_cut(t)) == by_lines(t), repr(t)

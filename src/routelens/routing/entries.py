@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 import threading
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 from routelens.artifacts.bodies import body_state
 from routelens.artifacts.index_file import CompactIndex
@@ -257,6 +257,16 @@ class Entries:
         words, other = self._composition_words
         maybe = sorted({*words.get(skill_id, ()), *other})
         return tuple(c for c in maybe if skill_id in self.composition_members_of(c))
+
+    def compositions_of(self, skill_ids: Iterable[str]) -> tuple[dict[str, tuple[str, ...]],
+                                                                 dict[str, tuple[str, ...]]]:
+        """``(skill id -> the compositions holding it, sorted; composition id ->
+        its members)`` for ``skill_ids`` and the compositions holding them
+        (:meth:`compositions_holding`, :meth:`composition_members_of`; same
+        errors): what the composition step (docs/formats.md §6.3 steps 6
+        and 7) looks at."""
+        by_member = {sid: self.compositions_holding(sid) for sid in skill_ids}
+        return by_member, {c: self.composition_members_of(c) for cids in by_member.values() for c in cids}
 
     def composition_sets(self) -> tuple[dict[str, frozenset[str]], dict[str, tuple[str, ...]]]:
         """``(composition id -> its members as a set, skill id -> the

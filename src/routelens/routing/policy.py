@@ -606,10 +606,8 @@ def _compositions(entries: Entries, live: tuple[Match, ...], dropped: tuple[tupl
     if len(live) < 2:
         return None
     cand = {m.id for m in live}
-    # only the compositions holding a candidate can hold them all, or conflict (in id order, as members):
-    # only their ranges are read
-    by_member = {sid: entries.compositions_holding(sid) for sid in cand}
-    members = {c: entries.composition_members_of(c) for cids in by_member.values() for c in cids}
+    # only the compositions holding a candidate (in id order; only their ranges are read) hold all or conflict
+    by_member, members = entries.compositions_of(cand)
     sets = {c: frozenset(mem) for c, mem in members.items()}
     fewest = min(cand, key=lambda sid: (len(by_member[sid]), sid))
     holding = [c for c in by_member[fewest] if cand <= sets[c]]

@@ -26,7 +26,6 @@ walk its nodes.
 from __future__ import annotations
 
 import bisect
-import re
 from itertools import accumulate
 from typing import Any, Callable
 
@@ -35,7 +34,7 @@ from ruamel.yaml import events as ev
 from routelens.errors import Diagnostic, RegistryError, RoutelensError
 from routelens.limits import LIMITS
 from routelens.text import yaml_words
-from routelens.text.canonical import decode_canonical
+from routelens.text.canonical import decode_canonical, dedent_range, range_cut
 
 try:  # the C parser is ~10x faster; ruamel.yaml 0.19 needs ruamel.yaml.clib for it
     from ruamel.yaml.cyaml import CParser as _CParser
@@ -650,28 +649,6 @@ def sorted_unique(diags: list[Diagnostic]) -> list[Diagnostic]:
     return sorted(set(diags), key=lambda d: (d.line, d.column, d.key_path, d.message, d.severity))
 
 
-#: the leading spaces of each line that holds something besides whitespace and is no comment (its
-#: first character other than whitespace is not ``#``); ``\s`` is ``str.isspace``, as ``str.strip`` reads it
-_CONTENT_INDENT = re.compile(r"^( *)[^\S\n]*[^\s#]", re.M)
-
-
-def _range_cut(text: str) -> int:
-    """The fewest leading spaces of a line of ``text`` (lines split at LF)
-    that holds content and is no comment; 0 when there is none."""
-    return min(map(len, _CONTENT_INDENT.findall(text)), default=0)
-
-
-def dedent_range(text: str, cut: int | None = None) -> str:
-    """``text`` with ``cut`` (default :func:`_range_cut`) spaces taken off
-    the start of each line (LF-separated); a line indented less (a comment,
-    a blank line) loses only its own spaces. The same as cutting each line
-    in Python, in one regular-expression pass (a read-back reads ten
-    thousand ranges)."""
-    if cut is None:
-        cut = _range_cut(text)
-    return re.sub(f"(?m)^ {{1,{cut}}}", "", text) if cut else text
-
-
 def parse_fragment(text: str, first_line: int = 1, display: str = "<fragment>") -> dict[str, Any]:
     """Parse the text of one canonical line range (docs/formats.md §2, the
     slicing property): the range is dedented and parsed as a one-key mapping
@@ -681,7 +658,7 @@ def parse_fragment(text: str, first_line: int = 1, display: str = "<fragment>") 
     (lines counted from ``first_line``) when the text does not parse, e.g.
     because it uses an alias whose anchor lies outside the range.
     """
-    cut = _range_cut(text)
+    cut = range_cut(text)
     body = dedent_range(text, cut)
     parse_text, back = mask_separators(body)
     r = Reader(body, display, fragment_offset=first_line - 1, column_offset=cut)
