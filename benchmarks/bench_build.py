@@ -5,7 +5,7 @@ in one run.
 Usage::
 
     python benchmarks/bench_build.py [--sizes 1000,10000,100000] [--repeat 5]
-                                     [--go PATH] [--shape gen|bench]
+                                     [--go PATH] [--shape gen|bench] [--against FOLDER]
 
 The Go generator is not part of routelens: the benchmark only runs a binary
 it is given, with ``--go PATH`` or in the environment variable
@@ -15,7 +15,9 @@ routelens figures alone. The Go program is quadratic in the number of
 skills (over a minute at 100,000), so it runs only up to ``--go-max``
 skills (default 20,000).
 
-For each size a registry is written to a temporary folder and three whole
+For each size a registry is written to a temporary folder, one build runs
+there untimed (it writes Python's bytecode caches, which an installed
+routelens has, and routelens's word-frequency cache), and three whole
 processes run there in turn, ``--repeat`` rounds, interleaved so that a
 busy machine slows all of them alike: the Go binary, ``routelens build
 --jobs 2`` (a registry of a megabyte or more is read in two processes; by
@@ -241,15 +243,26 @@ sys.__stdout__.write(json.dumps({"code": code, "wall": wall, "rss_kib": me.ru_ma
 """
 
 
-def _timed(cmd: list[str], cwd: Path) -> float:
+def _timed(cmd: list[str], cwd: Path, env: dict[str, str] | None = None) -> float:
     t0 = time.perf_counter()
-    subprocess.run(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    subprocess.run(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True, env=env)
     return time.perf_counter() - t0
 
 
-def _memory(args: list[str], cwd: Path) -> dict:
+def _cpu_timed(cmd: list[str], cwd: Path, env: dict[str, str] | None = None) -> tuple[float, float]:
+    """(wall, CPU) seconds of one whole process; CPU is user + system time,
+    which depends less on a busy machine than wall time does."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    _, status, usage = os.wait4(proc.pid, 0)
+    if status != 0:
+        raise SystemExit(f"benchmark step failed: {' '.join(cmd)}")
+    return time.perf_counter() - t0, usage.ru_utime + usage.ru_stime
+
+
+def _memory(args: list[str], cwd: Path, env: dict[str, str] | None = None) -> dict:
     proc = subprocess.run([sys.executable, "-c", _MEMORY, *args], cwd=cwd, capture_output=True, text=True,
-                          check=False)
+                          check=False, env=env)
     if proc.returncode != 0:
         raise SystemExit(f"benchmark step failed:\n{proc.stderr}")
     return json.loads(proc.stdout)
@@ -274,6 +287,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--go-max", type=int, default=20_000, help="largest size the quadratic Go program runs at")
     ap.add_argument("--shape", choices=("gen", "bench"), default="gen", help="which synthetic registry")
     ap.add_argument("--seed", type=int, default=42)
+    ap.add_argument("--against", help="another checkout (a folder holding src/routelens) whose `build --jobs 1` "
+                                      "runs interleaved with this one's: wall and CPU medians of both")
     args = ap.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
     go = go_binary(args.go)
@@ -288,24 +303,47 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'skills':>8} {'MB':>6}  {'go med':>7} {'go min':>7}  {'j2 med':>7} {'j2 min':>7} {'ratio':>6}  "
           f"{'j1 med':>9} {'ratio':>6}  {'j2 MiB':>6} {'2nd MiB':>7} {'j1 MiB':>6}")
     with tempfile.TemporaryDirectory(prefix="routelens-bench-") as tmp:
+        base_env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        here_env = dict(base_env, PYTHONPYCACHEPREFIX=str(Path(tmp) / "pycache-here"))
+        other_env = None
+        if args.against:
+            other_src = Path(args.against).expanduser().resolve() / "src"
+            if not (other_src / "routelens" / "__init__.py").is_file():
+                raise SystemExit(f"--against {args.against}: no src/routelens there")
+            other_env = dict(base_env, PYTHONPATH=str(other_src), PYTHONPYCACHEPREFIX=str(Path(tmp) / "pycache-other"))
         for n in sizes:
             folder = Path(tmp) / f"r{n}"
             folder.mkdir()
             data = gen_registry(n, args.seed) if args.shape == "gen" else make_registry(n, args.seed).encode()
             (folder / "skills.yaml").write_bytes(data)
+            # one build of each checkout not timed, with Python's bytecode caches written (in the temporary
+            # folder, never in a checkout), as an installed routelens has them: a PYTHONDONTWRITEBYTECODE
+            # environment would otherwise compile every module on every run
+            for env in (here_env, other_env):
+                if env is not None:
+                    subprocess.run(rl + ["--jobs", "1"], cwd=folder, stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.DEVNULL, check=True, env=env)
+                    shutil.rmtree(folder / "gen-rl", ignore_errors=True)
             rounds = 1 if n > 50_000 else args.repeat
-            runs: dict[str, list[float]] = {"go": [], "rl": [], "rl1": []}
+            runs: dict[str, list[float]] = {"go": [], "rl": [], "rl1": [], "cpu1": [], "other": [], "cpu_other": []}
             use_go = go is not None and n <= args.go_max
             for _ in range(rounds):
                 if use_go:
                     shutil.rmtree(folder / "generated", ignore_errors=True)
                     runs["go"].append(_timed([str(go)], folder))
                 shutil.rmtree(folder / "gen-rl", ignore_errors=True)
-                runs["rl"].append(_timed(rl2, folder))
+                runs["rl"].append(_timed(rl2, folder, here_env))
                 shutil.rmtree(folder / "gen-rl", ignore_errors=True)
-                runs["rl1"].append(_timed(rl + ["--jobs", "1"], folder))
-            mem2 = _memory(rl2[3:], folder)
-            mem1 = _memory(rl[3:] + ["--jobs", "1"], folder)
+                wall, cpu = _cpu_timed(rl + ["--jobs", "1"], folder, here_env)
+                runs["rl1"].append(wall)
+                runs["cpu1"].append(cpu)
+                if other_env is not None:
+                    shutil.rmtree(folder / "gen-rl", ignore_errors=True)
+                    wall, cpu = _cpu_timed(rl + ["--jobs", "1"], folder, other_env)
+                    runs["other"].append(wall)
+                    runs["cpu_other"].append(cpu)
+            mem2 = _memory(rl2[3:], folder, here_env)
+            mem1 = _memory(rl[3:] + ["--jobs", "1"], folder, here_env)
             med = {k: statistics.median(v) for k, v in runs.items() if v}
             best = {k: min(v) for k, v in runs.items() if v}
             if use_go:
@@ -317,6 +355,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{n:>8} {len(data) / 1e6:>6.2f}  {go_txt}  {med['rl']:>7.3f} {best['rl']:>7.3f} {r2}  "
                   f"{med['rl1']:>9.3f} {r1}  {mem2['rss_kib'] / 1024:>6.0f} {mem2['reader_rss_kib'] / 1024:>7.0f} "
                   f"{mem1['rss_kib'] / 1024:>6.0f}", flush=True)
+            print(f"{'':>8} CPU (user + system) of build --jobs 1: median {med['cpu1']:.3f} s"
+                  + (f" against {med['cpu_other']:.3f} s for {args.against} ({med['cpu1'] / med['cpu_other']:.2f}x); "
+                     f"its wall median {med['other']:.3f} s ({med['rl1'] / med['other']:.2f}x)"
+                     if other_env is not None else ""), flush=True)
             if go is not None and not use_go:
                 print(f"{'':>8} (Go not run above --go-max {args.go_max}: it is quadratic in the skills)")
     print("j2/j1: routelens build --jobs 2 / --jobs 1; ratio: its median / the Go median, same run (<= 1.00 is "

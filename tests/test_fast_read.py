@@ -147,6 +147,181 @@ def test_a_duplicate_skill_id_across_entries_is_the_same_error_both_ways():
     assert got[1] == ["/nonexistent/skills.yaml:11:3: skills.beta: duplicate key (first defined on line 7)"]
 
 
+# --------------------------------------------------------------------------- the scanned read
+
+SCAN_ENTRY = """schema_version: 1
+skills:
+  alpha:
+    path: skills/alpha.md
+    priority: P1
+    triggers:
+      - alpha task
+{extra}
+  beta:
+    path: skills/beta.md
+    priority: P2
+    triggers:
+      - beta task
+  delta:
+    path: skills/delta.md
+    priority: P0
+    triggers:
+      - delta task
+composition:
+  pair:
+    - beta
+    - delta
+"""
+
+_G = "  gamma:\n    path: g.md\n    priority: P0\n    triggers:\n      - g\n"
+
+#: entries in block style that the scanned read (registry/scan.py) must read as the general
+#: way does, or leave to it: each one a trap for a line-by-line reader
+SCAN_TRICKY = [
+    _G,  # the common entry
+    _G + "    description: one\n      two\n",  # a plain value continued on the next line
+    _G + "      h\n",  # an item continued
+    _G + "        - h\n",  # a deeper dash: the item's text continues
+    _G + "     - h\n",  # a dash between the key's and the items' indentation
+    _G + "    notes: |\n      a\n\n      # not a comment\n",  # '#' inside a block scalar
+    _G + "    notes: |\n      a\n      # content\n",
+    _G + "    notes: |\n      a\n    # a comment\n",  # a comment that ends it
+    _G + "    notes: |\n      a\n\n\n",  # trailing blank lines (clipped)
+    _G + "    notes: |+\n      a\n\n",  # kept
+    _G + "    notes: |2\n       a\n",  # an indentation indicator
+    _G + "    notes: >\n      a\n        b\n      c\n",  # a more-indented line
+    _G + "    notes: >\n      a\n\n      b\n",  # a blank line inside
+    _G + "    notes: >-\n      a\n      b\n",
+    _G + "    notes: |-\n      a\n      b\n",
+    _G + "    notes: >\n      a\n      b\n",
+    _G + "    notes: |\n      a \n",  # a trailing space in a block line
+    _G + "    notes: |\n      a\n       \n      b\n",  # a line of spaces inside
+    "  gamma:\n    path: g.md  \n    priority: P0\n    triggers:\n      - g\n",  # trailing spaces
+    "  gamma:\n    path: g.md\n    priority: P0\n    triggers:\n      - g \n",
+    "  gamma:\n    path: g.md\n    priority: P0\n    triggers:\n      - a\tb\n",  # a tab inside
+    "  gamma:\n    path: g.md\n    priority: P0\n    triggers:\n      - a\t\n",  # a trailing tab
+    _G + "    homepage: https://example.com/a\n",  # ':' inside a plain scalar
+    _G + "    note: a: b\n",  # ': ' inside: an error
+    "  gamma:\n    path: g.md\n    priority: P0 # c\n    triggers:\n      - g # c\n",  # comments after values
+    "  gamma:\n    path: g.md\n    priority: P0\n    triggers:\n      - C#\n      - a  b\n",  # '#', two spaces
+    "  gamma:\n    path:   g.md\n    priority:  P0\n    triggers:\n      -   g\n",  # more spaces
+    "  gamma:\n    path: \"g.md\"\n    priority: 'P0'\n    status: \"deprecated\"\n    triggers:\n"
+    "      - \"a: b\"\n      - 'it''s'\n      - \"# x\"\n",  # quoted values
+    "  gamma:\n    path: g.md\n    priority: P0\n    triggers:\n      - \"back\\\\slash\"\n",  # an escape
+    "  gamma:\n    path: g.md\n    priority: P0\n    triggers:\n      - \"\"\n",  # an empty trigger
+    "  gamma:\n    path: g.md\n    priority: P0\n    triggers:\n      - 'x' y\n",  # text after a quote
+    "  gamma:\n    path: g.md\n    priority: P0\n    triggers:\n    - g\n",  # an indentless list
+    _G + "    tags:\n      - ~\n      - a\n      - null\n      - 'null'\n",  # nulls in metadata
+    _G + "    owner: null\n    team: ~\n    other: 'null'\n",
+    "  gamma:\n    path: g.md\n    priority: P0\n    triggers:\n      - \u3000\n",  # a blank trigger
+    _G + "    Null: x\n",  # a null key
+    _G + "    NULL:\n      - a\n",
+    _G + "    true: x\n    'yes': y\n",
+    "  gamma:\n  # c\n    path: g.md\n# c\n    priority: P0\n    triggers:\n      # c\n      - g\n  # c\n",
+    "  gamma:  \n    path: g.md\n    priority: P0\n    triggers:\n      - g\n",  # key line: trailing spaces
+    "  gamma: # c\n    path: g.md\n    priority: P0\n    triggers:\n      - g\n",  # key line: a comment
+    "  gamma:\n    path: g.md\n    \n    priority: P0\n    triggers:\n      - g\n",  # a line of spaces
+    "  gamma:\n      path: g.md\n      priority: P0\n      triggers:\n        - g\n",  # other indentation
+    "  gamma:\n    path: g.md\n priority: P0\n    triggers:\n      - g\n",  # a line less indented
+    _G + "    description: >\n      # x\n      y\n",
+    "  gamma:\n    path: \"../x.md\"\n    priority: P0\n    triggers:\n      - g\n",  # escaping path
+    "  gamma:\n    path: g.md\n    priority: |\n      P0\n    triggers:\n      - g\n",  # block priority
+    "  gamma:\n    path: |-\n      g.md\n    priority: P0\n    triggers:\n      - g\n",  # block path
+    _G + "    not_when:\n      - h\n      - 'i'\n",
+    _G + "    not_when:\n      - ~\n",
+    _G + "    status: disabled\n    description: >-\n      one\n      two\n",
+    "  gamma:\n    triggers:\n      - g\n    description: |\n      d\n    path: g.md\n    priority: P0\n",  # order
+    _G + "    triggers:\n      - h\n",  # a duplicate key
+    _G + "    description: x\n    description: y\n",
+    "  gamma:\n    path: g.md\n    priority: P0\n    triggers:\n      - g\n  gamma:\n    path: h.md\n"
+    "    priority: P0\n    triggers:\n      - h\n",  # the same id twice
+    "  beta:\n    path: b2.md\n    priority: P0\n    triggers:\n      - b2\n",  # the id of a later entry
+    "  gamma:\n    path: g.md\n    priority: P0\n    triggers: [g]\n    description: \"one\n  epsilon:\n"
+    "    path: e.md\n    priority: P0\n    triggers:\n      - e\n  \"\n",  # a quote across an entry
+    "  gamma:\n    path: g.md\n    priority: P0\n    triggers: [g,\n  epsilon:\n    path: e.md\n"
+    "    priority: P0\n    triggers:\n      - e\n  ]\n",  # a flow list across an entry
+    "  gamma:\n    path: g.md\n    priority: P0\n    triggers:\n      - g\u0085h\n",  # a line separator
+    "  gamma:\n    path: g.md\n    priority: P0\n    triggers:\n      - g\x01\n",  # a control character
+    "  gamma:\n    path: g.md\n    priority: P0\n    triggers:\n      - g\ufeff\n",  # a BOM inside
+    _G + "---\n",  # a second document
+    _G + "...\n",
+    _G + "    notes: |\n      a\n  epsilon: &e\n    path: e.md\n    priority: P0\n    triggers:\n      - e\n"
+    "  zeta: *e\n",  # an alias of an entry
+    _G + "    meta: &m x\n  epsilon:\n    path: e.md\n    priority: P0\n    triggers:\n      - *m\n",
+    "  gamma:\n    path: g.md\n    priority: P0\n    triggers:\n      - !!str g\n",  # a tag
+    "  gamma:\n    path: g.md\n    priority: P0\n    triggers:\n      - &a g\n",  # an anchor
+    "  \"gamma\":\n    path: g.md\n    priority: P0\n    triggers:\n      - g\n",  # a quoted id
+    "  9-gamma:\n    path: g.md\n    priority: P0\n    triggers:\n      - 0123\n      - yes\n      - 1.5\n",
+]
+
+
+@pytest.mark.parametrize("extra", SCAN_TRICKY, ids=range(len(SCAN_TRICKY)))
+def test_unusual_block_entries_read_the_same_both_ways(extra):
+    assert_same(SCAN_ENTRY.format(extra=extra.rstrip("\n")).encode("utf-8"))
+    last = SCAN_ENTRY.split("composition:")[0]
+    assert_same((last + extra).encode("utf-8"))  # as the last entry
+    assert_same((last + extra.rstrip("\n")).encode("utf-8"))  # without a final line break
+    assert_same((last + extra + "composition:\n  pair:\n    - beta\n    - delta\n").encode("utf-8"))
+    assert_same(SCAN_ENTRY.format(extra=extra.rstrip("\n")).replace("\n", "\r\n").encode("utf-8"))
+
+
+def test_the_scanned_read_decides_every_common_entry_but_the_first():
+    """On the original design's synthetic shape every entry but the first
+    (left to the parser, so that it sees a `skills` mapping) is read from
+    its lines, and the registry is the general way's."""
+    import importlib.util
+
+    from routelens.registry.scan import scan_skills
+
+    spec = importlib.util.spec_from_file_location("bench_build", ROOT / "benchmarks" / "bench_build.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)  # type: ignore[union-attr]
+    raw = bench.gen_registry(600, 5)
+    scan = scan_skills(raw.decode("utf-8"))
+    assert scan is not None and len(scan.decided) == 599 and len(scan.undecided) == 1
+    got = assert_same(raw)
+    assert got[0] == "ok" and len(got[1]) == 600
+    assert all(scan.decided[sid] == got[1][sid] for sid in scan.decided)
+    raw = bench.make_registry(300, seed=3).encode("utf-8")  # with comments, block scalars and metadata
+    scan = scan_skills(raw.decode("utf-8"))
+    assert scan is not None and len(scan.decided) == 299
+    assert assert_same(raw)[0] == "ok"
+
+
+def test_warnings_and_ranges_after_the_scanned_entries_keep_their_lines_and_columns():
+    """The parser reads the rest with each scanned line turned into '#':
+    what it reports after them (unknown keys, composition ranges, an alias
+    in a composition) has the file's own lines and columns."""
+    text = (SCAN_ENTRY.format(extra=_G.rstrip("\n"))
+            + "  trio: &t\n    - beta\n    - gamma\n    - delta\n  again: *t\n"
+            + "routing:\n  thresold: 80\nextra_top: 1\n")
+    got = assert_same(text.encode("utf-8"))
+    assert got[0] == "ok"
+    assert got[5] == [
+        "/nonexistent/skills.yaml:31:3: warning: composition.again: not self-contained: its range uses an alias "
+        "whose anchor lies outside it",
+        "/nonexistent/skills.yaml:33:3: warning: routing.thresold: unknown routing key; ignored; did you mean "
+        "`threshold`?",
+        "/nonexistent/skills.yaml:34:1: warning: extra_top: unknown top-level key (known: schema_version, skills, "
+        "composition, rules, routing); ignored",
+    ]
+    comps = got[2]
+    assert (comps["trio"].source_start, comps["trio"].source_end) == (27, 30)
+    assert not comps["again"].self_contained
+
+
+def test_a_broken_registry_read_the_scanned_way_gives_the_general_errors():
+    text = SCAN_ENTRY.format(extra=_G + "    priority: P9").replace("  delta:", "  Delta:")
+    got = assert_same(text.encode("utf-8"))
+    assert got[0] == "error"
+    assert got[1] == [
+        "/nonexistent/skills.yaml:13:5: skills.gamma.priority: duplicate key (first defined on line 10)",
+        "/nonexistent/skills.yaml:19:3: skills.Delta: bad id 'Delta': ids are lowercase kebab-case "
+        "(^[a-z0-9][a-z0-9-]*$)",
+        "/nonexistent/skills.yaml:27:7: composition.pair[1]: unknown skill 'delta'",
+    ]
+
+
 @settings(max_examples=120, **SETTINGS)
 @given(registries())
 def test_generated_registries_read_the_same_both_ways(case):
@@ -204,11 +379,13 @@ def test_new_skill_takes_exactly_the_fields_of_skill_and_makes_an_equal_skill():
 @pytest.fixture
 def split_always(monkeypatch):
     """Let the two-process read run on small registries and inside the test
-    runner (whose workers have threads)."""
+    runner (whose workers have threads), and only it (no scanned read
+    first)."""
     import routelens.registry.split as split
 
     monkeypatch.setattr(split, "MIN_CHARS", 0)
     monkeypatch.setattr(split, "can_split", lambda: True)
+    monkeypatch.setattr(load_module, "parse_scanned", lambda *args, **kwargs: None)  # the split's own way
     used: list[bool] = []
     real = split.parse_split
 
@@ -311,12 +488,12 @@ def test_generated_registries_read_the_same_in_two_halves(case):
     import routelens.registry.split as split
 
     text, _ = case
-    saved = split.MIN_CHARS, split.can_split
-    split.MIN_CHARS, split.can_split = 0, (lambda: True)
+    saved = split.MIN_CHARS, split.can_split, load_module.parse_scanned
+    split.MIN_CHARS, split.can_split, load_module.parse_scanned = 0, (lambda: True), (lambda *a, **k: None)
     try:
         assert_same_split(text.encode("utf-8"))
     finally:
-        split.MIN_CHARS, split.can_split = saved
+        split.MIN_CHARS, split.can_split, load_module.parse_scanned = saved
 
 
 @settings(max_examples=80, **SETTINGS)
@@ -337,10 +514,10 @@ def test_a_split_forced_at_any_line_gives_the_one_process_answer(case, data):
     at = data.draw(st.sampled_from(lines_at))
     line = text[at:text.find("\n", at) if "\n" in text[at:] else len(text)]
     key = at + len(line) - len(line.lstrip(" "))
-    saved = split.MIN_CHARS, split.can_split, split.split_plan
-    split.MIN_CHARS, split.can_split = 0, (lambda: True)
+    saved = split.MIN_CHARS, split.can_split, split.split_plan, load_module.parse_scanned
+    split.MIN_CHARS, split.can_split, load_module.parse_scanned = 0, (lambda: True), (lambda *a, **k: None)
     split.split_plan = lambda t: (plan[0], plan[1], at, plan[3], key)
     try:
         assert_same_split(text.encode("utf-8"))
     finally:
-        split.MIN_CHARS, split.can_split, split.split_plan = saved
+        split.MIN_CHARS, split.can_split, split.split_plan, load_module.parse_scanned = saved

@@ -35,12 +35,13 @@ import re
 import threading
 import unicodedata
 from collections import Counter
+from itertools import chain
 from typing import Any
 
 from routelens.artifacts.bodies import body_text_info
 from routelens.artifacts.wordfreq_cache import frequencies
 from routelens.registry.model import Registry
-from routelens.text.unicode import is_spaceless, normalize_text
+from routelens.text.unicode import SPACELESS_RANGES, is_spaceless, normalize_text
 from routelens.text.words import MATCH_STOP_WORDS, TERM_STOP_WORDS, inflection_key, inflections, lemma_candidates, terms
 
 __all__ = [
@@ -171,20 +172,25 @@ def trigger_key(trigger: str) -> str | None:
     return key  # type: ignore[return-value]
 
 
+#: one character of a script written without spaces (:func:`routelens.text.unicode.is_spaceless` as a class)
+_SPACELESS_CHAR = re.compile("[" + "".join(f"{re.escape(chr(lo))}-{re.escape(chr(hi))}"
+                                           for lo, hi in SPACELESS_RANGES) + "]")
+_ASCII_ALNUM = re.compile(r"[A-Za-z0-9]")
+
+
 def _trigger_key(trigger: str) -> str | None:
     norm = normalize_text(trigger).strip()
     if not norm:
         return None
     if norm.isascii():  # no character of a script without spaces (all of them are beyond ASCII)
-        if not any(c.isalnum() for c in norm):
+        if _ASCII_ALNUM.search(norm) is None:
             return None  # punctuation alone: what the first rule below gives
-    else:
-        if all(is_spaceless(ord(c)) or not c.isalnum() for c in norm):
-            core = "".join(c for c in norm if c.isalnum())
-            return core or None
-        if any(is_spaceless(ord(c)) for c in norm):
+    elif _SPACELESS_CHAR.search(norm) is not None:
+        # written in a script without spaces, punctuation aside ("予約"), or mixing scripts ("CSV出力")
+        if any(c.isalnum() for c in _SPACELESS_CHAR.sub("", norm)):
             return None
-    words = [w for w in _latin_words(norm)]
+        return norm if norm.isalnum() else ("".join(c for c in norm if c.isalnum()) or None)
+    words = _latin_words(norm)
     content = [w for w in words if w not in MATCH_STOP_WORDS or len(words) == 1]
     if len(content) == 1:
         return content[0]
@@ -228,27 +234,26 @@ def vocabulary(reg: Registry, bodies: dict[str, dict[str, Any]] | None = None) -
     given, receives what the catalog says about each body (skill path ->
     :func:`routelens.artifacts.bodies.body_info`'s dict), so a build reads
     each body once."""
-    keys_of: dict[str, set[str]] = {}
+    skills = list(reg.skills.values())
+    # each distinct trigger text once: its key word, and whether it is an acronym in capitals
+    tkey: dict[str, str | None] = {t: trigger_key(t) for t in set().union(*[s.triggers for s in skills])}
     plain: set[str] = set()  # keys of triggers that are not acronyms in capitals
     acronym: dict[str, float] = {}  # keys of acronym triggers -> their commonness (trigger_zipf)
-    known = _KEY_CACHE
-    for s in reg.skills.values():
-        ks = None
-        for t in s.triggers:
-            k = known.get(t, _NO_KEY)
-            if k is _NO_KEY:
-                k = trigger_key(t)
-            if k is not None:
-                if ks is None:
-                    ks = keys_of[s.id] = set()
-                ks.add(k)  # type: ignore[arg-type]
-                if t[:1].isupper() and k.isascii() and _ACRONYM_TRIGGER.fullmatch(
-                        unicodedata.normalize("NFKC", t).strip()):
-                    z = trigger_zipf(t, k)  # an acronym's final S is a letter (docs/formats.md §3.7)
-                    acronym[k] = max(z, acronym.get(k, 0.0))
-                else:
-                    plain.add(k)
-    all_keys: set[str] = set().union(*keys_of.values())
+    for t, k in tkey.items():
+        if k is None:
+            continue
+        if t[:1].isupper() and k.isascii() and _ACRONYM_TRIGGER.fullmatch(unicodedata.normalize("NFKC", t).strip()):
+            z = trigger_zipf(t, k)  # an acronym's final S is a letter (docs/formats.md §3.7)
+            acronym[k] = max(z, acronym.get(k, 0.0))
+        else:
+            plain.add(k)
+    keys_of: dict[str, set[str]] = {}
+    for s in skills:
+        ks = set(map(tkey.__getitem__, s.triggers))
+        ks.discard(None)
+        if ks:
+            keys_of[s.id] = ks  # type: ignore[assignment]
+    all_keys: set[str] = {k for k in tkey.values() if k is not None}
     # a key's commonness is the highest of its triggers': zipf(key), or an acronym trigger's own (trigger_zipf)
     zipf_map: dict[str, float] = {
         k: z for k in all_keys
@@ -257,36 +262,52 @@ def vocabulary(reg: Registry, bodies: dict[str, dict[str, Any]] | None = None) -
     # are the terms of each text (no term spans a space; normalisation works character by character
     # there), so each distinct trigger text is cut into terms once, and counting runs in C (Counter).
     # Every ranking below has a total order (ties end on the term's shown form), so no dict order matters.
+    # A skill's count of a term is 3 x its count in the description and triggers + its count in the body:
+    # kept as the two Counters (`counts`, `body_counts`), the first one unscaled.
     key_of = _TermKeys()  # term -> _term_key(term), each computed once
     trigger_terms: dict[str, list[str]] = {}
-    counts: dict[str, dict[str, int]] = {}
-    all3: list[str] = []  # every term written in descriptions and triggers (counted three times)
+    for t in tkey:
+        trigger_terms[t] = terms(t)
+    tkeys = {t: [key_of[w] for w in tt] for t, tt in trigger_terms.items()}  # each trigger's term keys
+    tk = tkeys.__getitem__
+    counts: dict[str, Counter[str]] = {}
+    body_counts: dict[str, Counter[str]] = {}
+    desc_terms: list[str] = []  # every term written in descriptions
     all1: list[str] = []  # ... and in bodies
     dirs: dict[str, Any] = {}  # each body folder resolved and listed once
-    for s in reg.skills.values():
-        found = terms(s.description) if s.description else []
-        for t in s.triggers:
-            tt = trigger_terms.get(t)
-            if tt is None:
-                tt = trigger_terms[t] = terms(t)
-            found += tt
-        all3 += found
-        c: dict[str, int] = {}
-        for k in map(key_of.__getitem__, found):
-            c[k] = c.get(k, 0) + 3
+    keys = key_of.__getitem__
+    for s in skills:
+        if s.description:
+            found = terms(s.description)
+            desc_terms += found
+            c = Counter(chain(map(keys, found), *map(tk, s.triggers)))
+        else:
+            c = Counter(chain.from_iterable(map(tk, s.triggers)))
         info, body = body_text_info(reg, s.path, dirs, want_text=True)  # a body that cannot be read: None
         if bodies is not None:
             bodies[s.path] = info
+        cb = None
         if body:
             found = terms(body[:200_000])
             all1 += found
-            for k in map(key_of.__getitem__, found):
-                c[k] = c.get(k, 0) + 1
+            cb = Counter(map(keys, found))
         ks = keys_of.get(s.id)
-        own = {key_of[k] for k in ks} if ks else None
-        counts[s.id] = {k: n for k, n in c.items() if k not in own} if own else c
-    written3, written1 = Counter(all3), Counter(all1)
-    del all3, all1
+        if ks:  # a skill's own trigger words are no terms of it
+            for k in {key_of[k] for k in ks}:
+                c.pop(k, None)
+                if cb is not None:
+                    cb.pop(k, None)
+        counts[s.id] = c
+        if cb:
+            body_counts[s.id] = cb
+    # every term written in descriptions and triggers, counted: each description's terms, and each distinct
+    # trigger's terms as often as the skills write that trigger
+    written3 = Counter(desc_terms)
+    for t, n in Counter(chain.from_iterable([s.triggers for s in skills])).items():
+        for w in trigger_terms[t]:
+            written3[w] += n
+    written1 = Counter(all1)
+    del desc_terms, all1
     surfaces: dict[str, dict[str, int]] = {}
     for t, n in written3.items():
         surfaces.setdefault(key_of[t], {})[t] = 3 * n
@@ -298,20 +319,26 @@ def vocabulary(reg: Registry, bodies: dict[str, dict[str, Any]] | None = None) -
     for k, sf in surfaces.items():
         shown[k] = min(sf, key=lambda t: (-sf[t], len(t), t))  # the form written most often
         common[k] = max(zipf(t) for t in sf)
-    df: Counter[str] = Counter()  # how many skills hold each term
-    for c in counts.values():
-        df.update(c.keys())
+    df: Counter[str] = Counter(chain.from_iterable(  # how many skills hold each term
+        [c.keys() | body_counts[sid].keys() if sid in body_counts else c.keys() for sid, c in counts.items()]))
     n_skills = len(reg.skills)
     limit = max_skill_df(n_skills)
+    eligible = {k for k, n in df.items() if n <= limit and common[k] < DOMAIN_MAX_ZIPF}
     skill_terms: dict[str, list[str]] = {}
     for sid, c in counts.items():
-        ranked = sorted((k for k in c if df[k] <= limit and common[k] < DOMAIN_MAX_ZIPF),
-                        key=lambda k: (-c[k], common[k], shown[k]))
-        skill_terms[sid] = [shown[k] for k in ranked[:TERMS_PER_SKILL]]
+        cb = body_counts.get(sid)
+        if cb is None:  # ranked by count (unscaled here: the order is the same), then rarer, then shown form
+            ranked = sorted([(-n, common[k], shown[k]) for k, n in c.items() if k in eligible])
+        else:
+            ranked = sorted([(-3 * c.get(k, 0) - cb.get(k, 0), common[k], shown[k])
+                             for k in c.keys() | cb.keys() if k in eligible])
+        # shown forms are distinct (a form has one key), so the tuples are too
+        skill_terms[sid] = [t[2] for t in ranked[:TERMS_PER_SKILL]]
     # the registry's own world: the terms most over-represented in its texts against everyday language
     # (keyness: the term's share of the registry's words over its everyday share), shared by several skills
     # but no template boilerplate (at most half of the skills)
-    total = sum(sum(c.values()) for c in counts.values()) or 1
+    total = (3 * sum(sum(c.values()) for c in counts.values())
+             + sum(sum(cb.values()) for cb in body_counts.values())) or 1
     tf = {k: sum(sf.values()) for k, sf in surfaces.items()}
     trigger_words = {key_of[k] for k in all_keys}
 
@@ -325,7 +352,7 @@ def vocabulary(reg: Registry, bodies: dict[str, dict[str, Any]] | None = None) -
                     key=lambda k: (-keyness(k), shown[k]))
     common_words = set()
     for t, tt in trigger_terms.items():  # each trigger text once
-        if trigger_key(t) is None:
+        if tkey[t] is None:
             for w in tt:
                 if w.isascii() and zipf(w) >= DOMAIN_MAX_ZIPF:
                     common_words.add(w)
@@ -375,17 +402,31 @@ def stem_collisions(reg: Registry) -> list[tuple[str, str, str, str]]:
     (``migration`` and ``migrations``; ``plan`` and ``planning``): one task
     word then matches both. ``(skill a, trigger a, skill b, trigger b)``,
     sorted; equal triggers are not collisions (lint reports those)."""
+    skills = list(reg.skills.values())
+    # each distinct trigger text once: (inflection key, key word), or None when it cannot collide
+    keyed: dict[str, tuple[str, str] | None] = {}
+    for t in set().union(*[s.triggers for s in skills]):
+        k = trigger_key(t)
+        if k is None or not k.isalpha() or not k.isascii() or len(k) <= 3:
+            keyed[t] = None  # a short trigger matches only as written (or as an acronym's plural, "PDFs")
+        else:
+            keyed[t] = (inflection_key(k), k)
+    # only an inflection key that two different key words share can collide: the others are left out here
+    words_of: dict[str, set[str]] = {}
+    for both in keyed.values():
+        if both is not None:
+            words_of.setdefault(both[0], set()).add(both[1])
+    for t, both in keyed.items():
+        if both is not None and len(words_of[both[0]]) < 2:
+            keyed[t] = None  # one word written one way by every skill: no collision
     by_key: dict[str, list[tuple[str, str, str]]] = {}
-    for s in reg.skills.values():
+    for s in skills:
         for t in s.triggers:
-            k = trigger_key(t)
-            if k is None or not k.isalpha() or not k.isascii() or len(k) <= 3:
-                continue  # a short trigger matches only as written (or as an acronym's plural, "PDFs")
-            by_key.setdefault(inflection_key(k), []).append((s.id, t, k))
+            both = keyed[t]
+            if both is not None:
+                by_key.setdefault(both[0], []).append((s.id, t, both[1]))
     out = []
     for items in by_key.values():
-        if len({k for _, _, k in items}) < 2:
-            continue  # one word written one way by every skill: no collision
         # each trigger against the earlier ones written another way: linear in the triggers and the
         # collisions (a word shared by thousands of skills made every pair of them a comparison)
         earlier: dict[str, list[tuple[str, str]]] = {}

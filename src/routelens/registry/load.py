@@ -12,6 +12,7 @@ from routelens.fileio import read_bounded
 from routelens.gcpause import gc_paused
 from routelens.limits import LIMITS
 from routelens.registry.model import Registry
+from routelens.registry.scan import parse_scanned
 from routelens.registry.split import parse_split
 from routelens.registry.validate import compose_registry, validate_registry
 from routelens.text.canonical import decode_canonical, sha256_hex
@@ -33,12 +34,16 @@ def parse_registry(raw: bytes, path: str | Path = "skills.yaml", display_name: s
     ``progress(fraction)``, when given, is called while reading with the
     fraction (0..1) of the text read so far, at most about a hundred times.
 
-    Skills written the common way (a block mapping of scalars and lists of
-    scalars, valid, no anchors, aliases or tags) are read straight from the
-    parse events (:func:`routelens.registry.validate.fast_skill`); every
+    Skills written the common way are read from their lines
+    (:func:`routelens.registry.scan.parse_scanned`: one-line values, block
+    lists, block scalars; the YAML parser reads the rest with those entries
+    turned into comments of the same lengths, and the answer is trusted only
+    when no error or doubt remains) or straight from the parse events
+    (:func:`routelens.registry.validate.fast_skill`: a block mapping of
+    scalars and lists of scalars, valid, no anchors, aliases or tags); every
     other entry, and every entry with an error, is read the general way.
-    Both give the same :class:`Registry` (``_fast=False`` reads everything
-    the general way; the tests compare the two).
+    All give the same :class:`Registry` (``_fast=False`` reads everything
+    the general way; the tests compare them).
 
     ``jobs=2`` lets a big registry be read in two processes
     (:func:`routelens.registry.split.parse_split`: only from a process with
@@ -58,6 +63,12 @@ def parse_registry(raw: bytes, path: str | Path = "skills.yaml", display_name: s
         line = text.count("\n", 0, i) + 1
         col = i - (text.rfind("\n", 0, i) + 1) + 1
         raise RegistryError([Diagnostic(display, line, col, "", "a NUL character: this is not a text file")])
+    if progress is not None:
+        progress = _forward_only(progress)
+    if _fast:
+        reg = parse_scanned(text, path, display, progress)
+        if reg is not None:
+            return reg
     if jobs >= 2 and _fast:
         reg = parse_split(text, path, display, progress)
         if reg is not None:
@@ -86,6 +97,21 @@ def parse_registry(raw: bytes, path: str | Path = "skills.yaml", display_name: s
     reg.warnings = sorted_unique(reg.warnings)
     reg.source_sha256 = sha256_hex(text.encode("utf-8"))
     return reg
+
+
+def _forward_only(progress: Callable[[float], None]) -> Callable[[float], None]:
+    """``progress`` called only with fractions at least 0.01 above the last
+    one given, and with 1.0 once: a reading that gives up and the reading
+    that follows it never move it back, nor call it more than about a
+    hundred times."""
+    last = [-1.0]
+
+    def forward(fraction: float) -> None:
+        if fraction >= last[0] + 0.01 or (fraction >= 1.0 > last[0]):
+            last[0] = fraction
+            progress(fraction)
+
+    return forward
 
 
 def read_registry_bytes(path: str | Path, display: str | None = None) -> bytes:

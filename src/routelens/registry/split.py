@@ -47,7 +47,7 @@ from routelens.registry.validate import compose_registry, validate_registry
 from routelens.text.canonical import sha256_hex
 from routelens.text.yaml_events import MAP, SCALAR, Reader, ReadStoppedError, sorted_unique
 
-__all__ = ["MIN_CHARS", "can_split", "split_plan", "parse_split"]
+__all__ = ["MIN_CHARS", "blank_out", "can_split", "split_plan", "parse_split"]
 
 #: registries shorter than this (characters) are read in one process: below
 #: it a fork and the exchange cost more than the second core saves
@@ -62,7 +62,7 @@ _TO_SPACE = bytes(b if b == 0x0A else 0x20 for b in range(256))
 _CONTINUATION = bytes(range(0x80, 0xC0))
 
 
-def _blank(text: str) -> str:
+def blank_out(text: str) -> str:
     """``text`` (which starts at a line's start or with its LF) turned into
     comment lines of the same lengths: each non-empty line becomes ``#``
     and spaces. Not spaces alone: a line of spaces deeper than a block
@@ -198,9 +198,9 @@ def parse_split(text: str, path: Path, display: str,
     if plan is None:
         return None
     skills_start, skills_end, split, section_end, key = plan
-    text_a = text[:split] + _blank(text[split:section_end]) + text[section_end:]
-    text_b = (_blank(text[:skills_start]) + text[skills_start:skills_end] + _blank(text[skills_end:split])
-              + text[split:section_end] + _blank(text[section_end:]))
+    text_a = text[:split] + blank_out(text[split:section_end]) + text[section_end:]
+    text_b = (blank_out(text[:skills_start]) + text[skills_start:skills_end] + blank_out(text[skills_end:split])
+              + text[split:section_end] + blank_out(text[section_end:]))
     try:
         rfd, wfd = os.pipe()
     except OSError:

@@ -11,6 +11,7 @@ from routelens.artifacts.vocabulary import stem_collisions
 from routelens.artifacts.write import write_generated
 from routelens.cli.commands.common import DEMO_LABEL, load_or_exit, positive_int, print_body_warnings, resolve_paths
 from routelens.errors import BuildError
+from routelens.gcpause import gc_paused
 from routelens.paths import CATALOG_NAME, INDEX_NAME
 from routelens.text.numbers import budget_max_chars, budget_verdict, num, pct, size_words
 from routelens.text.visible import visible
@@ -95,11 +96,12 @@ def run(args) -> int:
     finally:
         if tty:
             print(file=sys.stderr, flush=True)  # end the progress line
-    print_body_warnings(reg)  # a missing body is said, never an error (docs/formats.md §4.4)
-    # stem collisions between one-word triggers: a warning, like the registry's (docs/formats.md §3.7)
-    for sa, ta, sb, tb in stem_collisions(reg):
-        print(f"{reg_path}: warning: skills.{sb}: trigger {tb!r} and {ta!r} of {sa} are inflections of one word: "
-              "a task saying either matches both", file=sys.stderr)
+    with gc_paused():  # many small containers, no cycles: the collector would rescan the registry each time
+        print_body_warnings(reg)  # a missing body is said, never an error (docs/formats.md §4.4)
+        # stem collisions between one-word triggers: a warning, like the registry's (docs/formats.md §3.7)
+        for sa, ta, sb, tb in stem_collisions(reg):
+            print(f"{reg_path}: warning: skills.{sb}: trigger {tb!r} and {ta!r} of {sa} are inflections of one "
+                  "word: a task saying either matches both", file=sys.stderr)
     if big:
         print(f"validated {num(len(reg.skills))} skills in {time.perf_counter() - t0:.1f}s; writing {out}...",
               file=sys.stderr, flush=True)
