@@ -194,3 +194,25 @@ def test_only_the_compositions_that_can_hold_a_candidate_are_read():
     # and the decision: two candidates of one composition route to it
     d = Router.from_registry(reg).route("alpha work and beta work")
     assert (d.mode, d.reason, d.composition, d.skills) == ("index", "clear_candidate", "c-plain", ("alpha", "beta"))
+
+
+def test_the_routing_section_is_found_among_the_top_level_lines_only():
+    """_verify_settings finds the registry's `routing:` line through the
+    top-level lines (a regular expression over the text) at the line an
+    editor numbers, as the line-by-line scan did: indented, commented and
+    longer keys are no routing section."""
+    import random
+
+    from routelens.routing.entries import routing_line as by_regex
+    from routelens.text.canonical import editor_lines, holds_key
+
+    def by_lines(text):
+        return next((i for i, line in enumerate(editor_lines(text)) if line[:1] not in ("", " ", "\t", "#")
+                     and holds_key(line, "routing")), None)
+
+    assert by_regex("skills:\n  routing:\n#routing:\nroutingx: 1\n? routing\n") == 4
+    rng = random.Random(5)
+    parts = ["routing:", '"routing" :', "? routing", " routing:", "#routing:", "\trouting:", "routingx:", "\r", ""]
+    for _ in range(5000):
+        t = "\n".join(rng.choice(parts) for _ in range(rng.randint(0, 6))) + rng.choice(["", "\n"])
+        assert by_regex(t) == by_lines(t), repr(t)
