@@ -264,3 +264,68 @@ async def test_stats_shows_what_a_release_reviewer_needs(bundled, monkeypatch):
         await pilot.press("enter")
         await settle(app, pilot)
         assert "unknown revision 'no-such-rev'" in str(stats.query_one("#since").content)
+
+
+async def test_a_pasted_task_of_several_lines_is_routed_whole(registry):
+    """Second newcomer's trial: a paste of three lines kept only the first
+    ("flat tire one"), so the UI routed another task than `routelens route`."""
+    from textual import events
+
+    app = make_app(registry)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(app, pilot)
+        task = app.query_one("#task")
+        task.post_message(events.Paste("nothing here\nplease write a blog post\r\nabout the launch"))
+        await settle(app, pilot)
+        assert task.value == "nothing here please write a blog post about the launch"
+        assert app.decision.skills == ("blog-post",)
+
+
+async def test_a_paste_longer_than_what_routing_reads_is_cut_with_a_notice(registry):
+    from textual import events
+
+    from routelens.routing.matching import MAX_TASK_CHARS
+
+    app = make_app(registry)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(app, pilot)
+        task = app.query_one("#task")
+        task.value = "write a blog post "
+        task.cursor_position = len(task.value)
+        task.post_message(events.Paste("x" * 20_000))
+        await settle(app, pilot)
+        assert len(task.value) == MAX_TASK_CHARS == 10_000
+        assert task.value == "write a blog post " + "x" * (10_000 - 18)
+        assert [n.message[:44] for n in app._notifications] == ["The task holds at most 10,000 characters (wh"]
+        await pilot.press("y")  # a typed key beyond the limit is dropped
+        assert len(task.value) == 10_000
+
+
+async def test_focusing_the_task_keeps_its_text_unselected(registry):
+    """ctrl+l selected the whole task, so the next key replaced it."""
+    app = make_app(registry)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(app, pilot)
+        task = app.query_one("#task")
+        task.value = "review my diff"
+        task.cursor_position = len(task.value)
+        await pilot.press("tab")
+        await pilot.press("ctrl+l")
+        assert task.has_focus and task.selection.is_empty
+        for key in ("space", "n", "o", "w"):
+            await pilot.press(key)
+        assert task.value == "review my diff now"
+
+
+async def test_a_notice_quoting_yaml_keeps_its_brackets(registry):
+    """F7's notice read "Copied `not_when: `": the flow list ``[brake pads]``
+    was taken for markup. Notices are never markup."""
+    app = make_app(registry)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(app, pilot)
+        app.main.notify("Copied `not_when: [brake pads]`: paste it at skills.yaml:51")
+        app.query_one("#task").notify("[b]bold?[/b]")
+        await pilot.pause()
+        shown = [(n.message, n.markup) for n in app._notifications]
+        assert shown == [("Copied `not_when: [brake pads]`: paste it at skills.yaml:51", False),
+                         ("[b]bold?[/b]", False)]

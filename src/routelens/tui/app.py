@@ -32,6 +32,7 @@ from routelens.tui.screens.main import MainScreen
 from routelens.tui.widgets.source_view import MAX_TEXTAREA_LINES
 
 if TYPE_CHECKING:
+    from textual.notifications import SeverityLevel
     from routelens.routing.decision import Decision
 
 __all__ = ["RouteLensApp", "run", "screenshot_folder", "SCREENSHOTS_ENV"]
@@ -97,6 +98,14 @@ class RouteLensApp(App[None]):
         self.main = MainScreen(paths, task=task, poll_interval=poll_interval, route_debounce=route_debounce,
                                max_textarea_lines=max_textarea_lines, load_timeout=load_timeout,
                                cases=self.cases_path)
+
+    def notify(self, message: str, *, title: str = "", severity: "SeverityLevel" = "information",
+               timeout: float | None = None, markup: bool = True) -> None:
+        """Textual's notification, its text never read as markup: notices
+        quote registry text, YAML fixes and paths, where ``[brake pads]``
+        is a flow list, not a style (F7 showed "Copied `not_when: `").
+        ``markup`` is accepted and ignored."""
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
 
     def get_default_screen(self) -> MainScreen:
         return self.main
