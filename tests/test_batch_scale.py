@@ -95,3 +95,124 @@ def test_only_candidates_that_can_change_the_decision_are_read_back():
     assert d.dropped == (("ship-c", "disabled"),)
     assert {c.id: c.why for c in d.evidence}["ship-c"] == "dropped: the skill is disabled"
     assert (d.mode, d.reason) == ("full", "weak_evidence")
+
+
+def test_the_inverted_index_lists_each_trigger_text_once():
+    """The postings hold distinct trigger texts, each with every trigger that
+    has it: 30 skills with "review" are one posting, and a task reaching it
+    gets a match for each of the 30 (with its own trigger order as the tie)."""
+    from routelens.routing.matching import TriggerMatcher, prepare
+
+    m = TriggerMatcher([(f"s{i:02d}", ["review"] if i % 2 else ["audit", "review"]) for i in range(30)]
+                       + [("zz", ["code review"])])
+    review = [x for x, tids in enumerate(m._text_tids) if m.triggers[tids[0]].text == "review"]
+    assert len(review) == 1
+    tids = m._text_tids[review[0]]
+    assert [m.triggers[t].owner for t in tids] == [f"s{i:02d}" for i in range(30)]
+    assert m._word_post["review"].count(review[0]) == 1
+    assert len(m._word_post["review"]) == 2  # "review" and "code review"
+    hits: dict = {}
+    got = m.match(prepare("please review this"), 80.0, 5, hits)
+    assert sorted(got) == [f"s{i:02d}" for i in range(30)] + ["zz"]
+    assert got["zz"].trigger == "code review" and got["zz"].score < 100.0
+    del got["zz"]
+    assert {(x.score, x.trigger, x.span, x.kind) for x in got.values()} == {(100.0, "review", (7, 13), "exact")}
+    assert all(len(hits[o]) == 1 for o in got)
+    # the same from a matcher read back from its pickled state (the matcher cache)
+    import pickle
+    again = pickle.loads(pickle.dumps(m))
+    assert {k: v for k, v in again.match(prepare("please review this"), 80.0, 5, {}).items() if k != "zz"} == got
+
+
+def test_a_batch_collects_garbage_less_often_and_restores_the_collector():
+    import gc
+
+    from routelens.gcpause import BATCH_THRESHOLDS, batch_collection
+
+    before = gc.get_threshold()
+    frozen = gc.get_freeze_count()
+    with batch_collection():
+        assert gc.get_threshold() == BATCH_THRESHOLDS
+        assert gc.get_freeze_count() > frozen
+    assert gc.get_threshold() == before
+    assert gc.get_freeze_count() == 0
+
+
+_COMPOSED = """schema_version: 1
+skills:
+  alpha:
+    path: skills/alpha.md
+    priority: P2
+    triggers: [alpha work]
+  beta:
+    path: skills/beta.md
+    priority: P2
+    triggers: [beta work]
+  gamma:
+    path: skills/gamma.md
+    priority: P2
+    triggers: [gamma work]
+  alpha-beta:
+    path: skills/alpha-beta.md
+    priority: P2
+    triggers: [joint work]
+composition:
+  c-plain:
+    - alpha
+    - beta
+  c-flow: [alpha-beta, gamma]
+  c-quoted:
+    - "gamma"
+    - 'alpha'
+  c-other:
+    - alpha-beta  # alpha is no member here, only a part of this word
+"""
+
+
+def test_only_the_compositions_that_can_hold_a_candidate_are_read():
+    """compositions_holding reads a plain range only when the skill id is a
+    word of it, and always reads a range with quotes (or an alias, a tag):
+    the same compositions as reading them all, in id order."""
+    from routelens.artifacts.index_file import parse_index
+    from routelens.artifacts.index_file import index_bytes
+    from routelens.routing.entries import Entries
+
+    reg = parse_registry(_COMPOSED.encode(), "skills.yaml")
+    entries = Entries.from_index(reg.text, "skills.yaml", parse_index(index_bytes(reg)), registry=reg)
+    assert entries.compositions_holding("beta") == ("c-plain",)
+    read = {k[1] for k in entries._cache if k[0] == "composition"}
+    assert read == {"c-plain", "c-quoted"}  # c-flow and c-other do not hold the word "beta"
+    assert entries.compositions_holding("alpha") == ("c-plain", "c-quoted")
+    assert entries.compositions_holding("gamma") == ("c-flow", "c-quoted")
+    assert entries.compositions_holding("alpha-beta") == ("c-flow", "c-other")
+    assert entries.compositions_holding("nobody") == ()
+    everything = Entries.from_index(reg.text, "skills.yaml", parse_index(index_bytes(reg)), registry=reg)
+    _, by_member = everything.composition_sets()
+    for sid in ("alpha", "beta", "gamma", "alpha-beta"):
+        assert entries.compositions_holding(sid) == by_member.get(sid, ())
+    assert entries.composition_members_of("c-quoted") == ("gamma", "alpha")
+    # and the decision: two candidates of one composition route to it
+    d = Router.from_registry(reg).route("alpha work and beta work")
+    assert (d.mode, d.reason, d.composition, d.skills) == ("index", "clear_candidate", "c-plain", ("alpha", "beta"))
+
+
+def test_the_routing_section_is_found_among_the_top_level_lines_only():
+    """_verify_settings finds the registry's `routing:` line through the
+    top-level lines (a regular expression over the text) at the line an
+    editor numbers, as the line-by-line scan did: indented, commented and
+    longer keys are no routing section."""
+    import random
+
+    from routelens.routing.entries import routing_line as by_regex
+    from routelens.text.canonical import editor_lines, holds_key
+
+    def by_lines(text):
+        return next((i for i, line in enumerate(editor_lines(text)) if line[:1] not in ("", " ", "\t", "#")
+                     and holds_key(line, "routing")), None)
+
+    assert by_regex("skills:\n  routing:\n#routing:\nroutingx: 1\n? routing\n") == 4
+    rng = random.Random(5)
+    parts = ["routing:", '"routing" :', "? routing", " routing:", "#routing:", "\trouting:", "routingx:", "\r", ""]
+    for _ in range(5000):
+        t = "\n".join(rng.choice(parts) for _ in range(rng.randint(0, 6))) + rng.choice(["", "\n"])
+        assert by_regex(t) == by_lines(t), repr(t)

@@ -495,3 +495,29 @@ def test_progress_callback_reaches_the_end():
     parse_registry(text.encode(), "s.yaml", progress=seen.append)
     assert 50 <= len(seen) <= 101
     assert seen == sorted(seen) and seen[-1] == 1.0
+
+
+def test_a_range_is_dedented_as_cutting_each_line_would():
+    """parse_fragment's dedent (one regular-expression pass): the cut is the
+    fewest leading spaces of a line with content that is no comment (tabs,
+    CR, U+2028 and NEL are whitespace as ``str.strip`` reads them); a line
+    indented less loses only its own spaces."""
+    import random
+
+    from routelens.text.canonical import dedent_range, range_cut
+
+    def by_lines(text):
+        lines = text.split("\n")
+        indents = [len(l) - len(l.lstrip(" ")) for l in lines if l.strip() and not l.lstrip().startswith("#")]
+        cut = min(indents) if indents else 0
+        return "\n".join(l[min(cut, len(l) - len(l.lstrip(" "))):] for l in lines), cut
+
+    assert dedent_range("  a:\n    b: 1\n # c\n\n   \t\n") == "a:\n  b: 1\n# c\n\n \t\n"
+    assert range_cut("  a:\n    b: 1\n # c\n") == 2
+    assert range_cut("   # only a comment\n \t \n") == 0 and dedent_range("  # x\n") == "  # x\n"
+    assert range_cut("  \u2028x\n   y\n") == 2  # U+2028 is whitespace before the content
+    rng = random.Random(7)
+    alphabet = [" ", " ", " ", "\n", "\t", "\r", "#", "a", ":", "\u2028", "\x85", "\x0b", "\u3000", "\xa0"]
+    for _ in range(20_000):
+        t = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 24)))
+        assert (dedent_range(t), range_cut(t)) == by_lines(t), repr(t)

@@ -323,28 +323,40 @@ class _Spans:
     owners of both (:meth:`owners`: a candidate among them sees itself
     excluded, so its evidence is not shared with others)."""
 
-    __slots__ = ("all", "_by_start", "_by_end", "_containing", "_near", "_owners")
+    __slots__ = ("all", "_by_span", "_by_start", "_by_end", "_containing", "_near", "_owners")
 
     def __init__(self, hits: dict[str, list[Match]]):
-        self.all: list[tuple[str, tuple[int, int], str]] = []
+        self.all: list[tuple[str, tuple[int, int], str]] = [(sid, m.span, m.trigger) for sid, ms in hits.items()
+                                                            for m in ms]
+        # a few distinct spans hold hundreds of hits: the look-ups go through the spans
+        by_span: dict[tuple[int, int], list[int]] = {}
+        for i, o in enumerate(self.all):
+            lst = by_span.get(o[1])
+            if lst is None:
+                by_span[o[1]] = [i]
+            else:
+                lst.append(i)
+        self._by_span = by_span
         self._by_start: dict[int, list[int]] = {}
         self._by_end: dict[int, list[int]] = {}
-        for sid, ms in hits.items():
-            for m in ms:
-                self._by_start.setdefault(m.span[0], []).append(len(self.all))
-                self._by_end.setdefault(m.span[1], []).append(len(self.all))
-                self.all.append((sid, m.span, m.trigger))
+        for sp, idx in by_span.items():
+            self._by_start.setdefault(sp[0], []).extend(idx)
+            self._by_end.setdefault(sp[1], []).extend(idx)
         self._containing: dict[tuple[int, int], list[tuple[str, tuple[int, int], str]]] = {}
         self._near: dict[tuple[int, int], list[tuple[str, tuple[int, int], str]]] = {}
         self._owners: dict[tuple[int, int], frozenset[str]] = {}
 
     def containing(self, span: tuple[int, int]) -> list[tuple[str, tuple[int, int], str]]:
-        """The matched triggers whose span holds ``span`` and is longer."""
+        """The matched triggers whose span holds ``span`` and is longer (in
+        the order of :attr:`all`)."""
         got = self._containing.get(span)
         if got is None:
             n = span[1] - span[0]
-            got = self._containing[span] = [o for o in self.all if o[1][0] <= span[0] and span[1] <= o[1][1]
-                                            and (o[1][1] - o[1][0]) > n]
+            idx = [i for sp, ids in self._by_span.items() if sp[0] <= span[0] and span[1] <= sp[1]
+                   and (sp[1] - sp[0]) > n for i in ids]
+            idx.sort()
+            every = self.all
+            got = self._containing[span] = [every[i] for i in idx]
         return got
 
     def near(self, span: tuple[int, int]) -> list[tuple[str, tuple[int, int], str]]:
@@ -544,12 +556,14 @@ def assess(task: PreparedTask, hits: dict[str, list[Match]], matches: Sequence[M
     signature: dict[str, tuple | None] = {}
     shared_first: dict[tuple, list[tuple[tuple[int, int], Piece]]] = {}
     owners = spans.owners
+    owners_known = spans._owners.get  # the owners of a span already looked up (hundreds share one span)
     for best in matches:
         sid = best.id
         hs = hits.get(sid, [best])
         if len(hs) == 1:
             m = hs[0]
-            sig: tuple | None = None if sid in owners(m.span) else (best.score, m.span, m.trigger, m.score, m.kind)
+            near = owners_known(m.span) or owners(m.span)
+            sig: tuple | None = None if sid in near else (best.score, m.span, m.trigger, m.score, m.kind)
         else:
             sig = (best.score, *((m.span, m.trigger, m.score, m.kind) for m in hs))
             for m in hs:

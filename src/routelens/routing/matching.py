@@ -592,6 +592,10 @@ class TriggerMatcher:
         concat_post: dict[str, list[int]] = {}
         df: dict[str, int] = {}
         self.symbol_only: list[int] = []
+        # distinct trigger texts: a trigger's units, score, span and kind are a function of its text alone,
+        # so the postings of the inverted index list texts, and a task's work is per text it reaches
+        text_ix: dict[str, int] = {}
+        text_tids: list[list[int]] = []  # text index -> the trigger ids with that text, ascending
         for owner, trigs in entries:
             ids = self.by_owner.setdefault(owner, [])
             for order, text in enumerate(trigs):
@@ -599,6 +603,12 @@ class TriggerMatcher:
                 tr = _Trigger(owner, text, order)
                 self.triggers.append(tr)
                 ids.append(tid)
+                x = text_ix.get(text)
+                first = x is None  # the first trigger with this text: the one its postings are made from
+                if first:
+                    x = text_ix[text] = len(text_tids)
+                    text_tids.append([])
+                text_tids[x].append(tid)
                 if not tr.units:
                     if tr.norm.strip():
                         self.symbol_only.append(tid)
@@ -609,22 +619,25 @@ class TriggerMatcher:
                 for i, (k, u) in enumerate(zip(tr.kinds, tr.units)):
                     if k != _SPACELESS:
                         continue
+                    if not first:
+                        break
                     if i + 1 < n and tr.kinds[i + 1] == _SPACELESS:
-                        bigram_post.setdefault(u + tr.units[i + 1], []).append(tid)
+                        bigram_post.setdefault(u + tr.units[i + 1], []).append(x)
                     elif i == 0 or tr.kinds[i - 1] != _SPACELESS:
-                        single_post.setdefault(u, []).append(tid)
+                        single_post.setdefault(u, []).append(x)
                 words = [u for k, u in zip(tr.kinds, tr.units) if k == _WORD]
                 if len(words) >= 2 and len(words) == n and not tr.short:
                     concat_post.setdefault("".join(words), []).append(tid)
-        # prefix filtering: index each trigger under its rarest words only
+        # prefix filtering: index each trigger text under its rarest words only
         word_post: dict[str, list[int]] = {}
         floor_ = self.floor
-        for tid, tr in enumerate(self.triggers):
+        for x, tids in enumerate(text_tids):
+            tr = self.triggers[tids[0]]
             wu = sorted({(df[u], u) for k, u, o in zip(tr.kinds, tr.units, tr.optional) if k == _WORD and not o})
             if not wu:
                 continue
             if tr.short:
-                word_post.setdefault(wu[0][1], []).append(tid)
+                word_post.setdefault(wu[0][1], []).append(x)
                 continue
             value = {}
             for u, v in zip(tr.units, tr.values):
@@ -633,8 +646,11 @@ class TriggerMatcher:
             for _, u in wu:
                 if rem < floor_:
                     break
-                word_post.setdefault(u, []).append(tid)
+                word_post.setdefault(u, []).append(x)
                 rem -= value.get(u, 0.0)
+        self._text_tids = [tuple(t) for t in text_tids]
+        #: text index -> its first trigger (:attr:`triggers`), filled in as tasks reach texts
+        self._firsts: list[_Trigger | None] | None = None
         self._word_post = word_post
         self._bigram_post = bigram_post
         self._single_post = single_post
@@ -660,6 +676,7 @@ class TriggerMatcher:
         state = dict(self.__dict__)
         state["triggers"] = [(tr.owner, tr.text, tr.order) for tr in self.triggers]
         state["_word_cache"] = {}
+        state["_firsts"] = None
         return state
 
     def __setstate__(self, state: dict) -> None:
@@ -722,9 +739,10 @@ class TriggerMatcher:
 
     def _candidates(self, task: PreparedTask, word_pos: dict[str, list[tuple[int, float]]]
                     ) -> tuple[set[int], dict[int, tuple[int, int]]]:
-        """Triggers reached through the inverted index, and concatenation
-        hits ``tid -> (first token, last token)`` ("post mortem" for
-        "postmortem")."""
+        """Trigger texts reached through the inverted index (indices into
+        ``_text_tids``: every trigger with a reached text is reached), and
+        concatenation hits ``tid -> (first token, last token)`` ("post
+        mortem" for "postmortem")."""
         cands: set[int] = set()
         wp = self._word_post
         for u in word_pos:
@@ -742,9 +760,11 @@ class TriggerMatcher:
                 if j + 1 < n and kinds[j + 1] == _WORD:
                     joined = t + texts[j + 1]
                     if joined in wp:
-                        for tid in wp[joined]:
-                            if len(self.triggers[tid].units) == 1:
-                                concat.setdefault(tid, (j, j + 1))
+                        for x in wp[joined]:
+                            tids = self._text_tids[x]
+                            if len(self.triggers[tids[0]].units) == 1:
+                                for tid in tids:
+                                    concat.setdefault(tid, (j, j + 1))
             else:
                 post = self._single_post.get(t)
                 if post:
@@ -951,12 +971,13 @@ class TriggerMatcher:
             threshold = floor
         word_pos = self._task_words(task)
         cands, concat = self._candidates(task, word_pos)
+        # owner -> (key, Match): the best match so far; key = (-score, span start, -span length, trigger order)
         results: dict[str, tuple[tuple, Match]] = {}
-
-        rows = getattr(self.triggers, "_args", None)  # (owner, text, order) of a matcher read from the cache
+        triggers = self.triggers
+        rows = getattr(triggers, "_args", None)  # (owner, text, order) of a matcher read from the cache
 
         def offer(tid: int, m: Match) -> None:
-            order = rows[tid][2] if rows is not None else self.triggers[tid].order
+            order = rows[tid][2] if rows is not None else triggers[tid].order
             key = (-m.score, m.span[0], m.span[0] - m.span[1], order)
             old = results.get(m.id)
             if old is None or key < old[0]:
@@ -970,67 +991,90 @@ class TriggerMatcher:
 
         low: set[str] = set()  # owners whose best score is below the threshold (the near-miss stop test)
         for tid, (a, b) in sorted(concat.items()):
-            if _CONCAT_SCORE >= floor and self._fits(self.triggers[tid], task, a, b):
+            if _CONCAT_SCORE >= floor and self._fits(triggers[tid], task, a, b):
                 offer(tid, self._to_match(tid, task, _CONCAT_SCORE, a, b, "spacing"))
         for tid, m in self._symbol_matches(task):
             offer(tid, m)
         queue = []
-        triggers = self.triggers
         word_best = {u: max(s for _, s in lst) for u, lst in word_pos.items()}
         positions = task.positions
         # A trigger's score, span and kind are a function of its text alone (its owner and order only
         # rank it), and on big registries many skills share a trigger ("review" of hundreds): each
         # distinct text is bounded and aligned once per task, then handed to every owner.
-        bounds: dict[str, float] = {}
-        for tid in cands:
-            text = rows[tid][1] if rows is not None else triggers[tid].text
-            b = bounds.get(text)
-            if b is None:
-                tr = triggers[tid]
-                if tr.short:
-                    b = 100.0 if all(u in positions or (task.alias and u in task.alias.values())
-                                     for u in tr.units) else 0.0
-                else:
-                    b = 0.0
-                    for u, v, word in tr.bound:
-                        if word:
-                            b += v * word_best.get(u, 0.0)
-                        elif u in positions:
-                            b += v * 100.0
-                    b /= 100.0
-                bounds[text] = b
+        text_tids = self._text_tids
+        firsts = self._firsts
+        if firsts is None:
+            firsts = self._firsts = [None] * len(text_tids)
+        append = queue.append
+        for x in cands:
+            tids = text_tids[x]
+            tr = firsts[x]
+            if tr is None:
+                tr = firsts[x] = triggers[tids[0]]  # the text's first trigger, cut into units
+            if tr.short:
+                b = 100.0 if all(u in positions or (task.alias and u in task.alias.values())
+                                 for u in tr.units) else 0.0
+            else:
+                b = 0.0
+                for u, v, word in tr.bound:
+                    if word:
+                        b += v * word_best.get(u, 0.0)
+                    elif u in positions:
+                        b += v * 100.0
+                b /= 100.0
             if b >= floor:
-                queue.append((-b, tid))
+                negb = -b
+                for tid in tids:
+                    append((negb, tid, x))
         queue.sort()
         below: list[float] | None = None  # the scores below the threshold, best first; None: to recount
-        scored: dict[str, tuple[float, tuple[int, int], str] | None] = {}
-        for negb, tid in queue:
-            b = -negb
-            if b < threshold:
+        # text index -> None (does not match) or (score, span, kind, key without the order, score >= threshold)
+        scored: dict[int, tuple | None] = {}
+        scored_get = scored.get
+        results_get = results.get
+        new_match = _new_match
+        for negb, tid, x in queue:
+            if negb > -threshold:  # the bound is below the threshold: near misses only from here
                 if below is None:  # recounted only after an offer (not once per queued trigger)
                     below = sorted((-results[o][0][0] for o in low), reverse=True)
-                if len(below) >= keep_below and (keep_below == 0 or b < below[keep_below - 1]):
+                if len(below) >= keep_below and (keep_below == 0 or -negb < below[keep_below - 1]):
                     break
             if rows is not None:
-                owner, text, _ = rows[tid]
+                owner, text, order = rows[tid]
             else:
                 tr = triggers[tid]
-                owner, text = tr.owner, tr.text
-            got = scored.get(text, _UNSCORED)
+                owner, text, order = tr.owner, tr.text, tr.order
+            got = scored_get(x, _UNSCORED)
             if got is _UNSCORED:
-                score, a, bb = self._score_trigger(tid, task, self._evidence(triggers[tid], task, word_pos))
+                first = text_tids[x][0]  # any trigger of the text scores the same: the first is the one cut up
+                score, a, bb = self._score_trigger(first, task, self._evidence(triggers[first], task, word_pos))
                 if score >= floor and a >= 0:
-                    m = self._to_match(tid, task, score, a, bb)
-                    got = (m.score, m.span, m.kind)
+                    m = self._to_match(first, task, score, a, bb)
+                    sp = m.span
+                    got = (m.score, sp, m.kind, (-m.score, sp[0], sp[0] - sp[1]), m.score >= threshold)
                 else:
-                    got = m = None
-                scored[text] = got
-            elif got is not None:
-                m = _new_match(Match)  # a frozen dataclass's __init__ costs more than the rest of a hit
-                m.__dict__.update(id=owner, score=got[0], trigger=text, span=got[1], kind=got[2])
-            if got is not None:
-                offer(tid, m)
-                below = None
+                    got = None
+                scored[x] = got
+            if got is None:
+                continue
+            m = new_match(Match)  # a frozen dataclass's __init__ costs more than the rest of a hit
+            m.__dict__.update(id=owner, score=got[0], trigger=text, span=got[1], kind=got[2])
+            # offer m to its owner (as offer() above, inlined: it runs once per owner reached)
+            key = (*got[3], order)
+            old = results_get(owner)
+            if old is None or key < old[0]:
+                results[owner] = (key, m)
+                if got[4]:
+                    low.discard(owner)
+                else:
+                    low.add(owner)
+            if got[4] and collect is not None:
+                lst = collect.get(owner)
+                if lst is None:
+                    collect[owner] = [m]
+                else:
+                    lst.append(m)
+            below = None
         return {owner: m for owner, (_, m) in sorted(results.items())}
 
     def score_owner(self, task: PreparedTask, owner: str) -> Match | None:

@@ -475,7 +475,7 @@ def _explicit(ev: Evidence, entries: Entries) -> Verdict:
         named_matches.append(Match(e.id, 100.0, task[e.span[0]:e.span[1]], e.span))
         if e.kind == "composition":
             exps.append(entries.expand("composition", e.id))
-            member_ids = entries.composition_members()[e.id]
+            member_ids = entries.composition_members_of(e.id)
         else:
             member_ids = (e.id,)
         for sid in member_ids:
@@ -603,11 +603,11 @@ def _compositions(entries: Entries, live: tuple[Match, ...], dropped: tuple[tupl
     if len(live) < 2:
         return None
     cand = {m.id for m in live}
-    members = entries.composition_members()
-    sets, by_member = entries.composition_sets()
-    # only the compositions holding a candidate can hold them all, or conflict (in id order, as members)
-    fewest = min(cand, key=lambda sid: (len(by_member.get(sid, ())), sid))
-    holding = [c for c in by_member.get(fewest, ()) if cand <= sets[c]]
+    # only the compositions holding a candidate (in id order; only their ranges are read) hold all or conflict
+    by_member, members = entries.compositions_of(cand)
+    sets = {c: frozenset(mem) for c, mem in members.items()}
+    fewest = min(cand, key=lambda sid: (len(by_member[sid]), sid))
+    holding = [c for c in by_member[fewest] if cand <= sets[c]]
     if purpose_of is not None:
         holding = [c for c in holding if _names_purpose(purpose_of, c, members[c])]
         if not holding:
@@ -620,7 +620,7 @@ def _compositions(entries: Entries, live: tuple[Match, ...], dropped: tuple[tupl
         msg = (f"{_FALLBACK}the candidates belong to compositions {_and(quote(c) for c in best)}, "
                "which do not contain each other")
         return Verdict("full", "composition_conflict", msg + note, dropped=dropped)
-    touched = sorted({c for sid in cand for c in by_member.get(sid, ())})
+    touched = sorted({c for sid in cand for c in by_member[sid]})
     for i, a in enumerate(touched):
         sa = sets[a]
         for b in touched[i + 1:]:

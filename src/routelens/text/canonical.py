@@ -11,6 +11,7 @@ and a final newline adds no line.
 from __future__ import annotations
 
 import hashlib
+import re
 
 from routelens.errors import Diagnostic, RegistryError
 
@@ -108,3 +109,25 @@ def holds_key(line: str, entry_id: str) -> bool:
         return False
     rest = rest.lstrip(" \t")
     return rest.startswith(":") or (explicit and (not rest or rest.startswith("#")))
+
+
+#: the leading spaces of each line that holds something besides whitespace and is no comment (its
+#: first character other than whitespace is not ``#``); ``\s`` is ``str.isspace``, as ``str.strip`` reads it
+_CONTENT_INDENT = re.compile(r"^( *)[^\S\n]*[^\s#]", re.M)
+
+
+def range_cut(text: str) -> int:
+    """The fewest leading spaces of a line of ``text`` (lines split at LF)
+    that holds content and is no comment; 0 when there is none."""
+    return min(map(len, _CONTENT_INDENT.findall(text)), default=0)
+
+
+def dedent_range(text: str, cut: int | None = None) -> str:
+    """``text`` with ``cut`` (default :func:`range_cut`) spaces taken off
+    the start of each line (LF-separated); a line indented less (a comment,
+    a blank line) loses only its own spaces. The same as cutting each line
+    in Python, in one regular-expression pass (a read-back reads ten
+    thousand ranges)."""
+    if cut is None:
+        cut = range_cut(text)
+    return re.sub(f"(?m)^ {{1,{cut}}}", "", text) if cut else text

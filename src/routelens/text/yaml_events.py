@@ -34,7 +34,7 @@ from ruamel.yaml import events as ev
 from routelens.errors import Diagnostic, RegistryError, RoutelensError
 from routelens.limits import LIMITS
 from routelens.text import yaml_words
-from routelens.text.canonical import decode_canonical
+from routelens.text.canonical import decode_canonical, dedent_range, range_cut
 
 try:  # the C parser is ~10x faster; ruamel.yaml 0.19 needs ruamel.yaml.clib for it
     from ruamel.yaml.cyaml import CParser as _CParser
@@ -658,11 +658,8 @@ def parse_fragment(text: str, first_line: int = 1, display: str = "<fragment>") 
     (lines counted from ``first_line``) when the text does not parse, e.g.
     because it uses an alias whose anchor lies outside the range.
     """
-    lines = text.split("\n")
-    indents = [len(l) - len(l.lstrip(" ")) for l in lines if l.strip() and not l.lstrip().startswith("#")]
-    cut = min(indents) if indents else 0
-    # a line indented less than the cut (a comment, a blank line) loses only its own spaces
-    body = "\n".join(l[min(cut, len(l) - len(l.lstrip(" "))):] for l in lines)
+    cut = range_cut(text)
+    body = dedent_range(text, cut)
     parse_text, back = mask_separators(body)
     r = Reader(body, display, fragment_offset=first_line - 1, column_offset=cut)
     try:

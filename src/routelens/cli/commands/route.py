@@ -11,6 +11,7 @@ from routelens.cli.commands.common import (
     CommandExit, diagnostics_exit, load_cases_or_exit, path_arg, report_registry_error, resolve_paths, tty_progress,
 )
 from routelens.errors import DecisionLogError, RegistryError
+from routelens.gcpause import batch_collection
 from routelens.registry.load import parse_registry, read_registry_bytes
 from routelens.paths import CATALOG_NAME, INDEX_NAME
 from routelens.routing.decision import Decision, format_score
@@ -223,14 +224,15 @@ def run(args) -> int:
     _robust_stdout()
     if args.task == "-":
         out = sys.stdout
-        for task in _stdin_lines():
-            d = router.route(task)
-            _logged(log, d)
-            if args.json:
-                out.write(json.dumps(d.to_dict(), ensure_ascii=False) + "\n")
-            else:
-                out.write(format_decision(d, router) + "\n\n")
-            out.flush()
+        with batch_collection():  # the router lives for the whole batch: the collector need not rescan it
+            for task in _stdin_lines():
+                d = router.route(task)
+                _logged(log, d)
+                if args.json:
+                    out.write(json.dumps(d.to_dict(), ensure_ascii=False) + "\n")
+                else:
+                    out.write(format_decision(d, router) + "\n\n")
+                out.flush()
         return 0
     d = router.route(args.task)
     _logged(log, d)
