@@ -51,6 +51,7 @@ from routelens.artifacts.vocabulary import trigger_key
 from routelens.routing.decision import format_score, quote
 from routelens.routing.matching import Match, PreparedTask
 from routelens.routing.signals import Signal, asks, identifiers, ja_object, markup, negated, within
+from routelens.routing.spans import Spans
 from routelens.text.unicode import normalize_text
 from routelens.text.words import lemma_candidates, terms
 
@@ -297,7 +298,7 @@ def _adjacent_phrase(span: tuple[int, int], key: str, sid: str, text: str,
     ``blue-green-deploy`` is part of the same phrase (docs/formats.md
     §6.10 ``yields``); None otherwise. ``near``: the matched triggers
     ``(owner, span, trigger)`` that may be next to ``span``, in the order
-    of :class:`_Spans` (:meth:`_Spans.near`)."""
+    of :class:`~routelens.routing.spans.Spans` (:meth:`~routelens.routing.spans.Spans.near`)."""
     for o in near:
         if o[0] == sid:
             continue
@@ -314,70 +315,6 @@ def _adjacent_phrase(span: tuple[int, int], key: str, sid: str, text: str,
     return None
 
 
-class _Spans:
-    """Every trigger matched in one task, ``(owner, span, trigger)`` in the
-    order the candidates' hits come, with the look-ups the evidence of one
-    candidate makes, each cached per span (hundreds of candidates share a
-    span on a big registry): the matched triggers holding a span
-    (:meth:`containing`), those right next to it (:meth:`near`), and the
-    owners of both (:meth:`owners`: a candidate among them sees itself
-    excluded, so its evidence is not shared with others)."""
-
-    __slots__ = ("all", "_by_span", "_by_start", "_by_end", "_containing", "_near", "_owners")
-
-    def __init__(self, hits: dict[str, list[Match]]):
-        self.all: list[tuple[str, tuple[int, int], str]] = [(sid, m.span, m.trigger) for sid, ms in hits.items()
-                                                            for m in ms]
-        # a few distinct spans hold hundreds of hits: the look-ups go through the spans
-        by_span: dict[tuple[int, int], list[int]] = {}
-        for i, o in enumerate(self.all):
-            lst = by_span.get(o[1])
-            if lst is None:
-                by_span[o[1]] = [i]
-            else:
-                lst.append(i)
-        self._by_span = by_span
-        self._by_start: dict[int, list[int]] = {}
-        self._by_end: dict[int, list[int]] = {}
-        for sp, idx in by_span.items():
-            self._by_start.setdefault(sp[0], []).extend(idx)
-            self._by_end.setdefault(sp[1], []).extend(idx)
-        self._containing: dict[tuple[int, int], list[tuple[str, tuple[int, int], str]]] = {}
-        self._near: dict[tuple[int, int], list[tuple[str, tuple[int, int], str]]] = {}
-        self._owners: dict[tuple[int, int], frozenset[str]] = {}
-
-    def containing(self, span: tuple[int, int]) -> list[tuple[str, tuple[int, int], str]]:
-        """The matched triggers whose span holds ``span`` and is longer (in
-        the order of :attr:`all`)."""
-        got = self._containing.get(span)
-        if got is None:
-            n = span[1] - span[0]
-            idx = [i for sp, ids in self._by_span.items() if sp[0] <= span[0] and span[1] <= sp[1]
-                   and (sp[1] - sp[0]) > n for i in ids]
-            idx.sort()
-            every = self.all
-            got = self._containing[span] = [every[i] for i in idx]
-        return got
-
-    def near(self, span: tuple[int, int]) -> list[tuple[str, tuple[int, int], str]]:
-        """The matched triggers ending at most 2 characters before ``span``
-        or starting at most 2 after it (what :func:`_adjacent_phrase`
-        reads: the gap itself is checked there)."""
-        got = self._near.get(span)
-        if got is None:
-            idx = [i for b in range(span[0] - 2, span[0] + 1) for i in self._by_end.get(b, ())]
-            idx += [i for a in range(span[1], span[1] + 3) for i in self._by_start.get(a, ())]
-            got = self._near[span] = [self.all[i] for i in sorted(set(idx))]
-        return got
-
-    def owners(self, span: tuple[int, int]) -> frozenset[str]:
-        """The owners of :meth:`containing` and :meth:`near` of ``span``."""
-        got = self._owners.get(span)
-        if got is None:
-            got = self._owners[span] = frozenset(o[0] for o in (*self.containing(span), *self.near(span)))
-        return got
-
-
 def _zipf_words(z: float) -> str:
     return f"Zipf {z:.1f}" if z > 0 else "rare in everyday language"
 
@@ -387,10 +324,10 @@ def _overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
 
 
 def _trigger_pieces(best: Match, hits: dict[str, list[Match]], text: str, negations: list[Signal],
-                    marks: list[Signal], spans: _Spans, lexicon: Lexicon) -> list[tuple[tuple[int, int], Piece]]:
+                    marks: list[Signal], spans: Spans, lexicon: Lexicon) -> list[tuple[tuple[int, int], Piece]]:
     """The trigger pieces of one candidate (counted or not), longest first.
     ``spans``: every trigger matched in the task, with its look-ups
-    (:class:`_Spans`, shared by the candidates of one task)."""
+    (:class:`~routelens.routing.spans.Spans`, shared by the candidates of one task)."""
     sid = best.id
     trig_pieces: list[tuple[tuple[int, int], Piece]] = []
     for m in sorted(hits.get(sid, [best]), key=lambda m: (m.span[0] - m.span[1], m.span[0], -m.score)):
@@ -545,7 +482,7 @@ def assess(task: PreparedTask, hits: dict[str, list[Match]], matches: Sequence[M
     idents = identifiers(text)
     requests: list[Signal] | None = None  # the task's requests, found when a candidate first needs them
     found = lexicon.terms_in(task)
-    spans = _Spans(hits)
+    spans = Spans(hits)
     domain_spans = [span for _, _, span in found] + [(a, b) for a, b, _ in idents]
     # On a big registry hundreds of candidates hold the same matched triggers and nothing of their own
     # ("review" of 300 skills): their evidence is the same, so it is computed once per signature (the
