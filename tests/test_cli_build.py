@@ -424,3 +424,28 @@ def test_the_stats_screen_says_a_small_registrys_budget_is_not_checked():
     assert _row("index", 596, 394, False, "note", 20, checked=False).plain.startswith(" N/A   index")
     assert _row("index", 596, 394, False, "note", 20).plain.startswith(" OVER  index")
     assert _row("index", 300, 394, False, "note", 20).plain.startswith(" PASS  index")
+
+
+def test_size_summary_columns_grow_with_their_figures():
+    """At 100,000 skills the catalog's chars ran into its bytes
+    ("11,394,40511,482,645"; a newcomer's trial): each column is as wide as
+    its widest figure, and never narrower than before."""
+    from routelens.cli.commands.build import size_summary
+
+    f = {"chars": 58_309_311, "bytes": 58_709_315, "lines": 2_228_136, "reduction": -1.483}
+    st = {"registry": {"chars": 23_481_668, "bytes": 23_881_672, "lines": 906_019}, "catalog": f,
+          "index": {"chars": 11_142_993, "bytes": 11_542_997, "lines": 1, "reduction": 0.525},
+          "budget": {"index_chars": 11_142_993, "ratio": 0.475, "max_index_ratio": 0.7}}
+    assert size_summary(st)[:4] == [
+        "               chars      bytes     lines  vs the registry",
+        "registry  23,481,668 23,881,672   906,019",
+        "catalog   58,309,311 58,709,315 2,228,136  148.3% larger",
+        "index     11,142,993 11,542,997         1  52.5% smaller",
+    ]
+
+
+def test_the_layer1_line_says_1_skill():
+    from routelens.tools.prompt import format_stats
+
+    st = {"skills": 1, "chars": 80, "bytes": 80, "tokens": None, "tokens_unavailable": "tiktoken not installed"}
+    assert format_stats(st) == "layer-1 block: 1 skill, 80 chars, 80 bytes, tokens: unavailable (tiktoken not installed)"

@@ -115,4 +115,5 @@ def format_stats(st: dict[str, Any]) -> str:
         tok = f"{st['tokens']:,} tokens ({st['encoding']})"
     else:
         tok = f"tokens: unavailable ({st['tokens_unavailable']})"
-    return f"layer-1 block: {st['skills']:,} skills, {st['chars']:,} chars, {st['bytes']:,} bytes, {tok}"
+    skills = f"{st['skills']:,} skill{'' if st['skills'] == 1 else 's'}"
+    return f"layer-1 block: {skills}, {st['chars']:,} chars, {st['bytes']:,} bytes, {tok}"

@@ -42,11 +42,14 @@ def size_summary(st: dict) -> list[str]:
     r, c, i, b = st["registry"], st["catalog"], st["index"], st["budget"]
     most = budget_max_chars(r["chars"], b["max_index_ratio"])
     verdict = budget_verdict(b["index_chars"], r["chars"], b["max_index_ratio"])
+    rows = [("registry", r, ""), ("catalog", c, size_words(c["reduction"])), ("index", i, size_words(i["reduction"]))]
+    # columns as wide as their widest figure (a 58 MB catalog ran its chars into its bytes)
+    w = [max(least, *(len(num(x[key])) + 1 for _, x, _ in rows)) for key, least in (("chars", 10), ("bytes", 10),
+                                                                                        ("lines", 8))]
     return [
-        f"{'':9}{'chars':>10}{'bytes':>10}{'lines':>8}  vs the registry",
-        f"{'registry':9}{num(r['chars']):>10}{num(r['bytes']):>10}{num(r['lines']):>8}",
-        f"{'catalog':9}{num(c['chars']):>10}{num(c['bytes']):>10}{num(c['lines']):>8}  {size_words(c['reduction'])}",
-        f"{'index':9}{num(i['chars']):>10}{num(i['bytes']):>10}{num(i['lines']):>8}  {size_words(i['reduction'])}",
+        f"{'':9}{'chars':>{w[0]}}{'bytes':>{w[1]}}{'lines':>{w[2]}}  vs the registry",
+        *(f"{name:9}{num(x['chars']):>{w[0]}}{num(x['bytes']):>{w[1]}}{num(x['lines']):>{w[2]}}"
+          + (f"  {words}" if words else "") for name, x, words in rows),
         f"budget: index {num(b['index_chars'])} chars = {pct(b['ratio'])} of the registry; max_index_ratio "
         f"{b['max_index_ratio']} allows at most {num(most)} chars: {verdict}",
     ]
