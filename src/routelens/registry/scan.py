@@ -56,6 +56,7 @@ from routelens.gcpause import gc_paused
 from routelens.limits import LIMITS
 from routelens.paths import is_absolute_or_escaping
 from routelens.registry.model import PRIORITIES, STATUSES, Registry, Skill, new_skill
+from routelens.registry.split import skills_section
 from routelens.registry.validate import SKILL_KEYS, compose_registry, validate_registry
 from routelens.text.canonical import sha256_hex
 from routelens.text.yaml_events import MAP, NULL_WORDS, SCALAR, Reader, ReadStoppedError, sorted_unique
@@ -454,14 +455,8 @@ def _rest_fits(r: Reader, root: Any, scan: Scan, shift: Callable[[int], int]) ->
     at = next((i for i, k in enumerate(keys) if k.start == scan.skills_start), None)
     if at is None or keys[at].kind != SCALAR or not keys[at].plain or keys[at].value != "skills":
         return False
-    section_end = shift(scan.section_end)
-    if at + 1 < len(keys):
-        if keys[at + 1].start != section_end:
-            return False
-    elif r.text[section_end:].strip():
-        return False
-    section = items[2 * at + 1]
-    if section.kind != MAP or section.flow:
+    section = skills_section(r, items, at, shift(scan.section_end))
+    if section is None:
         return False
     sitems = section.items
     if len(sitems) != 2 * len(scan.undecided):

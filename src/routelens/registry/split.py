@@ -38,7 +38,7 @@ import os
 import re
 import threading
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from routelens.errors import RoutelensError
 from routelens.gcpause import gc_paused
@@ -47,7 +47,7 @@ from routelens.registry.validate import compose_registry, validate_registry
 from routelens.text.canonical import sha256_hex
 from routelens.text.yaml_events import MAP, SCALAR, Reader, ReadStoppedError, sorted_unique
 
-__all__ = ["MIN_CHARS", "blank_out", "can_split", "split_plan", "parse_split"]
+__all__ = ["MIN_CHARS", "blank_out", "can_split", "split_plan", "parse_split", "skills_section"]
 
 #: registries shorter than this (characters) are read in one process: below
 #: it a fork and the exchange cost more than the second core saves
@@ -250,6 +250,24 @@ def parse_split(text: str, path: Path, display: str,
     return reg
 
 
+def skills_section(r: Reader, items: list, at: int, section_end: int) -> Any:
+    """The block mapping of the ``skills`` section, the ``at``-th key of the
+    root mapping's ``items`` (keys and values in turn), when the section
+    ends exactly at ``section_end``: the next top-level key starts there, or
+    there is none and only blank text follows. None otherwise (the reader
+    that cut the text at that offset cannot be trusted)."""
+    keys = items[0::2]
+    if at + 1 < len(keys):
+        if keys[at + 1].start != section_end:
+            return None
+    elif r.text[section_end:].strip():
+        return None
+    section = items[2 * at + 1]
+    if section.kind != MAP or section.flow:
+        return None
+    return section
+
+
 def _first_half_fits(r: Reader, root, split: int, section_end: int) -> bool:
     """Whether the first half's document ends its ``skills`` section before
     the split and resumes at ``section_end``: the top-level key after
@@ -262,13 +280,8 @@ def _first_half_fits(r: Reader, root, split: int, section_end: int) -> bool:
     at = next((i for i, k in enumerate(keys) if k.kind == SCALAR and k.plain and k.value == "skills"), None)
     if at is None:
         return False
-    if at + 1 < len(keys):
-        if keys[at + 1].start != section_end:
-            return False
-    elif r.text[section_end:].strip():
-        return False
-    section = items[2 * at + 1]
-    if section.kind != MAP or section.flow:
+    section = skills_section(r, items, at, section_end)
+    if section is None:
         return False
     split_line = r.line_of(split)
     for kn in section.items[0::2]:
