@@ -293,17 +293,27 @@ def _read_chunk(text: str, a: int, b: int, fields_re: re.Pattern[str], first: in
         status = _unquote(st) if st[0] in _QUOTES else st
         if status not in STATUSES:
             return None
+    return new_skill(sid, path_v, prio, triggers, description, status, _metadata(fields, {}),
+                     first, first + text.count("\n", a, end), True, not_when)
+
+
+def _metadata(fields: dict[str, Any], block: dict[str, str]) -> dict[str, Any]:
+    """The entry's keys that are not skill keys (metadata, docs/formats.md
+    §1.1), each as the general reader gives it: a block scalar's text from
+    ``block``, a plain or quoted scalar unquoted, a null word as None, a
+    list item by item."""
     metadata: dict[str, Any] = {}
     if len(fields) > 3:
         for k, val in fields.items():
             if k in _SKILL_KEYS:
                 continue
-            if type(val) is str:
+            if k in block:
+                metadata[k] = block[k]
+            elif type(val) is str:
                 metadata[k] = None if val in NULL_WORDS else _unquote(val)
             else:
                 metadata[k] = [None if x in NULL_WORDS else _unquote(x) for x in val]
-    return new_skill(sid, path_v, prio, triggers, description, status, metadata,
-                     first, first + text.count("\n", a, end), True, not_when)
+    return metadata
 
 
 def _read_with_blocks(sid: str, fields: dict[str, Any], block: dict[str, str], final: int,
@@ -344,19 +354,8 @@ def _read_with_blocks(sid: str, fields: dict[str, Any], block: dict[str, str], f
         status, ok = scalar("status")
         if not ok or status not in STATUSES:
             return None
-    metadata: dict[str, Any] = {}
-    if len(fields) > 3:
-        for k, val in fields.items():
-            if k in _SKILL_KEYS:
-                continue
-            if k in block:
-                metadata[k] = block[k]
-            elif type(val) is str:
-                metadata[k] = None if val in NULL_WORDS else _unquote(val)
-            else:
-                metadata[k] = [None if x in NULL_WORDS else _unquote(x) for x in val]
-    return new_skill(sid, path_v, prio, triggers, description, status, metadata, first, final, True,
-                     not_when)
+    return new_skill(sid, path_v, prio, triggers, description, status, _metadata(fields, block), first, final,
+                     True, not_when)
 
 
 class Scan:

@@ -61,7 +61,7 @@ from routelens.routing.entries import Entries
 from routelens.routing.evidence import Candidate
 from routelens.routing.matching import NEAR_MISS_FLOOR, Match
 from routelens.routing.readback import read_back
-from routelens.routing.several import asked_for, is_rival, parted_ask
+from routelens.routing.several import asked_for, parted_ask
 from routelens.routing.signals import Signal
 from routelens.text.words import inflects
 
@@ -277,7 +277,8 @@ def _decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdic
                 any(min(t[1], x[1]) <= b < max(t[0], x[0]) for b in ev.clause_breaks)
                 for t in top.spans for x in c.spans)
 
-        rivals = sorted((c for c in live_c if c is not top and c.counted and is_rival(c, top, apart(c), ev.task)),
+        # a rival: evidence beyond one everyday word, or one everyday word in a clause of its own (§6.3 step 9)
+        rivals = sorted((c for c in live_c if c is not top and c.counted and (c.rival or apart(c))),
                         key=lambda c: (-c.weight, -c.score, c.id))
         for c in live_c:
             if c is not top and c.counted and all(c is not x for x in rivals):

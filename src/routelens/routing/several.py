@@ -19,19 +19,6 @@ def asks(text: str) -> list[Signal]:
     return _find_asks(text)
 
 
-def is_rival(c: Candidate, top: Candidate, apart: bool, text: str) -> bool:
-    """Whether counted candidate ``c`` is a rival ask of the best supported
-    candidate ``top`` (docs/formats.md §6.3 step 9); ``apart``: its evidence
-    lies in other clauses than all of ``top``'s. A rival has evidence beyond
-    one everyday word (:attr:`Candidate.rival`), or is one everyday word in a
-    clause of its own. (Round 4 tried three ways of calling such a word
-    incidental — a clause that asks for nothing, a word borrowed from
-    ``top``, one unsupported word beside ``top``'s phrase — and took them
-    back: on a blind registry they routed two-need tasks to one skill and
-    "is the deploy done or should we roll back?" to one.)"""
-    return c.rival or apart
-
-
 def parted_ask(c: Candidate, i: int, anchors: list[tuple[int, int]], clause: tuple[int, int], text: str) -> bool:
     """Whether candidate ``c``, the ``i``-th of several asks (``anchors``:
     the span of each one's best trigger, in task order), is asked for as a
@@ -71,22 +58,3 @@ def asked_for(c: Candidate, text: str) -> bool:
             if r is not None and (r[2].isascii() or ja_object(text, r, p.span)):
                 return True
     return False
-
-
-def borrows(c: Candidate, top: Candidate) -> bool:
-    """Whether ``c`` rests on one everyday word and the very words that back
-    ``top`` (docs/formats.md §6.3 step 9): its other pieces are context or
-    terms at the same spans as pieces of ``top`` ("the LightGBM churn model"
-    next to "SHAP": "churn" backs both), so it has no evidence of its own
-    beyond one everyday word and is incidental, not a rival, when ``top``
-    holds up without those words."""
-    if c.tier != "everyday":
-        return False
-    trig = [p for p in c.pieces if p.kind == "trigger" and p.counts]
-    rest = [p for p in c.pieces if p.counts and p.kind != "trigger"]
-    theirs = {p.span for p in top.pieces if p.counts}
-    if not (len(trig) == 1 and rest and all(p.kind in ("context", "term") and p.span in theirs for p in rest)):
-        return False
-    # ... while ``top`` holds up without them (else both rest on the same words: "40 minutes late ... Deliveroo")
-    shared = {p.span for p in rest}
-    return sum(p.weight for p in top.pieces if p.span not in shared) >= STRONG_WEIGHT

@@ -163,7 +163,7 @@ class _Matcher:
 
     def key(self, trigger: str) -> Any:
         """Two triggers with the same key match exactly the same tasks."""
-        units = tuple(t[1] for t in tokenize(normalize_text(trigger)))
+        units = self._units(trigger)
         return units if units else _norm(trigger)
 
     def inside(self, text: str) -> list[tuple[str, str]]:
