@@ -703,13 +703,14 @@ class MainScreen(Screen[None]):
             return
         self.fix_index = (self.fix_index + 1) % len(self.fixes)
         fix = self.fixes[self.fix_index]
-        self.app.copy_to_clipboard(fix.yaml)
+        self.app.copy_to_clipboard(fix.paste or fix.yaml)
         line = fix.edit.line
         self.current = Hit("fix", fix.where, "fix", line, line)
         self._paint_hits()
         self.show_pane("registry")
         self.decision_panel.show_fixes(self.fixes, self.fix_index)
-        title, text = words.fix_copied(fix.yaml, fix.where, fix.how, self.fix_index, len(self.fixes))
+        title, text = words.fix_copied(fix.yaml, fix.where, fix.how, self.fix_index, len(self.fixes),
+                                       fix.paste or fix.yaml)
         self.notify(text, title=title, timeout=8)
 
     def set_task(self, text: str) -> None:
