@@ -157,3 +157,25 @@ def test_route_says_which_fixes_were_left_untried_and_no_fixes_gives_none(bundle
         main(["route", TASK, "--registry", str(bundled), "--fixes-seconds", "0"])
     assert exc.value.code == 2
     assert capsys.readouterr().err.endswith("argument --fixes-seconds: '0': give a number of seconds above 0\n")
+
+
+def test_a_new_routing_section_is_shown_and_given_as_both_its_lines(tmp_path, capsys):
+    """A trial: on a registry without `routing:`, the threshold fix read
+    `threshold: 76` (text and JSON `yaml`); pasted as shown it is an
+    unknown top-level key and the task still falls back."""
+    reg = tmp_path / "skills.yaml"
+    reg.write_text("schema_version: 1\nskills:\n  code-review:\n    path: skills/code-review.md\n    priority: P0\n"
+                   "    triggers: [code review, review my diff]\n", encoding="utf-8")
+    (tmp_path / "skills").mkdir()
+    (tmp_path / "skills" / "code-review.md").write_text("# cr\n", encoding="utf-8")
+    assert main(["build", "-q", "--registry", str(reg)]) == 0
+    task = "review my pull request diff please"
+    assert main(["route", "--json", task, "--registry", str(reg)]) == 0
+    fixes = json.loads(capsys.readouterr().out)["fixes"]
+    setting = [f for f in fixes if f["kind"] == "threshold"]
+    assert [(f["yaml"], f["where"]) for f in setting] == [("routing:\n  threshold: 76", f"{reg}:8")]
+    assert main(["route", task, "--registry", str(reg)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    at = out.index("  2. routing: set  routing:")
+    assert out[at + 1:at + 3] == ["                     threshold: 76",
+                                  f"     at {reg}:8 (a new `routing:` section at the end of the file)"]

@@ -316,7 +316,7 @@ def fix_copied(yaml: str, where: str, how: str, index: int, count: int, pasted: 
 def fix_line(kind: str, skill: str | None, yaml: str, where: str, effect: str) -> str:
     """One fix for the decision panel: who, what to paste, where, what it does."""
     who = skill or "routing"
-    return f"{who}: {yaml}  → {where} · {effect}"
+    return f"{who}: {' ⏎ '.join(yaml.split(chr(10)))}  → {where} · {effect}"
 
 
 #: What a labelled case's outcome (docs/formats.md §7.2) is called on screen.
