@@ -30,6 +30,7 @@ from routelens.artifacts.index_file import CompactIndex
 from routelens.errors import IndexInvalidError, RegistryError
 from routelens.registry.model import Registry, RoutingSettings
 from routelens.routing.decision import Expansion, line_span, quote
+from routelens.routing.range_lines import read_range
 from routelens.text.canonical import editor_lines, holds_key, range_text
 from routelens.text.yaml_events import TRUE_WORDS, parse_fragment
 
@@ -426,6 +427,9 @@ class Entries:
             head = lines[start - 1].strip()
             raise IndexInvalidError(f"line {start} of {display} should hold the key `{entry_id}:` "
                                     f"but holds {quote(head[:60])}")
+        value = read_range(text, entry_id)  # the common range from its lines, else the YAML reader
+        if value is not None:
+            return start, end, text, value, "range"
         try:
             value = parse_fragment(text, start, display)
         except RegistryError:
