@@ -56,16 +56,15 @@ _QUOTES = frozenset("\"'")
 #: a field ``key: [a, b c]`` whose flow sequence holds plain words only (letters, digits, ``_./-``, single
 #: spaces inside an item, ``, `` between items): group 1 the indentation and key, group 2 the items
 _FLOW_WORD = r"[A-Za-z0-9][A-Za-z0-9_./-]*+(?: [A-Za-z0-9_./-]++)*+"
-_FLOW_FIELD = re.compile(rf"^( ++[A-Za-z_][A-Za-z0-9_-]*+): \[((?:{_FLOW_WORD}(?:, {_FLOW_WORD})*+)?)\]$", re.M)
+_FLOW_FIELD = rf"^( ++[A-Za-z_][A-Za-z0-9_-]*+): \[((?:{_FLOW_WORD}(?:, {_FLOW_WORD})*+)?)\]$"
 
 
 @lru_cache(maxsize=16)
 def _sequence_pattern(i: int, k: int) -> re.Pattern[str]:
     """A key at indentation ``i`` holding a block sequence of one-line items
     at indentation ``k`` (> ``i``), matched whole; group ``items``."""
-    comment = rf" {{0,{k}}}{COMMENT_TEXT}"
-    return re.compile(rf" {{{i}}}[a-z0-9][a-z0-9-]*+:\n(?P<items>(?:{comment}|\n)*+ {{{k}}}- ++{VALUE}\n"
-                      rf"(?: {{{k}}}- ++{VALUE}\n|{comment}|\n)*+)")
+    comment = rf" {{0,{k}}}{COMMENT_TEXT}"  # (the value pattern written once: it is most of the compile time)
+    return re.compile(rf" {{{i}}}[a-z0-9][a-z0-9-]*+:\n(?P<items>(?: {{{k}}}- ++{VALUE}\n|{comment}|\n)*+)")
 
 
 _chunk = lru_cache(maxsize=16)(chunk_pattern)
@@ -98,9 +97,8 @@ def read_range(text: str, entry_id: str) -> Any | None:
         return None
     if cm.group(2):  # a block sequence
         m = _sequence_pattern(i, k).fullmatch(text)
-        if m is None:
-            return None
-        return [_scalar(v) for v in ITEM.findall(m.group("items"))]
+        items = ITEM.findall(m.group("items")) if m is not None else None
+        return [_scalar(v) for v in items] if items else None
     flows: dict[str, list[str | None]] = {}
     if "[" in text:
         # a flow sequence of plain words is read here, and its line stands for one plain value below
@@ -110,7 +108,7 @@ def read_range(text: str, entry_id: str) -> Any | None:
                 return m.group()
             flows[head.lstrip(" ")] = [_scalar(v) for v in m.group(2).split(", ")] if m.group(2) else []
             return head + ": x"
-        text = _FLOW_FIELD.sub(plain, text)
+        text = re.sub(_FLOW_FIELD, plain, text, flags=re.M)  # compiled once, on first use (re's cache)
     if _chunk(i, k).fullmatch(text) is None:
         return None
     value: dict[str, Any] = {}
