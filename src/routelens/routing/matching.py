@@ -464,7 +464,7 @@ class _Trigger:
     alone; ``content``: how many units carry content (not stop words)."""
 
     __slots__ = ("owner", "text", "kinds", "units", "values", "optional", "short", "norm", "order", "joins",
-                 "lead", "kana_start", "kana_end", "letter", "content", "punct", "proper", "bound", "word_bound")
+                 "lead", "kana_start", "kana_end", "letter", "content", "punct", "proper", "bound")
 
     def __init__(self, owner: str, text: str, order: int):
         self.owner = owner
@@ -522,10 +522,6 @@ class _Trigger:
         #: ``(unit, value, is a word)`` of the units that weigh something: what the score's upper bound
         #: reads (:meth:`TriggerMatcher.match`; a stop word weighs 0)
         self.bound = tuple((u, v, k == _WORD) for k, u, v, o in zip(kinds, units, self.values, opt) if not o)
-        #: the same when every unit that weighs something is a word, flat: ``(unit, value, unit, value, ...)``
-        #: (the bound's fast path, added in the same order); None otherwise
-        self.word_bound = tuple(x for u, v, word in self.bound for x in (u, v)) \
-            if all(word for _, _, word in self.bound) else None
 
 
 class _LazyTriggers:
@@ -1020,24 +1016,13 @@ class TriggerMatcher:
                 b = 100.0 if all(u in positions or (task.alias and u in task.alias.values())
                                  for u in tr.units) else 0.0
             else:
-                wv = tr.word_bound
-                n = len(wv) if wv is not None else -1
-                # the sum of value x best similarity over the units, added in unit order from 0.0 (so the
-                # same float as the loop below, which a text with a unit that is not a word takes)
-                if n == 2:
-                    b = wv[1] * best(wv[0], 0.0) / 100.0
-                elif n == 4:
-                    b = (wv[1] * best(wv[0], 0.0) + wv[3] * best(wv[2], 0.0)) / 100.0
-                elif n == 6:
-                    b = (wv[1] * best(wv[0], 0.0) + wv[3] * best(wv[2], 0.0) + wv[5] * best(wv[4], 0.0)) / 100.0
-                else:
-                    b = 0.0
-                    for u, v, word in tr.bound:
-                        if word:
-                            b += v * best(u, 0.0)
-                        elif u in positions:
-                            b += v * 100.0
-                    b /= 100.0
+                b = 0.0
+                for u, v, word in tr.bound:
+                    if word:
+                        b += v * best(u, 0.0)
+                    elif u in positions:
+                        b += v * 100.0
+                b /= 100.0
             if b >= floor:
                 negb = -b
                 for tid in tids:
