@@ -30,6 +30,7 @@ from routelens.artifacts.index_file import CompactIndex
 from routelens.errors import IndexInvalidError, RegistryError
 from routelens.registry.model import Registry, RoutingSettings
 from routelens.routing.decision import Expansion, line_span, quote
+from routelens.routing.range_lines import read_range
 from routelens.text.canonical import editor_lines, holds_key, range_text
 from routelens.text.yaml_events import TRUE_WORDS, parse_fragment
 
@@ -89,6 +90,10 @@ class Entries:
         self._members_of: dict[str, tuple[str, ...]] = {}
         #: (word -> the plain compositions whose range holds it, the other compositions), built once
         self._composition_words: tuple[dict[str, list[str]], list[str]] | None = None
+        #: skill id -> the compositions holding it, and composition id -> its members as a set (per-task
+        #: look-ups of the composition step, kept: the ranges never change)
+        self._holding: dict[str, tuple[str, ...]] = {}
+        self._member_sets: dict[str, frozenset[str]] = {}
         #: kind -> id -> the triggers the index gives (checked against the ranges)
         self._index_triggers: dict[str, dict[str, tuple[str, ...]]] = {"skill": {}, "rule": {}}
         self._rules_verified = False
@@ -241,6 +246,9 @@ class Entries:
         compositions' ranges for one task (about 40% of its time)."""
         if self._members is not None:
             return self.composition_sets()[1].get(skill_id, ())
+        got = self._holding.get(skill_id)
+        if got is not None:
+            return got
         if self._composition_words is None:
             words: dict[str, list[str]] = {}
             other: list[str] = []
@@ -258,7 +266,16 @@ class Entries:
             self._composition_words = (words, other)
         words, other = self._composition_words
         maybe = sorted({*words.get(skill_id, ()), *other})
-        return tuple(c for c in maybe if skill_id in self.composition_members_of(c))
+        got = self._holding[skill_id] = tuple(c for c in maybe if skill_id in self.composition_members_of(c))
+        return got
+
+    def composition_set(self, composition_id: str) -> frozenset[str]:
+        """The member skill ids of one composition as a set (of
+        :meth:`composition_members_of`, kept; same errors)."""
+        got = self._member_sets.get(composition_id)
+        if got is None:
+            got = self._member_sets[composition_id] = frozenset(self.composition_members_of(composition_id))
+        return got
 
     def compositions_of(self, skill_ids: Iterable[str]) -> tuple[dict[str, tuple[str, ...]],
                                                                  dict[str, tuple[str, ...]]]:
@@ -426,6 +443,9 @@ class Entries:
             head = lines[start - 1].strip()
             raise IndexInvalidError(f"line {start} of {display} should hold the key `{entry_id}:` "
                                     f"but holds {quote(head[:60])}")
+        value = read_range(text, entry_id)  # the common range from its lines, else the YAML reader
+        if value is not None:
+            return start, end, text, value, "range"
         try:
             value = parse_fragment(text, start, display)
         except RegistryError:

@@ -997,6 +997,7 @@ class TriggerMatcher:
             offer(tid, m)
         queue = []
         word_best = {u: max(s for _, s in lst) for u, lst in word_pos.items()}
+        best = word_best.get
         positions = task.positions
         # A trigger's score, span and kind are a function of its text alone (its owner and order only
         # rank it), and on big registries many skills share a trigger ("review" of hundreds): each
@@ -1018,7 +1019,7 @@ class TriggerMatcher:
                 b = 0.0
                 for u, v, word in tr.bound:
                     if word:
-                        b += v * word_best.get(u, 0.0)
+                        b += v * best(u, 0.0)
                     elif u in positions:
                         b += v * 100.0
                 b /= 100.0
@@ -1058,7 +1059,12 @@ class TriggerMatcher:
             if got is None:
                 continue
             m = new_match(Match)  # a frozen dataclass's __init__ costs more than the rest of a hit
-            m.__dict__.update(id=owner, score=got[0], trigger=text, span=got[1], kind=got[2])
+            d = m.__dict__  # filled key by key: a third faster than update() with keywords
+            d["id"] = owner
+            d["score"] = got[0]
+            d["trigger"] = text
+            d["span"] = got[1]
+            d["kind"] = got[2]
             # offer m to its owner (as offer() above, inlined: it runs once per owner reached)
             key = (*got[3], order)
             old = results_get(owner)
