@@ -47,7 +47,7 @@ def test_the_cache_is_written_once_and_gives_the_same_decisions(reg, monkeypatch
     files = _files(reg)
     assert len(files) == 1
     idx = (reg.parent / "generated" / "routing.min.json").read_bytes()
-    key = matcher_cache.cache_key(hashlib.sha256(idx).hexdigest(), (60.0, 85.0))
+    key = matcher_cache.cache_key(hashlib.sha256(idx).hexdigest())
     assert files[0].name == f"{key}.pickle"
     data = files[0].read_bytes()
     assert data.startswith(matcher_cache.MAGIC + key.encode() + b"\n")

@@ -160,6 +160,42 @@ class Candidate:
                 "selected": self.selected, "why": self.why, "pieces": [p.to_dict() for p in self.pieces]}
 
 
+class _OwnWords:
+    """Skill id -> the frozenset of the words of its id and triggers
+    (:attr:`Lexicon.own_words`), kept as one space-joined string per skill
+    (words never hold a space) and made a set on first look-up: the matcher
+    cache (docs/formats.md §11.4) reads 100,000 strings much faster than
+    100,000 frozensets, and a task looks up a few dozen skills."""
+
+    __slots__ = ("_joined", "_sets")
+
+    def __init__(self) -> None:
+        self._joined: dict[str, str] = {}
+        self._sets: dict[str, frozenset[str]] = {}
+
+    def put(self, owner: str, words: Iterable[str]) -> None:
+        """Set the words of ``owner`` (empty words are left out)."""
+        self._joined[owner] = " ".join(sorted(w for w in words if w))
+        self._sets.pop(owner, None)
+
+    def get(self, owner: str, default: frozenset[str] | None = None) -> frozenset[str] | None:
+        """The words of ``owner``, or ``default`` when it has none recorded."""
+        got = self._sets.get(owner)
+        if got is None:
+            joined = self._joined.get(owner)
+            if joined is None:
+                return default
+            got = self._sets[owner] = frozenset(joined.split(" ")) if joined else frozenset()
+        return got
+
+    def __getstate__(self) -> tuple[dict[str, str]]:
+        return (self._joined,)  # never empty: an empty state would skip __setstate__
+
+    def __setstate__(self, state: tuple[dict[str, str]]) -> None:
+        self._joined = state[0]
+        self._sets = {}
+
+
 class Lexicon:
     """The vocabulary routing reads from the compact index (docs/formats.md
     §3.7): the everyday commonness of one-word triggers, each skill's
@@ -185,13 +221,13 @@ class Lexicon:
         everyday = set(common) | {w for w, z in self.zipf.items() if z >= _CONTEXT_MAX_ZIPF}
         seen: set[str] = set()
         #: skill id -> the words of its id and of its triggers (docs/formats.md §6.10 ``yields``)
-        self.own_words: dict[str, frozenset[str]] = {}
+        self.own_words = _OwnWords()
         triggers = list(triggers)
         for owner, ts in triggers:
             ws = set(_re.split(r"[-_.\s]+", owner.lower()))
             for trig in ts:
                 ws.update(_re.findall(r"\w+", normalize_text(trig)))
-            self.own_words[owner] = frozenset(w for w in ws if w)
+            self.own_words.put(owner, ws)
         for _, ts in triggers:
             for trig in ts:
                 for w in terms(trig):

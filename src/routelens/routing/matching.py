@@ -63,6 +63,7 @@ from __future__ import annotations
 import gc
 import re
 import unicodedata
+from array import array
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
@@ -529,29 +530,76 @@ class _LazyTriggers:
     (:mod:`routelens.routing.matcher_cache`): each :class:`_Trigger` is a
     pure function of ``(owner, text, order)``, so it is cut into units again
     on first use and kept; a task touches only the triggers the inverted
-    index reaches, so a cold start does not parse every trigger."""
+    index reaches, so a cold start does not parse every trigger. The three
+    are kept as columns (``owners``: the distinct owners; per trigger the
+    index of its owner and its order, as ``array("I")``; ``texts``): a
+    cache holding 550,000 triggers reads a list of strings and two arrays,
+    not 550,000 tuples."""
 
-    __slots__ = ("_args", "_made")
+    __slots__ = ("owners", "owner_of", "orders", "texts", "_made")
 
-    def __init__(self, args: list[tuple[str, str, int]]):
-        self._args = args
-        self._made: list[_Trigger | None] = [None] * len(args)
+    def __init__(self, owners: list[str], owner_of: array, orders: array, texts: list[str]):
+        self.owners = owners
+        self.owner_of = owner_of
+        self.orders = orders
+        self.texts = texts
+        self._made: list[_Trigger | None] = [None] * len(texts)
 
     def __len__(self) -> int:
-        return len(self._args)
+        return len(self.texts)
 
     def __bool__(self) -> bool:
-        return bool(self._args)
+        return bool(self.texts)
 
     def __getitem__(self, tid: int) -> _Trigger:
         tr = self._made[tid]
         if tr is None:
-            tr = self._made[tid] = _Trigger(*self._args[tid])
+            tr = self._made[tid] = _Trigger(self.owners[self.owner_of[tid]], self.texts[tid], self.orders[tid])
         return tr
 
     def __iter__(self):
-        for tid in range(len(self._args)):
+        for tid in range(len(self.texts)):
             yield self[tid]
+
+
+class _ByOwner:
+    """Owner -> its trigger ids, ascending (:attr:`TriggerMatcher.by_owner`
+    of a matcher loaded from the matcher cache): the ids of each owner as
+    one slice of an ``array("I")``, the owner's position found through a
+    dict made on the first look-up. Only :meth:`get` is offered."""
+
+    __slots__ = ("owners", "flat", "offsets", "_at")
+
+    def __init__(self, owners: list[str], flat: array, offsets: array):
+        self.owners = owners
+        self.flat = flat
+        self.offsets = offsets
+        self._at: dict[str, int] | None = None
+
+    def get(self, owner: str, default=None):
+        """The trigger ids of ``owner`` as a list, or ``default``."""
+        at = self._at
+        if at is None:
+            at = self._at = {o: i for i, o in enumerate(self.owners)}
+        i = at.get(owner)
+        if i is None:
+            return default
+        return self.flat[self.offsets[i]:self.offsets[i + 1]].tolist()
+
+    def items(self):
+        """``(owner, trigger ids)`` in the order the matcher was given them."""
+        for i, owner in enumerate(self.owners):
+            yield owner, self.flat[self.offsets[i]:self.offsets[i + 1]].tolist()
+
+
+def _column(values: Iterable[int]) -> bytes:
+    return array("I", values).tobytes()
+
+
+def _from_column(data: bytes) -> array:
+    a = array("I")
+    a.frombytes(data)
+    return a
 
 
 #: a trigger text not scored yet for this task (:meth:`TriggerMatcher.match`)
@@ -671,17 +719,33 @@ class TriggerMatcher:
     def __getstate__(self) -> dict:
         """What the matcher cache stores (docs/formats.md §11.4): everything the
         build computed across triggers (postings, vocabulary, deletions) as
-        it is, each trigger as ``(owner, text, order)`` (cut into units
-        again on first use), and no per-task word cache."""
+        it is, the triggers as columns — the distinct owners, per trigger
+        its owner's index and its order, its text (cut into units again on
+        first use: :class:`_LazyTriggers`) — and each owner's trigger ids
+        as slices of one column (:class:`_ByOwner`); no per-task word cache."""
         state = dict(self.__dict__)
-        state["triggers"] = [(tr.owner, tr.text, tr.order) for tr in self.triggers]
+        owners: list[str] = []
+        flat: list[int] = []
+        offsets = [0]
+        for owner, ids in self.by_owner.items():
+            owners.append(owner)
+            flat.extend(ids)
+            offsets.append(len(flat))
+        at = {o: i for i, o in enumerate(owners)}
+        trs = self.triggers
+        state["triggers"] = (owners, _column(at[tr.owner] for tr in trs), _column(tr.order for tr in trs),
+                             [tr.text for tr in trs])
+        state["by_owner"] = (_column(flat), _column(offsets))
         state["_word_cache"] = {}
         state["_firsts"] = None
         return state
 
     def __setstate__(self, state: dict) -> None:
         state = dict(state)
-        state["triggers"] = _LazyTriggers(state["triggers"])
+        owners, owner_of, orders, texts = state["triggers"]
+        state["triggers"] = _LazyTriggers(owners, _from_column(owner_of), _from_column(orders), texts)
+        flat, offsets = state["by_owner"]
+        state["by_owner"] = _ByOwner(owners, _from_column(flat), _from_column(offsets))
         self.__dict__.update(state)
 
     # ------------------------------------------------------------------ candidates
@@ -1109,6 +1173,18 @@ class TriggerMatcher:
             if a >= 0:
                 offer(tid, self._to_match(tid, task, score, a, b))
         return best[1] if best else None
+
+    def texts_of(self, owner: str) -> tuple[str, ...] | None:
+        """The triggers of an owner as written, in order (None for an owner
+        the matcher was not given); a loaded matcher's are not cut into units."""
+        ids = self.by_owner.get(owner)
+        if ids is None:
+            return None
+        trs = self.triggers
+        if isinstance(trs, _LazyTriggers):
+            texts = trs.texts
+            return tuple(texts[t] for t in ids)
+        return tuple(trs[t].text for t in ids)
 
     def first_trigger(self, owner: str) -> str | None:
         """The first trigger of an owner as written (for messages)."""
