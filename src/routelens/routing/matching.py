@@ -1038,10 +1038,13 @@ class TriggerMatcher:
         # owner -> (key, Match): the best match so far; key = (-score, span start, -span length, trigger order)
         results: dict[str, tuple[tuple, Match]] = {}
         triggers = self.triggers
-        rows = getattr(triggers, "_args", None)  # (owner, text, order) of a matcher read from the cache
+        # the columns of a matcher read from the cache: a trigger's owner, text and order without cutting it
+        lazy = triggers if isinstance(triggers, _LazyTriggers) else None
+        if lazy is not None:
+            l_owners, l_owner_of, l_texts, l_orders = lazy.owners, lazy.owner_of, lazy.texts, lazy.orders
 
         def offer(tid: int, m: Match) -> None:
-            order = rows[tid][2] if rows is not None else triggers[tid].order
+            order = l_orders[tid] if lazy is not None else triggers[tid].order
             key = (-m.score, m.span[0], m.span[0] - m.span[1], order)
             old = results.get(m.id)
             if old is None or key < old[0]:
@@ -1103,8 +1106,8 @@ class TriggerMatcher:
                     below = sorted((-results[o][0][0] for o in low), reverse=True)
                 if len(below) >= keep_below and (keep_below == 0 or -negb < below[keep_below - 1]):
                     break
-            if rows is not None:
-                owner, text, order = rows[tid]
+            if lazy is not None:
+                owner, text, order = l_owners[l_owner_of[tid]], l_texts[tid], l_orders[tid]
             else:
                 tr = triggers[tid]
                 owner, text, order = tr.owner, tr.text, tr.order
