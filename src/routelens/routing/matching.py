@@ -538,7 +538,7 @@ class _LazyTriggers:
 
     __slots__ = ("owners", "owner_of", "orders", "texts", "_made")
 
-    def __init__(self, owners: list[str], owner_of: array, orders: array, texts: list[str]):
+    def __init__(self, owners: list[str], owner_of: array, orders: array, texts: Sequence[str]):
         self.owners = owners
         self.owner_of = owner_of
         self.orders = orders
@@ -590,6 +590,44 @@ class _ByOwner:
         """``(owner, trigger ids)`` in the order the matcher was given them."""
         for i, owner in enumerate(self.owners):
             yield owner, self.flat[self.offsets[i]:self.offsets[i + 1]].tolist()
+
+
+class Strings:
+    """A read-only list of strings kept as one string and the offsets of
+    each (``array("I")``, one more than the strings): the matcher cache
+    (docs/formats.md §11.4) reads one string instead of making 550,000
+    string objects; ``strings[i]`` is a slice made when asked for."""
+
+    __slots__ = ("joined", "offsets")
+
+    def __init__(self, joined: str, offsets: array):
+        self.joined = joined
+        self.offsets = offsets
+
+    @classmethod
+    def of(cls, items: Sequence[str]) -> "Strings":
+        """The strings ``items``, in order."""
+        offsets = array("I", [0])
+        n = 0
+        for t in items:
+            n += len(t)
+            offsets.append(n)
+        return cls("".join(items), offsets)
+
+    def __len__(self) -> int:
+        return len(self.offsets) - 1
+
+    def __getitem__(self, i: int) -> str:
+        if i < 0:
+            i += len(self.offsets) - 1
+        return self.joined[self.offsets[i]:self.offsets[i + 1]]
+
+    def __getstate__(self) -> tuple[str, bytes]:
+        return (self.joined, self.offsets.tobytes())
+
+    def __setstate__(self, state: tuple[str, bytes]) -> None:
+        self.joined = state[0]
+        self.offsets = _from_column(state[1])
 
 
 def _column(values: Iterable[int]) -> bytes:
@@ -734,7 +772,7 @@ class TriggerMatcher:
         at = {o: i for i, o in enumerate(owners)}
         trs = self.triggers
         state["triggers"] = (owners, _column(at[tr.owner] for tr in trs), _column(tr.order for tr in trs),
-                             [tr.text for tr in trs])
+                             Strings.of([tr.text for tr in trs]))
         state["by_owner"] = (_column(flat), _column(offsets))
         state["_word_cache"] = {}
         state["_firsts"] = None
