@@ -49,7 +49,8 @@ from typing import Iterable, Sequence
 
 from routelens.artifacts.vocabulary import trigger_key
 from routelens.routing.decision import format_score, quote
-from routelens.routing.matching import Match, PreparedTask, Strings
+from routelens.routing.columns import OwnWords
+from routelens.routing.matching import Match, PreparedTask
 from routelens.routing.signals import Signal, asks, identifiers, ja_object, markup, negated, within
 from routelens.routing.spans import Spans
 from routelens.text.unicode import normalize_text
@@ -160,73 +161,6 @@ class Candidate:
                 "selected": self.selected, "why": self.why, "pieces": [p.to_dict() for p in self.pieces]}
 
 
-class _OwnWords:
-    """Skill id -> the frozenset of the words of its id and triggers
-    (:attr:`Lexicon.own_words`), kept as one space-joined string per skill
-    (words never hold a space) and made a set on first look-up. The matcher
-    cache (docs/formats.md §11.4) keeps the ids and one
-    :class:`~routelens.routing.matching.Strings` of those strings: reading
-    them makes no object per skill (100,000 frozensets took 0.44 s), and a
-    task looks up a few dozen skills."""
-
-    __slots__ = ("_joined", "_sets")
-
-    def __init__(self) -> None:
-        self._joined: dict[str, str] = {}
-        self._sets: dict[str, frozenset[str]] = {}
-
-    def put(self, owner: str, words: Iterable[str]) -> None:
-        """Set the words of ``owner`` (empty words are left out)."""
-        self._joined[owner] = " ".join(sorted(w for w in words if w))
-        self._sets.pop(owner, None)
-
-    def get(self, owner: str, default: frozenset[str] | None = None) -> frozenset[str] | None:
-        """The words of ``owner``, or ``default`` when it has none recorded."""
-        got = self._sets.get(owner)
-        if got is None:
-            joined = self._joined.get(owner)
-            if joined is None:
-                return default
-            got = self._sets[owner] = frozenset(joined.split(" ")) if joined else frozenset()
-        return got
-
-    def __getstate__(self) -> tuple:
-        return (list(self._joined), Strings.of(list(self._joined.values())))
-
-    def __setstate__(self, state: tuple) -> None:
-        owners, words = state
-        self._joined = _LazyJoined(owners, words)  # type: ignore[assignment]
-        self._sets = {}
-
-
-class _LazyJoined:
-    """``owner -> joined words`` of an :class:`_OwnWords` read from the
-    matcher cache: the owners' positions are a dict made on first look-up."""
-
-    __slots__ = ("owners", "words", "_at")
-
-    def __init__(self, owners: list[str], words: Strings):
-        self.owners = owners
-        self.words = words
-        self._at: dict[str, int] | None = None
-
-    def get(self, owner: str, default: str | None = None) -> str | None:
-        at = self._at
-        if at is None:
-            at = self._at = {o: i for i, o in enumerate(self.owners)}
-        i = at.get(owner)
-        return default if i is None else self.words[i]
-
-    def __iter__(self):
-        return iter(self.owners)
-
-    def values(self):
-        return (self.words[i] for i in range(len(self.owners)))
-
-    def __setitem__(self, owner: str, joined: str) -> None:
-        raise TypeError("the words of a lexicon read from the cache are not changed")
-
-
 class Lexicon:
     """The vocabulary routing reads from the compact index (docs/formats.md
     §3.7): the everyday commonness of one-word triggers, each skill's
@@ -252,7 +186,7 @@ class Lexicon:
         everyday = set(common) | {w for w, z in self.zipf.items() if z >= _CONTEXT_MAX_ZIPF}
         seen: set[str] = set()
         #: skill id -> the words of its id and of its triggers (docs/formats.md §6.10 ``yields``)
-        self.own_words = _OwnWords()
+        self.own_words = OwnWords()
         triggers = list(triggers)
         for owner, ts in triggers:
             ws = set(_re.split(r"[-_.\s]+", owner.lower()))

@@ -67,6 +67,7 @@ from array import array
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
+from routelens.routing.columns import Strings, column as _column, from_column as _from_column
 from routelens.text.typos import word_similarity
 from routelens.text.unicode import is_spaceless, normalize_text
 from routelens.text.words import MATCH_STOP_WORDS, inflection_key, inflects, is_katakana, lemma_candidates
@@ -590,54 +591,6 @@ class _ByOwner:
         """``(owner, trigger ids)`` in the order the matcher was given them."""
         for i, owner in enumerate(self.owners):
             yield owner, self.flat[self.offsets[i]:self.offsets[i + 1]].tolist()
-
-
-class Strings:
-    """A read-only list of strings kept as one string and the offsets of
-    each (``array("I")``, one more than the strings): the matcher cache
-    (docs/formats.md §11.4) reads one string instead of making 550,000
-    string objects; ``strings[i]`` is a slice made when asked for."""
-
-    __slots__ = ("joined", "offsets")
-
-    def __init__(self, joined: str, offsets: array):
-        self.joined = joined
-        self.offsets = offsets
-
-    @classmethod
-    def of(cls, items: Sequence[str]) -> "Strings":
-        """The strings ``items``, in order."""
-        offsets = array("I", [0])
-        n = 0
-        for t in items:
-            n += len(t)
-            offsets.append(n)
-        return cls("".join(items), offsets)
-
-    def __len__(self) -> int:
-        return len(self.offsets) - 1
-
-    def __getitem__(self, i: int) -> str:
-        if i < 0:
-            i += len(self.offsets) - 1
-        return self.joined[self.offsets[i]:self.offsets[i + 1]]
-
-    def __getstate__(self) -> tuple[str, bytes]:
-        return (self.joined, self.offsets.tobytes())
-
-    def __setstate__(self, state: tuple[str, bytes]) -> None:
-        self.joined = state[0]
-        self.offsets = _from_column(state[1])
-
-
-def _column(values: Iterable[int]) -> bytes:
-    return array("I", values).tobytes()
-
-
-def _from_column(data: bytes) -> array:
-    a = array("I")
-    a.frombytes(data)
-    return a
 
 
 #: a trigger text not scored yet for this task (:meth:`TriggerMatcher.match`)
