@@ -9,10 +9,13 @@ Nothing in this module imports Textual.
 
 from __future__ import annotations
 
+import re
 from array import array
 from typing import Iterable, Sequence
 
-__all__ = ["Strings", "OwnWords", "LazyJoined", "column", "from_column"]
+from routelens.text.unicode import normalize_text
+
+__all__ = ["Strings", "OwnWords", "LazyJoined", "IdLists", "Postings", "column", "from_column", "own_words_of"]
 
 
 def column(values: Iterable[int]) -> bytes:
@@ -68,25 +71,45 @@ class Strings:
         self.offsets = from_column(state[1])
 
 
+def own_words_of(owner: str, triggers: Iterable[str]) -> set[str]:
+    """The words of a skill's id (split at ``-``, ``_``, ``.`` and spaces)
+    and of its triggers (``\\w+`` of their normalised text), maybe with an
+    empty string (docs/formats.md §6.10 ``yields``)."""
+    ws = set(re.split(r"[-_.\s]+", owner.lower()))
+    for trig in triggers:
+        ws.update(re.findall(r"\w+", normalize_text(trig)))
+    return ws
+
+
 class OwnWords:
     """Skill id -> the frozenset of the words of its id and triggers
-    (:attr:`routelens.routing.evidence.Lexicon.own_words`), kept as one space-joined string per skill
-    (words never hold a space) and made a set on first look-up. The matcher
-    cache (docs/formats.md §11.4) keeps the ids and one
-    :class:`Strings` of those strings: reading
-    them makes no object per skill (100,000 frozensets took 0.44 s), and a
-    task looks up a few dozen skills."""
+    (:attr:`routelens.routing.evidence.Lexicon.own_words`, :func:`own_words_of`),
+    kept as one space-joined string per skill (words never hold a space)
+    and made a set on first look-up. Backed by the skill matcher built from
+    the same triggers (:meth:`backed_by`), the matcher cache (docs/formats.md
+    §11.4) keeps no words at all: a skill's words are made from the
+    matcher's triggers when a task looks it up (a few dozen skills; the
+    100,000 skills' words were 12 MB of the cache, and as frozensets 0.44 s
+    to read)."""
 
-    __slots__ = ("_joined", "_sets")
+    __slots__ = ("_joined", "_sets", "_matcher")
 
     def __init__(self) -> None:
         self._joined: dict[str, str] = {}
         self._sets: dict[str, frozenset[str]] = {}
+        self._matcher = None
 
     def put(self, owner: str, words: Iterable[str]) -> None:
         """Set the words of ``owner`` (empty words are left out)."""
         self._joined[owner] = " ".join(sorted(w for w in words if w))
         self._sets.pop(owner, None)
+
+    def backed_by(self, matcher) -> None:
+        """Say that ``matcher`` (a :class:`~routelens.routing.matching.TriggerMatcher`)
+        was built from exactly the ``(owner, triggers)`` these words were
+        (the router builds both from the same list): pickled, only the
+        matcher is referred to."""
+        self._matcher = matcher
 
     def get(self, owner: str, default: frozenset[str] | None = None) -> frozenset[str] | None:
         """The words of ``owner``, or ``default`` when it has none recorded."""
@@ -94,17 +117,29 @@ class OwnWords:
         if got is None:
             joined = self._joined.get(owner)
             if joined is None:
-                return default
-            got = self._sets[owner] = frozenset(joined.split(" ")) if joined else frozenset()
+                texts = self._matcher.texts_of(owner) if self._matcher is not None else None
+                if texts is None:
+                    return default
+                got = frozenset(w for w in own_words_of(owner, texts) if w)
+            else:
+                got = frozenset(joined.split(" ")) if joined else frozenset()
+            self._sets[owner] = got
         return got
 
     def __getstate__(self) -> tuple:
+        if self._matcher is not None:
+            return (None, self._matcher)
         return (list(self._joined), Strings.of(list(self._joined.values())))
 
     def __setstate__(self, state: tuple) -> None:
         owners, words = state
-        self._joined = LazyJoined(owners, words)  # type: ignore[assignment]
         self._sets = {}
+        if owners is None:
+            self._joined = {}
+            self._matcher = words
+        else:
+            self._joined = LazyJoined(owners, words)  # type: ignore[assignment]
+            self._matcher = None
 
 
 class LazyJoined:
@@ -133,3 +168,70 @@ class LazyJoined:
 
     def __setitem__(self, owner: str, joined: str) -> None:
         raise TypeError("the words of a lexicon read from the cache are not changed")
+
+
+class IdLists:
+    """A read-only list of lists of ints (trigger ids) kept as one
+    ``array("I")`` and the offsets of each list: ``lists[i]`` is an array
+    slice (iterable, indexable) made when asked for."""
+
+    __slots__ = ("flat", "offsets")
+
+    def __init__(self, flat: array, offsets: array):
+        self.flat = flat
+        self.offsets = offsets
+
+    @classmethod
+    def of(cls, lists: Iterable[Sequence[int]]) -> "IdLists":
+        """The lists ``lists``, in order."""
+        flat, offsets = array("I"), array("I", [0])
+        for ids in lists:
+            flat.extend(ids)
+            offsets.append(len(flat))
+        return cls(flat, offsets)
+
+    def __len__(self) -> int:
+        return len(self.offsets) - 1
+
+    def __getitem__(self, i: int) -> array:
+        return self.flat[self.offsets[i]:self.offsets[i + 1]]
+
+    def __getstate__(self) -> tuple[bytes, bytes]:
+        return (self.flat.tobytes(), self.offsets.tobytes())
+
+    def __setstate__(self, state: tuple[bytes, bytes]) -> None:
+        self.flat = from_column(state[0])
+        self.offsets = from_column(state[1])
+
+
+class Postings:
+    """A read-only ``str -> list of ints`` (an inverted index's postings)
+    kept as its keys sorted (:class:`Strings`) and an :class:`IdLists`: a
+    key is found by bisection, so reading it makes no dict entry per key.
+    Only :meth:`get` is offered."""
+
+    __slots__ = ("keys", "lists")
+
+    def __init__(self, keys: Strings, lists: IdLists):
+        self.keys = keys
+        self.lists = lists
+
+    @classmethod
+    def of(cls, mapping: dict[str, Sequence[int]]) -> "Postings":
+        """The postings of ``mapping``."""
+        keys = sorted(mapping)
+        return cls(Strings.of(keys), IdLists.of(mapping[k] for k in keys))
+
+    def get(self, key: str, default=None):
+        """The ints of ``key`` (an array slice), or ``default``."""
+        keys = self.keys
+        lo, hi = 0, len(keys)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if keys[mid] < key:
+                lo = mid + 1
+            else:
+                hi = mid
+        if lo < len(keys) and keys[lo] == key:
+            return self.lists[lo]
+        return default

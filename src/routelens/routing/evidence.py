@@ -49,7 +49,7 @@ from typing import Iterable, Sequence
 
 from routelens.artifacts.vocabulary import trigger_key
 from routelens.routing.decision import format_score, quote
-from routelens.routing.columns import OwnWords
+from routelens.routing.columns import OwnWords, own_words_of
 from routelens.routing.matching import Match, PreparedTask
 from routelens.routing.signals import Signal, asks, identifiers, ja_object, markup, negated, within
 from routelens.routing.spans import Spans
@@ -189,10 +189,7 @@ class Lexicon:
         self.own_words = OwnWords()
         triggers = list(triggers)
         for owner, ts in triggers:
-            ws = set(_re.split(r"[-_.\s]+", owner.lower()))
-            for trig in ts:
-                ws.update(_re.findall(r"\w+", normalize_text(trig)))
-            self.own_words.put(owner, ws)
+            self.own_words.put(owner, own_words_of(owner, ts))
         for _, ts in triggers:
             for trig in ts:
                 for w in terms(trig):

@@ -67,7 +67,7 @@ from array import array
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
-from routelens.routing.columns import Strings, column as _column, from_column as _from_column
+from routelens.routing.columns import IdLists, Postings, Strings, column as _column, from_column as _from_column
 from routelens.text.typos import word_similarity
 from routelens.text.unicode import is_spaceless, normalize_text
 from routelens.text.words import MATCH_STOP_WORDS, inflection_key, inflects, is_katakana, lemma_candidates
@@ -727,6 +727,9 @@ class TriggerMatcher:
         state["triggers"] = (owners, _column(at[tr.owner] for tr in trs), _column(tr.order for tr in trs),
                              Strings.of([tr.text for tr in trs]))
         state["by_owner"] = (_column(flat), _column(offsets))
+        tt, cp = self._text_tids, self._concat_post
+        state["_text_tids"] = tt if isinstance(tt, IdLists) else IdLists.of(tt)
+        state["_concat_post"] = cp if isinstance(cp, Postings) else Postings.of(cp)
         state["_word_cache"] = {}
         state["_firsts"] = None
         return state

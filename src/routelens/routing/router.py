@@ -158,9 +158,11 @@ class Router:
 
         def build() -> tuple:
             skill_triggers, rule_triggers, not_when = self._trigger_lists
-            return (TriggerMatcher(skill_triggers, floor=floors[0]), TriggerMatcher(rule_triggers, floor=floors[1]),
+            skills, lex = TriggerMatcher(skill_triggers, floor=floors[0]), lexicon()
+            lex.own_words.backed_by(skills)  # both from skill_triggers: the cache keeps the words as the triggers
+            return (skills, TriggerMatcher(rule_triggers, floor=floors[1]),
                     TriggerMatcher([(t, [t]) for t in self.high_risk_terms], floor=floors[1]),
-                    TriggerMatcher(not_when, floor=floors[1]), lexicon())
+                    TriggerMatcher(not_when, floor=floors[1]), lex)
 
         if cached is not None and cached.get("floors") == floors and fresh.state == "fresh" and index is not None:
             built = cached["built"]
