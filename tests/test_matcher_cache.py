@@ -282,3 +282,23 @@ def test_a_sealed_file_with_a_wrong_summary_is_not_trusted(reg, damage, monkeypa
         "counts": (True, True, False), "rows": (True, True, False), "no-summary": (False, True, False),
         "other-registry": (False, True, False), "floors": (True, False, True), "shape": (False, False, False),
     }[damage]
+
+
+def test_the_composition_word_index_read_from_the_cache_is_the_built_one(reg, monkeypatch):
+    monkeypatch.setenv("ROUTELENS_MATCHER_CACHE", "off")
+    built_words, built_other = Router.from_paths(reg).entries.composition_words()
+    assert built_words and isinstance(built_words, dict)
+    monkeypatch.setenv("ROUTELENS_MATCHER_CACHE", str(reg.parent.parent / "cache"))
+    Router.from_paths(reg)
+    router = Router.from_paths(reg)
+    words, other = router.entries._composition_words  # given by the cache, before any task
+    assert type(words).__name__ == "NamedPostings"
+    assert other == built_other
+    for word, cids in built_words.items():
+        assert words.get(word) == cids
+    assert words.get("no-such-word-anywhere") is None
+    monkeypatch.setenv("ROUTELENS_MATCHER_CACHE", "off")
+    plain = Router.from_paths(reg)
+    assert any(plain.entries.compositions_holding(sid) for sid in plain.skill_ids)
+    for sid in plain.skill_ids:
+        assert router.entries.compositions_holding(sid) == plain.entries.compositions_holding(sid)

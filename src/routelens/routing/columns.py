@@ -15,7 +15,7 @@ from typing import Iterable, Sequence
 
 from routelens.text.unicode import normalize_text
 
-__all__ = ["Strings", "OwnWords", "LazyJoined", "IdLists", "Postings", "column", "from_column", "own_words_of"]
+__all__ = ["Strings", "OwnWords", "LazyJoined", "IdLists", "Postings", "NamedPostings", "column", "from_column", "own_words_of"]
 
 
 def column(values: Iterable[int]) -> bytes:
@@ -235,3 +235,29 @@ class Postings:
         if lo < len(keys) and keys[lo] == key:
             return self.lists[lo]
         return default
+
+
+class NamedPostings:
+    """``word -> list of names`` (the composition word index of
+    :meth:`routelens.routing.entries.Entries.composition_words`) kept as
+    :class:`Postings` of positions in a list of names; only :meth:`get`."""
+
+    __slots__ = ("postings", "names")
+
+    def __init__(self, postings: Postings, names: list[str]):
+        self.postings = postings
+        self.names = names
+
+    @classmethod
+    def of(cls, mapping: dict[str, Sequence[str]], names: list[str]) -> "NamedPostings":
+        """The postings of ``mapping``, whose values are all in ``names``."""
+        at = {n: i for i, n in enumerate(names)}
+        return cls(Postings.of({k: [at[n] for n in v] for k, v in mapping.items()}), list(names))
+
+    def get(self, key: str, default=None):
+        """The names of ``key`` (a list), or ``default``."""
+        got = self.postings.get(key)
+        if got is None:
+            return default
+        names = self.names
+        return [names[i] for i in got]

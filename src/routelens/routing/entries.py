@@ -263,6 +263,17 @@ class Entries:
         compositions' ranges for one task (about 40% of its time)."""
         if self._members is not None:
             return self.composition_sets()[1].get(skill_id, ())
+        words, other = self.composition_words()
+        maybe = sorted({*words.get(skill_id, ()), *other})
+        return tuple(c for c in maybe if skill_id in self.composition_members_of(c))
+
+    def composition_words(self) -> tuple[Any, list[str]]:
+        """``(word -> the plain compositions whose range holds it, as a list
+        of ids; the other compositions)`` (:meth:`compositions_holding`),
+        built once from the ranges' text — or given by the matcher cache,
+        which keeps it for the index it vouches for (:meth:`use_composition_words`;
+        a function of the index's rows and the registry text its hash
+        pins). The first value offers ``get(word, default)``."""
         if self._composition_words is None:
             words: dict[str, list[str]] = {}
             other: list[str] = []
@@ -278,9 +289,12 @@ class Entries:
                 for w in set(_ID_WORD.findall(text)):
                     words.setdefault(w, []).append(cid)
             self._composition_words = (words, other)
-        words, other = self._composition_words
-        maybe = sorted({*words.get(skill_id, ()), *other})
-        return tuple(c for c in maybe if skill_id in self.composition_members_of(c))
+        return self._composition_words
+
+    def use_composition_words(self, words: Any, other: list[str]) -> None:
+        """Take :meth:`composition_words` as given (from the matcher cache,
+        for the rows and text it was made from)."""
+        self._composition_words = (words, list(other))
 
     def compositions_of(self, skill_ids: Iterable[str]) -> tuple[dict[str, tuple[str, ...]],
                                                                  dict[str, tuple[str, ...]]]:

@@ -49,6 +49,7 @@ from routelens.routing.matching import (
 )
 from routelens.routing.evidence import Lexicon, assess
 from routelens.routing import matcher_cache
+from routelens.routing.columns import NamedPostings
 from routelens.routing.matcher_cache import load_or_build
 from routelens.routing.policy import Evidence, ExplicitId, UnknownId, Verdict, decide
 from routelens.routing.signals import clause_breaks, destructive, negated, steering
@@ -121,6 +122,10 @@ class Router:
                 # gives each entry from the matchers built from them (the read-back checks of §6.6 are the same)
                 self.entries = Entries.from_rows(text, display_name, rows, index.routing, self._index_triggers,
                                                  registry_loader, base_dir)
+                cw = cached["index"].get("composition_words")
+                if (isinstance(cw, tuple) and len(cw) == 2 and isinstance(cw[0], NamedPostings)
+                        and isinstance(cw[1], list)):
+                    self.entries.use_composition_words(*cw)
             else:
                 self.entries = Entries.from_index(text, display_name, index, registry, registry_loader, base_dir)
 
@@ -169,7 +174,7 @@ class Router:
         elif cache and fresh.state == "fresh" and index is not None:
             # built from the index alone: kept in the matcher cache, keyed by the index file's sha256 (§11.4),
             # with the index's summary (the file vouches for the index's bytes, which passed every check)
-            built = load_or_build(index_sha256, floors, build, lambda: index_summary(index))
+            built = load_or_build(index_sha256, floors, build, lambda: self._summary(index))
         else:
             built = build()
         #: the vocabulary of the evidence model (docs/formats.md §3.7, §6.10)
@@ -184,6 +189,18 @@ class Router:
         if self._lists_made is None:
             self._lists_made = self._lists()
         return self._lists_made
+
+    def _summary(self, index: CompactIndex) -> dict:
+        """What the matcher cache keeps of a checked index (docs/formats.md
+        §11.4): :func:`~routelens.artifacts.index_file.index_summary` and
+        the word index of the composition ranges (a function of the rows
+        and of the registry text the index's hash pins)."""
+        summary = index_summary(index)
+        words, other = self.entries.composition_words()
+        if not isinstance(words, NamedPostings):
+            words = NamedPostings.of(words, list(self.entries.composition_ids))
+        summary["composition_words"] = (words, list(other))
+        return summary
 
     def _index_triggers(self, kind: str, entry_id: str) -> tuple[str, ...] | None:
         """The triggers the index gives skill or rule ``entry_id``: those its
