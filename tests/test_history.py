@@ -206,4 +206,6 @@ def test_index_commit_summary_untracked_registry(repo):
     git(repo, "commit", "-q", "-m", "readme")
     (repo / "skills.yaml").write_text(V1)
     write_generated(load_registry(repo / "skills.yaml"), repo / "generated")
-    assert index_commit_summary(repo / "skills.yaml", repo / "generated" / "routing.min.json") is None
+    # a trial: the stats panel said "not in a git work tree" here, beside "since HEAD (...) +11000"
+    assert index_commit_summary(repo / "skills.yaml", repo / "generated" / "routing.min.json") == (
+        "skills.yaml is in a git work tree but has no commit yet: no commit to trace")

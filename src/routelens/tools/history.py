@@ -248,8 +248,9 @@ def index_commit_summary(registry_path: str | Path, index_path: str | Path) -> s
 
     Other answers: ``"index built from the working tree (not committed)"``,
     ``"index built from a registry not found in the last N commits"``,
-    ``"no index: ..."`` / ``"index invalid: ..."``. Returns None when the
-    registry is not in a git work tree, not tracked, or git is missing.
+    ``"no index: ..."`` / ``"index invalid: ..."``, ``"skills.yaml is in a
+    git work tree but has no commit yet: ..."``. Returns None when the
+    registry is not in a git work tree or git is missing.
     """
     repo = repo_of(registry_path)
     if repo is None:
@@ -261,7 +262,8 @@ def index_commit_summary(registry_path: str | Path, index_path: str | Path) -> s
         return None
     commits = res.stdout.decode().split() if res.returncode == 0 else []
     if not commits:
-        return None
+        # in a work tree, but never committed: not "outside git" (the stats panel said so beside "since HEAD")
+        return f"{rel} is in a git work tree but has no commit yet: no commit to trace"
     try:
         idx = load_index(index_path)
     except FileNotFoundError:
