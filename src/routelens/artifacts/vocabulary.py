@@ -44,7 +44,7 @@ from routelens.registry.model import Registry
 from routelens.text.typos import word_similarity
 from routelens.text.unicode import SPACELESS_RANGES, is_spaceless, normalize_text
 from routelens.text.words import (MATCH_STOP_WORDS, TERM_STOP_WORDS, inflection_key, inflections, inflects,
-                                  lemma_candidates, terms)
+                                  is_term, lemma_candidates, term_candidates, terms)
 
 __all__ = [
     "WORDFREQ_VERSION",
@@ -280,7 +280,8 @@ def vocabulary(reg: Registry, bodies: dict[str, dict[str, Any]] | None = None) -
     counts: dict[str, Counter[str]] = {}
     body_counts: dict[str, Counter[str]] = {}
     desc_terms: list[str] = []  # every term written in descriptions
-    all1: list[str] = []  # ... and in bodies
+    body_words: list[str] = []  # every word of term_candidates written in bodies
+    body_key: dict[str, str | None] = {}  # such a word -> its term key, or None: no term
     dirs: dict[str, Any] = {}  # each body folder resolved and listed once
     keys = key_of.__getitem__
     for s in skills:
@@ -295,9 +296,13 @@ def vocabulary(reg: Registry, bodies: dict[str, dict[str, Any]] | None = None) -
             bodies[s.path] = info
         cb = None
         if body:
-            found = terms(body[:200_000])
-            all1 += found
-            cb = Counter(map(keys, found))
+            # a body's words are counted in C; each distinct word of all bodies is judged and keyed once
+            found = term_candidates(body[:200_000])
+            for w in set(found).difference(body_key):
+                body_key[w] = keys(w) if is_term(w) else None
+            cb = Counter(map(body_key.__getitem__, found))
+            cb.pop(None, None)
+            body_words += found
         ks = keys_of.get(s.id)
         if ks:  # a skill's own trigger words are no terms of it
             for k in {key_of[k] for k in ks}:
@@ -313,8 +318,10 @@ def vocabulary(reg: Registry, bodies: dict[str, dict[str, Any]] | None = None) -
     for t, n in Counter(chain.from_iterable([s.triggers for s in skills])).items():
         for w in trigger_terms[t]:
             written3[w] += n
-    written1 = Counter(all1)
-    del desc_terms, all1
+    written1 = Counter(body_words)  # every term written in bodies, counted
+    for w in [w for w in written1 if body_key[w] is None]:
+        del written1[w]
+    del desc_terms, body_words
     surfaces: dict[str, dict[str, int]] = {}
     for t, n in written3.items():
         surfaces.setdefault(key_of[t], {})[t] = 3 * n
