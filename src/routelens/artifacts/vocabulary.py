@@ -192,9 +192,9 @@ def _trigger_key(trigger: str) -> str | None:
     if norm.isascii():  # no character of a script without spaces (all of them are beyond ASCII)
         if _ASCII_ALNUM.search(norm) is None:
             return None  # punctuation alone: what the first rule below gives
-    elif _SPACELESS_CHAR.search(norm) is not None:
+    elif len(rest := _SPACELESS_CHAR.sub("", norm)) != len(norm):  # it holds a character of such a script
         # written in a script without spaces, punctuation aside ("予約"), or mixing scripts ("CSV出力")
-        if any(c.isalnum() for c in _SPACELESS_CHAR.sub("", norm)):
+        if rest and any(c.isalnum() for c in rest):
             return None
         return norm if norm.isalnum() else ("".join(c for c in norm if c.isalnum()) or None)
     words = _latin_words(norm)
@@ -242,8 +242,9 @@ def vocabulary(reg: Registry, bodies: dict[str, dict[str, Any]] | None = None) -
     :func:`routelens.artifacts.bodies.body_info`'s dict), so a build reads
     each body once."""
     skills = list(reg.skills.values())
+    written = list(chain.from_iterable([s.triggers for s in skills]))  # every trigger as often as written
     # each distinct trigger text once: its key word, and whether it is an acronym in capitals
-    tkey: dict[str, str | None] = {t: trigger_key(t) for t in set().union(*[s.triggers for s in skills])}
+    tkey: dict[str, str | None] = {t: trigger_key(t) for t in set(written)}
     plain: set[str] = set()  # keys of triggers that are not acronyms in capitals
     acronym: dict[str, float] = {}  # keys of acronym triggers -> their commonness (trigger_zipf)
     for t, k in tkey.items():
@@ -315,9 +316,8 @@ def vocabulary(reg: Registry, bodies: dict[str, dict[str, Any]] | None = None) -
     # every term written in descriptions and triggers, counted: each description's terms, and each distinct
     # trigger's terms as often as the skills write that trigger
     written3 = Counter(desc_terms)
-    for t, n in Counter(chain.from_iterable([s.triggers for s in skills])).items():
-        for w in trigger_terms[t]:
-            written3[w] += n
+    written3.update(chain.from_iterable(map(trigger_terms.__getitem__, written)))  # counted in C
+    del written
     written1 = Counter(body_words)  # every term written in bodies, counted
     for w in [w for w in written1 if body_key[w] is None]:
         del written1[w]
