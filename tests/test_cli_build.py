@@ -227,6 +227,29 @@ def test_build_error_when_out_cannot_be_written(example_dir, cli):
     assert out.read_bytes() == b"a file"
 
 
+@pytest.mark.parametrize("how", ["named", "hard link"])
+def test_build_never_writes_the_registry_under_a_generated_files_name(tmp_path, cli, how):
+    """A trial: `build --registry catalog.json --out .` exited 0 and replaced
+    the registry with the catalog it built from it; the registry was lost."""
+    raw = EXAMPLE.read_bytes()
+    if how == "named":
+        reg = tmp_path / CATALOG_NAME
+        reg.write_bytes(raw)
+        clash = tmp_path / CATALOG_NAME
+    else:
+        reg = tmp_path / "skills.yaml"
+        reg.write_bytes(raw)
+        clash = tmp_path / INDEX_NAME
+        os.link(reg, clash)
+    code, stdout, stderr = cli("build", "--registry", reg, "--out", tmp_path)
+    assert (code, stdout) == (2, "")
+    assert stderr.splitlines()[-1] == (
+        f"routelens build: cannot write {clash}: it is the registry itself ({reg}), which routelens never writes; "
+        "give the generated files another folder (--out DIR) or the registry another name; nothing was written")
+    assert reg.read_bytes() == raw
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted({reg.name, clash.name})
+
+
 def test_warnings_go_to_stderr_and_build_succeeds(tmp_path, cli):
     reg, out = _registry(tmp_path, H + S + "extras: 1\n")
     code, _, err = cli("build", "--registry", reg, "--out", out)
@@ -442,6 +465,19 @@ def test_size_summary_columns_grow_with_their_figures():
         "catalog   58,309,311 58,709,315 2,228,136  148.3% larger",
         "index     11,142,993 11,542,997         1  52.5% smaller",
     ]
+
+
+def test_the_reduction_in_words_is_rounded_once():
+    """A trial: the bundled registry's index (10,173 of 17,111 chars, 40.547%
+    smaller) was "40.6% smaller" in build and stats and "40.5% smaller" in
+    the TUI: the JSON's reduction (0.4055, 4 places) was rounded again."""
+    from routelens.cli.commands.build import size_summary
+
+    st = {"registry": {"chars": 17_111, "bytes": 17_425, "lines": 644},
+          "catalog": {"chars": 38_186, "bytes": 38_500, "lines": 1_552, "reduction": -1.2317},
+          "index": {"chars": 10_173, "bytes": 10_599, "lines": 1, "reduction": 0.4055},
+          "budget": {"index_chars": 10_173, "ratio": 0.5945, "max_index_ratio": 0.7}}
+    assert size_summary(st)[3] == "index        10,173    10,599       1  40.5% smaller"
 
 
 def test_the_layer1_line_says_1_skill():

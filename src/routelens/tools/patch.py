@@ -30,6 +30,7 @@ from ruamel.yaml import YAML
 
 from routelens.artifacts.write import atomic_write
 from routelens.errors import RegistryError, RoutelensError
+from routelens.fileio import same_file
 from routelens.registry.load import parse_registry
 from routelens.registry.model import Registry
 from routelens.text.yaml_events import ALIAS, MAP, SCALAR, SEQ, Node, Reader, compose_bytes
@@ -268,7 +269,9 @@ def set_routing(raw: bytes, display: str, key: str, value: str) -> Edit:
     """The edit setting ``routing.<key>`` to the number ``value`` (text):
     the value replaced in place when the key is there, a new key line at
     the end of the ``routing:`` mapping, or a new ``routing:`` section at
-    the end of the file. Raises :class:`PatchError` for a flow-style
+    the end of the file (its ``yaml`` is then both lines, ``routing:`` and
+    the key under it: the key alone pasted at column 1 is an unknown
+    top-level key). Raises :class:`PatchError` for a flow-style
     section or an alias."""
     r, root = compose_bytes(raw, display)
     if root is None or root.kind != MAP:
@@ -282,7 +285,7 @@ def set_routing(raw: bytes, display: str, key: str, value: str) -> Edit:
             line, col, text = n, len(lines[-1]) + 1, "\n" + block
         else:
             line, col, text = n + 1, 1, block + "\n"
-        return Edit(("routing", key), value, line, col, 0, text, f"{key}: {value}", n + 2,
+        return Edit(("routing", key), value, line, col, 0, text, block, n + 2,
                     "a new `routing:` section at the end of the file")
     knode, vnode = sect
     if vnode.kind == ALIAS:
@@ -397,18 +400,6 @@ def patched_registry(reg: Registry, raw: bytes, edits: Sequence[Edit]) -> tuple[
     if _plain(after) != expected:
         raise PatchError("the patched registry reads differently from the intended edit")
     return new, new_reg
-
-
-def same_file(a: str | Path, b: str | Path) -> bool:
-    """True when ``a`` and ``b`` name the same file: the same path after
-    resolving links, or (when both exist) the same inode (a hard link)."""
-    ra, rb = Path(os.path.realpath(a)), Path(os.path.realpath(b))
-    if ra == rb:
-        return True
-    try:
-        return os.path.samefile(ra, rb)
-    except OSError:
-        return False
 
 
 def write_copy(path: str | Path, data: bytes, protected: Sequence[str | Path]) -> None:
