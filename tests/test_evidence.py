@@ -373,3 +373,22 @@ def test_one_trigger_matched_twice_is_one_piece_of_evidence():
         ("trigger", "sous vide", 2, 'the phrase "sous vide"')]
     assert d.evidence[0].weight == 2
     assert 'evidence: the phrase "sous vide"; expanded' in d.message
+
+
+def test_a_weak_evidence_message_counts_the_skills_one_word_backs():
+    """A trial: at 10,000 skills one everyday word backed 214 of them and the
+    weak_evidence message named each (10,757 characters, in the TUI's panel
+    and in every agent's decision). Three are named, the rest counted."""
+    from routelens.registry import parse_registry
+    from routelens.routing.decision import listed_evidence
+
+    assert listed_evidence([("a", 'the everyday word "model"'), ("b", 'the everyday word "table"')]) == (
+        'the everyday word "model" for a and the everyday word "table" for b')
+    lines = ["schema_version: 1", "skills:"]
+    for n in range(9):
+        lines += [f"  s{n}:", f"    path: s{n}.md", "    priority: P2", f"    triggers: [worker, queue depth {n}]"]
+    reg = parse_registry(("\n".join(lines) + "\n").encode(), "skills.yaml")
+    d = Router.from_registry(reg).route("the worker")
+    assert (d.mode, d.reason) == ("full", "weak_evidence")
+    assert d.message == ('Fell back to the full registry: the only evidence is the everyday word "worker" for s0, s1, '
+                         's2 and 6 more skills; nothing else in the task is about any of them')

@@ -22,6 +22,7 @@ __all__ = [
     "quote",
     "line_span",
     "index_state_words",
+    "listed_evidence",
 ]
 
 #: The typed reasons of a decision (docs/formats.md §6).
@@ -251,6 +252,30 @@ def format_score(score: float) -> str:
 def quote(s: str) -> str:
     """``s`` in double quotes, a line break shown as ``\\n`` (ids, triggers)."""
     return '"' + s.replace("\n", "\\n") + '"'
+
+
+def listed_evidence(named: list[tuple[str, str]]) -> str:
+    """``(skill id, its piece of evidence in words)`` pairs as one clause of
+    a ``weak_evidence`` message (docs/formats.md §6.10): ``the everyday word
+    "model" for a and the everyday word "table" for b``. One word can be
+    the evidence of hundreds of skills (a trial: a 10,757-character message
+    naming each), so a piece shared by more than three skills names three
+    and counts the rest, and more than six clauses keep five and count the
+    rest. Needs at least two pairs."""
+    groups: dict[str, list[str]] = {}
+    for cid, detail in named:
+        groups.setdefault(detail, []).append(cid)
+    words: list[str] = []
+    for detail, ids in groups.items():
+        if len(ids) > 3:
+            words.append(f"{detail} for {', '.join(ids[:3])} and {len(ids) - 3:,} more skills")
+        else:
+            words += [f"{detail} for {cid}" for cid in ids]
+    if len(words) > 6:
+        words = words[:5] + [f"{len(words) - 5:,} more"]
+    if len(words) == 1:
+        return words[0]
+    return ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def line_span(start: int, end: int) -> str:

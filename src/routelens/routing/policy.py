@@ -56,7 +56,7 @@ from dataclasses import dataclass
 from routelens.artifacts.freshness import Freshness
 from routelens.errors import IndexInvalidError
 from routelens.registry.model import RoutingSettings
-from routelens.routing.decision import Expansion, format_score, index_state_words, line_span, quote
+from routelens.routing.decision import Expansion, format_score, index_state_words, line_span, listed_evidence, quote
 from routelens.routing.entries import Entries
 from routelens.routing.evidence import Candidate
 from routelens.routing.matching import NEAR_MISS_FLOOR, Match
@@ -366,8 +366,7 @@ def _weak_sentence(cands: list[Candidate]) -> str:
                  if not x.dropped_by and any(p.kind == "trigger" for p in x.pieces)]
         if len(named) == 1:
             return f"the only evidence is {trig[0].detail.split(' (')[0]}; nothing else in the task is about {c.id}"
-        words = [f"{p.detail.split(' (')[0]} for {cid}" for cid, p in named]
-        listed = ", ".join(words[:-1]) + " and " + words[-1]
+        listed = listed_evidence([(cid, p.detail.split(' (')[0]) for cid, p in named])
         return (f"the only evidence is {listed}; nothing else in the task is about "
                 + ("either" if len(named) == 2 else "any of them"))
     return f"no candidate has evidence that holds up (best: {quote(c.id)})"

@@ -282,9 +282,27 @@ def _indented_more(t: _Text, problem: str, context: str, index: int, cidx: int |
         return Explained(t.first_char(prev) + len(p), f"line {t.number(prev)} (`{t.shown(prev)}`) has no colon: a key "
                                                       f"that opens the indented lines below ends with `:` "
                                                       f"(`{t.shown(prev)}:`)")
+    before = t.above(prev)
+    if before is not None and t.indent(prev) < t.indent(before) == t.indent(row):
+        # the line above lost its indentation (a key pasted at column 1 inside a skill): it is the one to fix
+        return _lost_indentation(t, prev, before, row, "is indented more than the line above it",
+                                 f"indent line {t.number(row)} by {t.indent(prev)}")
     return Explained(t.first_char(row), f"line {t.number(row)} is indented more than line {t.number(prev)} above it "
                                         f"({t.indent(row)} spaces, not {t.indent(prev)}): a key lines up with the "
                                         "keys beside it")
+
+
+def _lost_indentation(t: _Text, cut: int, before: int, row: int, what: str, otherwise: str) -> Explained:
+    """Line ``cut`` is indented less than ``before`` above it and ``row``
+    below it, which line up: it ended the block they are in, so ``row``
+    ``what``. The fix is most likely to indent ``cut`` like ``before``;
+    ``otherwise`` is the other way out."""
+    ind = t.indent(row)
+    return Explained(t.first_char(cut),
+                     f"line {t.number(cut)} (`{t.shown(cut)}`) is indented by {t.indent(cut)}, less than line "
+                     f"{t.number(before)} above it and line {t.number(row)} below ({ind}), and ends the block they "
+                     f"are in, so line {t.number(row)} {what}: indent line {t.number(cut)} by {ind} like line "
+                     f"{t.number(before)} if it belongs there, or else {otherwise}")
 
 
 def _missing_colon(t: _Text, problem: str, context: str, index: int, cidx: int | None) -> Explained | None:
@@ -400,13 +418,8 @@ def _indented_less(t: _Text, problem: str, context: str, index: int, cidx: int |
     cut = next(((i, r) for i, r in levels if i < ind), None)
     before = t.above(cut[1]) if cut is not None else None
     if cut is not None and before is not None and t.indent(before) == ind:
-        cut_i, cut_r = cut
-        return Explained(t.first_char(cut_r),
-                         f"line {t.number(cut_r)} (`{t.shown(cut_r)}`) is indented by {cut_i}, less than line "
-                         f"{t.number(before)} above it and line {t.number(row)} below ({ind}), and ends the block "
-                         f"they are in, so line {t.number(row)} lines up with no line above: indent line "
-                         f"{t.number(cut_r)} by {ind} like line {t.number(before)} if it belongs there, or else "
-                         f"indent line {t.number(row)} {options}")
+        return _lost_indentation(t, cut[1], before, row, "lines up with no line above",
+                                 f"indent line {t.number(row)} {options}")
     rel = "less" if ind < near_i else "more"
     return Explained(t.first_char(row), f"line {t.number(row)} is indented by {ind} spaces, {rel} than line "
                                         f"{t.number(near_r)} above it ({near_i}), and lines up with no line above: "

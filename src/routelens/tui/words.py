@@ -161,7 +161,7 @@ def entry_subtitle(entry_id: str, start: int, end: int) -> str:
 
 def index_subtitle(tuples: int) -> str:
     """The index pane's subtitle (the index laid out one tuple per line)."""
-    return f"{num(tuples)} tuples · one per line"
+    return f"{num(tuples)} tuple{'' if tuples == 1 else 's'} · one per line"
 
 
 def warnings_notice(warnings: list[Diagnostic]) -> str | None:
