@@ -17,7 +17,8 @@ skills (default 20,000).
 
 For each size a registry is written to a temporary folder, one build runs
 there untimed (it writes Python's bytecode caches, which an installed
-routelens has, and routelens's word-frequency cache), and three whole
+routelens has, and routelens's word-frequency cache, in a folder of this
+run unless ``ROUTELENS_MATCHER_CACHE`` names one), and three whole
 processes run there in turn, ``--repeat`` rounds, interleaved so that a
 busy machine slows all of them alike: the Go binary, ``routelens build
 --jobs 2`` (a registry of a megabyte or more is read in two processes; by
@@ -225,6 +226,22 @@ def gen_registry(n: int, seed: int = 42) -> bytes:
     return "".join(w).encode("utf-8")
 
 
+def write_bodies(folder: Path, registry: bytes, seed: int) -> None:
+    """A body file for every ``path:`` of ``registry`` under ``folder``: a
+    heading, 20-120 words of :data:`EN_WORDS` and a Japanese line, the same
+    for the same registry and seed."""
+    rng = random.Random(seed)
+    for line in registry.decode("utf-8").splitlines():
+        rel = line.strip()
+        if not rel.startswith("path: "):
+            continue
+        rel = rel[len("path: "):]
+        body = folder / rel
+        body.parent.mkdir(parents=True, exist_ok=True)
+        words = " ".join(rng.choice(EN_WORDS) for _ in range(rng.randint(20, 120)))
+        body.write_text(f"# {rel}\n\n{words}\n\n{rng.choice(JA_WORDS)}を使う。\n", "utf-8")
+
+
 # --------------------------------------------------------------------------- running
 
 
@@ -287,13 +304,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--go-max", type=int, default=20_000, help="largest size the quadratic Go program runs at")
     ap.add_argument("--shape", choices=("gen", "bench"), default="gen", help="which synthetic registry")
     ap.add_argument("--seed", type=int, default=42)
+    ap.add_argument("--bodies", action="store_true", help="write a Layer-2 body file for every skill (20-120 "
+                                                              "words each; default: no bodies, as the Go design)")
     ap.add_argument("--against", help="another checkout (a folder holding src/routelens) whose `build --jobs 1` "
                                       "runs interleaved with this one's: wall and CPU medians of both")
     args = ap.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
     go = go_binary(args.go)
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cpus, load {os.getloadavg()[0]:.1f}, "
-          f"shape {args.shape}")
+          f"shape {args.shape}{', a body per skill' if args.bodies else ', no bodies'}")
     if go is None:
         print("Go baseline: none given (pass --go PATH or set ROUTELENS_GO_BASELINE): routelens figures only")
     else:
@@ -304,18 +323,29 @@ def main(argv: list[str] | None = None) -> int:
           f"{'j1 med':>9} {'ratio':>6}  {'j2 MiB':>6} {'2nd MiB':>7} {'j1 MiB':>6}")
     with tempfile.TemporaryDirectory(prefix="routelens-bench-") as tmp:
         base_env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        # the caches (the word-frequency cache) in a folder of this run, written by the untimed build, unless
+        # one is given: another routelens install sharing the user's folder could replace the file between
+        # two timed builds, and a build that finds no file of its own reads wordfreq (about 0.35 s of CPU)
+        own_cache = "ROUTELENS_MATCHER_CACHE" not in base_env  # each checkout its own (an older one may
+        # remove the other's file)
         here_env = dict(base_env, PYTHONPYCACHEPREFIX=str(Path(tmp) / "pycache-here"))
+        if own_cache:
+            here_env["ROUTELENS_MATCHER_CACHE"] = str(Path(tmp) / "cache-here")
         other_env = None
         if args.against:
             other_src = Path(args.against).expanduser().resolve() / "src"
             if not (other_src / "routelens" / "__init__.py").is_file():
                 raise SystemExit(f"--against {args.against}: no src/routelens there")
             other_env = dict(base_env, PYTHONPATH=str(other_src), PYTHONPYCACHEPREFIX=str(Path(tmp) / "pycache-other"))
+            if own_cache:
+                other_env["ROUTELENS_MATCHER_CACHE"] = str(Path(tmp) / "cache-other")
         for n in sizes:
             folder = Path(tmp) / f"r{n}"
             folder.mkdir()
             data = gen_registry(n, args.seed) if args.shape == "gen" else make_registry(n, args.seed).encode()
             (folder / "skills.yaml").write_bytes(data)
+            if args.bodies:
+                write_bodies(folder, data, args.seed)
             # one build of each checkout not timed, with Python's bytecode caches written (in the temporary
             # folder, never in a checkout), as an installed routelens has them: a PYTHONDONTWRITEBYTECODE
             # environment would otherwise compile every module on every run

@@ -3,6 +3,8 @@ exactly wordfreq's frequencies, and never trusted when damaged."""
 
 from __future__ import annotations
 
+import os
+
 import wordfreq
 
 from routelens.artifacts import wordfreq_cache as wc
@@ -42,12 +44,17 @@ def test_a_damaged_or_foreign_cache_is_rebuilt_never_trusted(tmp_path, monkeypat
         again = wc.frequencies("ja")
         assert isinstance(again, dict) and again.get(word) == truth[word]  # read through wordfreq
         assert path.read_bytes() == good  # and written again
-    # a file of another key (another wordfreq install) is removed when the new one is written
-    stale = tmp_path / "wordfreq-ja-0000.words"
-    stale.write_bytes(good)
+    # files of other keys (other wordfreq installs sharing the folder) are kept, the newest
+    # KEEP_PER_LANGUAGE - 1 of them beside this one: removing all of them made two virtual environments
+    # of one user re-read wordfreq on every build, each removing the other's file
+    others = [tmp_path / f"wordfreq-ja-{i:04d}.words" for i in range(5)]
+    for i, other in enumerate(others):
+        other.write_bytes(good)
+        os.utime(other, ns=(10 ** 18 + i, 10 ** 18 + i))
+    (tmp_path / "wordfreq-en-0000.words").write_bytes(good)  # another language: untouched
     path.unlink()
     wc.frequencies("ja")
-    assert _files(tmp_path) == [path]
+    assert _files(tmp_path) == sorted([tmp_path / "wordfreq-en-0000.words", path, *others[-3:]])
 
 
 def test_no_cache_when_switched_off_or_unwritable(tmp_path, monkeypatch):

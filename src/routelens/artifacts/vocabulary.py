@@ -44,7 +44,7 @@ from routelens.registry.model import Registry
 from routelens.text.typos import word_similarity
 from routelens.text.unicode import SPACELESS_RANGES, is_spaceless, normalize_text
 from routelens.text.words import (MATCH_STOP_WORDS, TERM_STOP_WORDS, inflection_key, inflections, inflects,
-                                  lemma_candidates, terms)
+                                  is_term, lemma_candidates, term_candidates, terms)
 
 __all__ = [
     "WORDFREQ_VERSION",
@@ -192,9 +192,9 @@ def _trigger_key(trigger: str) -> str | None:
     if norm.isascii():  # no character of a script without spaces (all of them are beyond ASCII)
         if _ASCII_ALNUM.search(norm) is None:
             return None  # punctuation alone: what the first rule below gives
-    elif _SPACELESS_CHAR.search(norm) is not None:
+    elif len(rest := _SPACELESS_CHAR.sub("", norm)) != len(norm):  # it holds a character of such a script
         # written in a script without spaces, punctuation aside ("予約"), or mixing scripts ("CSV出力")
-        if any(c.isalnum() for c in _SPACELESS_CHAR.sub("", norm)):
+        if rest and any(c.isalnum() for c in rest):
             return None
         return norm if norm.isalnum() else ("".join(c for c in norm if c.isalnum()) or None)
     words = _latin_words(norm)
@@ -242,8 +242,9 @@ def vocabulary(reg: Registry, bodies: dict[str, dict[str, Any]] | None = None) -
     :func:`routelens.artifacts.bodies.body_info`'s dict), so a build reads
     each body once."""
     skills = list(reg.skills.values())
+    written = list(chain.from_iterable([s.triggers for s in skills]))  # every trigger as often as written
     # each distinct trigger text once: its key word, and whether it is an acronym in capitals
-    tkey: dict[str, str | None] = {t: trigger_key(t) for t in set().union(*[s.triggers for s in skills])}
+    tkey: dict[str, str | None] = {t: trigger_key(t) for t in set(written)}
     plain: set[str] = set()  # keys of triggers that are not acronyms in capitals
     acronym: dict[str, float] = {}  # keys of acronym triggers -> their commonness (trigger_zipf)
     for t, k in tkey.items():
@@ -280,7 +281,8 @@ def vocabulary(reg: Registry, bodies: dict[str, dict[str, Any]] | None = None) -
     counts: dict[str, Counter[str]] = {}
     body_counts: dict[str, Counter[str]] = {}
     desc_terms: list[str] = []  # every term written in descriptions
-    all1: list[str] = []  # ... and in bodies
+    body_words: list[str] = []  # every word of term_candidates written in bodies
+    body_key: dict[str, str | None] = {}  # such a word -> its term key, or None: no term
     dirs: dict[str, Any] = {}  # each body folder resolved and listed once
     keys = key_of.__getitem__
     for s in skills:
@@ -295,9 +297,13 @@ def vocabulary(reg: Registry, bodies: dict[str, dict[str, Any]] | None = None) -
             bodies[s.path] = info
         cb = None
         if body:
-            found = terms(body[:200_000])
-            all1 += found
-            cb = Counter(map(keys, found))
+            # a body's words are counted in C; each distinct word of all bodies is judged and keyed once
+            found = term_candidates(body[:200_000])
+            for w in set(found).difference(body_key):
+                body_key[w] = keys(w) if is_term(w) else None
+            cb = Counter(map(body_key.__getitem__, found))
+            cb.pop(None, None)
+            body_words += found
         ks = keys_of.get(s.id)
         if ks:  # a skill's own trigger words are no terms of it
             for k in {key_of[k] for k in ks}:
@@ -310,11 +316,12 @@ def vocabulary(reg: Registry, bodies: dict[str, dict[str, Any]] | None = None) -
     # every term written in descriptions and triggers, counted: each description's terms, and each distinct
     # trigger's terms as often as the skills write that trigger
     written3 = Counter(desc_terms)
-    for t, n in Counter(chain.from_iterable([s.triggers for s in skills])).items():
-        for w in trigger_terms[t]:
-            written3[w] += n
-    written1 = Counter(all1)
-    del desc_terms, all1
+    written3.update(chain.from_iterable(map(trigger_terms.__getitem__, written)))  # counted in C
+    del written
+    written1 = Counter(body_words)  # every term written in bodies, counted
+    for w in [w for w in written1 if body_key[w] is None]:
+        del written1[w]
+    del desc_terms, body_words
     surfaces: dict[str, dict[str, int]] = {}
     for t, n in written3.items():
         surfaces.setdefault(key_of[t], {})[t] = 3 * n

@@ -30,7 +30,8 @@ from typing import Iterable
 
 from routelens.text.unicode import normalize_text
 
-__all__ = ["MATCH_STOP_WORDS", "inflects", "inflections", "lemma_candidates", "inflection_key", "is_katakana", "terms", "TERM_STOP_WORDS"]
+__all__ = ["MATCH_STOP_WORDS", "inflects", "inflections", "lemma_candidates", "inflection_key", "is_katakana", "terms", "term_candidates", "is_term",
+           "TERM_STOP_WORDS"]
 
 _VOWELS = frozenset("aeiou")
 _LATIN_WORD = re.compile(r"[0-9a-z\u00e0-\u024f]+")
@@ -174,6 +175,29 @@ def terms(text: str) -> list[str]:
         out += _KATAKANA_RUN.findall(norm)
         out += [w for w in _HAN_RUN.findall(norm) if len(w) <= 4]
     return out
+
+
+def term_candidates(text: str) -> list[str]:
+    """The words :func:`terms` chooses from, in order, repeats kept: every
+    Latin word, every Katakana run and every Han run of 2 to 4 characters of
+    the normalised ``text``. ``terms(text)`` holds exactly those for which
+    :func:`is_term` is true (the same words, as often), so a caller that
+    sees many texts judges each distinct word once."""
+    norm = normalize_text(text)
+    out = _LATIN_WORD.findall(norm)
+    if not norm.isascii():
+        out += _KATAKANA_RUN.findall(norm)
+        out += [w for w in _HAN_RUN.findall(norm) if len(w) <= 4]
+    return out
+
+
+def is_term(word: str) -> bool:
+    """Whether a word of :func:`term_candidates` is a term: a Katakana or
+    Han run always; a Latin word of 3+ characters that is not all digits
+    and not in :data:`TERM_STOP_WORDS`."""
+    if _LATIN_WORD.fullmatch(word) is None:
+        return True
+    return len(word) >= 3 and word not in TERM_STOP_WORDS and not word.isdigit()
 
 
 def closest(word: str, choices: Iterable[str], cutoff: float = 70) -> str | None:
