@@ -579,6 +579,11 @@ def test_explain_unknown_id(r):
     assert r.explain("refactor", "").reasons[0] == "No skill id was given: name one of the registry's skills."
     assert r.explain("refactor", "release-train").reasons[0] == (
         '"release-train" is a composition, not a skill; explain one of its members instead.')
+    # a trial: a rule's id was "There is no skill ..."
+    assert r.rule_ids == ("production-change", "style-guide")
+    assert r.explain("refactor", "production-change").reasons[0] == (
+        '"production-change" is a rule, not a skill: when one of its triggers matches, the agent reads the full '
+        "registry (docs/formats.md §6.3); `routelens route TASK` says whether it does for a task.")
 
 
 def test_explain_high_risk_and_staleness(r, on_disk):

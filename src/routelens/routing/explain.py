@@ -59,6 +59,9 @@ def explain(router: Routes, task: str, skill_id: str) -> Explanation:
             reasons.append("No skill id was given: name one of the registry's skills.")
         elif skill_id in router.composition_ids:
             reasons.append(f"{quote(skill_id)} is a composition, not a skill; explain one of its members instead.")
+        elif skill_id in router.rule_ids:
+            reasons.append(f"{quote(skill_id)} is a rule, not a skill: when one of its triggers matches, the agent "
+                           "reads the full registry (docs/formats.md §6.3); `routelens route TASK` says whether it does for a task.")
         else:
             best = process.extractOne(skill_id, list(skill_ids), scorer=fuzz.ratio, score_cutoff=SUGGEST_CUTOFF)
             hint = f" Did you mean {quote(best[0])}?" if best else ""

@@ -328,6 +328,11 @@ class Router:
         """Composition ids known to the router, sorted."""
         return self.entries.composition_ids
 
+    @property
+    def rule_ids(self) -> tuple[str, ...]:
+        """Rule ids known to the router (docs/formats.md §1.1 ``rules``), sorted."""
+        return tuple(sorted(rid for rid, _ in self._trigger_lists[1]))
+
     def skill_range(self, skill_id: str) -> tuple[int, int] | None:
         """``(source_start, source_end)`` of a skill (1-based, inclusive), or None."""
         return self.entries.range_of("skill", skill_id)
