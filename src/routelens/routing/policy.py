@@ -61,7 +61,7 @@ from routelens.routing.entries import Entries
 from routelens.routing.evidence import Candidate
 from routelens.routing.matching import NEAR_MISS_FLOOR, Match
 from routelens.routing.readback import read_back
-from routelens.routing.several import asked_for, parted_ask
+from routelens.routing.several import asked_for, other_ask, parted_ask
 from routelens.routing.signals import Signal
 from routelens.text.words import inflects
 
@@ -309,6 +309,8 @@ def _decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdic
                         c.why = "not selected: ambiguous with " + quote(top.id)
                     return Verdict("full", "ambiguous", msg + note, dropped=dropped, candidates=ev.candidates)
         # 10. the clear candidate
+        if (other := other_ask(top, {c.id for c in live_c}, ev.task)) is not None:  # another skill's work (§6.10)
+            return Verdict("full", "ambiguous", f"{_FALLBACK}{other}{note}", dropped=dropped, candidates=ev.candidates)
         top.selected = True
         top.why = "selected: " + _pieces_words(top)
         v = _clear_candidate(by_id[top.id], expansions[top.id], entries, dropped, settings, note, top)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from routelens.routing.decision import quote
 from routelens.routing.evidence import STRONG_WEIGHT, WEAK_WEIGHT, Candidate
 from routelens.routing.signals import Signal, ja_object, separate_asks, within
 from routelens.routing.signals import asks as _find_asks
@@ -58,3 +59,21 @@ def asked_for(c: Candidate, text: str) -> bool:
             if r is not None and (r[2].isascii() or ja_object(text, r, p.span)):
                 return True
     return False
+
+
+def other_ask(top: Candidate, live: set[str], task: str) -> str | None:
+    """The other ask (docs/formats.md §6.10): the chosen candidate's domain
+    term in the task is also a domain term of a skill that is no candidate
+    (not in ``live``) and a word of that skill's triggers ("The guest is
+    disputing the no-show fee": ``dispute`` is a term of ``no-shows`` and
+    of ``chargebacks``, trigger "payment dispute"), so the task's words may
+    be that skill's work: the reason clause of an ``ambiguous`` fallback
+    (``top.why`` set), else None."""
+    other = next((f for f in top.others if f[0] not in live), None)
+    if other is None:
+        return None
+    word = task[other[2][0]:other[2][1]]
+    top.why = f"not selected: ambiguous with {quote(other[0])} ({quote(word)})"
+    return (f"{quote(top.id)} has evidence ({', '.join(p.detail for p in top.pieces if p.counts)}), but "
+            f"{quote(word)} is a domain term of {quote(other[0])} too, a word of its triggers, and the task does "
+            "not say which it wants")

@@ -1,0 +1,77 @@
+"""Issue 10, round 5 (matcher 8): kinds of miss and wrong route of the case
+sets fixed generally. One test per rule, with its own inputs and exact
+decisions (docs/formats.md §6.3, §6.10)."""
+
+from __future__ import annotations
+
+import pytest
+
+from routelens.registry import parse_registry
+from routelens.routing.router import Router
+
+REGISTRY = """\
+schema_version: 1
+skills:
+  no-shows:
+    path: skills/no-shows.md
+    priority: P1
+    triggers: [no-show, cancellation fee]
+    description: Apply the no-show and late-cancellation policy - deposits, card holds, fee disputes
+  chargebacks:
+    path: skills/chargebacks.md
+    priority: P1
+    triggers: [chargeback, payment dispute, disputed charge]
+    description: Respond to a card chargeback or bank payment dispute with evidence before the deadline
+  card-terminal:
+    path: skills/card-terminal.md
+    priority: P1
+    triggers: [card terminal]
+    description: Fix a card terminal that will not connect or print
+  newsletter:
+    path: skills/newsletter.md
+    priority: P2
+    triggers: [newsletter, email campaign]
+    description: Write and send the guest newsletter
+routing:
+  max_index_ratio: 1.0
+"""
+
+
+@pytest.fixture(scope="module")
+def r() -> Router:
+    return Router.from_registry(parse_registry(REGISTRY.encode(), "skills.yaml"))
+
+
+def decided(r: Router, task: str) -> tuple:
+    d = r.route(task)
+    return d.mode, d.reason, d.skills, d.composition
+
+
+# ---------------------------------------------------------------- the other ask (§6.10)
+
+
+def test_a_term_of_both_that_is_the_other_skills_trigger_word_is_ambiguous(r):
+    task = "The guest is disputing the no-show fee"
+    d = r.route(task)
+    assert (d.mode, d.reason, d.skills) == ("full", "ambiguous", ())
+    assert d.message == (
+        'Fell back to the full registry: "no-shows" has evidence (the phrase "no-show", the domain term '
+        '"dispute", the trigger word "dispute"), but "disputing" is a domain term of "chargebacks" too, a word of its triggers, and the task '
+        "does not say which it wants")
+    assert [(c.id, c.selected, c.why) for c in d.evidence] == [
+        ("no-shows", False, 'not selected: ambiguous with "chargebacks" ("disputing")')]
+
+
+def test_the_other_ask_needs_a_term_of_the_chosen_skill_too(r):
+    # "terminal" is a term of card-terminal only: no sign that the no-show fee is its work
+    assert decided(r, "Charge the no-show fee on the terminal") == ("index", "clear_candidate", ("no-shows",), None)
+
+
+def test_the_other_ask_is_no_word_of_the_chosen_skills_own_triggers(r):
+    # "chargeback" is a trigger of chargebacks itself: it is the candidate, and routes
+    assert decided(r, "A chargeback came in, the guest disputes the dinner") == (
+        "index", "clear_candidate", ("chargebacks",), None)
+
+
+def test_without_the_shared_term_the_phrase_routes(r):
+    assert decided(r, "The guest wants the no-show fee back") == ("index", "clear_candidate", ("no-shows",), None)
