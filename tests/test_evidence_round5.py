@@ -8,6 +8,7 @@ import pytest
 
 from routelens.registry import parse_registry
 from routelens.routing.router import Router
+from routelens.routing.signals import asks
 
 REGISTRY = """\
 schema_version: 1
@@ -32,6 +33,16 @@ skills:
     priority: P2
     triggers: [newsletter, email campaign]
     description: Write and send the guest newsletter
+  reservations:
+    path: skills/reservations.md
+    priority: P1
+    triggers: [reservation, table booking]
+    description: Take, change and confirm table reservations
+  dietary-requests:
+    path: skills/dietary-requests.md
+    priority: P1
+    triggers: [halal, vegan option]
+    description: Answer a guest's dietary needs from the allergen matrix
 routing:
   max_index_ratio: 1.0
 """
@@ -75,3 +86,19 @@ def test_the_other_ask_is_no_word_of_the_chosen_skills_own_triggers(r):
 
 def test_without_the_shared_term_the_phrase_routes(r):
     assert decided(r, "The guest wants the no-show fee back") == ("index", "clear_candidate", ("no-shows",), None)
+
+
+# ---------------------------------------------------------------- a request whose object is a wh-clause (§6.10 ``ask``)
+
+
+def test_a_finite_verb_inside_a_wh_object_ends_the_object_not_the_request():
+    task = "Make a reservation for Mrs Ito, and check which halal dishes we can do for her"
+    assert [(task[a:b], said) for a, b, said in asks(task)] == [
+        ("Make a reservation", "Make"), ("check which halal dishes we", "check")]
+    # a subject and its verb are still a statement, not a request
+    assert asks("finance dashboards are stale") == []
+
+
+def test_two_requests_parted_by_a_comma_and_route_both_when_one_object_is_a_wh_clause(r):
+    task = "Make a reservation for Mrs Ito, 6 people on Sunday, and check which halal dishes we can do for her"
+    assert decided(r, task) == ("index", "multi_need", ("reservations", "dietary-requests"), None)
