@@ -43,6 +43,16 @@ skills:
     priority: P1
     triggers: [halal, vegan option]
     description: Answer a guest's dietary needs from the allergen matrix
+  vouchers:
+    path: skills/vouchers.md
+    priority: P2
+    triggers: [voucher, gift card]
+    description: Issue goodwill vouchers and gift cards
+  notebook:
+    path: skills/notebook.md
+    priority: P2
+    triggers: [Jupyter, notebook kernel]
+    description: Fix Jupyter notebooks and kernels
 routing:
   max_index_ratio: 1.0
 """
@@ -102,3 +112,18 @@ def test_a_finite_verb_inside_a_wh_object_ends_the_object_not_the_request():
 def test_two_requests_parted_by_a_comma_and_route_both_when_one_object_is_a_wh_clause(r):
     task = "Make a reservation for Mrs Ito, 6 people on Sunday, and check which halal dishes we can do for her"
     assert decided(r, task) == ("index", "multi_need", ("reservations", "dietary-requests"), None)
+
+
+# ---------------------------------------------------------------- a consonant missing inside a long word (§6.7)
+
+
+def test_a_consonant_missing_inside_a_word_of_seven_letters_is_a_typo_that_routes(r):
+    d = r.route("Send the guest a vouher for the cold soup")
+    assert (d.mode, d.reason, d.skills) == ("index", "clear_candidate", ("vouchers",))
+    assert [(m.trigger, m.score) for m in d.matches] == [("voucher", 85.7)]
+    assert decided(r, "my Jupyer kernel keeps dying on the shared cluster") == (
+        "index", "clear_candidate", ("notebook",), None)
+
+
+def test_a_typo_missing_its_first_letter_or_of_a_short_word_still_does_not_match(r):
+    assert r.route("a oucher for the guest").matches == ()
