@@ -12,6 +12,7 @@ from routelens.tools.patch import (
     PatchError,
     add_list_item,
     apply_edits,
+    paste_text,
     patched_registry,
     set_routing,
     write_copy,
@@ -119,6 +120,34 @@ def test_routing_values():
     e = set_routing(bare, "skills.yaml", "threshold", "80")
     new, reg = patched_registry(_reg(bare), bare, [e])
     assert new == bare + b"routing:\n  threshold: 80\n" and reg.routing.threshold == 80
+
+
+def test_what_is_pasted_keeps_the_indentation_of_the_file():
+    """F7 copied ``- review the pull request`` with no indentation: pasted
+    over a whole line it lands at column 1, and the registry no longer
+    reads (or the item joins another mapping). The pasted text is the
+    line(s) as they will read in the file."""
+    raw = REG.encode()
+    item = add_list_item(raw, "skills.yaml", ("skills", "code-review", "triggers"), "review the pull request")
+    assert paste_text(raw, item) == "      - review the pull request"
+    two = add_list_item(raw, "skills.yaml", ("skills", "code-review", "triggers"), ["one more", "1.10"])
+    assert paste_text(raw, two) == '      - one more\n      - "1.10"'
+    key = add_list_item(raw, "skills.yaml", ("skills", "code-review", "not_when"), "security review")
+    assert paste_text(raw, key) == "    not_when: [security review]"
+    flow = add_list_item(raw, "skills.yaml", ("skills", "ci-fix", "triggers"), "red pipeline")
+    assert paste_text(raw, flow) == "  ci-fix: {path: ci.md, priority: P1, triggers: [ci failure, broken build, red pipeline]}"
+    assert flow.yaml == "ci-fix: {path: ci.md, priority: P1, triggers: [ci failure, broken build, red pipeline]}"
+    value = set_routing(raw, "skills.yaml", "threshold", "82")
+    assert paste_text(raw, value) == "  threshold: 82"
+    added = set_routing(raw, "skills.yaml", "ambiguity_margin", "3")
+    assert paste_text(raw, added) == "  ambiguity_margin: 3"
+    bare = REG.split("routing:")[0].encode()
+    assert paste_text(bare, set_routing(bare, "skills.yaml", "threshold", "80")) == "routing:\n  threshold: 80"
+    crlf = b"\xef\xbb\xbf" + REG.replace("\n", "\r\n").encode()
+    assert paste_text(crlf, set_routing(crlf, "skills.yaml", "threshold", "82")) == "  threshold: 82"
+    spread = REG.replace("triggers: [ci failure, broken build]", "triggers: [ci failure,\n      broken build]").encode()
+    piece = add_list_item(spread, "skills.yaml", ("skills", "ci-fix", "triggers"), "red pipeline")
+    assert paste_text(spread, piece) == piece.yaml == ", red pipeline"
 
 
 @pytest.mark.parametrize("value, written", [

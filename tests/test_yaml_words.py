@@ -116,6 +116,31 @@ def test_syntax_error_in_plain_words(name, text, first):
     assert str(info.value.diagnostics[0]) == first
 
 
+def _syntax(text: str) -> str:
+    with pytest.raises(RegistryError) as info:
+        parse_registry(text.encode(), "x.yaml", "x.yaml")
+    return next(str(d) for d in info.value.diagnostics if "YAML syntax error" in str(d))
+
+
+def test_a_key_that_lost_its_indentation_is_the_line_to_fix():
+    """A trial's input: `triggers:` pasted at column 1 inside a skill. The
+    parser stops two blocks later (line 7, `priority:`), and the words used
+    to blame line 7 and offer "indent it by 0 like line 5", which makes it
+    worse. Line 5 sits between two lines at 4 and ended their block."""
+    text = H + "  a:\n    path: a.md\ntriggers:\n      - x\n    priority: P1\n"
+    assert _syntax(text) == (
+        "x.yaml:5:1: YAML syntax error: line 5 (`triggers:`) is indented by 0, less than line 4 above it and line 7 "
+        "below (4), and ends the block they are in, so line 7 lines up with no line above: indent line 5 by 4 like "
+        "line 4 if it belongs there, or else indent line 7 by 6 like line 6, or by 0 like line 5 (YAML parser: did "
+        "not find expected key while parsing a block mapping, at line 7, column 5)")
+    # a top-level key whose children are deeper, then a line lining up with nothing: that line is the one to fix
+    text = H + "  a:\n    path: x\nrouting:\n    threshold: 80\n  high_risk: []\n"
+    assert _syntax(text) == (
+        "x.yaml:7:3: YAML syntax error: line 7 is indented by 2 spaces, less than line 6 above it (4), and lines up "
+        "with no line above: indent it by 4 like line 6, or by 0 like line 5 (YAML parser: did not find expected key "
+        "while parsing a block mapping)")
+
+
 def test_unknown_mistakes_keep_the_parsers_words():
     assert explain("a: b\n", "something new", "while doing it", 2, None) is None
     with pytest.raises(RegistryError) as info:

@@ -218,11 +218,13 @@ async def test_f7_copies_a_fix_and_lights_up_where_it_goes(registry):
                                 f"({main.paths.show(cases)}:5)")
         await pilot.press("f7")
         await pilot.pause()
-        assert app.clipboard == first.yaml
+        # the line as it reads in the file: pasted over line 36 it keeps the skill's indentation
+        assert first.paste == "    triggers: [code review, review my diff, コードレビュー, review the pull request]"
+        assert app.clipboard == first.paste
         assert (main.current.kind, main.current.start, main.current.end) == ("fix", 36, 36)
         assert 36 in [r + 1 for r in main.pane("registry").highlighted_rows()]
         await pilot.press("f7")
-        assert app.clipboard == main.fixes[1].yaml
+        assert app.clipboard == main.fixes[1].paste and main.fixes[1].paste.startswith(" ")
         # a routed task has no fix
         app.query_one("#task").value = "write a blog post about the launch"
         await settle(app, pilot)

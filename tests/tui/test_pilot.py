@@ -333,6 +333,52 @@ async def test_rebuild_after_confirmation_makes_the_index_fresh(registry):
         assert (app.decision.mode, app.decision.reason) == ("index", "clear_candidate")
 
 
+async def test_after_a_rebuild_the_old_decision_gives_way_while_the_router_is_built(registry, monkeypatch):
+    """At 20,000 skills the header said FRESH after F5 while the decision
+    panel still showed the "index missing" fallback of the files before,
+    for the seconds the new router took. Now the panel says the router is
+    being prepared (after the loading delay), then shows the new decision."""
+    import threading
+
+    import routelens.tui.screens.main as main_screen
+
+    gate = threading.Event()
+    real = main_screen.make_router
+    calls = []
+
+    def slow_router(reg, fresh, paths):
+        calls.append(fresh.state)
+        if len(calls) > 1:  # the router of the load after the rebuild
+            gate.wait(10)
+        return real(reg, fresh, paths)
+
+    monkeypatch.setattr(main_screen, "make_router", slow_router)
+    (registry.parent / "generated" / INDEX_NAME).unlink()
+    app = make_app(registry)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(app, pilot)
+        await type_task(app, pilot, "write a blog post about the launch")
+        assert app.decision.reason == "index_missing"
+        await pilot.press("f5")
+        await pilot.pause()
+        await pilot.press("y")
+        for _ in range(100):
+            await pilot.pause(0.02)
+            if app.snapshot.freshness.state == "fresh" and app.decision is None:
+                break
+        assert calls == ["missing", "fresh"]
+        assert app.snapshot.freshness.state == "fresh" and app.snapshot.router is None
+        assert app.decision is None and app.main.hits == [] and app.routing_pending
+        assert str(app.query_one("#decision-summary").content).startswith("Preparing the router for ")
+        gate.set()
+        for _ in range(100):
+            await pilot.pause(0.02)
+            if app.decision is not None:
+                break
+        assert (app.decision.mode, app.decision.reason) == ("index", "clear_candidate")
+        assert [h.key for h in app.main.hits] == ["skills:blog-post"]
+
+
 async def test_copy_decision_json(registry):
     app = make_app(registry)
     async with app.run_test(size=(140, 40)) as pilot:

@@ -394,6 +394,19 @@ def _indented_less(t: _Text, problem: str, context: str, index: int, cidx: int |
         return None
     near_i, near_r = levels[0]
     options = ", or ".join(f"by {i} like line {t.number(r)}" for i, r in levels[:3])
+    # a line above that lost its indentation (a key pasted at column 1 inside
+    # a skill): the nearest line indented less than this one sits between two
+    # lines at this very indentation, and ended the block both were in
+    cut = next(((i, r) for i, r in levels if i < ind), None)
+    before = t.above(cut[1]) if cut is not None else None
+    if cut is not None and before is not None and t.indent(before) == ind:
+        cut_i, cut_r = cut
+        return Explained(t.first_char(cut_r),
+                         f"line {t.number(cut_r)} (`{t.shown(cut_r)}`) is indented by {cut_i}, less than line "
+                         f"{t.number(before)} above it and line {t.number(row)} below ({ind}), and ends the block "
+                         f"they are in, so line {t.number(row)} lines up with no line above: indent line "
+                         f"{t.number(cut_r)} by {ind} like line {t.number(before)} if it belongs there, or else "
+                         f"indent line {t.number(row)} {options}")
     rel = "less" if ind < near_i else "more"
     return Explained(t.first_char(row), f"line {t.number(row)} is indented by {ind} spaces, {rel} than line "
                                         f"{t.number(near_r)} above it ({near_i}), and lines up with no line above: "

@@ -34,7 +34,7 @@ from routelens.routing.decision import Decision
 from routelens.routing.router import Router
 from routelens.text.unicode import normalize_text
 from routelens.tools.evaluate import Case, score
-from routelens.tools.patch import Edit, PatchError, add_list_item, apply_edits, set_routing
+from routelens.tools.patch import Edit, PatchError, add_list_item, apply_edits, paste_text, set_routing
 from routelens.tools.suggest import candidate_phrases, vocabulary
 
 __all__ = ["FIXABLE", "MAX_FIXES", "Fix", "fixes_for"]
@@ -65,6 +65,7 @@ class Fix:
     effect: str
     routes_to: tuple[str, ...]
     edit: Edit
+    paste: str = ""
 
     @property
     def line(self) -> int:
@@ -222,7 +223,8 @@ def fixes_for(decision: Decision, reg: Registry, raw: bytes | None = None, cases
             effect += ("; check it against labelled cases with `routelens suggest CASES`" if kind == "add_trigger"
                        else "; check what else it routes with `routelens tune CASES`")
         single = kind == "add_trigger" and len(edit.value.split()) == 1 and edit.value.isascii()
-        fix = Fix(kind, skill, edit.yaml, f"{display}:{edit.where_line}", edit.how, effect, routed, edit)
+        fix = Fix(kind, skill, edit.yaml, f"{display}:{edit.where_line}", edit.how, effect, routed, edit,
+                  paste_text(raw, edit))
         found.append(((harm > 0, kinds.index(kind), single, order), fix))
     if progress is not None:
         progress(1.0)

@@ -110,6 +110,32 @@ def yaml_scalar(value: str, flow: bool = False) -> str:
     return value if plain else json.dumps(value, ensure_ascii=False)
 
 
+def paste_text(raw: bytes, edit: Edit) -> str:
+    """What a person pastes for ``edit`` into the registry ``raw`` it was
+    made from: the line or lines as they will read in the file, their
+    indentation included (``"    - review the pull request"``), where
+    ``edit.yaml`` is the bare line (``- review the pull request``) that
+    lands at column 1 when pasted over a whole line. New lines (a list
+    item, a key, the ``routing:`` block) give the inserted lines; a line
+    that is replaced (a one-line flow list, a ``routing`` value) gives the
+    whole new line; a piece added inside the brackets of a list spread over
+    several lines gives ``edit.yaml``, the piece itself. LF between lines.
+    Raises :class:`PatchError` as :func:`apply_edits` does."""
+    if edit.replace == 0 and edit.text.startswith("\n"):
+        return edit.text[1:]
+    if edit.replace == 0 and edit.column == 1 and edit.text.endswith("\n"):
+        return edit.text[:-1]
+    if edit.how.startswith("replace "):
+        new = apply_edits(raw, [edit]).decode("utf-8", "surrogatepass")
+        return _nth_line(new.removeprefix("\ufeff"), edit.line)
+    return edit.yaml
+
+
+def _nth_line(text: str, line: int) -> str:
+    """Line ``line`` (1-based) of ``text`` without its ending."""
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")[line - 1]
+
+
 # --------------------------------------------------------------------------- finding places
 
 

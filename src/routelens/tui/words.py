@@ -280,11 +280,20 @@ NO_FIX = ("No fix to copy: fixes are offered when a task falls back because no s
           "evidence was weak or the choice was ambiguous.")
 
 
-def fix_copied(yaml: str, where: str, how: str, index: int, count: int) -> tuple[str, str]:
-    """``(title, text)`` of the notice after F7 copied fix ``index`` of ``count``."""
+def fix_copied(yaml: str, where: str, how: str, index: int, count: int, pasted: str = "") -> tuple[str, str]:
+    """``(title, text)`` of the notice after F7 copied fix ``index`` of
+    ``count``; ``pasted`` is the text copied (``yaml`` with its
+    indentation, or several lines), named when it is more than ``yaml``."""
     more = f" F7 again: fix {index + 2 if index + 1 < count else 1} of {count}." if count > 1 else ""
+    lines = pasted.count("\n") + 1
+    indent = len(pasted) - len(pasted.lstrip(" "))
+    extra = ""
+    if lines > 1:
+        extra = f" ({lines} lines, indented as they go)"
+    elif indent:
+        extra = f" (with its {indent}-space indentation)"
     return (f"Fix {index + 1} of {count} copied",
-            f"Copied `{yaml}`: paste it at {where} ({how}); nothing was written.{more}")
+            f"Copied `{yaml}`{extra}: paste it at {where} ({how}); nothing was written.{more}")
 
 
 def fix_line(kind: str, skill: str | None, yaml: str, where: str, effect: str) -> str:

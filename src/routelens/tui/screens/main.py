@@ -497,6 +497,10 @@ class MainScreen(Screen[None]):
         self._paint_hits()
         if not self._task_text.strip():
             self.decision_panel.show_hint()
+        elif had is not None:
+            # the decision on screen came from the files before: if the new router takes a while (seconds on
+            # a big registry), say so rather than show a decision the header no longer agrees with
+            self.set_timer(LOADING_DELAY, lambda: self._old_decision_waits(snap))
         # after the frame: building the router holds the GIL for a while on big registries
         self.call_after_refresh(self._router_worker, snap)
 
@@ -512,6 +516,23 @@ class MainScreen(Screen[None]):
             self.post_message(RouterFailed(snap, str(exc)))
             return
         self.post_message(RouterReady(snap, router))
+
+    def _old_decision_waits(self, snap: Snapshot) -> None:
+        """The router of load ``snap`` is still being built: the decision on
+        screen was made from the files before it (an "index stale" fallback
+        under a header that now says FRESH), so the panel says the router is
+        being prepared until :meth:`on_router_ready` routes again."""
+        if snap is not self.snapshot or snap.router is not None or not self._task_text.strip():
+            return
+        self._route_seq += 1  # a decision of the old router still on its way is not shown
+        self._route_pending = True
+        self.decision = None
+        self.hits, self.near, self.hit_index = [], [], 0
+        self.fixes, self.fix_index, self.fixes_pending = [], -1, False
+        if self.current is not None and self.current.role != "browse":
+            self.current = None
+        self._paint_hits()
+        self.decision_panel.show_hint(words.preparing_router(len(snap.registry.skills)))
 
     def on_router_ready(self, message: RouterReady) -> None:
         if message.snapshot is not self.snapshot:
@@ -703,13 +724,14 @@ class MainScreen(Screen[None]):
             return
         self.fix_index = (self.fix_index + 1) % len(self.fixes)
         fix = self.fixes[self.fix_index]
-        self.app.copy_to_clipboard(fix.yaml)
+        self.app.copy_to_clipboard(fix.paste or fix.yaml)
         line = fix.edit.line
         self.current = Hit("fix", fix.where, "fix", line, line)
         self._paint_hits()
         self.show_pane("registry")
         self.decision_panel.show_fixes(self.fixes, self.fix_index)
-        title, text = words.fix_copied(fix.yaml, fix.where, fix.how, self.fix_index, len(self.fixes))
+        title, text = words.fix_copied(fix.yaml, fix.where, fix.how, self.fix_index, len(self.fixes),
+                                       fix.paste or fix.yaml)
         self.notify(text, title=title, timeout=8)
 
     def set_task(self, text: str) -> None:
