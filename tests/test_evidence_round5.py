@@ -53,6 +53,16 @@ skills:
     priority: P2
     triggers: [Jupyter, notebook kernel]
     description: Fix Jupyter notebooks and kernels
+  test-writing:
+    path: skills/test-writing.md
+    priority: P2
+    triggers: [add tests, unit test]
+    description: Write unit tests for existing code
+  regex-help:
+    path: skills/regex-help.md
+    priority: P2
+    triggers: [regex]
+    description: Write and debug regular expressions
 routing:
   max_index_ratio: 1.0
 """
@@ -127,3 +137,26 @@ def test_a_consonant_missing_inside_a_word_of_seven_letters_is_a_typo_that_route
 
 def test_a_typo_missing_its_first_letter_or_of_a_short_word_still_does_not_match(r):
     assert r.route("a oucher for the guest").matches == ()
+
+
+# ---------------------------------------------------------------- the work and what it is for (§6.3 step 9)
+
+
+def test_a_skill_named_in_the_for_phrase_of_a_request_is_what_the_work_is_for(r):
+    task = "Set up an email campaign for Valentine's Day reservations"
+    d = r.route(task)
+    assert (d.mode, d.reason, d.skills) == ("index", "clear_candidate", ("newsletter",))
+    assert [(c.id, c.why) for c in d.evidence] == [
+        ("newsletter", 'selected: "newsletter": the phrase "email campaign"'),
+        ("reservations", 'not selected: the task asks for the work of "newsletter" "for Valentine\'s Day '
+                         'reservations"')]
+
+
+def test_the_for_phrase_ends_with_its_clause(r):
+    # the reservation is asked for in a clause of its own: both asks stand
+    assert decided(r, "Set up an email campaign for the launch, and a reservation for Mrs Ito")[1] != "clear_candidate"
+
+
+def test_a_for_phrase_after_a_trigger_that_holds_the_verb_is_what_the_work_acts_on(r):
+    # "add tests for the regex": the regex may need its own skill (a case writer's ambiguous)
+    assert decided(r, "add tests for the regex in validators.py") == ("full", "ambiguous", (), None)
