@@ -63,6 +63,11 @@ skills:
     priority: P2
     triggers: [regex]
     description: Write and debug regular expressions
+  item-availability:
+    path: skills/item-availability.md
+    priority: P1
+    triggers: ["86", sold out]
+    description: Mark a dish as sold out on every channel
 routing:
   max_index_ratio: 1.0
 """
@@ -160,3 +165,21 @@ def test_the_for_phrase_ends_with_its_clause(r):
 def test_a_for_phrase_after_a_trigger_that_holds_the_verb_is_what_the_work_acts_on(r):
     # "add tests for the regex": the regex may need its own skill (a case writer's ambiguous)
     assert decided(r, "add tests for the regex in validators.py") == ("full", "ambiguous", (), None)
+
+
+# ---------------------------------------------------------------- a number used as a verb (§6.10 ``trigger``)
+
+
+@pytest.mark.parametrize("task", ["86 the salmon tartare on every channel, we're out",
+                                  "８６ the yuzu tart, we're out", "Please 86 the tuna everywhere"])
+def test_a_number_trigger_used_as_a_verb_is_specific(r, task):
+    d = r.route(task)
+    assert (d.mode, d.reason, d.skills) == ("index", "clear_candidate", ("item-availability",))
+    assert [(p.kind, p.weight) for p in d.evidence[0].pieces][:1] == [("trigger", 2)]
+    assert d.evidence[0].pieces[0].detail == 'the number "86" used as a verb'
+
+
+@pytest.mark.parametrize("task", ["My grandmother turns 86 next Sunday, any gift ideas?", "86 covers tonight",
+                                  "we sold 86 the whole week"])
+def test_a_number_that_counts_something_stays_an_everyday_word(r, task):
+    assert decided(r, task) == ("full", "weak_evidence", (), None)
