@@ -68,6 +68,12 @@ skills:
     priority: P1
     triggers: ["86", sold out]
     description: Mark a dish as sold out on every channel
+  refunds:
+    path: skills/refunds.md
+    priority: P1
+    triggers: [refund]
+    not_when: [chargeback, chargeback fee letter]
+    description: Refund a guest's payment
 routing:
   max_index_ratio: 1.0
 """
@@ -183,3 +189,20 @@ def test_a_number_trigger_used_as_a_verb_is_specific(r, task):
                                   "we sold 86 the whole week"])
 def test_a_number_that_counts_something_stays_an_everyday_word(r, task):
     assert decided(r, task) == ("full", "weak_evidence", (), None)
+
+
+# ---------------------------------------------------------------- another skill's not_when on the trigger itself (§6.10 ``ask``)
+
+
+def test_another_skills_not_when_on_the_triggers_own_words_is_no_mix_up(r):
+    # refunds says "not when chargeback": the word is chargebacks' work, and the typo is asked for
+    d = r.route("Got a chargebak notice from Visa for a £140 dinner")
+    assert (d.mode, d.reason, d.skills) == ("index", "clear_candidate", ("chargebacks",))
+    assert [(p.kind, p.detail) for p in d.evidence[0].pieces] == [
+        ("trigger", 'a typo of "chargeback" (90)'), ("ask", 'the task asks for it ("Got" ...)')]
+
+
+def test_another_skills_longer_not_when_phrase_is_still_a_mix_up(r):
+    d = r.route("Got a chargebak fee letter")
+    assert [p.kind for p in next(c for c in d.evidence if c.id == "chargebacks").pieces] == ["trigger"]
+    assert (d.mode, d.reason) == ("full", "weak_evidence")

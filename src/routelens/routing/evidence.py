@@ -480,8 +480,8 @@ def _asked(pieces: list[Piece], requests: list[Signal], mixups: list[tuple[int, 
     if r is None:
         return None
     verb = r[2]
-    if any(a <= p.span[0] and p.span[1] <= b for a, b in mixups):
-        return None  # inside a phrase the registry names as another skill's mix-up (its not_when)
+    if any(a <= p.span[0] and p.span[1] <= b and (a, b) != p.span for a, b in mixups):
+        return None  # inside a longer phrase the registry names as another skill's mix-up (its not_when)
     if not verb.isascii() and not ja_object(text, r, p.span):
         return None  # "デプロイして": the request names nothing to work on
     if verb.isascii():
