@@ -227,6 +227,29 @@ def test_build_error_when_out_cannot_be_written(example_dir, cli):
     assert out.read_bytes() == b"a file"
 
 
+@pytest.mark.parametrize("how", ["named", "hard link"])
+def test_build_never_writes_the_registry_under_a_generated_files_name(tmp_path, cli, how):
+    """A trial: `build --registry catalog.json --out .` exited 0 and replaced
+    the registry with the catalog it built from it; the registry was lost."""
+    raw = EXAMPLE.read_bytes()
+    if how == "named":
+        reg = tmp_path / CATALOG_NAME
+        reg.write_bytes(raw)
+        clash = tmp_path / CATALOG_NAME
+    else:
+        reg = tmp_path / "skills.yaml"
+        reg.write_bytes(raw)
+        clash = tmp_path / INDEX_NAME
+        os.link(reg, clash)
+    code, stdout, stderr = cli("build", "--registry", reg, "--out", tmp_path)
+    assert (code, stdout) == (2, "")
+    assert stderr.splitlines()[-1] == (
+        f"routelens build: cannot write {clash}: it is the registry itself ({reg}), which routelens never writes; "
+        "give the generated files another folder (--out DIR) or the registry another name; nothing was written")
+    assert reg.read_bytes() == raw
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted({reg.name, clash.name})
+
+
 def test_warnings_go_to_stderr_and_build_succeeds(tmp_path, cli):
     reg, out = _registry(tmp_path, H + S + "extras: 1\n")
     code, _, err = cli("build", "--registry", reg, "--out", out)

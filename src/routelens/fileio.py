@@ -39,7 +39,7 @@ from pathlib import Path
 
 from routelens.errors import FileReadError
 
-__all__ = ["FileReadError", "read_bounded", "file_kind", "is_inside", "KINDS", "seal", "unseal"]
+__all__ = ["FileReadError", "read_bounded", "file_kind", "is_inside", "same_file", "KINDS", "seal", "unseal"]
 
 #: The values of :attr:`FileReadError.kind`.
 KINDS = ("missing", "not_a_folder", "directory", "not_regular", "symlink", "outside", "too_big", "unreadable")
@@ -168,3 +168,15 @@ def unseal(data: bytes, magic: bytes, key: str) -> bytes | None:
         return None
     digest, payload = data[len(head):len(head) + 32], data[len(head) + 32:]
     return payload if hashlib.sha256(payload).digest() == digest else None
+
+
+def same_file(a: str | Path, b: str | Path) -> bool:
+    """True when ``a`` and ``b`` name the same file: the same path after
+    resolving links, or (when both exist) the same inode (a hard link)."""
+    ra, rb = Path(os.path.realpath(a)), Path(os.path.realpath(b))
+    if ra == rb:
+        return True
+    try:
+        return os.path.samefile(ra, rb)
+    except OSError:
+        return False

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from routelens.artifacts.build import BuildOutput, build
 from routelens.errors import BuildError, FileReadError
-from routelens.fileio import read_bounded
+from routelens.fileio import read_bounded, same_file
 from routelens.limits import LIMITS
 from routelens.paths import CATALOG_NAME, INDEX_NAME
 from routelens.registry.model import Registry
@@ -147,12 +147,19 @@ def write_generated(reg: Registry, out_dir: str | Path) -> tuple[BuildOutput, li
     once never leave a mixed pair. A file that already holds the new bytes
     is not touched. Returns the output and the names of the files that
     changed (index first). Raises :class:`BuildError` with a readable
-    message (read-only folder, full disk, permission denied, ...): the
+    message (read-only folder, full disk, permission denied, a generated
+    file that is the registry itself, by any name or link): the
     previous files are then unchanged (a rename that already happened is
     rolled back) and no temporary file is left behind."""
     out_dir = Path(out_dir)
     if out_dir.exists() and not out_dir.is_dir():
         raise BuildError(f"cannot write to {out_dir}: it is a file, not a folder; nothing was written")
+    for name in (INDEX_NAME, CATALOG_NAME):
+        # the registry is the source of truth: never written, not even as a generated file's name
+        if reg.path is not None and same_file(out_dir / name, reg.path):
+            raise BuildError(f"cannot write {out_dir / name}: it is the registry itself ({reg.path}), which "
+                             "routelens never writes; give the generated files another folder (--out DIR) or "
+                             "the registry another name; nothing was written")
     out = build(reg)
     try:
         out_dir.mkdir(parents=True, exist_ok=True)

@@ -30,6 +30,7 @@ from ruamel.yaml import YAML
 
 from routelens.artifacts.write import atomic_write
 from routelens.errors import RegistryError, RoutelensError
+from routelens.fileio import same_file
 from routelens.registry.load import parse_registry
 from routelens.registry.model import Registry
 from routelens.text.yaml_events import ALIAS, MAP, SCALAR, SEQ, Node, Reader, compose_bytes
@@ -397,18 +398,6 @@ def patched_registry(reg: Registry, raw: bytes, edits: Sequence[Edit]) -> tuple[
     if _plain(after) != expected:
         raise PatchError("the patched registry reads differently from the intended edit")
     return new, new_reg
-
-
-def same_file(a: str | Path, b: str | Path) -> bool:
-    """True when ``a`` and ``b`` name the same file: the same path after
-    resolving links, or (when both exist) the same inode (a hard link)."""
-    ra, rb = Path(os.path.realpath(a)), Path(os.path.realpath(b))
-    if ra == rb:
-        return True
-    try:
-        return os.path.samefile(ra, rb)
-    except OSError:
-        return False
 
 
 def write_copy(path: str | Path, data: bytes, protected: Sequence[str | Path]) -> None:
