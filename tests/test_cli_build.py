@@ -467,6 +467,19 @@ def test_size_summary_columns_grow_with_their_figures():
     ]
 
 
+def test_the_reduction_in_words_is_rounded_once():
+    """A trial: the bundled registry's index (10,173 of 17,111 chars, 40.547%
+    smaller) was "40.6% smaller" in build and stats and "40.5% smaller" in
+    the TUI: the JSON's reduction (0.4055, 4 places) was rounded again."""
+    from routelens.cli.commands.build import size_summary
+
+    st = {"registry": {"chars": 17_111, "bytes": 17_425, "lines": 644},
+          "catalog": {"chars": 38_186, "bytes": 38_500, "lines": 1_552, "reduction": -1.2317},
+          "index": {"chars": 10_173, "bytes": 10_599, "lines": 1, "reduction": 0.4055},
+          "budget": {"index_chars": 10_173, "ratio": 0.5945, "max_index_ratio": 0.7}}
+    assert size_summary(st)[3] == "index        10,173    10,599       1  40.5% smaller"
+
+
 def test_the_layer1_line_says_1_skill():
     from routelens.tools.prompt import format_stats
 

@@ -120,6 +120,8 @@ def test_routing_values():
     e = set_routing(bare, "skills.yaml", "threshold", "80")
     new, reg = patched_registry(_reg(bare), bare, [e])
     assert new == bare + b"routing:\n  threshold: 80\n" and reg.routing.threshold == 80
+    # a trial: `threshold: 76` alone, pasted as shown, was an unknown top-level key and the task still fell back
+    assert e.yaml == "routing:\n  threshold: 80" and e.how == "a new `routing:` section at the end of the file"
 
 
 def test_what_is_pasted_keeps_the_indentation_of_the_file():

@@ -231,6 +231,57 @@ async def test_f7_copies_a_fix_and_lights_up_where_it_goes(registry):
         assert main.fixes == []
 
 
+async def test_f7_while_fixes_are_checked_and_when_none_was_found(registry, monkeypatch):
+    """A trial: F7 within a second of a fallback said "No fix to copy:
+    fixes are offered when a task falls back because ..." for exactly such
+    a fallback, and 3 fixes appeared just after; a fallback without any fix
+    got the same words."""
+    import threading
+
+    import routelens.tools.fixes as fixes_mod
+
+    gate = threading.Event()
+    real = fixes_mod.fixes_for
+
+    def held(*args, **kw):
+        assert kw["max_seconds"] == fixes_mod.FIXES_SECONDS  # the TUI's check has the route command's budget
+        gate.wait(10)
+        return real(*args, **kw)
+
+    monkeypatch.setattr(fixes_mod, "fixes_for", held)
+    app = make_app(registry)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("escape")
+        app.query_one("#task").value = "review the pull request for the parser"
+        for _ in range(100):
+            await pilot.pause(0.02)
+            if app.decision is not None and any(w.description == "fixes" for w in app.workers):
+                break
+        assert app.decision.reason == "no_match" and app.main.fixes_pending
+        await pilot.pause(0.6)  # past the moment the panel says the fixes are being checked
+        assert str(app.query_one("#decision-fixes").content) == (
+            "checking fixes, each on a patched copy of the registry…")
+        await pilot.press("f7")
+        await pilot.pause()
+        assert app._notifications and list(app._notifications)[-1].message == (
+            "The fixes of this fallback are being checked, each on a patched copy of the registry (seconds each "
+            "on a big one): F7 again in a moment.")
+        gate.set()
+        await settle(app, pilot)
+        assert app.main.fixes and not app.main.fixes_pending
+        # a fallback for which no edit makes the task route
+        monkeypatch.setattr(fixes_mod, "fixes_for", lambda *a, **k: [])
+        app.query_one("#task").value = "what is this? review it"
+        await settle(app, pilot)
+        assert app.decision.mode == "full" and app.decision.reason in fixes_mod.FIXABLE and app.main.fixes == []
+        await pilot.press("f7")
+        await pilot.pause()
+        assert list(app._notifications)[-1].message == (
+            "No verified fix for this task: no candidate edit (a trigger, a not_when phrase, a setting) makes it "
+            "route. `routelens explain TASK` says why each skill was not chosen.")
+
+
 # --------------------------------------------------------------------------- snapshots
 
 

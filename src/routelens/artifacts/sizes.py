@@ -19,7 +19,7 @@ from routelens.fileio import read_bounded
 from routelens.registry.model import Registry
 from routelens.text.numbers import within_budget
 
-__all__ = ["measure", "top_contributors", "size_stats", "token_count"]
+__all__ = ["measure", "top_contributors", "size_stats", "token_count", "exact_reduction"]
 
 
 def measure(text: str) -> dict[str, int]:
@@ -198,3 +198,11 @@ def token_count(text: str, encoding: str = "cl100k_base") -> dict[str, Any]:
     if _ENCODER is None:
         return {"encoding": encoding, "tokens": None, "unavailable": _ENCODER_ERROR}
     return {"encoding": encoding, "tokens": len(_ENCODER.encode(text, disallowed_special=()))}
+
+
+def exact_reduction(measure: dict, registry: dict) -> float:
+    """``1 - chars / registry chars`` from the characters themselves
+    (docs/formats.md §5.2), for words on screen: the JSON's ``reduction``
+    is rounded to 4 places, and rounding that again to one decimal of a
+    percentage said 40.6% where the TUI, from the characters, said 40.5%."""
+    return 1 - measure["chars"] / max(registry["chars"], 1)

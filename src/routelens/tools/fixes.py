@@ -37,7 +37,7 @@ from routelens.tools.evaluate import Case, score
 from routelens.tools.patch import Edit, PatchError, add_list_item, apply_edits, paste_text, set_routing
 from routelens.tools.suggest import candidate_phrases, vocabulary
 
-__all__ = ["FIXABLE", "MAX_FIXES", "Fix", "fixes_for"]
+__all__ = ["FIXABLE", "FIXES_SECONDS", "MAX_FIXES", "Fix", "fixes_for"]
 
 #: The reasons a registry edit can fix.
 FIXABLE = frozenset({"no_match", "ambiguous", "weak_evidence"})
@@ -111,6 +111,11 @@ def _phrase(task: str, span: tuple[int, int]) -> str:
     return text.lower() if text.isascii() else text
 
 
+#: how long ``route`` and the TUI verify a fallback's fixes: no check starts that would end later (seconds,
+#: wall clock; :func:`fixes_for`'s ``max_seconds``)
+FIXES_SECONDS = 10.0
+
+
 def fixes_for(decision: Decision, reg: Registry, raw: bytes | None = None, cases: Sequence[Case] | None = None,
               cases_file: str = "", max_fixes: int = MAX_FIXES, *,
               progress: Callable[[float], None] | None = None, max_seconds: float | None = None,
@@ -126,12 +131,16 @@ def fixes_for(decision: Decision, reg: Registry, raw: bytes | None = None, cases
     Each candidate edit is verified by routing the task through a router
     over the patched registry (one parse and index per edit: seconds each
     at 10,000 skills). ``progress`` gets the fraction of edits tried (0.0 to
-    1.0); with ``max_seconds`` no new edit is tried once that many seconds
-    (wall clock) have passed, so the fixes found by then are returned.
+    1.0); with ``max_seconds`` (wall clock, counted from the call: the
+    base router and the vocabulary included) no edit is tried whose check
+    would end after that many seconds, judged by what the base router took
+    to build and then by what the last check took, so the fixes found by
+    then are returned (none when preparing alone used up the time).
     ``tally``, when given, is filled with ``{"candidates": n, "tried": k}``
     (k < n: the time ran out)."""
     if decision.reason not in FIXABLE or decision.mode != "full":
         return []
+    started = time.monotonic()
     raw = raw if raw is not None else reg.text.encode("utf-8")
     task = decision.task
     base = Router.from_registry(reg)
@@ -189,10 +198,13 @@ def fixes_for(decision: Decision, reg: Registry, raw: bytes | None = None, cases
     before = score(list(cases), [base.route(c.task) for c in cases]).results if cases else []
     found: list[tuple[tuple, Fix]] = []
     kinds = ("add_trigger", "not_when", "threshold", "ambiguity_margin")
-    started = time.monotonic()
+    # a check parses and indexes the patched registry: about what building the base router took, then
+    # what the last check took; no check starts that would end after the budget
+    check_cost = time.monotonic() - started
     n_tried = 0
     for order, (kind, skill, edit) in enumerate(tried):
-        if max_seconds is not None and order and time.monotonic() - started > max_seconds:
+        began = time.monotonic() if max_seconds is not None else 0.0
+        if max_seconds is not None and began - started + check_cost > max_seconds:
             break
         n_tried += 1
         if progress is not None:
@@ -203,6 +215,8 @@ def fixes_for(decision: Decision, reg: Registry, raw: bytes | None = None, cases
             continue
         new = Router.from_registry(new_reg)
         d = new.route(task)
+        if max_seconds is not None:
+            check_cost = time.monotonic() - began
         routed = _routed_to(d)
         wanted = skill if kind == "add_trigger" else None
         if not routed or (wanted is not None and wanted not in routed):

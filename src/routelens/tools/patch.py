@@ -269,7 +269,9 @@ def set_routing(raw: bytes, display: str, key: str, value: str) -> Edit:
     """The edit setting ``routing.<key>`` to the number ``value`` (text):
     the value replaced in place when the key is there, a new key line at
     the end of the ``routing:`` mapping, or a new ``routing:`` section at
-    the end of the file. Raises :class:`PatchError` for a flow-style
+    the end of the file (its ``yaml`` is then both lines, ``routing:`` and
+    the key under it: the key alone pasted at column 1 is an unknown
+    top-level key). Raises :class:`PatchError` for a flow-style
     section or an alias."""
     r, root = compose_bytes(raw, display)
     if root is None or root.kind != MAP:
@@ -283,7 +285,7 @@ def set_routing(raw: bytes, display: str, key: str, value: str) -> Edit:
             line, col, text = n, len(lines[-1]) + 1, "\n" + block
         else:
             line, col, text = n + 1, 1, block + "\n"
-        return Edit(("routing", key), value, line, col, 0, text, f"{key}: {value}", n + 2,
+        return Edit(("routing", key), value, line, col, 0, text, block, n + 2,
                     "a new `routing:` section at the end of the file")
     knode, vnode = sect
     if vnode.kind == ALIAS:

@@ -116,6 +116,15 @@ class RouteLensApp(App[None]):
         by default :func:`screenshot_folder`; the note after it names the
         file. Textual's own default, ~/Downloads, fails where there is none."""
         return super().deliver_screenshot(filename, str(path or screenshot_folder()), time_format)
+
+    def on_delivery_complete(self, event: events.DeliveryComplete) -> None:
+        """The note after a screenshot, in plain words: Textual's own is
+        markup (``Saved screenshot to [$text-success]'...'``), which this
+        app's notices never are, so its tags showed."""
+        if event.name == "screenshot":
+            event.prevent_default()  # Textual's handler, on the base class, would say it again
+            self.notify(f"Saved screenshot to {event.path}" if event.path else "Saved screenshot",
+                        title="Screenshot")
     def on_mount(self) -> None:
         # `routelens tui --cases FILE` / `--log FILE` open on that list
         if self.cases_path is not None:

@@ -171,10 +171,12 @@ class DetailReady(Message, bubble=False):
 
 @dataclass
 class FixesReady(Message, bubble=False):
-    """The verified fixes of the decision routed as number ``seq``."""
+    """The verified fixes of the decision routed as number ``seq``;
+    ``untried``: candidate edits left unchecked when the time ran out."""
 
     seq: int
     fixes: list[Fix]
+    untried: int = 0
 
 
 @dataclass

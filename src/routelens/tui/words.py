@@ -49,6 +49,8 @@ __all__ = [
     "rebuilt",
     "NO_FIX",
     "fix_copied",
+    "FIXES_PENDING",
+    "no_verified_fix",
     "fix_line",
     "OUTCOME_LABEL",
     "ASK_CASES",
@@ -280,6 +282,21 @@ NO_FIX = ("No fix to copy: fixes are offered when a task falls back because no s
           "evidence was weak or the choice was ambiguous.")
 
 
+#: Said when F7 is pressed while the fixes of the fallback on screen are being checked.
+FIXES_PENDING = ("The fixes of this fallback are being checked, each on a patched copy of the registry "
+                 "(seconds each on a big one): F7 again in a moment.")
+
+
+def no_verified_fix(untried: int) -> str:
+    """Said when F7 is pressed on a fallback for which no fix was verified;
+    ``untried``: candidate edits the time limit left unchecked."""
+    if untried:
+        return (f"No verified fix yet: {untried} candidate edit{'s' if untried != 1 else ''} left unchecked when "
+                "the time for checking ran out (`routelens route TASK --fixes-seconds N` checks longer).")
+    return ("No verified fix for this task: no candidate edit (a trigger, a not_when phrase, a setting) makes it "
+            "route. `routelens explain TASK` says why each skill was not chosen.")
+
+
 def fix_copied(yaml: str, where: str, how: str, index: int, count: int, pasted: str = "") -> tuple[str, str]:
     """``(title, text)`` of the notice after F7 copied fix ``index`` of
     ``count``; ``pasted`` is the text copied (``yaml`` with its
@@ -299,7 +316,7 @@ def fix_copied(yaml: str, where: str, how: str, index: int, count: int, pasted: 
 def fix_line(kind: str, skill: str | None, yaml: str, where: str, effect: str) -> str:
     """One fix for the decision panel: who, what to paste, where, what it does."""
     who = skill or "routing"
-    return f"{who}: {yaml}  → {where} · {effect}"
+    return f"{who}: {' ⏎ '.join(yaml.split(chr(10)))}  → {where} · {effect}"
 
 
 #: What a labelled case's outcome (docs/formats.md §7.2) is called on screen.

@@ -7,6 +7,7 @@ import sys
 import time
 
 from routelens.artifacts.build import compute_stats
+from routelens.artifacts.sizes import exact_reduction
 from routelens.artifacts.vocabulary import stem_collisions
 from routelens.artifacts.write import write_generated
 from routelens.cli.commands.common import DEMO_LABEL, load_or_exit, positive_int, print_body_warnings, resolve_paths
@@ -42,7 +43,8 @@ def size_summary(st: dict) -> list[str]:
     r, c, i, b = st["registry"], st["catalog"], st["index"], st["budget"]
     most = budget_max_chars(r["chars"], b["max_index_ratio"])
     verdict = budget_verdict(b["index_chars"], r["chars"], b["max_index_ratio"])
-    rows = [("registry", r, ""), ("catalog", c, size_words(c["reduction"])), ("index", i, size_words(i["reduction"]))]
+    rows = [("registry", r, ""), ("catalog", c, size_words(exact_reduction(c, r))),
+            ("index", i, size_words(exact_reduction(i, r)))]
     # columns as wide as their widest figure (a 58 MB catalog ran its chars into its bytes)
     w = [max(least, *(len(num(x[key])) + 1 for _, x, _ in rows)) for key, least in (("chars", 10), ("bytes", 10),
                                                                                         ("lines", 8))]

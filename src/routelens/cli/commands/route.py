@@ -18,7 +18,7 @@ from routelens.routing.decision import Decision, format_score
 from routelens.routing.router import Router
 from routelens.text.numbers import num
 from routelens.tools.evaluate import check_ids
-from routelens.tools.fixes import FIXABLE, Fix, fixes_for
+from routelens.tools.fixes import FIXABLE, FIXES_SECONDS, Fix, fixes_for
 from routelens.tools.replay import DecisionLog
 
 
@@ -40,13 +40,12 @@ def register(sub, common) -> None:
                    help="give a fallback no verified fixes (each fix is checked on a patched registry: seconds "
                         "each on a registry of thousands of skills)")
     p.add_argument("--fixes-seconds", type=positive_seconds, default=FIXES_SECONDS, metavar="N",
-                   help=f"try no new fix after N seconds (default {FIXES_SECONDS:g}); the fixes found by then "
-                        "are shown and the output says how many were left untried")
+                   help=f"start no check of a fix that would end after N seconds (default {FIXES_SECONDS:g}, "
+                        "counted from the fallback, preparing included); the fixes found by then are shown and "
+                        "the output says how many were left untried")
     p.set_defaults(func=run)
 
 
-#: how long ``route`` verifies a fallback's fixes before it stops trying new ones (seconds, wall clock)
-FIXES_SECONDS = 10.0
 
 
 def positive_seconds(text: str) -> float:
@@ -102,7 +101,10 @@ def format_fixes(fixes: list[Fix]) -> list[str]:
     lines = ["", "fixes (nothing is written: paste one into the registry, then `routelens build`):"]
     for n, f in enumerate(fixes, 1):
         who = f"{f.skill}: " if f.skill else "routing: "
-        lines.append(f"  {n}. {who}{FIX_KIND_WORDS.get(f.kind, f.kind)}  {f.yaml}")
+        first, *more = f.yaml.split("\n")  # a new `routing:` section is two lines
+        head = f"  {n}. {who}{FIX_KIND_WORDS.get(f.kind, f.kind)}  "
+        lines.append(head + first)
+        lines += [" " * len(head) + m for m in more]
         lines.append(f"     at {f.where} ({f.how})")
         lines.append(f"     {f.effect}")
     return lines

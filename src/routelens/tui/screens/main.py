@@ -138,6 +138,8 @@ class MainScreen(Screen[None]):
         self.fixes: list[Fix] = []
         self.fix_index = -1
         self.fixes_pending = False
+        #: candidate edits left unchecked when the fixes' time ran out (docs/formats.md §15)
+        self.fixes_untried = 0
         self.poll_interval = poll_interval
         self.route_debounce = route_debounce
         self.snapshot: Snapshot | None = None
@@ -684,8 +686,15 @@ class MainScreen(Screen[None]):
     def _fixes_if_current(self, snap: Snapshot, decision: Decision, seq: int) -> None:
         if seq == self._route_seq and snap is self.snapshot:
             self._fixes_worker(snap, decision, seq)
+            # on a big registry checking takes seconds: say so then (a line that flashed on every small one
+            # would only move the panel)
+            self.set_timer(LOADING_DELAY * 2, lambda: self._fixes_still_checking(seq))
         elif seq == self._route_seq:
             self.fixes_pending = False
+
+    def _fixes_still_checking(self, seq: int) -> None:
+        if seq == self._route_seq and self.fixes_pending:
+            self.decision_panel.show_fixes_checking()
 
     @work(thread=True, exclusive=True, group="fixes", exit_on_error=False, description="fixes")
     def _fixes_worker(self, snap: Snapshot, decision: Decision, seq: int) -> None:
@@ -700,27 +709,38 @@ class MainScreen(Screen[None]):
                     cases = None
             except CasesError:
                 cases = None
+        from routelens.tools.fixes import FIXES_SECONDS
+
+        tally: dict[str, int] = {}
         try:
             fixes = fixes_for(decision, snap.registry, None, cases, self.paths.show(self.cases_path)
-                              if self.cases_path is not None else "")
+                              if self.cases_path is not None else "", max_seconds=FIXES_SECONDS, tally=tally)
         except Exception:  # fixes are advice: never take the screen down
             fixes = []
         if get_current_worker().is_cancelled:
             return
-        self.post_message(FixesReady(seq, fixes))
+        self.post_message(FixesReady(seq, fixes, max(tally.get("candidates", 0) - tally.get("tried", 0), 0)))
 
     def on_fixes_ready(self, message: FixesReady) -> None:
         if message.seq != self._route_seq:
             return  # the task changed meanwhile
         self.fixes_pending = False
         self.fixes, self.fix_index = message.fixes, -1
+        self.fixes_untried = message.untried
         self.decision_panel.show_fixes(self.fixes)
 
     def action_copy_fix(self) -> None:
         """Copy the next fix's YAML line to the clipboard and show where it
         goes: its line lights up in the registry pane (F7 again: the next fix)."""
         if not self.fixes:
-            self.notify(words.NO_FIX, severity="warning")
+            from routelens.tools.fixes import FIXABLE
+
+            if self.fixes_pending:
+                self.notify(words.FIXES_PENDING, severity="information")
+            elif self.decision is not None and self.decision.reason in FIXABLE:
+                self.notify(words.no_verified_fix(self.fixes_untried), severity="warning")
+            else:
+                self.notify(words.NO_FIX, severity="warning")
             return
         self.fix_index = (self.fix_index + 1) % len(self.fixes)
         fix = self.fixes[self.fix_index]

@@ -33,6 +33,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Input, Static
 
+from routelens.artifacts.sizes import exact_reduction
 from routelens.errors import HistoryError
 from routelens.text.numbers import BUDGET_MIN_REGISTRY_CHARS, budget_checked, budget_max_chars
 from routelens.tui.cells import cell
@@ -394,8 +395,8 @@ class StatsScreen(Screen[None]):
         sizes.clear()
         rows = [
             (paths.registry_name, st["registry"], None),
-            (paths.show(paths.index), st["index"], st["index"]["reduction"]),
-            (paths.show(paths.catalog), st["catalog"], st["catalog"]["reduction"]),
+            (paths.show(paths.index), st["index"], exact_reduction(st["index"], st["registry"])),
+            (paths.show(paths.catalog), st["catalog"], exact_reduction(st["catalog"], st["registry"])),
         ]
         for name, m, red in rows:
             if red is None:

@@ -228,6 +228,11 @@ class DecisionPanel(Vertical):
         """A near miss ("why not" row ``index``) is the current entry of the panes: say so."""
         if 0 <= index < len(near):
             self.border_subtitle = f"why not {index + 1}/{len(near)}: {near[index].id} · ↓↑ move"
+    def show_fixes_checking(self) -> None:
+        """The fixes line while the fallback's fixes are being checked."""
+        self.fixes.set_class(True, "-shown")
+        self.fixes.update(Content.styled("checking fixes, each on a patched copy of the registry…", "$text-muted"))
+
     def show_fixes(self, fixes: list[Any], current: int = -1) -> None:
         """The verified fixes of a fallback (``tools.fixes.Fix``), at most
         three lines, ``current`` (the one F7 copied last) marked."""
