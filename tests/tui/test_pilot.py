@@ -499,6 +499,7 @@ async def test_reduction_reads_like_the_cli_in_words(registry):
     showed the opposite sign, and "−-33.0%" for a bigger index)."""
     from dataclasses import replace
 
+    from routelens.artifacts.sizes import exact_reduction
     from routelens.tui.widgets.header_bar import HeaderBar
 
     app = make_app(registry)
@@ -522,7 +523,7 @@ async def test_reduction_reads_like_the_cli_in_words(registry):
         sizes = screen.query_one("#sizes")
         cells = {str(sizes.get_row_at(i)[0]): str(sizes.get_row_at(i)[4]) for i in range(sizes.row_count)}
         for name, key in ((app.paths.show(app.paths.index), "index"), (app.paths.show(app.paths.catalog), "catalog")):
-            red = st[key]["reduction"]
+            red = exact_reduction(st[key], st["registry"])  # from the characters, as the panel says it
             word = "smaller" if red > 0 else "larger"
             assert cells[name] == f"{abs(red) * 100:.1f}% {word}", (name, cells)
         assert cells[app.paths.registry_name] == "—"
