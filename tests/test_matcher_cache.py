@@ -47,7 +47,7 @@ def test_the_cache_is_written_once_and_gives_the_same_decisions(reg, monkeypatch
     files = _files(reg)
     assert len(files) == 1
     idx = (reg.parent / "generated" / "routing.min.json").read_bytes()
-    key = matcher_cache.cache_key(hashlib.sha256(idx).hexdigest(), (60.0, 85.0))
+    key = matcher_cache.cache_key(hashlib.sha256(idx).hexdigest())
     assert files[0].name == f"{key}.pickle"
     data = files[0].read_bytes()
     assert data.startswith(matcher_cache.MAGIC + key.encode() + b"\n")
@@ -147,3 +147,158 @@ def test_routers_over_throwaway_registries_write_no_cache(reg):
     # fixes and suggestions build routers over patched registries: they must not fill (and prune) the cache
     Router.from_registry(load_registry(reg))
     assert _files(reg) == []
+
+
+# --------------------------------------------------------------------------- the cache vouches for the index
+
+
+def _refuse_decoding(monkeypatch) -> None:
+    """parse_index and the range check fail the test if called: a vouched-for index is neither decoded nor checked."""
+    from routelens.artifacts import freshness as fresh_mod
+    from routelens.artifacts import index_file
+
+    def boom(*_a, **_k):
+        raise AssertionError("the index was decoded or checked again")
+
+    monkeypatch.setattr(index_file, "parse_index", boom)
+    monkeypatch.setattr(fresh_mod, "parse_index", boom)
+    monkeypatch.setattr(fresh_mod, "index_problem", boom)
+
+
+def test_a_cache_vouches_for_its_index_and_gives_the_same_decisions(reg, monkeypatch):
+    monkeypatch.setenv("ROUTELENS_MATCHER_CACHE", "off")
+    plain = Router.from_paths(reg)
+    want = _decisions(plain)
+    monkeypatch.setenv("ROUTELENS_MATCHER_CACHE", str(reg.parent.parent / "cache"))
+    Router.from_paths(reg)  # reads and checks the index in full, writes the cache with its summary
+    _refuse_decoding(monkeypatch)
+    router = Router.from_paths(reg)
+    assert router.freshness.state == "fresh"
+    assert router.freshness.message == plain.freshness.message
+    assert router.freshness.registry_sha256 == plain.freshness.registry_sha256
+    assert router.index_sha256 == plain.index_sha256
+    assert router.skill_ids == plain.skill_ids and router.composition_ids == plain.composition_ids
+    assert router.skill_range("code-review") == plain.skill_range("code-review")
+    assert router.settings == plain.settings
+    assert _decisions(router) == want
+    # the trust-verified triggers come from the matchers: the index's own lists
+    idx = plain.freshness.index
+    for row in idx.skills:
+        assert router._index_triggers("skill", row[0]) == tuple(row[3])
+    for row in idx.rules:
+        assert router._index_triggers("rule", row[0]) == tuple(row[3])
+
+
+def test_a_vouched_index_decodes_its_rows_when_asked(reg):
+    from routelens.artifacts.index_file import load_index
+
+    Router.from_paths(reg)
+    router = Router.from_paths(reg)
+    full = load_index(reg.parent / "generated" / "routing.min.json")
+    idx = router.freshness.index
+    assert type(idx).__name__ == "_VouchedIndex"
+    assert (idx.skills, idx.compositions, idx.rules, idx.vocabulary, idx.routing, idx.authority,
+            idx.source_sha256, idx.raw) == (full.skills, full.compositions, full.rules, full.vocabulary,
+                                            full.routing, full.authority, full.source_sha256, full.raw)
+
+
+def test_a_registry_edited_after_the_cache_is_stale_not_vouched(reg):
+    Router.from_paths(reg)
+    Router.from_paths(reg)
+    reg.write_text(reg.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+    router = Router.from_paths(reg)
+    assert router.freshness.state == "stale"
+    assert router.route(TASKS[0]).mode == "full"
+
+
+def test_a_hand_edited_index_is_checked_in_full_with_the_same_error(reg, monkeypatch):
+    index = reg.parent / "generated" / "routing.min.json"
+    Router.from_paths(reg)  # the cache vouches for the built index's bytes only
+    good = index.read_bytes()
+    # a range moved by one line, the hash kept: other bytes, so another sha256 and no vouching
+    row = b'["code-review",'
+    at = good.index(row) + len(row)
+    end = good.index(b",", at)
+    bad = good[:at] + str(int(good[at:end]) + 1).encode() + good[end:]
+    index.write_bytes(bad)
+    monkeypatch.setenv("ROUTELENS_MATCHER_CACHE", "off")
+    want = Router.from_paths(reg).freshness
+    monkeypatch.setenv("ROUTELENS_MATCHER_CACHE", str(reg.parent.parent / "cache"))
+    got = Router.from_paths(reg).freshness
+    assert want.state == got.state == "invalid"
+    assert got.message == want.message and "does not hold the key `code-review:`" in got.message
+    # an index cut short: the same error with and without a cache of its earlier bytes
+    index.write_bytes(good[:100])
+    got = Router.from_paths(reg).freshness
+    monkeypatch.setenv("ROUTELENS_MATCHER_CACHE", "off")
+    want = Router.from_paths(reg).freshness
+    assert got.state == want.state == "invalid"
+    assert got.message == want.message and "not valid JSON (truncated?)" in got.message
+
+
+@pytest.mark.parametrize("damage", ["counts", "rows", "no-summary", "other-registry", "floors", "shape"])
+def test_a_sealed_file_with_a_wrong_summary_is_not_trusted(reg, damage, monkeypatch):
+    from routelens.fileio import seal
+
+    monkeypatch.setenv("ROUTELENS_MATCHER_CACHE", "off")
+    want = _decisions(Router.from_paths(reg))
+    monkeypatch.setenv("ROUTELENS_MATCHER_CACHE", str(reg.parent.parent / "cache"))
+    Router.from_paths(reg)
+    path = _files(reg)[0]
+    sha = hashlib.sha256((reg.parent / "generated" / "routing.min.json").read_bytes()).hexdigest()
+    got = matcher_cache.read(sha)
+    assert got is not None and "code-review" in got["index"]["rows"]["skill"][0].split("\n")
+    summary = dict(got["index"])
+    rows = dict(summary["rows"])
+    payload = dict(got)
+    if damage == "counts":  # one id fewer than line numbers
+        ids, starts, ends = rows["skill"]
+        rows["skill"] = (ids.rsplit("\n", 1)[0], starts, ends)
+    elif damage == "rows":
+        rows["skill"] = ("x", b"\x00", b"")
+    elif damage == "no-summary":
+        payload["index"] = None
+    elif damage == "other-registry":
+        summary["source_sha256"] = "0" * 64
+    elif damage == "floors":
+        payload["floors"] = (1.0, 2.0)
+    elif damage == "shape":
+        payload["built"] = payload["built"][:3]
+    summary["rows"] = rows
+    if damage not in ("no-summary",):
+        payload["index"] = summary
+    path.write_bytes(seal(matcher_cache.MAGIC, path.stem, pickle.dumps(payload)))
+    router = Router.from_paths(reg)
+    assert router.freshness.state == "fresh"
+    assert _decisions(router) == want
+    vouched = type(router.freshness.index).__name__ == "_VouchedIndex"
+    lazy = isinstance(router._skills.triggers, matching._LazyTriggers)
+    from_summary = type(router.entries._rows["skill"]).__name__ == "SortedRows"
+    # counts, rows: vouched, but the rows are the index's own, decoded and checked (parse_index);
+    # no summary, another registry, another shape: the index is read and checked in full (the first two
+    # still read their matchers: those are keyed by the index bytes alone);
+    # floors: vouched, the matchers built again (and the file written again)
+    assert (vouched, lazy, from_summary) == {
+        "counts": (True, True, False), "rows": (True, True, False), "no-summary": (False, True, False),
+        "other-registry": (False, True, False), "floors": (True, False, True), "shape": (False, False, False),
+    }[damage]
+
+
+def test_the_composition_word_index_read_from_the_cache_is_the_built_one(reg, monkeypatch):
+    monkeypatch.setenv("ROUTELENS_MATCHER_CACHE", "off")
+    built_words, built_other = Router.from_paths(reg).entries.composition_words()
+    assert built_words and isinstance(built_words, dict)
+    monkeypatch.setenv("ROUTELENS_MATCHER_CACHE", str(reg.parent.parent / "cache"))
+    Router.from_paths(reg)
+    router = Router.from_paths(reg)
+    words, other = router.entries._composition_words  # given by the cache, before any task
+    assert type(words).__name__ == "NamedPostings"
+    assert other == built_other
+    for word, cids in built_words.items():
+        assert words.get(word) == cids
+    assert words.get("no-such-word-anywhere") is None
+    monkeypatch.setenv("ROUTELENS_MATCHER_CACHE", "off")
+    plain = Router.from_paths(reg)
+    assert any(plain.entries.compositions_holding(sid) for sid in plain.skill_ids)
+    for sid in plain.skill_ids:
+        assert router.entries.compositions_holding(sid) == plain.entries.compositions_holding(sid)

@@ -67,7 +67,7 @@ def double_quoted(s: str) -> str:
 
 
 def render_scalar(s: str, style: str) -> str:
-    if style == "plain" and _PLAIN_RE.match(s) and s not in NULL_WORDS and "  " not in s:
+    if style == "plain" and _PLAIN_RE.fullmatch(s) and s not in NULL_WORDS and "  " not in s:
         return s
     if style == "single" and all(_printable(c) and c not in "\n\t" for c in s) and s.strip() == s and s:
         return "'" + s.replace("'", "''") + "'"

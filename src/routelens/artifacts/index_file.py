@@ -8,6 +8,9 @@ from __future__ import annotations
 import errno
 import json
 import re
+from array import array
+from bisect import bisect_left
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,6 +35,10 @@ __all__ = [
     "parse_index",
     "read_index_bytes",
     "load_index",
+    "index_summary",
+    "vouched_index",
+    "summary_rows",
+    "SortedRows",
 ]
 
 #: The index format version, ``v`` (docs/formats.md §3).
@@ -289,3 +296,144 @@ def load_index(path: str | Path) -> CompactIndex:
     ``FileNotFoundError`` when it is missing and :class:`IndexInvalidError`
     when it cannot be trusted or cannot be read."""
     return parse_index(read_index_bytes(path))
+
+
+# --------------------------------------------------------------------------- an index vouched for
+
+#: the row sections of an index and the kind each holds
+_SECTIONS = (("skills", "skill"), ("compositions", "composition"), ("rules", "rule"))
+
+
+def index_summary(idx: CompactIndex) -> dict[str, Any]:
+    """What a router needs of a checked index before it routes, in a form
+    that is cheap to read back (the matcher cache keeps it, docs/formats.md
+    §11.4): ``authority``, ``source_sha256``, ``routing`` (the dict of the
+    file), and ``rows``: kind (``skill`` | ``composition`` | ``rule``) ->
+    ``(ids joined by LF, source_start values, source_end values)``, the
+    line numbers as the bytes of an unsigned ``array("I")`` (native order;
+    the cache key holds the Python version, and a row count that does not
+    match is refused by :func:`summary_rows`). Only for an index that passed
+    :func:`parse_index` (and the range check of §3.5)."""
+    rows = {}
+    for section, kind in _SECTIONS:
+        rs = getattr(idx, section)
+        rows[kind] = ("\n".join(r[0] for r in rs), array("I", (r[1] for r in rs)).tobytes(),
+                      array("I", (r[2] for r in rs)).tobytes())
+    return {"authority": idx.authority, "source_sha256": idx.source_sha256, "routing": dict(idx.routing),
+            "rows": rows}
+
+
+class SortedRows(Mapping):
+    """id -> ``(source_start, source_end)`` over the ids of one section of
+    an index (sorted and unique, as :func:`parse_index` requires) and two
+    arrays of line numbers: a read-only mapping looked up by bisection, so
+    that reading 100,000 rows makes no tuple and no dict entry per row."""
+
+    __slots__ = ("_ids", "_starts", "_ends")
+
+    def __init__(self, ids: list[str], starts: array, ends: array):  # noqa: D107 - see the class
+        self._ids = ids
+        self._starts = starts
+        self._ends = ends
+
+    def _at(self, key: object) -> int:
+        ids = self._ids
+        i = bisect_left(ids, key) if isinstance(key, str) else len(ids)
+        return i if i < len(ids) and ids[i] == key else -1
+
+    def __getitem__(self, key: str) -> tuple[int, int]:
+        i = self._at(key)
+        if i < 0:
+            raise KeyError(key)
+        return (self._starts[i], self._ends[i])
+
+    def __contains__(self, key: object) -> bool:
+        return self._at(key) >= 0
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """The row of ``key``, or ``default``."""
+        i = self._at(key)
+        return (self._starts[i], self._ends[i]) if i >= 0 else default
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._ids)
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+    def items(self):  # type: ignore[override]
+        """``(id, (start, end))`` in id order."""
+        return zip(self._ids, zip(self._starts, self._ends))
+
+
+def summary_rows(summary: dict[str, Any]) -> dict[str, SortedRows] | None:
+    """kind -> :class:`SortedRows` from an :func:`index_summary`, or None
+    when it is not one (wrong types, counts that differ): the caller then
+    reads and checks the index itself."""
+    try:
+        out = {}
+        for _, kind in _SECTIONS:
+            ids, starts, ends = summary["rows"][kind]
+            names = ids.split("\n") if ids else []
+            a, b = array("I"), array("I")
+            a.frombytes(starts)
+            b.frombytes(ends)
+            if not (len(names) == len(a) == len(b)):
+                return None
+            out[kind] = SortedRows(names, a, b)
+        if not (isinstance(summary["authority"], str) and isinstance(summary["source_sha256"], str)
+                and isinstance(summary["routing"], dict)):
+            return None
+        return out
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+class _VouchedIndex(CompactIndex):
+    """A compact index whose exact bytes passed every check before (the
+    matcher cache vouches for them, docs/formats.md §11.4): its authority,
+    hash and routing come from the summary, and its rows and vocabulary are
+    decoded — and checked again, by :func:`parse_index` — only when
+    something asks for them (a router from the cache does not)."""
+
+    def __init__(self, data: bytes, summary: dict[str, Any]):  # noqa: D107 - see the class
+        object.__setattr__(self, "authority", summary["authority"])
+        object.__setattr__(self, "routing", dict(summary["routing"]))
+        object.__setattr__(self, "source_sha256", summary["source_sha256"])
+        object.__setattr__(self, "raw", data)
+        object.__setattr__(self, "_full", None)
+
+    def _decoded(self) -> CompactIndex:
+        full = self.__dict__["_full"]
+        if full is None:
+            full = parse_index(self.raw)
+            object.__setattr__(self, "_full", full)
+        return full
+
+    @property
+    def skills(self):  # type: ignore[override]
+        """As :attr:`CompactIndex.skills`, decoded on first use."""
+        return self._decoded().skills
+
+    @property
+    def compositions(self):  # type: ignore[override]
+        """As :attr:`CompactIndex.compositions`, decoded on first use."""
+        return self._decoded().compositions
+
+    @property
+    def rules(self):  # type: ignore[override]
+        """As :attr:`CompactIndex.rules`, decoded on first use."""
+        return self._decoded().rules
+
+    @property
+    def vocabulary(self):  # type: ignore[override]
+        """As :attr:`CompactIndex.vocabulary`, decoded on first use."""
+        return self._decoded().vocabulary
+
+
+def vouched_index(data: bytes, summary: dict[str, Any]) -> CompactIndex:
+    """The :class:`CompactIndex` of index bytes ``data`` that passed every
+    check before, from their :func:`index_summary` (held by the matcher
+    cache under the sha256 of ``data``): nothing is decoded until a row or
+    the vocabulary is asked for."""
+    return _VouchedIndex(data, summary)

@@ -528,3 +528,9 @@ def parse_scanned(text: str, path: Path, display: str,
     reg.warnings = sorted_unique(reg.warnings)
     reg.source_sha256 = sha256_hex(text.encode("utf-8"))
     return reg
+
+
+#: the patterns and helpers the router's read-back of a range shares (:mod:`routelens.routing.range_lines`):
+#: a range the router decides from its lines is read by the very patterns the build trusts
+VALUE, COMMENT_TEXT, ITEM = _VALUE, _COMMENT_TEXT, _ITEM
+chunk_pattern, field_pattern, unquote = _chunk_pattern, _field_pattern, _unquote

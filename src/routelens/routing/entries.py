@@ -30,6 +30,7 @@ from routelens.artifacts.index_file import CompactIndex
 from routelens.errors import IndexInvalidError, RegistryError
 from routelens.registry.model import Registry, RoutingSettings
 from routelens.routing.decision import Expansion, line_span, quote
+from routelens.routing.range_lines import read_range
 from routelens.text.canonical import editor_lines, holds_key, range_text
 from routelens.text.yaml_events import TRUE_WORDS, parse_fragment
 
@@ -45,8 +46,10 @@ _Rows = dict[str, tuple[int, int]]
 #: its text as written (an alias or anchor, a tag, a quoted or block scalar, a flow mapping, a
 #: directive): :meth:`Entries.compositions_holding`
 _NOT_PLAIN = re.compile(r"""[*&!"'\\{}|>%@`?<]""")
-#: the start of a top-level line: not empty, not indented, no comment (editor lines split at LF, §2)
-_TOP_LEVEL_LINE = re.compile(r"^[^ \t#\n]", re.M)
+#: the LF before a top-level line: not empty, not indented, no comment (editor lines split at LF, §2);
+#: a literal LF first lets the regular expression engine skip to each LF (``^`` with ``re.M`` tried
+#: every character: 0.19 s against 0.05 s over a registry of 100,000 skills)
+_TOP_LEVEL_LINE = re.compile(r"\n[^ \t#\n]")
 #: the words of a range that can be a skill id as written (docs/formats.md §1: ``[a-z0-9][a-z0-9-]*``)
 _ID_WORD = re.compile(r"[a-z0-9-]+")
 
@@ -89,8 +92,14 @@ class Entries:
         self._members_of: dict[str, tuple[str, ...]] = {}
         #: (word -> the plain compositions whose range holds it, the other compositions), built once
         self._composition_words: tuple[dict[str, list[str]], list[str]] | None = None
+        #: skill id -> the compositions holding it, and composition id -> its members as a set (per-task
+        #: look-ups of the composition step, kept: the ranges never change)
+        self._holding: dict[str, tuple[str, ...]] = {}
+        self._member_sets: dict[str, frozenset[str]] = {}
         #: kind -> id -> the triggers the index gives (checked against the ranges)
         self._index_triggers: dict[str, dict[str, tuple[str, ...]]] = {"skill": {}, "rule": {}}
+        #: instead of :attr:`_index_triggers`: kind, id -> the index's triggers (:meth:`from_rows`)
+        self._triggers_of: Callable[[str, str], tuple[str, ...] | None] | None = None
         self._rules_verified = False
         #: the index's ``routing`` object (None: the index has none), checked against the registry's section
         self._index_routing: dict[str, Any] | None = None
@@ -114,6 +123,24 @@ class Entries:
         entries._index_triggers = {"skill": {r[0]: tuple(r[3]) for r in index.skills},
                                    "rule": {r[0]: tuple(r[3]) for r in index.rules}}
         entries._index_routing = dict(index.routing) if index.routing else None
+        return entries
+
+    @classmethod
+    def from_rows(cls, text: str, display_name: str, rows: dict[str, _Rows], routing: dict[str, Any],
+                  triggers_of: Callable[[str, str], tuple[str, ...] | None],
+                  registry_loader: Callable[[], Registry] | None = None,
+                  base_dir: str | Path | None = None) -> "Entries":
+        """The entries of a compact index vouched for by the matcher cache
+        (docs/formats.md §11.4), without decoding it: ``rows`` is kind ->
+        id -> ``(start, end)`` (:func:`routelens.artifacts.index_file.summary_rows`),
+        ``routing`` the index's ``routing`` object, and ``triggers_of(kind,
+        id)`` gives the triggers the index gives a skill or rule (those the
+        matchers were built from), or None. Every read-back check of §6.6
+        is made as with :meth:`from_index`."""
+        entries = cls(text=text, display_name=display_name, skills=rows["skill"], compositions=rows["composition"],
+                      rules=rows["rule"], from_index=True, registry_loader=registry_loader, base_dir=base_dir)
+        entries._triggers_of = triggers_of
+        entries._index_routing = dict(routing) if routing else None
         return entries
 
     @classmethod
@@ -241,6 +268,21 @@ class Entries:
         compositions' ranges for one task (about 40% of its time)."""
         if self._members is not None:
             return self.composition_sets()[1].get(skill_id, ())
+        got = self._holding.get(skill_id)
+        if got is not None:
+            return got
+        words, other = self.composition_words()
+        maybe = sorted({*words.get(skill_id, ()), *other})
+        got = self._holding[skill_id] = tuple(c for c in maybe if skill_id in self.composition_members_of(c))
+        return got
+
+    def composition_words(self) -> tuple[Any, list[str]]:
+        """``(word -> the plain compositions whose range holds it, as a list
+        of ids; the other compositions)`` (:meth:`compositions_holding`),
+        built once from the ranges' text — or given by the matcher cache,
+        which keeps it for the index it vouches for (:meth:`use_composition_words`;
+        a function of the index's rows and the registry text its hash
+        pins). The first value offers ``get(word, default)``."""
         if self._composition_words is None:
             words: dict[str, list[str]] = {}
             other: list[str] = []
@@ -256,9 +298,20 @@ class Entries:
                 for w in set(_ID_WORD.findall(text)):
                     words.setdefault(w, []).append(cid)
             self._composition_words = (words, other)
-        words, other = self._composition_words
-        maybe = sorted({*words.get(skill_id, ()), *other})
-        return tuple(c for c in maybe if skill_id in self.composition_members_of(c))
+        return self._composition_words
+
+    def use_composition_words(self, words: Any, other: list[str]) -> None:
+        """Take :meth:`composition_words` as given (from the matcher cache,
+        for the rows and text it was made from)."""
+        self._composition_words = (words, list(other))
+
+    def composition_set(self, composition_id: str) -> frozenset[str]:
+        """The member skill ids of one composition as a set (of
+        :meth:`composition_members_of`, kept; same errors)."""
+        got = self._member_sets.get(composition_id)
+        if got is None:
+            got = self._member_sets[composition_id] = frozenset(self.composition_members_of(composition_id))
+        return got
 
     def compositions_of(self, skill_ids: Iterable[str]) -> tuple[dict[str, tuple[str, ...]],
                                                                  dict[str, tuple[str, ...]]]:
@@ -307,7 +360,10 @@ class Entries:
         order; the router matched the task against the index's, so a
         tampered index (two skills' trigger lists swapped, the hash kept)
         must not route. Raises :class:`IndexInvalidError` naming both lists."""
-        given = self._index_triggers[kind].get(entry_id)
+        if self._triggers_of is not None:
+            given = self._triggers_of(kind, entry_id)
+        else:
+            given = self._index_triggers[kind].get(entry_id)
         if given is None:
             return
         held = value.get("triggers")
@@ -426,6 +482,9 @@ class Entries:
             head = lines[start - 1].strip()
             raise IndexInvalidError(f"line {start} of {display} should hold the key `{entry_id}:` "
                                     f"but holds {quote(head[:60])}")
+        value = read_range(text, entry_id)  # the common range from its lines, else the YAML reader
+        if value is not None:
+            return start, end, text, value, "range"
         try:
             value = parse_fragment(text, start, display)
         except RegistryError:
@@ -453,10 +512,11 @@ def routing_line(text: str) -> int | None:
     :func:`holds_key` accepts), or None. Only the top-level lines are
     looked at, found by a regular expression (not the 1.2 million lines of
     a registry of 100,000 skills one by one in Python)."""
-    for m in _TOP_LEVEL_LINE.finditer(text):
-        end = text.find("\n", m.start())
-        if holds_key(text[m.start():end if end >= 0 else len(text)], "routing"):
-            return text.count("\n", 0, m.start())
+    first = [0] if text[:1] and text[0] not in " \t#\n" else []
+    for at in first + [m.start() + 1 for m in _TOP_LEVEL_LINE.finditer(text)]:
+        end = text.find("\n", at)
+        if holds_key(text[at:end if end >= 0 else len(text)], "routing"):
+            return text.count("\n", 0, at)
     return None
 
 

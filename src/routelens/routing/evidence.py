@@ -49,6 +49,7 @@ from typing import Iterable, Sequence
 
 from routelens.artifacts.vocabulary import trigger_key
 from routelens.routing.decision import format_score, quote
+from routelens.routing.columns import OwnWords, own_words_of
 from routelens.routing.matching import Match, PreparedTask
 from routelens.routing.signals import Signal, asks, identifiers, ja_object, markup, negated, within
 from routelens.routing.spans import Spans
@@ -189,13 +190,10 @@ class Lexicon:
         everyday = set(common) | {w for w, z in self.zipf.items() if z >= _CONTEXT_MAX_ZIPF}
         seen: set[str] = set()
         #: skill id -> the words of its id and of its triggers (docs/formats.md §6.10 ``yields``)
-        self.own_words: dict[str, frozenset[str]] = {}
+        self.own_words = OwnWords()
         triggers = list(triggers)
         for owner, ts in triggers:
-            ws = set(_re.split(r"[-_.\s]+", owner.lower()))
-            for trig in ts:
-                ws.update(_re.findall(r"\w+", normalize_text(trig)))
-            self.own_words[owner] = frozenset(w for w in ws if w)
+            self.own_words.put(owner, own_words_of(owner, ts))
         for _, ts in triggers:
             for trig in ts:
                 for w in terms(trig):

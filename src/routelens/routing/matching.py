@@ -63,9 +63,11 @@ from __future__ import annotations
 import gc
 import re
 import unicodedata
+from array import array
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
+from routelens.routing.columns import IdLists, Postings, Strings, column as _column, from_column as _from_column
 from routelens.text.typos import word_similarity
 from routelens.text.unicode import is_spaceless, normalize_text
 from routelens.text.words import MATCH_STOP_WORDS, inflection_key, inflects, is_katakana, lemma_candidates
@@ -529,29 +531,66 @@ class _LazyTriggers:
     (:mod:`routelens.routing.matcher_cache`): each :class:`_Trigger` is a
     pure function of ``(owner, text, order)``, so it is cut into units again
     on first use and kept; a task touches only the triggers the inverted
-    index reaches, so a cold start does not parse every trigger."""
+    index reaches, so a cold start does not parse every trigger. The three
+    are kept as columns (``owners``: the distinct owners; per trigger the
+    index of its owner and its order, as ``array("I")``; ``texts``): a
+    cache holding 550,000 triggers reads a list of strings and two arrays,
+    not 550,000 tuples."""
 
-    __slots__ = ("_args", "_made")
+    __slots__ = ("owners", "owner_of", "orders", "texts", "_made")
 
-    def __init__(self, args: list[tuple[str, str, int]]):
-        self._args = args
-        self._made: list[_Trigger | None] = [None] * len(args)
+    def __init__(self, owners: list[str], owner_of: array, orders: array, texts: Sequence[str]):
+        self.owners = owners
+        self.owner_of = owner_of
+        self.orders = orders
+        self.texts = texts
+        self._made: list[_Trigger | None] = [None] * len(texts)
 
     def __len__(self) -> int:
-        return len(self._args)
+        return len(self.texts)
 
     def __bool__(self) -> bool:
-        return bool(self._args)
+        return bool(self.texts)
 
     def __getitem__(self, tid: int) -> _Trigger:
         tr = self._made[tid]
         if tr is None:
-            tr = self._made[tid] = _Trigger(*self._args[tid])
+            tr = self._made[tid] = _Trigger(self.owners[self.owner_of[tid]], self.texts[tid], self.orders[tid])
         return tr
 
     def __iter__(self):
-        for tid in range(len(self._args)):
+        for tid in range(len(self.texts)):
             yield self[tid]
+
+
+class _ByOwner:
+    """Owner -> its trigger ids, ascending (:attr:`TriggerMatcher.by_owner`
+    of a matcher loaded from the matcher cache): the ids of each owner as
+    one slice of an ``array("I")``, the owner's position found through a
+    dict made on the first look-up. Only :meth:`get` is offered."""
+
+    __slots__ = ("owners", "flat", "offsets", "_at")
+
+    def __init__(self, owners: list[str], flat: array, offsets: array):
+        self.owners = owners
+        self.flat = flat
+        self.offsets = offsets
+        self._at: dict[str, int] | None = None
+
+    def get(self, owner: str, default=None):
+        """The trigger ids of ``owner`` as a list, or ``default``."""
+        at = self._at
+        if at is None:
+            at = self._at = {o: i for i, o in enumerate(self.owners)}
+        i = at.get(owner)
+        if i is None:
+            return default
+        return self.flat[self.offsets[i]:self.offsets[i + 1]].tolist()
+
+    def items(self):
+        """``(owner, trigger ids)`` in the order the matcher was given them."""
+        for i, owner in enumerate(self.owners):
+            yield owner, self.flat[self.offsets[i]:self.offsets[i + 1]].tolist()
 
 
 #: a trigger text not scored yet for this task (:meth:`TriggerMatcher.match`)
@@ -671,17 +710,36 @@ class TriggerMatcher:
     def __getstate__(self) -> dict:
         """What the matcher cache stores (docs/formats.md §11.4): everything the
         build computed across triggers (postings, vocabulary, deletions) as
-        it is, each trigger as ``(owner, text, order)`` (cut into units
-        again on first use), and no per-task word cache."""
+        it is, the triggers as columns — the distinct owners, per trigger
+        its owner's index and its order, its text (cut into units again on
+        first use: :class:`_LazyTriggers`) — and each owner's trigger ids
+        as slices of one column (:class:`_ByOwner`); no per-task word cache."""
         state = dict(self.__dict__)
-        state["triggers"] = [(tr.owner, tr.text, tr.order) for tr in self.triggers]
+        owners: list[str] = []
+        flat: list[int] = []
+        offsets = [0]
+        for owner, ids in self.by_owner.items():
+            owners.append(owner)
+            flat.extend(ids)
+            offsets.append(len(flat))
+        at = {o: i for i, o in enumerate(owners)}
+        trs = self.triggers
+        state["triggers"] = (owners, _column(at[tr.owner] for tr in trs), _column(tr.order for tr in trs),
+                             Strings.of([tr.text for tr in trs]))
+        state["by_owner"] = (_column(flat), _column(offsets))
+        tt, cp = self._text_tids, self._concat_post
+        state["_text_tids"] = tt if isinstance(tt, IdLists) else IdLists.of(tt)
+        state["_concat_post"] = cp if isinstance(cp, Postings) else Postings.of(cp)
         state["_word_cache"] = {}
         state["_firsts"] = None
         return state
 
     def __setstate__(self, state: dict) -> None:
         state = dict(state)
-        state["triggers"] = _LazyTriggers(state["triggers"])
+        owners, owner_of, orders, texts = state["triggers"]
+        state["triggers"] = _LazyTriggers(owners, _from_column(owner_of), _from_column(orders), texts)
+        flat, offsets = state["by_owner"]
+        state["by_owner"] = _ByOwner(owners, _from_column(flat), _from_column(offsets))
         self.__dict__.update(state)
 
     # ------------------------------------------------------------------ candidates
@@ -974,10 +1032,13 @@ class TriggerMatcher:
         # owner -> (key, Match): the best match so far; key = (-score, span start, -span length, trigger order)
         results: dict[str, tuple[tuple, Match]] = {}
         triggers = self.triggers
-        rows = getattr(triggers, "_args", None)  # (owner, text, order) of a matcher read from the cache
+        # the columns of a matcher read from the cache: a trigger's owner, text and order without cutting it
+        lazy = triggers if isinstance(triggers, _LazyTriggers) else None
+        if lazy is not None:
+            l_owners, l_owner_of, l_texts, l_orders = lazy.owners, lazy.owner_of, lazy.texts, lazy.orders
 
         def offer(tid: int, m: Match) -> None:
-            order = rows[tid][2] if rows is not None else triggers[tid].order
+            order = l_orders[tid] if lazy is not None else triggers[tid].order
             key = (-m.score, m.span[0], m.span[0] - m.span[1], order)
             old = results.get(m.id)
             if old is None or key < old[0]:
@@ -997,6 +1058,7 @@ class TriggerMatcher:
             offer(tid, m)
         queue = []
         word_best = {u: max(s for _, s in lst) for u, lst in word_pos.items()}
+        best = word_best.get
         positions = task.positions
         # A trigger's score, span and kind are a function of its text alone (its owner and order only
         # rank it), and on big registries many skills share a trigger ("review" of hundreds): each
@@ -1018,7 +1080,7 @@ class TriggerMatcher:
                 b = 0.0
                 for u, v, word in tr.bound:
                     if word:
-                        b += v * word_best.get(u, 0.0)
+                        b += v * best(u, 0.0)
                     elif u in positions:
                         b += v * 100.0
                 b /= 100.0
@@ -1039,8 +1101,8 @@ class TriggerMatcher:
                     below = sorted((-results[o][0][0] for o in low), reverse=True)
                 if len(below) >= keep_below and (keep_below == 0 or -negb < below[keep_below - 1]):
                     break
-            if rows is not None:
-                owner, text, order = rows[tid]
+            if lazy is not None:
+                owner, text, order = l_owners[l_owner_of[tid]], l_texts[tid], l_orders[tid]
             else:
                 tr = triggers[tid]
                 owner, text, order = tr.owner, tr.text, tr.order
@@ -1058,7 +1120,12 @@ class TriggerMatcher:
             if got is None:
                 continue
             m = new_match(Match)  # a frozen dataclass's __init__ costs more than the rest of a hit
-            m.__dict__.update(id=owner, score=got[0], trigger=text, span=got[1], kind=got[2])
+            d = m.__dict__  # filled key by key: a third faster than update() with keywords
+            d["id"] = owner
+            d["score"] = got[0]
+            d["trigger"] = text
+            d["span"] = got[1]
+            d["kind"] = got[2]
             # offer m to its owner (as offer() above, inlined: it runs once per owner reached)
             key = (*got[3], order)
             old = results_get(owner)
@@ -1109,6 +1176,18 @@ class TriggerMatcher:
             if a >= 0:
                 offer(tid, self._to_match(tid, task, score, a, b))
         return best[1] if best else None
+
+    def texts_of(self, owner: str) -> tuple[str, ...] | None:
+        """The triggers of an owner as written, in order (None for an owner
+        the matcher was not given); a loaded matcher's are not cut into units."""
+        ids = self.by_owner.get(owner)
+        if ids is None:
+            return None
+        trs = self.triggers
+        if isinstance(trs, _LazyTriggers):
+            texts = trs.texts
+            return tuple(texts[t] for t in ids)
+        return tuple(trs[t].text for t in ids)
 
     def first_trigger(self, owner: str) -> str | None:
         """The first trigger of an owner as written (for messages)."""

@@ -606,7 +606,7 @@ def _compositions(entries: Entries, live: tuple[Match, ...], dropped: tuple[tupl
     cand = {m.id for m in live}
     # only the compositions holding a candidate (in id order; only their ranges are read) hold all or conflict
     by_member, members = entries.compositions_of(cand)
-    sets = {c: frozenset(mem) for c, mem in members.items()}
+    sets = {c: entries.composition_set(c) for c in members}
     fewest = min(cand, key=lambda sid: (len(by_member[sid]), sid))
     holding = [c for c in by_member[fewest] if cand <= sets[c]]
     if purpose_of is not None:

@@ -26,7 +26,10 @@ from typing import Callable
 
 from routelens.artifacts.bodies import body_sentence
 from routelens.artifacts.freshness import Freshness, built_in_memory, by_hash, freshness
-from routelens.artifacts.index_file import CompactIndex, index_bytes, parse_index
+from routelens.artifacts.index_file import (
+    CompactIndex, index_bytes, index_summary, parse_index, read_index_bytes, summary_rows, vouched_index,
+)
+from routelens.errors import IndexInvalidError
 from routelens.artifacts.vocabulary import vocabulary
 from routelens.paths import default_index_path, default_registry
 from routelens.registry.load import parse_registry, read_registry_bytes
@@ -45,10 +48,12 @@ from routelens.routing.matching import (
     prepare_tail,
 )
 from routelens.routing.evidence import Lexicon, assess
+from routelens.routing import matcher_cache
+from routelens.routing.columns import NamedPostings
 from routelens.routing.matcher_cache import load_or_build
 from routelens.routing.policy import Evidence, ExplicitId, UnknownId, Verdict, decide
 from routelens.routing.signals import clause_breaks, destructive, negated, steering
-from routelens.text.canonical import canonical_bytes
+from routelens.text.canonical import canonical_bytes, sha256_hex, source_sha256
 from routelens.text.words import closest
 
 __all__ = ["Router", "route"]
@@ -81,6 +86,7 @@ class Router:
         index_sha256: str | None = None,
         base_dir: str | Path | None = None,
         cache: bool = False,
+        cached: dict | None = None,
     ):
         """Low-level constructor (the TUI uses it to reuse what it has read);
         prefer :meth:`from_paths` / :meth:`from_registry`.
@@ -96,33 +102,55 @@ class Router:
         the skill bodies (default: the registry's), looked at for the
         selected skills (a decision flags a missing body); ``cache``: read
         and write the matchers in the matcher cache (docs/formats.md §11.4)
-        when the index is fresh — for an index on disk, not for the
-        throw-away registries of fixes and suggestions."""
+        when the index is fresh — for an index on disk whose freshness
+        :func:`~routelens.artifacts.freshness.freshness` judged (every
+        check of §3.4 and the range check of §3.5: the file then vouches
+        for those bytes), not for the throw-away registries of fixes and
+        suggestions; ``cached``: a payload
+        :func:`routelens.routing.matcher_cache.read` gave for this index
+        (its matchers are used when their floors are this router's, and its
+        index summary gives the entries without decoding the index)."""
         self.freshness = fresh
         #: sha256 hex of the index file's bytes (None without an index)
         self.index_sha256 = index_sha256
         self.display_name = display_name
         if fresh.state == "fresh" and index is not None:
             source = index.settings
-            self.entries = Entries.from_index(text, display_name, index, registry, registry_loader, base_dir)
-            skill_triggers = [(r[0], r[3]) for r in index.skills]
-            rule_triggers = [(r[0], r[3]) for r in index.rules]
-            not_when = [(r[0], r[4]) for r in index.skills if r[4]]
-            vocab = index.vocabulary
+            rows = summary_rows(cached["index"]) if cached is not None and cached.get("index") else None
+            if rows is not None:
+                # vouched for by the matcher cache: the entries come from its summary, the triggers the index
+                # gives each entry from the matchers built from them (the read-back checks of §6.6 are the same)
+                self.entries = Entries.from_rows(text, display_name, rows, index.routing, self._index_triggers,
+                                                 registry_loader, base_dir)
+                cw = cached["index"].get("composition_words")
+                if (isinstance(cw, tuple) and len(cw) == 2 and isinstance(cw[0], NamedPostings)
+                        and isinstance(cw[1], list)):
+                    self.entries.use_composition_words(*cw)
+            else:
+                self.entries = Entries.from_index(text, display_name, index, registry, registry_loader, base_dir)
+
+            def lists() -> tuple[list, list, list]:
+                return ([(r[0], r[3]) for r in index.skills], [(r[0], r[3]) for r in index.rules],
+                        [(r[0], r[4]) for r in index.skills if r[4]])
 
             def lexicon() -> Lexicon:
+                vocab = index.vocabulary
                 return Lexicon(vocab.get("zipf", {}), [(r[0], r[5]) for r in index.skills], vocab.get("terms", []),
-                               skill_triggers, vocab.get("common", []), vocab.get("near", {}))
+                               self._trigger_lists[0], vocab.get("common", []), vocab.get("near", {}))
         else:
             assert registry is not None, "a router without a fresh index needs the parsed registry"
             source = registry.routing
             self.entries = Entries.from_registry(registry, display_name, base_dir)
-            skill_triggers = [(s.id, s.triggers) for s in registry.skills.values()]
-            rule_triggers = [(r.id, r.triggers) for r in registry.rules.values()]
-            not_when = [(s.id, s.not_when) for s in registry.skills.values() if s.not_when]
+
+            def lists() -> tuple[list, list, list]:
+                return ([(s.id, s.triggers) for s in registry.skills.values()],
+                        [(r.id, r.triggers) for r in registry.rules.values()],
+                        [(s.id, s.not_when) for s in registry.skills.values() if s.not_when])
 
             def lexicon() -> Lexicon:
-                return _registry_lexicon(registry, skill_triggers)
+                return _registry_lexicon(registry, self._trigger_lists[0])
+        self._lists = lists
+        self._lists_made: tuple[list, list, list] | None = None
         self.settings = RoutingSettings(
             threshold=float(source.threshold), ambiguity_margin=float(source.ambiguity_margin),
             high_risk=tuple(source.high_risk), max_index_ratio=source.max_index_ratio, present=source.present,
@@ -131,22 +159,53 @@ class Router:
         self.threshold = self.settings.threshold
         self.margin = self.settings.ambiguity_margin
         self.high_risk_terms = self.settings.high_risk
-        self._trigger_lists = (skill_triggers, rule_triggers)
         floors = (min(NEAR_MISS_FLOOR, self.threshold), self.threshold)
 
         def build() -> tuple:
-            return (TriggerMatcher(skill_triggers, floor=floors[0]), TriggerMatcher(rule_triggers, floor=floors[1]),
+            skill_triggers, rule_triggers, not_when = self._trigger_lists
+            skills, lex = TriggerMatcher(skill_triggers, floor=floors[0]), lexicon()
+            lex.own_words.backed_by(skills)  # both from skill_triggers: the cache keeps the words as the triggers
+            return (skills, TriggerMatcher(rule_triggers, floor=floors[1]),
                     TriggerMatcher([(t, [t]) for t in self.high_risk_terms], floor=floors[1]),
-                    TriggerMatcher(not_when, floor=floors[1]), lexicon())
+                    TriggerMatcher(not_when, floor=floors[1]), lex)
 
-        if cache and fresh.state == "fresh" and index is not None:
-            # built from the index alone: kept in the matcher cache, keyed by the index file's sha256 (§11.4)
-            built = load_or_build(index_sha256, floors, build)
+        if cached is not None and cached.get("floors") == floors and fresh.state == "fresh" and index is not None:
+            built = cached["built"]
+        elif cache and fresh.state == "fresh" and index is not None:
+            # built from the index alone: kept in the matcher cache, keyed by the index file's sha256 (§11.4),
+            # with the index's summary (the file vouches for the index's bytes, which passed every check)
+            built = load_or_build(index_sha256, floors, build, lambda: self._summary(index))
         else:
             built = build()
         #: the vocabulary of the evidence model (docs/formats.md §3.7, §6.10)
         self.lexicon: Lexicon
         self._skills, self._rules, self._risk, self._not_when, self.lexicon = built
+
+    @property
+    def _trigger_lists(self) -> tuple[list, list, list]:
+        """``(owner, triggers)`` of skills and rules and ``(owner, not_when)``
+        of skills, made when a matcher must be built (a router from the
+        matcher cache never reads the index's rows for them)."""
+        if self._lists_made is None:
+            self._lists_made = self._lists()
+        return self._lists_made
+
+    def _summary(self, index: CompactIndex) -> dict:
+        """What the matcher cache keeps of a checked index (docs/formats.md
+        §11.4): :func:`~routelens.artifacts.index_file.index_summary` and
+        the word index of the composition ranges (a function of the rows
+        and of the registry text the index's hash pins)."""
+        summary = index_summary(index)
+        words, other = self.entries.composition_words()
+        if not isinstance(words, NamedPostings):
+            words = NamedPostings.of(words, list(self.entries.composition_ids))
+        summary["composition_words"] = (words, list(other))
+        return summary
+
+    def _index_triggers(self, kind: str, entry_id: str) -> tuple[str, ...] | None:
+        """The triggers the index gives skill or rule ``entry_id``: those its
+        matcher was built from (:meth:`Entries.from_rows`)."""
+        return (self._skills if kind == "skill" else self._rules).texts_of(entry_id)
 
     # ------------------------------------------------------------------ construction
     @classmethod
@@ -163,13 +222,21 @@ class Router:
         index_path = Path(index_path) if index_path is not None else default_index_path(registry_path)
         display = str(registry_path)
         raw = read_registry_bytes(registry_path, display)
-        fr = freshness(registry_path, index_path, raw)
-        file_sha = fr.index.sha256 if fr.index is not None else None
         base = Path(os.path.realpath(registry_path)).parent  # bodies are beside the real file
 
         def loader() -> Registry:
             return parse_registry(raw, registry_path, display)
 
+        try:
+            data: bytes | None = read_index_bytes(index_path)
+        except (FileNotFoundError, IndexInvalidError, OSError):
+            data = None  # freshness reads it again and says why
+        if data is not None:
+            vouched = cls._vouched(raw, data, display, loader, base)
+            if vouched is not None:
+                return vouched
+        fr = freshness(registry_path, index_path, raw, index_raw=data)
+        file_sha = fr.index.sha256 if fr.index is not None else None
         if fr.state == "fresh":
             try:
                 text = canonical_bytes(raw).decode("utf-8")
@@ -180,6 +247,34 @@ class Router:
         reg = loader()
         return cls(text=reg.text, display_name=display, fresh=fr, index=fr.index, registry=reg, index_sha256=file_sha,
                    base_dir=base)
+
+    @classmethod
+    def _vouched(cls, raw: bytes, data: bytes, display: str, loader: Callable[[], Registry],
+                 base: Path) -> "Router | None":
+        """The router of :meth:`from_paths` when the matcher cache vouches for
+        the index bytes ``data`` (docs/formats.md §11.4): a trusted file for
+        their sha256 holds their summary, made when those very bytes passed
+        every check of §3.4 and the range check of §3.5 against the registry
+        whose canonical hash is their ``source_sha256``. When the registry
+        still has that hash the index is fresh (its checks would give the
+        same answers: they read nothing else), so it is neither decoded nor
+        checked again. None when no such file is there or the registry
+        changed: the index is then read and checked in full."""
+        sha = sha256_hex(data)
+        got = matcher_cache.read(sha)
+        summary = got.get("index") if got is not None else None
+        if not summary:
+            return None
+        current = source_sha256(raw)
+        if summary.get("source_sha256") != current:
+            return None  # stale (or another registry): judged in full
+        try:
+            text = canonical_bytes(raw).decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+        idx = vouched_index(data, summary)
+        return cls(text=text, display_name=display, fresh=by_hash(idx, current), index=idx, registry=None,
+                   registry_loader=loader, index_sha256=sha, base_dir=base, cache=True, cached=got)
 
     @classmethod
     def from_registry(cls, reg: Registry, index: CompactIndex | None = None) -> "Router":
@@ -208,7 +303,7 @@ class Router:
         new.high_risk_terms = tuple(new.settings.high_risk)
         new.settings = dataclasses.replace(new.settings, threshold=new.threshold, ambiguity_margin=new.margin,
                                            high_risk=new.high_risk_terms)
-        skill_triggers, rule_triggers = self._trigger_lists
+        skill_triggers, rule_triggers, _ = self._trigger_lists
         floor = min(NEAR_MISS_FLOOR, new.threshold)
         if floor != self._skills.floor:
             new._skills = TriggerMatcher(skill_triggers, floor=floor)

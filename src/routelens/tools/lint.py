@@ -14,7 +14,9 @@ Checks (code, severity, where the rule comes from):
 ``shadowed-trigger``           warning   a skill's trigger occurs inside another skill's
                                          trigger (as the router matches: Latin letters and
                                          digits on word boundaries), so every task saying the
-                                         longer one also matches the shorter one's skill
+                                         longer one also matches the shorter one's skill; one
+                                         warning per shorter trigger, the first five longer
+                                         ones named
 ``short-trigger``              warning   3 characters or fewer (after NFKC); for a trigger in a
                                          script written without spaces (Han, kana, Hangul,
                                          Thai, ...) 1 character, since 2 already make a word.
@@ -82,6 +84,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
@@ -146,25 +149,47 @@ class _Matcher:
         self.tm = TriggerMatcher(sorted((s.id, s.triggers) for s in reg.skills.values()))
         # the skills owning each trigger's token sequence, for :meth:`inside`; a trigger with no tokens (``!!``)
         # matches as a substring, so its owners are always asked
-        self._owners: dict[tuple[str, ...], set[str]] = {}
+        # (each token sequence -> its trigger texts -> the skills owning each)
+        self._owners: dict[tuple[str, ...], list[str]] = {}
+        #: each trigger text with tokens -> the skills having it, in registry order
+        self._holders: dict[str, list[str]] = {}
         self._tokenless: set[str] = set()
         for sk in reg.skills.values():
-            for t in sk.triggers:
+            for t in dict.fromkeys(sk.triggers):
                 units = self._units(t)
                 if units:
-                    self._owners.setdefault(units, set()).add(sk.id)
+                    if t not in self._holders:
+                        self._owners.setdefault(units, []).append(t)
+                    self._holders.setdefault(t, []).append(sk.id)
                 else:
                     self._tokenless.add(sk.id)
         self._longest = max(map(len, self._owners), default=0)
+        self._by_text: TriggerMatcher | None = None  # each distinct trigger text as its own owner
+        self._inside: dict[str, list[tuple[str, str]]] = {}
+        self._texts: dict[str, list[str]] = {}
+        self._keys: dict[str, Any] = {}
+
+    @property
+    def holders(self) -> dict[str, list[str]]:
+        """Each trigger text with tokens -> the skills having it, in registry order."""
+        return self._holders
+
+    @property
+    def tokenless(self) -> set[str]:
+        """The skills with a trigger that has no tokens (``!!``): it matches as a substring."""
+        return self._tokenless
 
     @staticmethod
     def _units(text: str) -> tuple[str, ...]:
         return tuple(t[1] for t in tokenize(normalize_text(text)))
 
     def key(self, trigger: str) -> Any:
-        """Two triggers with the same key match exactly the same tasks."""
-        units = self._units(trigger)
-        return units if units else _norm(trigger)
+        """Two triggers with the same key match exactly the same tasks (kept per text)."""
+        known = self._keys.get(trigger)
+        if known is None:
+            units = self._units(trigger)
+            known = self._keys[trigger] = units if units else _norm(trigger)
+        return known
 
     def inside(self, text: str) -> list[tuple[str, str]]:
         """``(skill id, trigger)`` of skills with a trigger occurring exactly
@@ -174,20 +199,54 @@ class _Matcher:
         100 (docs/formats.md §6.7), so only the owners of a token run of
         ``text`` are scored, each by the router's matcher itself: matching
         every trigger against every trigger made lint quadratic (7 minutes
-        at 20,000 skills)."""
-        units = self._units(text)
-        owners = set(self._tokenless)
-        for i in range(len(units)):
-            for j in range(i + 1, min(len(units), i + self._longest) + 1):
-                owners.update(self._owners.get(units[i:j], ()))
-        if not owners:
-            return []
+        at 20,000 skills). Each distinct trigger text of those runs is
+        scored once, on its own (a trigger's score does not depend on who
+        owns it), and only a skill with two such triggers is scored whole
+        to pick its best: scoring every owner of a word that hundreds of
+        skills share was 3.8 million trigger scores at 2,000 skills. The
+        answer for a text is kept (the same text is a trigger of many)."""
+        known = self._inside.get(text)
+        if known is not None:
+            return known
         task = prepare(text)
+        found: dict[str, list[str]] = {sid: [] for sid in self._tokenless}
+        for inner in self.texts_inside(text):
+            for sid in self._holders[inner]:
+                found.setdefault(sid, []).append(inner)
         out = []
-        for sid in sorted(owners):
+        for sid in sorted(found):
+            hits = found[sid]
+            if len(hits) == 1 and sid not in self._tokenless:
+                out.append((sid, hits[0]))
+                continue
             m = self.tm.score_owner(task, sid)
             if m is not None and m.score >= 100.0:
                 out.append((sid, m.trigger))
+        self._inside[text] = out
+        return out
+
+    def texts_inside(self, text: str) -> list[str]:
+        """The distinct trigger texts (with tokens) that score 100 on
+        ``text`` as the router matches, each scored once on its own, in
+        the order their token runs occur; kept per text."""
+        known = self._texts.get(text)
+        if known is not None:
+            return known
+        units = self._units(text)
+        texts: dict[str, None] = {}
+        for i in range(len(units)):
+            for j in range(i + 1, min(len(units), i + self._longest) + 1):
+                texts.update(dict.fromkeys(self._owners.get(units[i:j], ())))
+        out: list[str] = []
+        if texts:
+            task = prepare(text)
+            if self._by_text is None:
+                self._by_text = TriggerMatcher(sorted((t, [t]) for t in self._holders))
+            for inner in texts:
+                m = self._by_text.score_owner(task, inner)
+                if m is not None and m.score >= 100.0:
+                    out.append(inner)
+        self._texts[text] = out
         return out
 
     def routes(self, task: str, sid: str) -> bool:
@@ -405,6 +464,21 @@ def listing_line(listing: dict[str, Any]) -> str:
     return line
 
 
+#: how many names a lint message lists before it says how many more there are
+LISTED = 5
+
+
+def _some(names: list[str], what: str, total: int | None = None) -> str:
+    """``a, b, c`` for a few names; ``a, b, c, d, e and 52 <what>`` for
+    many (``what``: ``more``, ``other skills``; ``total``: how many there
+    are when ``names`` holds only the first ones), so a trigger shared by
+    thousands of skills gives one readable line."""
+    total = len(names) if total is None else total
+    if total <= LISTED + 1:
+        return ", ".join(names[:total])
+    return f"{', '.join(names[:LISTED])} and {total - LISTED:,} {what}"
+
+
 def lint(reg: Registry, budget_chars: int | None = None, context_window: int = DEFAULT_CONTEXT_WINDOW,
          env: Mapping[str, str] | None = None, settings: HarnessSettings | None = None) -> LintReport:
     """Lint a validated registry (see the module docstring for the checks).
@@ -450,7 +524,7 @@ def lint(reg: Registry, budget_chars: int | None = None, context_window: int = D
         if len(ids) < 2:
             continue
         for sid, i, t in rows:
-            others = ", ".join(x for x in ids if x != sid)
+            others = _some([x for x in ids if x != sid], "other skills")
             add("warning", "shared-trigger", f"skills.{sid}.triggers[{i}]",
                 f"trigger {t!r} is also a trigger of {others}: a task saying it matches them all (ambiguous)")
     entries = [("skills", s.id, s.triggers) for s in reg.skills.values()] + \
@@ -481,19 +555,53 @@ def lint(reg: Registry, budget_chars: int | None = None, context_window: int = D
         add("warning", "stem-collision", f"skills.{sb}.triggers[{i}]",
             f"trigger {tb!r} and {ta!r} of {sa} are inflections of one word: a task saying either matches both")
 
-    # --- shadowing: a trigger of one skill occurs inside a trigger of another
-    reported: set[tuple[str, str, str]] = set()
-    for s in reg.skills.values():
-        for t in s.triggers:
-            tkey = matcher.key(t)
-            for other, inner in matcher.inside(t):
-                if other == s.id or matcher.key(inner) == tkey or (other, inner, s.id) in reported:
-                    continue
-                reported.add((other, inner, s.id))
-                i = reg.skills[other].triggers.index(inner)
-                add("warning", "shadowed-trigger", f"skills.{other}.triggers[{i}]",
-                    f"trigger {inner!r} occurs inside {t!r}, a trigger of {s.id}: every task that says "
-                    f"{t!r} also matches {other}")
+    # --- shadowing: a trigger of one skill occurs inside a trigger of another. One warning per shorter
+    # trigger, judged per distinct text: on a registry whose words are shared by many skills, one per pair
+    # was 444,000 lines at 2,000 skills, and the pairs 16 million steps at 10,000 (a trial)
+    holders = matcher.holders
+    within: dict[str, list[str]] = {}  # a trigger text -> the trigger texts it occurs inside
+    for t in holders:
+        tkey = matcher.key(t)
+        for inner in matcher.texts_inside(t):
+            if matcher.key(inner) != tkey:
+                within.setdefault(inner, []).append(t)
+    outer_of: dict[tuple[str, str], list[tuple[str, str]]] = {}  # (skill, trigger) -> outer (skill, trigger)
+    for sid in sorted(matcher.tokenless):  # triggers without tokens match as substrings: asked of every text
+        for s in reg.skills.values():
+            for t in dict.fromkeys(s.triggers):
+                m = matcher.tm.score_owner(prepare(t), sid)
+                if (s.id != sid and m is not None and m.score >= 100.0 and m.trigger not in holders
+                        and matcher.key(m.trigger) != matcher.key(t)):
+                    outer_of.setdefault((sid, m.trigger), []).append((s.id, t))
+
+    def shadowed(other: str, inner: str, count: int, skills: int, examples: list[tuple[str, str]]) -> None:
+        i = reg.skills[other].triggers.index(inner)
+        if count == 1:
+            sid, t = examples[0]
+            words = (f"trigger {inner!r} occurs inside {t!r}, a trigger of {sid}: every task that says "
+                     f"{t!r} also matches {other}")
+        else:
+            shown = _some([f"{t!r} of {sid}" for sid, t in examples], "more", count)
+            words = (f"trigger {inner!r} occurs inside {count:,} triggers of {skills:,} other "
+                     f"skill{'s' if skills != 1 else ''} ({shown}): every task that says one of them also "
+                     f"matches {other}")
+        add("warning", "shadowed-trigger", f"skills.{other}.triggers[{i}]", words)
+
+    for inner, outers in within.items():
+        per_skill = Counter(sid for t in outers for sid in holders[t])
+        total = sum(per_skill.values())
+        for other in holders[inner]:
+            count = total - per_skill.get(other, 0)
+            if count <= 0:
+                continue
+            examples = []
+            for t in outers:
+                examples += [(sid, t) for sid in holders[t] if sid != other][:LISTED + 1 - len(examples)]
+                if len(examples) > LISTED:
+                    break
+            shadowed(other, inner, count, len(per_skill) - (other in per_skill), examples)
+    for (other, inner), outer in outer_of.items():
+        shadowed(other, inner, len(outer), len({sid for sid, _ in outer}), outer[:LISTED + 1])
 
     # --- descriptions
     for s in reg.skills.values():
