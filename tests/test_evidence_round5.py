@@ -92,16 +92,14 @@ def decided(r: Router, task: str) -> tuple:
 # ---------------------------------------------------------------- the other ask (§6.10)
 
 
-def test_a_term_of_both_that_is_the_other_skills_trigger_word_is_ambiguous(r):
-    task = "The guest is disputing the no-show fee"
-    d = r.route(task)
-    assert (d.mode, d.reason, d.skills) == ("full", "ambiguous", ())
-    assert d.message == (
-        'Fell back to the full registry: "no-shows" has evidence (the phrase "no-show", the domain term '
-        '"dispute", the trigger word "dispute"), but "disputing" is a domain term of "chargebacks" too, a word of its triggers, and the task '
-        "does not say which it wants")
-    assert [(c.id, c.selected, c.why) for c in d.evidence] == [
-        ("no-shows", False, 'not selected: ambiguous with "chargebacks" ("disputing")')]
+def test_a_term_of_both_that_is_the_other_skills_trigger_word_routes_the_phrase(r):
+    """TAKEN_BACK (round 5): "the other ask" (a domain term of the chosen
+    skill that is another skill's trigger word too gives ``ambiguous``)
+    fixed this wrong route of the hospitality set, and turned two right
+    routes of the private blind registry into fallbacks (a specific phrase
+    beside another skill's trigger word), fixing none of its wrong routes
+    of that kind. The phrase routes, as before the rule."""
+    assert decided(r, "The guest is disputing the no-show fee") == ("index", "clear_candidate", ("no-shows",), None)
 
 
 def test_the_other_ask_needs_a_term_of_the_chosen_skill_too(r):
@@ -153,14 +151,13 @@ def test_a_typo_missing_its_first_letter_or_of_a_short_word_still_does_not_match
 # ---------------------------------------------------------------- the work and what it is for (§6.3 step 9)
 
 
-def test_a_skill_named_in_the_for_phrase_of_a_request_is_what_the_work_is_for(r):
-    task = "Set up an email campaign for Valentine's Day reservations"
-    d = r.route(task)
-    assert (d.mode, d.reason, d.skills) == ("index", "clear_candidate", ("newsletter",))
-    assert [(c.id, c.why) for c in d.evidence] == [
-        ("newsletter", 'selected: "newsletter": the phrase "email campaign"'),
-        ("reservations", 'not selected: the task asks for the work of "newsletter" "for Valentine\'s Day '
-                         'reservations"')]
+def test_a_skill_named_in_the_for_phrase_of_a_request_still_rivals_it(r):
+    """TAKEN_BACK (round 5): "the work and what it is for" (a skill named
+    only in the "for ..." phrase of another's request yields to it) routed
+    1 more case of the private blind registry and turned one of its two-need
+    tasks (the second ask after "and", the first with a "for" phrase) into
+    a wrong route to one skill. Both stay candidates: ambiguous."""
+    assert decided(r, "Set up an email campaign for Valentine's Day reservations") == ("full", "ambiguous", (), None)
 
 
 def test_the_for_phrase_ends_with_its_clause(r):

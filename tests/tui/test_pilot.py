@@ -499,7 +499,6 @@ async def test_reduction_reads_like_the_cli_in_words(registry):
     showed the opposite sign, and "−-33.0%" for a bigger index)."""
     from dataclasses import replace
 
-    from routelens.artifacts.sizes import exact_reduction
     from routelens.tui.widgets.header_bar import HeaderBar
 
     app = make_app(registry)

@@ -128,10 +128,6 @@ class Candidate:
     tier: str = "everyday"
     #: :attr:`counted`, when :func:`assess` computed it (None: computed from the pieces)
     known_counted: bool | None = field(default=None, repr=False, compare=False)
-    #: ``(skill id, term, span)``: a domain term of this candidate that is also a domain term of another
-    #: skill and a word of that skill's triggers (not of this one's), outside its triggers: the task's
-    #: words may be that skill's work (docs/formats.md §6.10, the other ask)
-    others: tuple[tuple[str, str, tuple[int, int]], ...] = field(default=(), repr=False, compare=False)
 
     @property
     def strong(self) -> bool:
@@ -632,12 +628,6 @@ def assess(task: PreparedTask, hits: dict[str, list[Match]], matches: Sequence[M
                 pieces.append(ask)
         return tuple(pieces), tier, tuple(counted_spans)
 
-    # the other ask (docs/formats.md §6.10): a domain term of a skill that is also a word of its own triggers
-    # ("disputing": chargebacks, trigger "payment dispute"); a term of the registry's world names no one skill
-    world = {f[1] for f in found if f[0] is None}
-    owned = [f for f in found if f[0] and f[1] not in world and f[2] not in trigger_spans
-             and (f[1] in lexicon.own_words.get(f[0], ()) or any(
-                 k in lexicon.own_words.get(f[0], ()) for k in lemma_candidates(f[1])))]
     shared: dict[tuple, tuple[tuple[Piece, ...], str, tuple[tuple[int, int], ...], int, bool]] = {}
     shaped: dict[int, bool] = {}
     out = []
@@ -667,13 +657,5 @@ def assess(task: PreparedTask, hits: dict[str, list[Match]], matches: Sequence[M
         else:
             c = Candidate(sid, best.score, pieces, weight, weight >= 2 and bool(counted), "", False, "", counted,
                           tier, counts)
-        if owned:
-            # ... when that term is this candidate's domain term too, and no word of its triggers or id:
-            # the task's words can be the work of either skill ("The guest is disputing the no-show fee")
-            mine = lexicon.own_words.get(sid, frozenset())
-            c.others = tuple(f for f in owned if f[0] != sid and f[1] not in mine
-                             and not any(k in mine for k in lemma_candidates(f[1]))
-                             and any(g[0] == sid and g[1] == f[1] for g in found_by_owner.get(sid, ()))
-                             and not any(_overlaps(f[2], s) for s in counted))
         out.append(c)
     return out

@@ -61,7 +61,7 @@ from routelens.routing.entries import Entries
 from routelens.routing.evidence import Candidate
 from routelens.routing.matching import NEAR_MISS_FLOOR, Match
 from routelens.routing.readback import read_back
-from routelens.routing.several import ALTERNATIVE as _ALTERNATIVE, asked_for, other_ask, parted_ask, work_for
+from routelens.routing.several import ALTERNATIVE as _ALTERNATIVE, asked_for, parted_ask
 from routelens.routing.signals import Signal
 from routelens.text.words import inflects
 
@@ -269,7 +269,7 @@ def _decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdic
             verdict.candidates = ev.candidates
             return verdict
         # 9. one outweighs the others, several needs, or ambiguity
-        top, for_what = work_for(supported, live_c, ev.task) or (supported[0], "")  # "write X for Y"
+        top = supported[0]
 
         def apart(c: Candidate) -> bool:
             """Its evidence lies in another clause than all of the top's (a separate ask)."""
@@ -278,12 +278,11 @@ def _decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdic
                 for t in top.spans for x in c.spans)
 
         # a rival: evidence beyond one everyday word, or one everyday word in a clause of its own (§6.3 step 9)
-        rivals = sorted((c for c in live_c if c is not top and c.counted and (c.rival or apart(c)) and not for_what),
+        rivals = sorted((c for c in live_c if c is not top and c.counted and (c.rival or apart(c))),
                         key=lambda c: (-c.weight, -c.score, c.id))
         for c in live_c:
             if c is not top and c.counted and all(c is not x for x in rivals):
-                c.why = (f"not selected: the task asks for the work of {quote(top.id)} {quote(for_what)}" if for_what
-                         else f"not selected: an everyday word only, next to the evidence for {quote(top.id)}")
+                c.why = f"not selected: an everyday word only, next to the evidence for {quote(top.id)}"
         if rivals:
             second = rivals[0]
             if top.weight >= second.weight + 2 and not any(c.strong or apart(c) for c in rivals):
@@ -310,8 +309,6 @@ def _decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdic
                         c.why = "not selected: ambiguous with " + quote(top.id)
                     return Verdict("full", "ambiguous", msg + note, dropped=dropped, candidates=ev.candidates)
         # 10. the clear candidate
-        if (other := other_ask(top, {c.id for c in live_c}, ev.task)) is not None:  # another skill's work (§6.10)
-            return Verdict("full", "ambiguous", f"{_FALLBACK}{other}{note}", dropped=dropped, candidates=ev.candidates)
         top.selected = True
         top.why = "selected: " + _pieces_words(top)
         v = _clear_candidate(by_id[top.id], expansions[top.id], entries, dropped, settings, note, top)

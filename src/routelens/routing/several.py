@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from routelens.routing.decision import quote
 from routelens.routing.evidence import STRONG_WEIGHT, WEAK_WEIGHT, Candidate
 from routelens.routing.signals import Signal, ja_object, separate_asks, within
 from routelens.routing.signals import asks as _find_asks
@@ -62,55 +61,5 @@ def asked_for(c: Candidate, text: str) -> bool:
     return False
 
 
-def other_ask(top: Candidate, live: set[str], task: str) -> str | None:
-    """The other ask (docs/formats.md §6.10): the chosen candidate's domain
-    term in the task is also a domain term of a skill that is no candidate
-    (not in ``live``) and a word of that skill's triggers ("The guest is
-    disputing the no-show fee": ``dispute`` is a term of ``no-shows`` and
-    of ``chargebacks``, trigger "payment dispute"), so the task's words may
-    be that skill's work: the reason clause of an ``ambiguous`` fallback
-    (``top.why`` set), else None."""
-    other = next((f for f in top.others if f[0] not in live), None)
-    if other is None:
-        return None
-    word = task[other[2][0]:other[2][1]]
-    top.why = f"not selected: ambiguous with {quote(other[0])} ({quote(word)})"
-    return (f"{quote(top.id)} has evidence ({', '.join(p.detail for p in top.pieces if p.counts)}), but "
-            f"{quote(word)} is a domain term of {quote(other[0])} too, a word of its triggers, and the task does "
-            "not say which it wants")
-
-
 #: words that offer alternatives between two asks ("A or B"): no several needs across them (§6.3 step 9)
 ALTERNATIVE = re.compile(r"\b(?:or|vs\.?|versus|either|whether|instead)\b|または|それとも|か、|かどうか|もしくは|あるいは", re.I)
-_FOR = re.compile(r"\s+for\s+", re.I)
-_FOR_END = re.compile(r"[.!?;,:\n]|\s[-\u2013\u2014]\s|\s(?:and|or|but|then|also|plus|with)\s", re.I)
-
-
-def work_for(supported: list[Candidate], live: list[Candidate], text: str) -> tuple[Candidate, str] | None:
-    """The work asked for and what it is for (docs/formats.md §6.3 step 9):
-    a supported candidate whose best trigger lies in the object of an
-    English request ("Write the postmortem", :func:`asks`; not on its verb:
-    in "add tests for the regex" the regex is what the tests are about, and
-    may need its own skill), when every
-    other counted candidate of ``live`` has all its triggers in the "for
-    ..." phrase right after that object, up to the end of its clause ("...
-    for Tuesday's late-data incident, with ..."): the request is that
-    candidate's work, the others name what the work is for. ``(candidate,
-    the "for ..." text)``, else None."""
-    others = [c for c in live if c.counted]
-    if len(others) < 2:
-        return None
-    for a in supported:
-        best = max((p for p in a.pieces if p.kind == "trigger" and p.counts),
-                   key=lambda p: (p.weight, p.span[1] - p.span[0], -p.span[0]))
-        for r0, r1, said in asks(text):
-            if not (said.isascii() and r0 < best.span[0] and best.span[1] <= r1):  # in the object, not the verb
-                continue
-            m = _FOR.match(text, r1)
-            if m is None:
-                continue
-            e = _FOR_END.search(text, m.end())
-            end = e.start() if e is not None else len(text)
-            if all(c is a or (c.spans and all(m.end() <= s0 and s1 <= end for s0, s1 in c.spans)) for c in others):
-                return a, text[m.start():end].strip()
-    return None
