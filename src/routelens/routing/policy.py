@@ -61,7 +61,7 @@ from routelens.routing.entries import Entries
 from routelens.routing.evidence import Candidate
 from routelens.routing.matching import NEAR_MISS_FLOOR, Match
 from routelens.routing.readback import read_back
-from routelens.routing.several import asked_for, parted_ask
+from routelens.routing.several import ALTERNATIVE as _ALTERNATIVE, asked_for, parted_ask
 from routelens.routing.signals import Signal
 from routelens.text.words import inflects
 
@@ -341,9 +341,9 @@ def _unsupported_why(c: Candidate) -> str:
     if c.dropped_by:
         return f"dropped: its not_when {quote(c.dropped_by)} matched"
     if not any(p.kind == "trigger" for p in c.pieces):
-        kinds = sorted({p.kind for p in c.pieces if p.kind in ("negated", "markup", "yields")})
-        why = {"negated": "its trigger is negated", "markup": "its trigger is inside markup",
-               "yields": "its trigger lies inside a longer trigger of another skill"}
+        kinds = sorted({p.kind for p in c.pieces if p.kind in ("negated", "markup", "yields", "lookalike")})
+        why = {"negated": "its trigger is negated", "markup": "its trigger is inside markup", "lookalike":
+               "its typo is another word", "yields": "its trigger lies inside a longer trigger of another skill"}
         return "not selected: " + "; ".join(why[k] for k in kinds) if kinds else "not selected: no evidence counts"
     return "not selected: weak evidence (" + ", ".join(p.detail for p in c.pieces if p.counts) + ")"
 
@@ -356,7 +356,7 @@ def _weak_sentence(cands: list[Candidate]) -> str:
     if c.dropped_by:
         return (f"{quote(c.id)} is ruled out by its not_when {quote(c.dropped_by)}" +
                 (f", and {len(cands) - 1} other candidate(s) lack evidence" if len(cands) > 1 else ""))
-    neg = [p for p in c.pieces if p.kind in ("negated", "markup", "yields")]
+    neg = [p for p in c.pieces if p.kind in ("negated", "markup", "yields", "lookalike")]
     trig = [p for p in c.pieces if p.kind == "trigger"]
     if not trig and neg:
         return f"the only evidence for {quote(c.id)} does not count: {neg[0].detail}"
@@ -423,9 +423,6 @@ def _several(ev: Evidence, supported: list[Candidate], expansions: dict[str, Exp
            f"expanded from {entries.display_name} " + ", ".join(line_span(x.source_start, x.source_end) for x in exps))
     return Verdict("index", "multi_need", msg + note, skills=ids, expansions=exps, dropped=dropped)
 
-
-_ALTERNATIVE = _re.compile(r"\b(?:or|vs\.?|versus|either|whether|instead)\b|または|それとも|か、|かどうか|もしくは|あるいは",
-                           _re.I)
 
 
 def candidate_note(ev: Evidence, settings: RoutingSettings) -> str:

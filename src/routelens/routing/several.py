@@ -5,6 +5,7 @@ the task asks for."""
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from routelens.routing.evidence import STRONG_WEIGHT, WEAK_WEIGHT, Candidate
@@ -58,3 +59,7 @@ def asked_for(c: Candidate, text: str) -> bool:
             if r is not None and (r[2].isascii() or ja_object(text, r, p.span)):
                 return True
     return False
+
+
+#: words that offer alternatives between two asks ("A or B"): no several needs across them (§6.3 step 9)
+ALTERNATIVE = re.compile(r"\b(?:or|vs\.?|versus|either|whether|instead)\b|または|それとも|か、|かどうか|もしくは|あるいは", re.I)

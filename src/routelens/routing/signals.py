@@ -385,6 +385,8 @@ def asks(task: str) -> list[Signal]:
         for m in rest:
             w = m.group().lower()
             if w in _FINITE:
+                if obj and obj[0].group().lower() in _WH_OBJECT:
+                    break  # "check which dishes we can do": the verb of the object's own clause
                 statement = True  # "finance dashboards are stale": a subject and its verb, no request
                 break
             if w in _OBJECT_END:
