@@ -53,3 +53,9 @@ def cli(capsys):
         return code, out, err
 
     return run
+
+
+def decided(r, task: str) -> tuple:
+    """``(mode, reason, skills, composition)`` of ``r.route(task)`` (a Router): the routing tests' exact decision."""
+    d = r.route(task)
+    return d.mode, d.reason, d.skills, d.composition

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from conftest import decided
 from routelens.artifacts.vocabulary import trigger_zipf, zipf
 from routelens.registry import parse_registry
 from routelens.routing.router import Router
@@ -116,11 +117,6 @@ routing:
 @pytest.fixture(scope="module")
 def r() -> Router:
     return Router.from_registry(parse_registry(REGISTRY.encode(), "skills.yaml"))
-
-
-def decided(r: Router, task: str) -> tuple:
-    d = r.route(task)
-    return d.mode, d.reason, d.skills, d.composition
 
 
 # ---------------------------------------------------------------- Zipf values cut down, not rounded (§3.7)

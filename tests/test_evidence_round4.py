@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from conftest import decided
 from routelens.artifacts.vocabulary import real_neighbours
 from routelens.registry import parse_registry
 from routelens.routing.router import Router
@@ -46,11 +47,6 @@ routing:
 @pytest.fixture(scope="module")
 def r() -> Router:
     return Router.from_registry(parse_registry(REGISTRY.encode(), "skills.yaml"))
-
-
-def decided(r: Router, task: str) -> tuple:
-    d = r.route(task)
-    return d.mode, d.reason, d.skills, d.composition
 
 
 def pieces(r: Router, task: str, sid: str) -> list[tuple[str, int, str]]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from conftest import decided
 from routelens.registry import parse_registry
 from routelens.routing.router import Router
 from routelens.routing.signals import asks
@@ -82,11 +83,6 @@ routing:
 @pytest.fixture(scope="module")
 def r() -> Router:
     return Router.from_registry(parse_registry(REGISTRY.encode(), "skills.yaml"))
-
-
-def decided(r: Router, task: str) -> tuple:
-    d = r.route(task)
-    return d.mode, d.reason, d.skills, d.composition
 
 
 # ---------------------------------------------------------------- the other ask (§6.10)
