@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Sequence
 
 from routelens.errors import RegistryError
@@ -237,8 +237,7 @@ def fixes_for(decision: Decision, reg: Registry, raw: bytes | None = None, cases
             effect += ("; check it against labelled cases with `routelens suggest CASES`" if kind == "add_trigger"
                        else "; check what else it routes with `routelens tune CASES`")
         single = kind == "add_trigger" and len(edit.value.split()) == 1 and edit.value.isascii()
-        fix = Fix(kind, skill, edit.yaml, f"{display}:{edit.where_line}", edit.how, effect, routed, edit,
-                  paste_text(raw, edit))
+        fix = Fix(kind, skill, edit.yaml, f"{display}:{edit.where_line}", edit.how, effect, routed, edit)
         found.append(((harm > 0, kinds.index(kind), single, order), fix))
     if progress is not None:
         progress(1.0)
@@ -254,5 +253,5 @@ def fixes_for(decision: Decision, reg: Registry, raw: bytes | None = None, cases
         else:
             rest.append((key[0], fix))
     out = [f for _, f in sorted(firsts, key=lambda kv: kv[0])] + [f for _, f in rest]
-    out = out[:max_fixes]
-    return out
+    # what F7 pastes, for the fixes given only (a replaced line reads the patched registry once more)
+    return [replace(f, paste=paste_text(raw, f.edit)) for f in out[:max_fixes]]
