@@ -43,7 +43,6 @@ class LintMatcher:
                     self._tokenless.add(sk.id)
         self._longest = max(map(len, self._owners), default=0)
         self._by_text: TriggerMatcher | None = None  # each distinct trigger text as its own owner
-        self._inside: dict[str, list[tuple[str, str]]] = {}
         self._texts: dict[str, list[str]] = {}
         self._keys: dict[str, Any] = {}
 
@@ -69,44 +68,19 @@ class LintMatcher:
             known = self._keys[trigger] = units if units else norm(trigger)
         return known
 
-    def inside(self, text: str) -> list[tuple[str, str]]:
-        """``(skill id, trigger)`` of skills with a trigger occurring exactly
-        in ``text`` (score 100), best trigger per skill, sorted by skill id.
-
-        Only a trigger whose tokens run consecutively in ``text`` can score
-        100 (docs/formats.md §6.7), so only the owners of a token run of
-        ``text`` are scored, each by the router's matcher itself: matching
-        every trigger against every trigger made lint quadratic (7 minutes
-        at 20,000 skills). Each distinct trigger text of those runs is
-        scored once, on its own (a trigger's score does not depend on who
-        owns it), and only a skill with two such triggers is scored whole
-        to pick its best: scoring every owner of a word that hundreds of
-        skills share was 3.8 million trigger scores at 2,000 skills. The
-        answer for a text is kept (the same text is a trigger of many)."""
-        known = self._inside.get(text)
-        if known is not None:
-            return known
-        task = prepare(text)
-        found: dict[str, list[str]] = {sid: [] for sid in self._tokenless}
-        for inner in self.texts_inside(text):
-            for sid in self._holders[inner]:
-                found.setdefault(sid, []).append(inner)
-        out = []
-        for sid in sorted(found):
-            hits = found[sid]
-            if len(hits) == 1 and sid not in self._tokenless:
-                out.append((sid, hits[0]))
-                continue
-            m = self.tm.score_owner(task, sid)
-            if m is not None and m.score >= 100.0:
-                out.append((sid, m.trigger))
-        self._inside[text] = out
-        return out
-
     def texts_inside(self, text: str) -> list[str]:
         """The distinct trigger texts (with tokens) that score 100 on
-        ``text`` as the router matches, each scored once on its own, in
-        the order their token runs occur; kept per text."""
+        ``text`` as the router matches, in the order their token runs occur;
+        the skills having each are :attr:`holders` (``shadowed-trigger``).
+
+        Only a trigger whose tokens run consecutively in ``text`` can score
+        100 (docs/formats.md §6.7), so only the trigger texts of its token
+        runs are scored, each once and on its own by the router's matcher (a
+        trigger's score does not depend on who owns it): matching every
+        trigger against every trigger made lint quadratic (7 minutes at
+        20,000 skills), and scoring every owner of a word hundreds of skills
+        share was 3.8 million trigger scores at 2,000. Kept per text (the
+        same text is a trigger of many skills)."""
         known = self._texts.get(text)
         if known is not None:
             return known

@@ -519,6 +519,15 @@ class MainScreen(Screen[None]):
             return
         self.post_message(RouterReady(snap, router))
 
+    def _clear_hits(self) -> None:
+        """No decision on screen: no hits, near misses or fixes; an entry
+        the reader browsed to stays current, a hit does not."""
+        self.hits, self.near, self.hit_index = [], [], 0
+        self.fixes, self.fix_index, self.fixes_pending = [], -1, False
+        if self.current is not None and self.current.role != "browse":
+            self.current = None
+        self._paint_hits()
+
     def _old_decision_waits(self, snap: Snapshot) -> None:
         """The router of load ``snap`` is still being built: the decision on
         screen was made from the files before it (an "index stale" fallback
@@ -529,11 +538,7 @@ class MainScreen(Screen[None]):
         self._route_seq += 1  # a decision of the old router still on its way is not shown
         self._route_pending = True
         self.decision = None
-        self.hits, self.near, self.hit_index = [], [], 0
-        self.fixes, self.fix_index, self.fixes_pending = [], -1, False
-        if self.current is not None and self.current.role != "browse":
-            self.current = None
-        self._paint_hits()
+        self._clear_hits()
         self.decision_panel.show_hint(words.preparing_router(len(snap.registry.skills)))
 
     def on_router_ready(self, message: RouterReady) -> None:
@@ -643,11 +648,8 @@ class MainScreen(Screen[None]):
         panel = self.decision_panel
         snap = self.snapshot
         if decision is None or snap is None:
-            self.hits, self.near, self.hit_index = [], [], 0
-            self.fixes, self.fix_index, self.fixes_pending = [], -1, False
             panel.show_hint()
-            self.current = previous if previous is not None and previous.role == "browse" else None
-            self._paint_hits()
+            self._clear_hits()
             self.decisions += 1
             self.last_decision_at = time.perf_counter()
             return
