@@ -216,3 +216,45 @@ def test_the_routing_section_is_found_among_the_top_level_lines_only():
     for _ in range(5000):
         t = "\n".join(rng.choice(parts) for _ in range(rng.randint(0, 6))) + rng.choice(["", "\n"])
         assert by_regex(t) == by_lines(t), repr(t)
+
+
+def test_owners_of_one_text_are_offered_together_in_the_order_of_single_triggers():
+    """The skill matcher offers a text's owners together, text by text; the
+    hits it collects and the order of their owners (which the evidence's
+    span look-ups read first) are the same as when each trigger was taken
+    alone in (bound, trigger id) order: "zeta run" is reached first (its
+    first trigger is a's), yet b's hit (trigger 1) comes before c's, and
+    c's "beta run" (trigger 2) before its "zeta run" (trigger 3)."""
+    import pickle
+
+    from routelens.routing.matching import TriggerMatcher, prepare
+
+    m = TriggerMatcher([("a", ["zeta run"]), ("b", ["alpha run"]), ("c", ["beta run", "zeta run"])], floor=60.0)
+    for matcher in (m, pickle.loads(pickle.dumps(m))):
+        hits: dict = {}
+        got = matcher.match(prepare("alpha run, beta run and zeta run"), 80.0, 5, hits)
+        assert list(hits) == ["a", "b", "c"]
+        assert {o: [(x.trigger, x.span) for x in hs] for o, hs in hits.items()} == {
+            "a": [("zeta run", (24, 32))], "b": [("alpha run", (0, 9))],
+            "c": [("beta run", (11, 19)), ("zeta run", (24, 32))]}
+        assert {o: (x.trigger, x.score) for o, x in got.items()} == {
+            "a": ("zeta run", 100.0), "b": ("alpha run", 100.0), "c": ("beta run", 100.0)}
+
+
+def test_near_misses_stop_where_the_kth_best_score_below_the_threshold_beats_every_bound_left():
+    """Below the threshold, triggers are still scored one by one until the
+    near misses are known: with one near miss asked for, the matcher stops
+    after the best one, and with none after the triggers whose bound reaches
+    the threshold ("deploy model" has both its words in the task: it is
+    scored, and falls below)."""
+    from routelens.routing.matching import TriggerMatcher, prepare
+
+    m = TriggerMatcher([("a", ["deploy model"]), ("b", ["deploy mode"]), ("c", ["deploy"]),
+                        ("d", ["deploy modem fleet"])], floor=40.0)
+    p = prepare("deploy the model")
+    every = m.match(p, 99.0, 10)
+    assert every["c"].score == 100.0 and all(every[o].score < 99.0 for o in every if o != "c")
+    one = m.match(p, 99.0, 1)
+    best_below = max(x.score for o, x in every.items() if o != "c")
+    assert sorted(x.score for x in one.values()) [-2:] == [best_below, 100.0]
+    assert list(m.match(p, 99.0, 0)) == ["a", "c"]

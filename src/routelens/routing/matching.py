@@ -63,7 +63,7 @@ from __future__ import annotations
 import gc
 import re
 import unicodedata
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right, insort
 from array import array
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
@@ -1161,14 +1161,13 @@ class TriggerMatcher:
         # the stop test runs before each: a score may exceed its bound there, so one text's owners are not
         # offered together.
         rest = sorted((negb, tid, x) for negb, _, x in queue[n_top:] for tid in text_tids[x])
-        below: list[float] | None = None  # the scores below the threshold, best first; None: to recount
+        # the best scores of the owners below the threshold, ascending, kept up to date offer by offer
+        below = sorted(-results[o][0][0] for o in low) if rest else []
         # text index -> None (does not match) or (score, span, kind, key without the order, score >= threshold)
         scored: dict[int, tuple | None] = {}
         scored_get = scored.get
         for negb, tid, x in rest:
-            if below is None:  # recounted only after an offer (not once per queued trigger)
-                below = sorted((-results[o][0][0] for o in low), reverse=True)
-            if len(below) >= keep_below and (keep_below == 0 or -negb < below[keep_below - 1]):
+            if len(below) >= keep_below and (keep_below == 0 or -negb < below[-keep_below]):
                 break
             if lazy is not None:
                 owner, text, order = l_owners[l_owner_of[tid]], l_texts[tid], l_orders[tid]
@@ -1198,18 +1197,20 @@ class TriggerMatcher:
             key = (*got[3], order)
             old = results_get(owner)
             if old is None or key < old[0]:
+                if owner in low:  # its old score leaves the scores below the threshold
+                    del below[bisect_left(below, -old[0][0])]
                 results[owner] = (key, m)
                 if got[4]:
                     low.discard(owner)
                 else:
                     low.add(owner)
+                    insort(below, got[0])
             if got[4] and collect is not None:
                 lst = collect.get(owner)
                 if lst is None:
                     collect[owner] = [m]
                 else:
                     lst.append(m)
-            below = None
         return {owner: m for owner, (_, m) in sorted(results.items())}
 
     def score_owner(self, task: PreparedTask, owner: str) -> Match | None:

@@ -17,6 +17,8 @@ with its evidence (docs/formats.md §6). A facade over the routing stage:
 from __future__ import annotations
 
 import copy
+import operator
+from bisect import bisect_right
 import dataclasses
 import os
 import re
@@ -57,6 +59,13 @@ from routelens.text.canonical import canonical_bytes, sha256_hex, source_sha256
 from routelens.text.words import closest
 
 __all__ = ["Router", "route"]
+
+_score_of = operator.attrgetter("score")
+
+
+def _neg_score(m: Match) -> float:
+    return -m.score
+
 
 #: ``/id`` or ``$id`` as a word of its own (docs/formats.md §6.4)
 _EXPLICIT_RE = re.compile(r"(?<![0-9a-z_/$.\-])[/$]([0-9a-z][0-9a-z\-]*)(?![0-9a-z_/\-])")
@@ -384,9 +393,11 @@ class Router:
         threshold = self.threshold
         skill_hits: dict[str, list[Match]] = {}
         found = self._skills.match(p, threshold, MAX_NEAR_MISSES, skill_hits)
-        order = sorted(found.values(), key=lambda m: (-m.score, m.id))
-        matches = tuple(m for m in order if m.score >= threshold)
-        near = tuple(m for m in order if m.score < threshold)[:MAX_NEAR_MISSES]
+        # ``found`` comes in owner (id) order and the sort is stable: best score first, ties by id
+        order = sorted(found.values(), key=_score_of, reverse=True)
+        cut = bisect_right(order, -threshold, key=_neg_score)  # the first below the threshold
+        matches = tuple(order[:cut])
+        near = tuple(order[cut:cut + MAX_NEAR_MISSES])
         rules = self._rules.match(p, threshold, 0)
         risks = self._risk.match(p, threshold, 0)
         if p.truncated and (self._rules.triggers or self._risk.triggers):
