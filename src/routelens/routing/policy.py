@@ -225,7 +225,8 @@ def _decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdic
         for sid, _ in dropped:
             if sid in cands:
                 cands[sid].why = "dropped: the skill is disabled"
-        live = tuple(m for m in ev.matches if m.id not in expansions or expansions[m.id].status != "disabled")
+        live = ev.matches if not dropped else tuple(
+            m for m in ev.matches if m.id not in expansions or expansions[m.id].status != "disabled")
         if not live:
             return _all_disabled(dropped, rule_note, ev)
         note = rule_note + ("; dropped disabled " + ", ".join(quote(d[0]) for d in dropped) if dropped else "")
@@ -271,17 +272,23 @@ def _decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdic
         # 9. one outweighs the others, several needs, or ambiguity
         top = supported[0]
 
+        apart_of: dict[tuple, bool] = {}  # by spans: candidates sharing their evidence share them (§6.10)
+
         def apart(c: Candidate) -> bool:
             """Its evidence lies in another clause than all of the top's (a separate ask)."""
-            return bool(c.spans) and all(
-                any(min(t[1], x[1]) <= b < max(t[0], x[0]) for b in ev.clause_breaks)
-                for t in top.spans for x in c.spans)
+            got = apart_of.get(c.spans)
+            if got is None:
+                got = apart_of[c.spans] = bool(c.spans) and all(
+                    any(min(t[1], x[1]) <= b < max(t[0], x[0]) for b in ev.clause_breaks)
+                    for t in top.spans for x in c.spans)
+            return got
 
         # a rival: evidence beyond one everyday word, or one everyday word in a clause of its own (§6.3 step 9)
         rivals = sorted((c for c in live_c if c is not top and c.counted and (c.rival or apart(c))),
                         key=lambda c: (-c.weight, -c.score, c.id))
+        rival_ids = {id(c) for c in rivals}
         for c in live_c:
-            if c is not top and c.counted and all(c is not x for x in rivals):
+            if c is not top and c.counted and id(c) not in rival_ids:
                 c.why = f"not selected: an everyday word only, next to the evidence for {quote(top.id)}"
         if rivals:
             second = rivals[0]
