@@ -63,8 +63,8 @@ from __future__ import annotations
 import gc
 import re
 import unicodedata
-from bisect import bisect_left, bisect_right, insort
 from array import array
+from bisect import bisect_left, insort
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
@@ -594,11 +594,9 @@ class _ByOwner:
             yield owner, self.flat[self.offsets[i]:self.offsets[i + 1]].tolist()
 
 
-_new_match = object.__new__
 #: a trigger text not scored yet for this task (:meth:`TriggerMatcher.match`)
 _UNSCORED = object()
-#: above every trigger id: ``(-threshold, _NO_TID)`` sorts after every queued text bounded at the threshold
-_NO_TID = 2 ** 63
+_new_match = object.__new__
 
 
 class TriggerMatcher:
@@ -1088,87 +1086,21 @@ class TriggerMatcher:
                         b += v * 100.0
                 b /= 100.0
             if b >= floor:
-                append((-b, tids[0], x))  # one entry per text: its triggers are ascending, the first leads
+                negb = -b
+                for tid in tids:
+                    append((negb, tid, x))
         queue.sort()
-        # Texts whose bound reaches the threshold are taken best bound first, then by their first trigger, and
-        # the owners of one text are offered in trigger order: every such text is scored (the stop test reads
-        # only lower bounds), the best match of an owner is the least key whatever the order, and an owner's
-        # hits, which may come in another order under one bound, are put back in (bound, trigger id) order.
-        results_get = results.get
-        new_match = _new_match
-        n_top = bisect_right(queue, (-threshold, _NO_TID))
-        hit_key: dict[str, tuple[float, int]] = {}  # owner -> (bound, trigger id) of its first hit here
-        keys: dict[str, list[tuple[float, int]]] = {}  # owner with two hits or more -> the keys of its hits
-        start: dict[str, int] = {}  # ... and where they begin in its list (after the spacing and symbol hits)
-        for i in range(n_top):
-            negb, t0, x = queue[i]
-            # any trigger of the text scores the same: the first is the one cut up
-            score, a, bb = self._score_trigger(t0, task, self._evidence(triggers[t0], task, word_pos))
-            if score < floor or a < 0:
-                continue
-            m0 = self._to_match(t0, task, score, a, bb)
-            sc, sp, kind = m0.score, m0.span, m0.kind
-            key0 = (-sc, sp[0], sp[0] - sp[1])
-            above = sc >= threshold
-            text = l_texts[t0] if lazy is not None else triggers[t0].text
-            keep = above and collect is not None
-            for tid in text_tids[x]:
-                if lazy is not None:
-                    owner, order = l_owners[l_owner_of[tid]], l_orders[tid]
-                else:
-                    tr = triggers[tid]
-                    owner, order = tr.owner, tr.order
-                m = new_match(Match)  # a frozen dataclass's __init__ costs more than the rest of a hit
-                d = m.__dict__  # filled key by key: a third faster than update() with keywords
-                d["id"] = owner
-                d["score"] = sc
-                d["trigger"] = text
-                d["span"] = sp
-                d["kind"] = kind
-                # offer m to its owner (as offer() above, inlined: it runs once per owner reached)
-                key = (*key0, order)
-                old = results_get(owner)
-                if old is None or key < old[0]:
-                    results[owner] = (key, m)
-                    if above:
-                        low.discard(owner)
-                    else:
-                        low.add(owner)
-                if keep:
-                    lst = collect.get(owner)
-                    if lst is None:
-                        collect[owner] = [m]
-                        hit_key[owner] = (negb, tid)
-                    else:
-                        lst.append(m)
-                        ks = keys.get(owner)
-                        if ks is None:
-                            first = hit_key.get(owner)
-                            ks = keys[owner] = [first] if first is not None else []
-                            start[owner] = len(lst) - 1 - len(ks)
-                        ks.append((negb, tid))
-        if collect is not None and hit_key:
-            for owner, ks in keys.items():
-                if any(p > q for p, q in zip(ks, ks[1:])):
-                    lst, s0 = collect[owner], start[owner]
-                    lst[s0:] = [m for _, m in sorted(zip(ks, lst[s0:]), key=lambda km: km[0])]
-                    hit_key[owner] = min(ks)
-            # the owners in the order of their first hit (what the evidence's span look-ups read first)
-            ordered = [o for _, o in sorted((k, o) for o, k in hit_key.items())]
-            if ordered != list(hit_key):  # hit_key's order is the order they joined ``collect`` here
-                collect.update([(o, collect.pop(o)) for o in ordered])
-        # Below the threshold (near misses), triggers are taken one by one in (bound, trigger id) order, and
-        # the stop test runs before each: a score may exceed its bound there, so one text's owners are not
-        # offered together.
-        rest = sorted((negb, tid, x) for negb, _, x in queue[n_top:] for tid in text_tids[x])
         # the best scores of the owners below the threshold, ascending, kept up to date offer by offer
-        below = sorted(-results[o][0][0] for o in low) if rest else []
+        below: list[float] = sorted(-results[o][0][0] for o in low)
         # text index -> None (does not match) or (score, span, kind, key without the order, score >= threshold)
         scored: dict[int, tuple | None] = {}
         scored_get = scored.get
-        for negb, tid, x in rest:
-            if len(below) >= keep_below and (keep_below == 0 or -negb < below[-keep_below]):
-                break
+        results_get = results.get
+        new_match = _new_match
+        for negb, tid, x in queue:
+            if negb > -threshold:  # the bound is below the threshold: near misses only from here
+                if len(below) >= keep_below and (keep_below == 0 or -negb < below[-keep_below]):
+                    break
             if lazy is not None:
                 owner, text, order = l_owners[l_owner_of[tid]], l_texts[tid], l_orders[tid]
             else:
@@ -1176,7 +1108,7 @@ class TriggerMatcher:
                 owner, text, order = tr.owner, tr.text, tr.order
             got = scored_get(x, _UNSCORED)
             if got is _UNSCORED:
-                first = text_tids[x][0]
+                first = text_tids[x][0]  # any trigger of the text scores the same: the first is the one cut up
                 score, a, bb = self._score_trigger(first, task, self._evidence(triggers[first], task, word_pos))
                 if score >= floor and a >= 0:
                     m = self._to_match(first, task, score, a, bb)
@@ -1187,13 +1119,14 @@ class TriggerMatcher:
                 scored[x] = got
             if got is None:
                 continue
-            m = new_match(Match)
-            d = m.__dict__
+            m = new_match(Match)  # a frozen dataclass's __init__ costs more than the rest of a hit
+            d = m.__dict__  # filled key by key: a third faster than update() with keywords
             d["id"] = owner
             d["score"] = got[0]
             d["trigger"] = text
             d["span"] = got[1]
             d["kind"] = got[2]
+            # offer m to its owner (as offer() above, inlined: it runs once per owner reached)
             key = (*got[3], order)
             old = results_get(owner)
             if old is None or key < old[0]:
