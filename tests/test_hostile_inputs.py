@@ -666,3 +666,28 @@ def test_an_empty_out_or_registry_is_refused(project, cli, capsys):
         assert exc.value.code == 2
         assert "an empty path (give a file or folder name)" in capsys.readouterr().err
     assert not (Path.cwd() / INDEX_NAME).exists()
+
+
+def test_the_top_level_help_names_the_options_every_command_takes(capsys):
+    """`routelens --help` listed only -h and --version: --registry and
+    --demo, which its own description mentions, were in no help but each
+    command's."""
+    with pytest.raises(SystemExit) as exc:
+        main(["--help"])
+    assert exc.value.code == 0
+    out = capsys.readouterr().out
+    tail = out[out.index("options every command takes"):]
+    assert tail == (
+        "options every command takes (before or after the command word):\n"
+        "  --registry PATH         the canonical registry (default: $ROUTELENS_REGISTRY,\n"
+        "                          else skills.yaml in this folder or the nearest\n"
+        "                          parent, up to the top of the git work tree)\n"
+        "  --demo                  use the bundled example registry (53 skills, English\n"
+        "                          and Japanese) instead of yours; every output says so\n"
+        "  --out, --generated DIR  folder of routing.min.json and catalog.json (default:\n"
+        "                          generated/ beside the registry)\n"
+        "\n"
+        "the UI also takes --index PATH, --task TEXT, --theme NAME, --cases FILE,\n"
+        "  --log FILE (routelens tui --help)\n"
+        "each command's own options: routelens COMMAND --help\n")
+    assert max(len(line) for line in tail.splitlines()) <= 79

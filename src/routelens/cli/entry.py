@@ -15,6 +15,7 @@ import argparse
 import contextlib
 import importlib
 import shlex
+import textwrap
 import sys
 from typing import Any
 
@@ -24,7 +25,7 @@ from routelens.errors import NoRegistryError
 from routelens.text.visible import visible
 from routelens.text.words import closest  # already loaded by the registry reader: no start-up cost
 
-__all__ = ["COMMANDS", "build_parser", "common_first", "main", "unknown_command", "VisibleStream"]
+__all__ = ["COMMANDS", "build_parser", "common_epilog", "common_first", "main", "unknown_command", "VisibleStream"]
 
 #: The subcommand modules (``routelens.cli.commands.<name>``), in the order
 #: ``--help`` lists them. A command imports only its own module (and what
@@ -44,19 +45,53 @@ def command_module(name: str):
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The ``routelens`` argument parser with every subcommand registered,
     or only the one of module ``only``."""
+    common = common_options()
     parser = argparse.ArgumentParser(
         prog="routelens",
         description="Canonical skill registry -> compact routing index -> router with fallback. "
         "Without a command (or with only options such as --registry, --task), opens the terminal UI on "
         "skills.yaml here or in a parent folder; --demo uses the bundled example.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"routelens {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    common = common_options()
     for name in COMMANDS:
         if only is None or name == only:
             command_module(name).register(sub, common)
+    parser.epilog = common_epilog(common, sub.choices.get("tui"))
     return parser
+
+
+def common_epilog(common: argparse.ArgumentParser, ui: argparse.ArgumentParser | None = None) -> str:
+    """The top-level ``--help``'s closing text: the options every command
+    takes (written from ``common``, the parent parser of
+    :func:`~routelens.cli.commands.common.common_options`, so the two never
+    differ), the UI's own options (from ``ui``, the ``tui`` subparser, when
+    given), and where each command's help is. Lines wrap at 79 characters."""
+    def name(action: argparse.Action) -> str:
+        return ", ".join(action.option_strings) + (f" {action.metavar}" if action.metavar else "")
+
+    shared = [a for a in common._actions if a.help is not argparse.SUPPRESS]
+    width = max(len(name(a)) for a in shared)
+    lines = ["options every command takes (before or after the command word):"]
+    for action in shared:
+        lines += textwrap.wrap(action.help or "", 79, initial_indent=f"  {name(action).ljust(width)}  ",
+                               subsequent_indent=" " * (width + 4))
+    if ui is not None:
+        own = [name(a) for a in ui._actions
+               if a.option_strings and a.dest not in {c.dest for c in common._actions} and a.dest != "help"]
+        line = "the UI also takes"
+        lines.append("")
+        for i, word in enumerate(own + ["(routelens tui --help)"]):
+            word += "," if i < len(own) - 1 else ""
+            if len(line) + 1 + len(word) > 79:
+                lines.append(line)
+                line = "  " + word
+            else:
+                line += " " + word
+        lines.append(line)
+    lines.append("each command's own options: routelens COMMAND --help")
+    return "\n".join(lines)
 
 
 #: words that belong to the top-level parser, not to the UI
