@@ -161,7 +161,11 @@ def test_eval_below_the_bar_exits_1_and_lists_wrong_cases(reg_path, tmp_path, ca
     out = capsys.readouterr().out
     assert "confident precision      50.0%  (bar >= 99.0%)  FAIL  1/2 routed decisions right" in out
     assert f"{cases}:2: [english] \"refactor it\"" in out
-    assert out.rstrip().endswith("FAIL: below the quality bar: precision 0.500 is not >= 0.99")
+    # a measure with no cases behind it says so instead of "100.0% ok" (it read as a pass)
+    assert "  must-fallback recall       n/a  (bar >= 100.0%)  -     0/0 fell back (not measured)\n" in out
+    assert "  off-topic false-route      n/a  (bar <= 0.0%)  -     0/0 routed (not measured)\n" in out
+    assert out.rstrip().endswith("FAIL: below the quality bar: precision 0.500 is not >= 0.99 "
+                                 "(not measured, 0/0: must-fallback recall, off-topic false-route)")
 
 
 def test_eval_bad_cases_file_exits_2(reg_path, tmp_path, capsys):
