@@ -97,6 +97,27 @@ def test_route_batch_in_a_real_process(reg_path):
     assert [json.loads(x)["skills"] for x in proc.stdout.splitlines()] == [["refactoring"], ["ci-fix"]]
 
 
+def test_route_batch_names_lines_that_are_not_utf8(reg_path, capsys, monkeypatch):
+    """Undecodable bytes on standard input were replaced by U+FFFD without a
+    word: the batch goes on, and standard error names each such line (byte
+    column, 1-based), the first five, then a count."""
+    data = b"fix the CI failure\n\xff\xfe refactor\nok \xe3\x81\n" + b"a\xff\n" * 4
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
+    assert main(["route", "--json", "-", "--registry", str(reg_path)]) == 0
+    out = capsys.readouterr()
+    decisions = [json.loads(line) for line in out.out.splitlines()]
+    assert [d["task"] for d in decisions] == ["fix the CI failure", "\ufffd\ufffd refactor", "ok \ufffd"] + ["a\ufffd"] * 4
+    assert decisions[0]["skills"] == ["ci-fix"]
+    tail = "routed with U+FFFD in place of the undecodable bytes\n"
+    assert out.err == (f"routelens: <stdin>:2:1: not UTF-8 (byte 0xff): {tail}"
+                       f"routelens: <stdin>:3:4: not UTF-8 (byte 0xe3): {tail}"
+                       f"routelens: <stdin>:4:2: not UTF-8 (byte 0xff): {tail}"
+                       f"routelens: <stdin>:5:2: not UTF-8 (byte 0xff): {tail}"
+                       f"routelens: <stdin>:6:2: not UTF-8 (byte 0xff): {tail}"
+                       "routelens: <stdin>: 6 lines were not UTF-8 (1 more than named above); each was routed "
+                       "with U+FFFD in place of the undecodable bytes\n")
+
+
 def test_explain(reg_path, capsys):
     assert main(["explain", "refactor the terraform", "--skill", "terraform", "--registry", str(reg_path)]) == 0
     out = capsys.readouterr().out.splitlines()
