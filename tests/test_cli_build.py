@@ -260,6 +260,38 @@ def test_warnings_go_to_stderr_and_build_succeeds(tmp_path, cli):
                    "decisions say the body cannot be loaded\n")
 
 
+def test_build_and_check_name_a_misspelled_key(tmp_path, cli):
+    """`satus: disabled` is metadata: the skill kept routing, and only lint
+    said so; build and check now give lint's warning (block and flow
+    entries, at the key)."""
+    reg, out = _registry(tmp_path, H + S + "    satus: disabled\n"
+                         "  b: {path: b.md, priority: P1, triggers: [y], descripton: Bee, owner: me}\n")
+    for name in ("a.md", "b.md"):
+        (tmp_path / name).write_text("# body\n", encoding="utf-8")
+    warnings = (f"{reg}:7:5: warning: skills.a.satus: `satus` is no key routelens reads (it is kept as metadata): "
+                "did you mean `status`?\n"
+                f"{reg}:8:48: warning: skills.b.descripton: `descripton` is no key routelens reads (it is kept as "
+                "metadata): did you mean `description`?\n")
+    code, _, err = cli("build", "-q", "--registry", reg, "--out", out)
+    assert (code, err) == (0, warnings)
+    code, _, err = cli("check", "--registry", reg, "--out", out)
+    assert (code, err) == (0, warnings)
+
+
+def test_a_missing_required_key_is_found_at_its_misspelling(tmp_path, cli):
+    """`priorty: P0` gave "missing required key `priority`" at the skill's
+    id, two lines above the key to fix."""
+    reg, out = _registry(tmp_path, H + "  a:\n    path: a.md\n    priorty: P0\n    triggers: [x]\n"
+                         "  b:\n    path: b.md\n    triggers: [y]\n")
+    code, _, err = cli("build", "--registry", reg, "--out", out)
+    assert code == 2
+    assert err == (f"{reg}:5:5: skills.a.priority: missing required key `priority` (`priorty` here looks like a "
+                   "misspelling of it)\n"
+                   f"{reg}:7:3: skills.b.priority: missing required key `priority`\n"
+                   f"{reg}: 2 errors; nothing was written\n")
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == OLD
+
+
 # --------------------------------------------------------------------------- check
 
 

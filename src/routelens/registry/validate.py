@@ -54,6 +54,23 @@ RULE_KEYS = ("forced", "triggers", "description")
 _SKILL_KEYS = frozenset(SKILL_KEYS)
 
 
+#: how alike (rapidfuzz ``fuzz.ratio``) a key must be to a missing required key to be named as its misspelling
+_MISSING_HINT_CUTOFF = 80
+
+
+def _missing(r: Any, kn: Any, d: Any, fields: dict[Any, Any], base: str, req: str) -> None:
+    """Record "missing required key `req`" at the entry's key ``kn`` — or,
+    when one of the entry's other keys is one letter or two from ``req``
+    (``priorty``), at that key, the place to fix, naming it."""
+    others = [k for k in fields if isinstance(k, str) and k not in _SKILL_KEYS]
+    hint = closest(req, others, _MISSING_HINT_CUTOFF) if others else None
+    if hint is None:
+        r.error(kn.start, f"{base}.{req}", f"missing required key `{req}`")
+        return
+    node = next(knode for key, knode, _v in r.mapping_pairs(d, "") if key == hint)
+    r.error(node.start, f"{base}.{req}", f"missing required key `{req}` (`{hint}` here looks like a misspelling of it)")
+
+
 class Validator:
     """Checks of single values (strings, mappings, trigger lists, ids) that
     record an error on the reader ``r`` and return None / False / ``()``
@@ -163,7 +180,7 @@ def validate_skill(r: Reader, v: Validator, key: str, kn: Node, vn: Node) -> Ski
     base = "skills." + key
     for req in ("path", "priority", "triggers"):
         if req not in fields and id(d) not in r.bad_merge:
-            r.error(kn.start, f"{base}.{req}", f"missing required key `{req}`")
+            _missing(r, kn, d, fields, base, req)
     path_v = prio = None
     trig: tuple[str, ...] = ()
     n = fields.get("path")

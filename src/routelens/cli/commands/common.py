@@ -40,6 +40,7 @@ __all__ = [
     "report_registry_error",
     "positive_int",
     "print_body_warnings",
+    "print_key_warnings",
     "print_json",
     "diagnostics_exit",
     "load_cases_or_exit",
@@ -179,6 +180,17 @@ def print_body_warnings(reg: Registry) -> None:
     if more > 0:
         print(f"{reg.display_name}: warning: {more:,} more skill{'s' if more != 1 else ''} whose body cannot be "
               "loaded (`routelens lint` lists every one)", file=sys.stderr)
+
+
+def print_key_warnings(reg: Registry) -> None:
+    """Say on standard error each metadata key that looks like a misspelled
+    key routelens reads (``satus: disabled`` never disables a skill), as
+    ``FILE:LINE:COL`` warnings (:func:`routelens.registry.keys.misspelled_keys`;
+    lint gives the same ones, code ``misspelled-key``)."""
+    from routelens.registry.keys import misspelled_keys
+
+    for w in misspelled_keys(reg):
+        print(str(w), file=sys.stderr)
 
 
 @contextmanager
