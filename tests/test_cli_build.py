@@ -121,8 +121,9 @@ def test_bad_input_exits_2_naming_file_line_column_and_key_path(tmp_path, cli, n
     assert code == 2
     assert stdout == ""
     n = len(diagnostics)
-    assert stderr.splitlines() == [f"{reg}:{d}" for d in diagnostics] + [
-        f"{reg}: {n} error{'s' if n != 1 else ''}; nothing was written"]
+    # the registry's warnings follow its errors (test_warnings_that_explain_an_error_are_printed_with_it)
+    assert [line for line in stderr.splitlines() if ": warning: " not in line] == [
+        f"{reg}:{d}" for d in diagnostics] + [f"{reg}: {n} error{'s' if n != 1 else ''}; nothing was written"]
     assert "Traceback" not in stderr
     assert {p.name: p.read_bytes() for p in out.iterdir()} == OLD  # untouched, nothing added
 
@@ -276,6 +277,21 @@ def test_build_and_check_name_a_misspelled_key(tmp_path, cli):
     assert (code, err) == (0, warnings)
     code, _, err = cli("check", "--registry", reg, "--out", out)
     assert (code, err) == (0, warnings)
+
+
+def test_warnings_that_explain_an_error_are_printed_with_it(tmp_path, cli):
+    """`skils:` gave only "missing required key `skills`" at line 1: the
+    warning naming `skils` was dropped because the registry had errors."""
+    reg, out = _registry(tmp_path, "schema_version: 1\nskils:\n  a:\n    path: a.md\n    priority: P0\n"
+                         "    triggers: [x]\n")
+    code, _, err = cli("build", "--registry", reg, "--out", out)
+    assert code == 2
+    assert err == (f"{reg}:2:1: skills: missing required key `skills` (a mapping of skill id -> skill; `skils` "
+                   "here looks like a misspelling of it)\n"
+                   f"{reg}:2:1: warning: skils: unknown top-level key (known: schema_version, skills, composition, "
+                   "rules, routing); ignored; did you mean `skills`?\n"
+                   f"{reg}: 1 error; nothing was written\n")
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == OLD
 
 
 def test_a_missing_required_key_is_found_at_its_misspelling(tmp_path, cli):

@@ -491,7 +491,10 @@ def validate_registry(r: Reader, root: Node | None, path: Path, text: str,
     # skills (validated while composing when they could be: see parse_registry)
     skills: dict[str, Skill] = {}
     if "skills" not in top:
-        r.error(0, "skills", "missing required key `skills` (a mapping of skill id -> skill)")
+        near = closest("skills", [k for k in top if k not in KNOWN_TOP_LEVEL], _MISSING_HINT_CUTOFF)
+        r.error(top[near][0].start if near else 0, "skills",
+                "missing required key `skills` (a mapping of skill id -> skill"
+                + (f"; `{near}` here looks like a misspelling of it)" if near else ")"))
     declared: set[str] = set()
     for key, kn, vn in section_entries("skills"):
         declared.add(key)

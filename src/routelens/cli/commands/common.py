@@ -120,11 +120,14 @@ def resolve_paths(args: argparse.Namespace) -> tuple[Path, Path]:
 
 
 def report_registry_error(path: Path, exc: RegistryError, outcome: str = "") -> None:
-    """Print every diagnostic of ``exc`` to stderr, then ``PATH: N errors``
+    """Print every diagnostic of ``exc`` to stderr, then its warnings (they
+    often explain an error), then ``PATH: N errors``
     (``; outcome`` appended, e.g. ``nothing was written``), and how to name
     a registry when there is no file at ``path``."""
     for d in exc.diagnostics:
         print(str(d), file=sys.stderr)
+    for w in exc.warnings:  # "unknown top-level key `skils`" explains "missing required key `skills`"
+        print(str(w), file=sys.stderr)
     n = len(exc.diagnostics)
     tail = f"; {outcome}" if outcome else ""
     print(f"{path}: {n} error{'s' if n != 1 else ''}{tail}", file=sys.stderr)
