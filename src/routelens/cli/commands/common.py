@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 from routelens.artifacts.bodies import body_problems, body_warnings
 from routelens.errors import CasesError, DiagnosticError, RegistryError
 from routelens.paths import REGISTRY_ENV, bundled_registry, default_out_dir, default_registry
+from routelens.registry.keys import misspelled_keys
 from routelens.registry.load import load_registry
 from routelens.registry.model import Registry
 from routelens.text.numbers import pct as _pct
@@ -190,8 +191,6 @@ def print_key_warnings(reg: Registry) -> None:
     key routelens reads (``satus: disabled`` never disables a skill), as
     ``FILE:LINE:COL`` warnings (:func:`routelens.registry.keys.misspelled_keys`;
     lint gives the same ones, code ``misspelled-key``)."""
-    from routelens.registry.keys import misspelled_keys
-
     for w in misspelled_keys(reg):
         print(str(w), file=sys.stderr)
 
