@@ -189,6 +189,17 @@ def test_eval_below_the_bar_exits_1_and_lists_wrong_cases(reg_path, tmp_path, ca
                                  "(not measured, 0/0: must-fallback recall, off-topic false-route)")
 
 
+@pytest.mark.parametrize("command", ["eval", "tune", "suggest"])
+def test_an_empty_cases_file_measures_nothing_and_exits_2(reg_path, tmp_path, capsys, command):
+    """`cases: []` printed "0 cases ... PASS: meets the quality bar", exit 0:
+    a CI gate on an emptied file passed."""
+    cases = tmp_path / "cases.yaml"
+    cases.write_text("cases: []\n", encoding="utf-8")
+    assert main([command, str(cases), "--registry", str(reg_path)]) == 2
+    out = capsys.readouterr()
+    assert (out.out, out.err) == ("", f"{cases}:1:1: cases: the `cases:` list is empty: there is nothing to measure\n")
+
+
 def test_eval_bad_cases_file_exits_2(reg_path, tmp_path, capsys):
     cases = tmp_path / "cases.yaml"
     cases.write_text("cases:\n  - task: [3.10]\n", encoding="utf-8")

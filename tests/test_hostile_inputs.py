@@ -676,9 +676,9 @@ def test_the_top_level_help_names_the_options_every_command_takes(capsys):
         main(["--help"])
     assert exc.value.code == 0
     out = capsys.readouterr().out
-    tail = out[out.index("options every command takes"):]
+    tail = out[out.index("options every command"):]
     assert tail == (
-        "options every command takes (before or after the command word):\n"
+        "options every command but init takes (before or after the command word):\n"
         "  --registry PATH         the canonical registry (default: $ROUTELENS_REGISTRY,\n"
         "                          else skills.yaml in this folder or the nearest\n"
         "                          parent, up to the top of the git work tree)\n"

@@ -58,22 +58,26 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     for name in COMMANDS:
         if only is None or name == only:
             command_module(name).register(sub, common)
-    parser.epilog = common_epilog(common, sub.choices.get("tui"))
+    without = tuple(name for name, p in sub.choices.items() if "--registry" not in p._option_string_actions)
+    parser.epilog = common_epilog(common, sub.choices.get("tui"), without)
     return parser
 
 
-def common_epilog(common: argparse.ArgumentParser, ui: argparse.ArgumentParser | None = None) -> str:
+def common_epilog(common: argparse.ArgumentParser, ui: argparse.ArgumentParser | None = None,
+                  without: tuple[str, ...] = ()) -> str:
     """The top-level ``--help``'s closing text: the options every command
     takes (written from ``common``, the parent parser of
     :func:`~routelens.cli.commands.common.common_options`, so the two never
-    differ), the UI's own options (from ``ui``, the ``tui`` subparser, when
-    given), and where each command's help is. Lines wrap at 79 characters."""
+    differ) and the commands ``without`` them (``init``), the UI's own
+    options (from ``ui``, the ``tui`` subparser, when given), and where each
+    command's help is. Lines wrap at 79 characters."""
     def name(action: argparse.Action) -> str:
         return ", ".join(action.option_strings) + (f" {action.metavar}" if action.metavar else "")
 
     shared = [a for a in common._actions if a.help is not argparse.SUPPRESS]
     width = max(len(name(a)) for a in shared)
-    lines = ["options every command takes (before or after the command word):"]
+    but = f" but {', '.join(without)}" if without else ""
+    lines = [f"options every command{but} takes (before or after the command word):"]
     for action in shared:
         lines += textwrap.wrap(action.help or "", 79, initial_indent=f"  {name(action).ljust(width)}  ",
                                subsequent_indent=" " * (width + 4))

@@ -212,11 +212,17 @@ def diagnostics_exit(*kinds: type[DiagnosticError]) -> Iterator[None]:
 
 def load_cases_or_exit(path: Path) -> list[Case]:
     """The labelled cases of ``path`` (:func:`routelens.tools.evaluate.load_cases`);
-    a bad file is reported and :class:`CommandExit` (2) raised."""
+    a bad file, or one whose ``cases:`` list is empty (an emptied file would
+    pass every bar: docs/formats.md §7.1), is reported and
+    :class:`CommandExit` (2) raised."""
     from routelens.tools.evaluate import load_cases  # the router with it: not for build, check, stats
 
     with diagnostics_exit():
-        return load_cases(path)
+        cases = load_cases(path)
+    if not cases:
+        print(f"{path}:1:1: cases: the `cases:` list is empty: there is nothing to measure", file=sys.stderr)
+        raise CommandExit(2)
+    return cases
 
 
 def tty_progress(label: str) -> Callable[[float], None] | None:
