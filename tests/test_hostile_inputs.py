@@ -691,3 +691,18 @@ def test_the_top_level_help_names_the_options_every_command_takes(capsys):
         "  --log FILE (routelens tui --help)\n"
         "each command's own options: routelens COMMAND --help\n")
     assert max(len(line) for line in tail.splitlines()) <= 79
+
+
+def test_an_unquoted_task_is_told_to_be_quoted(capsys):
+    """`routelens route please review my diff` said only "unrecognized
+    arguments: review my diff" under the top-level usage."""
+    assert main(["route", "please", "review", "my", "diff", "--demo"]) == 2
+    assert capsys.readouterr().err == ("routelens route: the task is one argument: quote it (routelens route "
+                                       "'please review my diff'); 'review my diff' came as further arguments\n")
+    assert main(["explain", "please", "review", "--skill", "code-review"]) == 2
+    assert capsys.readouterr().err == ("routelens explain: the task is one argument: quote it (routelens explain "
+                                       "'please review'); 'review' came as further arguments\n")
+    with pytest.raises(SystemExit) as exc:  # an unknown option is argparse's to say
+        main(["route", "review", "--nope"])
+    assert exc.value.code == 2
+    assert "unrecognized arguments: --nope" in capsys.readouterr().err

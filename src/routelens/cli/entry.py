@@ -107,6 +107,10 @@ _COMMON = ("--demo", "--registry", "--out", "--generated")
 _VALUED = ("--registry", "--out", "--generated", "--index", "--task", "--theme", "--cases", "--log")
 
 
+#: commands whose one positional argument is a task: several loose words are an unquoted task
+_ONE_TASK = ("route", "explain")
+
+
 def unknown_command(word: str) -> str:
     """What to say for a first word that is no command: the closest
     command (``rout`` -> ``route``), else how to route a task or open the
@@ -182,6 +186,15 @@ def main(argv: list[str] | None = None) -> int:
         words = ["tui", *words]  # options of the UI without the word `tui`
     # only the command's own module; the full list for --help, --version or an unknown word
     parser = build_parser(only=_MODULE_OF.get(words[0]))
+    if words[0] in _ONE_TASK:
+        args, extra = parser.parse_known_args(words)
+        loose = [w for w in extra if not w.startswith("-")]
+        if loose and loose == extra and getattr(args, "task", None) not in (None, "-"):
+            task = " ".join([args.task, *loose])
+            print(f"routelens {words[0]}: the task is one argument: quote it "
+                  f"(routelens {words[0]} {shlex.quote(task)}); {' '.join(loose)!r} came as further arguments",
+                  file=sys.stderr)
+            return 2
     args = parser.parse_args(words)
     if not getattr(args, "func", None):
         args = parser.parse_args(["tui", *words])
