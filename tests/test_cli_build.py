@@ -4,6 +4,7 @@ and the generated files already there stay byte for byte the same."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import subprocess
@@ -533,3 +534,17 @@ def test_the_layer1_line_says_1_skill():
 
     st = {"skills": 1, "chars": 80, "bytes": 80, "tokens": None, "tokens_unavailable": "tiktoken not installed"}
     assert format_stats(st) == "layer-1 block: 1 skill, 80 chars, 80 bytes, tokens: unavailable (tiktoken not installed)"
+
+
+def test_a_folder_holding_skills_yaml_names_its_registry(tmp_path, cli):
+    """`routelens check --registry my-skills` (the folder `routelens init
+    my-skills` just wrote) said "it is a directory, not a file"."""
+    assert cli("init", tmp_path / "my-skills")[0] == 0
+    code, out, err = cli("check", "--registry", tmp_path / "my-skills")
+    assert (code, err) == (0, "")
+    reg = tmp_path / "my-skills" / "skills.yaml"
+    sha = hashlib.sha256(reg.read_bytes()).hexdigest()[:12]
+    assert out == f"ok: {reg.parent / 'generated'} is fresh for {reg} ({sha}) and within the size budget\n"
+    code, _, err = cli("check", "--registry", tmp_path)  # a folder without one is still refused
+    assert code == 2
+    assert err.splitlines()[0] == f"{tmp_path}:1:1: cannot read the registry: it is a directory, not a file"

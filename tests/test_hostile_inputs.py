@@ -679,9 +679,10 @@ def test_the_top_level_help_names_the_options_every_command_takes(capsys):
     tail = out[out.index("options every command"):]
     assert tail == (
         "options every command but init takes (before or after the command word):\n"
-        "  --registry PATH         the canonical registry (default: $ROUTELENS_REGISTRY,\n"
-        "                          else skills.yaml in this folder or the nearest\n"
-        "                          parent, up to the top of the git work tree)\n"
+        "  --registry PATH         the canonical registry, or a folder holding its\n"
+        "                          skills.yaml (default: $ROUTELENS_REGISTRY, else\n"
+        "                          skills.yaml in this folder or the nearest parent, up\n"
+        "                          to the top of the git work tree)\n"
         "  --demo                  use the bundled example registry (53 skills, English\n"
         "                          and Japanese) instead of yours; every output says so\n"
         "  --out, --generated DIR  folder of routing.min.json and catalog.json (default:\n"

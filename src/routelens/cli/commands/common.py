@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from routelens.artifacts.bodies import body_problems, body_warnings
 from routelens.errors import CasesError, DiagnosticError, RegistryError
-from routelens.paths import REGISTRY_ENV, bundled_registry, default_out_dir, default_registry
+from routelens.paths import REGISTRY_ENV, REGISTRY_NAME, bundled_registry, default_out_dir, default_registry
 from routelens.registry.keys import misspelled_keys
 from routelens.registry.load import load_registry
 from routelens.registry.model import Registry
@@ -76,8 +76,8 @@ def common_options() -> argparse.ArgumentParser:
     """Options every subcommand accepts (a parent parser)."""
     p = argparse.ArgumentParser(add_help=False)
     p.add_argument("--registry", type=path_arg, default=None, metavar="PATH",
-                   help=f"the canonical registry (default: ${REGISTRY_ENV}, else skills.yaml in this folder or "
-                   "the nearest parent, up to the top of the git work tree)")
+                   help=f"the canonical registry, or a folder holding its skills.yaml (default: ${REGISTRY_ENV}, else "
+                   "skills.yaml in this folder or the nearest parent, up to the top of the git work tree)")
     p.add_argument("--demo", action="store_true",
                    help="use the bundled example registry (53 skills, English and Japanese) instead of yours; "
                    "every output says so")
@@ -108,6 +108,9 @@ def registry_of(args: argparse.Namespace) -> Path:
             args._demo_said = True
         return path
     if args.registry is not None:
+        folder = Path(args.registry)
+        if folder.is_dir() and (folder / REGISTRY_NAME).is_file():  # `--registry my-skills`, the folder init made
+            return folder / REGISTRY_NAME
         return args.registry
     return default_registry()
 
