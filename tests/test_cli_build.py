@@ -548,3 +548,17 @@ def test_a_folder_holding_skills_yaml_names_its_registry(tmp_path, cli):
     code, _, err = cli("check", "--registry", tmp_path)  # a folder without one is still refused
     assert code == 2
     assert err.splitlines()[0] == f"{tmp_path}:1:1: cannot read the registry: it is a directory, not a file"
+
+
+def test_a_bad_not_when_or_high_risk_list_is_named_as_itself(tmp_path, cli):
+    """`not_when: review` said "skills.c.not_when: triggers must be a
+    non-empty list of strings": the key path was right, the words named
+    another key."""
+    reg, out = _registry(tmp_path, H + S + "    not_when: review\n  b:\n    path: b.md\n    priority: P1\n"
+                         "    triggers: [y]\n    not_when: []\nrouting:\n  high_risk: oops\n")
+    code, _, err = cli("build", "--registry", reg, "--out", out)
+    assert code == 2
+    assert err == (f"{reg}:7:15: skills.a.not_when: not_when must be a non-empty list of strings\n"
+                   f"{reg}:12:15: skills.b.not_when: not_when is empty: give at least one phrase\n"
+                   f"{reg}:14:14: routing.high_risk: high_risk must be a non-empty list of strings\n"
+                   f"{reg}: 3 errors; nothing was written\n")

@@ -106,20 +106,24 @@ class Validator:
         return True
 
     def triggers(self, node: Node, path: str) -> tuple[str, ...]:
-        """A trigger list (docs/formats.md §1: a non-empty list of non-empty
-        strings, at most ``LIMITS["max_triggers_per_entry"]`` of at most
+        """A trigger list (``triggers``, ``not_when``, ``routing.high_risk``:
+        the last key of ``path``, which its errors name; docs/formats.md §1: a
+        non-empty list of non-empty strings, at most ``LIMITS["max_triggers_per_entry"]`` of at most
         ``LIMITS["max_trigger_chars"]`` characters each), the valid ones; every
         bad item is an error."""
         r = self.r
         n = r.deref(node)
+        key = path.rsplit(".", 1)[-1]  # triggers, not_when or high_risk: the error names the key it is about
         if n.kind != SEQ:
-            r.error(node.start, path, "triggers must be a non-empty list of strings")
+            r.error(node.start, path, f"{key} must be a non-empty list of strings")
             return ()
         if not n.items:
-            r.error(node.start, path, "triggers is empty: give at least one trigger")
+            r.error(node.start, path, f"{key} is empty: give at least one "
+                    + ("trigger" if key == "triggers" else "phrase"))
             return ()
         if len(n.items) > LIMITS["max_triggers_per_entry"]:
-            r.error(node.start, path, f"{len(n.items)} triggers, more than the limit {LIMITS['max_triggers_per_entry']}")
+            what = "triggers" if key == "triggers" else f"{key} phrases"
+            r.error(node.start, path, f"{len(n.items)} {what}, more than the limit {LIMITS['max_triggers_per_entry']}")
             return ()
         out = []
         maxc = LIMITS["max_trigger_chars"]
