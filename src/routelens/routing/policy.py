@@ -276,12 +276,10 @@ def _decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdic
 
         def apart(c: Candidate) -> bool:
             """Its evidence lies in another clause than all of the top's (a separate ask)."""
-            got = apart_of.get(c.spans)
-            if got is None:
-                got = apart_of[c.spans] = bool(c.spans) and all(
-                    any(min(t[1], x[1]) <= b < max(t[0], x[0]) for b in ev.clause_breaks)
-                    for t in top.spans for x in c.spans)
-            return got
+            if c.spans not in apart_of:
+                apart_of[c.spans] = bool(c.spans) and all(any(min(t[1], x[1]) <= b < max(t[0], x[0]) for b in
+                                                              ev.clause_breaks) for t in top.spans for x in c.spans)
+            return apart_of[c.spans]
 
         # a rival: evidence beyond one everyday word, or one everyday word in a clause of its own (§6.3 step 9)
         rivals = sorted((c for c in live_c if c is not top and c.counted and (c.rival or apart(c))),
