@@ -330,3 +330,35 @@ async def test_a_notice_quoting_yaml_keeps_its_brackets(registry):
         shown = [(n.message, n.markup) for n in app._notifications]
         assert shown == [("Copied `not_when: [brake pads]`: paste it at skills.yaml:51", False),
                          ("[b]bold?[/b]", False)]
+
+
+MANY = ("schema_version: 1\nskills:\n"
+        + "".join(f"  a-{i}:\n    path: a{i}.md\n    priority: P2\n    triggers: [deploy, thing {i}]\n" for i in range(8))
+        + "  deploy-search:\n    path: ds.md\n    priority: P1\n    triggers: [deploy search, search index]\n")
+
+
+async def test_the_skill_a_decision_is_about_comes_first_among_many_matches(tmp_path):
+    """At 10,000 skills "deploy license config" routed to deploy-search
+    while hit 1/316 and the panes' highlight were another skill (router
+    order puts the everyday word's skills first), and hundreds of evidence
+    lines pushed the chosen skill's off the panel."""
+    from routelens.artifacts.write import write_generated
+    from routelens.registry import load_registry
+
+    reg = tmp_path / "skills.yaml"
+    reg.write_text(MANY, encoding="utf-8")
+    write_generated(load_registry(reg), tmp_path / "generated")
+    app = make_app(reg)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(app, pilot)
+        await type_task(app, pilot, "deploy search config now")
+        d = app.decision
+        assert (d.reason, d.skills) == ("clear_candidate", ("deploy-search",))
+        assert [m.id for m in d.matches][0] == "a-0"  # the router's order
+        assert [h.id for h in app.main.hits] == ["deploy-search", *(f"a-{i}" for i in range(8))]
+        assert app.main.current.id == "deploy-search"
+        text = "\n".join(shown(app.main.decision_panel.selected))
+        evidence = [ln.split(" · ")[0].strip() for ln in text.splitlines() if ln.lstrip().startswith("evidence")]
+        assert evidence == ["evidence deploy-search", "evidence a-0", "evidence a-1", "evidence a-2",
+                            "evidence … and 5 more candidates above the threshold (the matches table lists them; "
+                            "`routelens explain` says why for each)"]
