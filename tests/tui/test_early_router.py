@@ -208,3 +208,20 @@ def test_the_index_pane_is_cut_at_its_tuples_with_the_vouched_ids(tmp_path, cach
     lines = fast.text.split("\n")
     assert lines[5].startswith('  ["blog-post",5,13,["') and lines[21] == '  ["release-train",80,82]'
     assert (lines[4], lines[16], lines[22]) == (' "skills":[', " ],", " ],")
+
+
+async def test_a_big_panes_lazy_line_index_is_made_exact_behind_the_parse(tmp_path, cache, monkeypatch):
+    from .conftest import settle
+
+    monkeypatch.setattr(model, "LAZY_STARTS_CHARS", 0)  # every pane is "big"
+    reg = make_registry(tmp_path)
+    app = make_app(reg, max_textarea_lines=10)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(app, pilot)
+        for name, text in (("registry", app.snapshot.display_text), ("index", app.snapshot.index.text),
+                           ("catalog", app.snapshot.catalog.text)):
+            view = app.main.pane(name).view
+            exact, widest = model.line_starts(text)
+            assert type(view._starts).__name__ == "array", name
+            assert list(view._starts) == list(exact)
+            assert view.virtual_size.width == view.gutter_width + widest

@@ -18,6 +18,7 @@ import os
 import re
 from array import array
 from dataclasses import dataclass, field
+from bisect import bisect_left
 from itertools import accumulate
 from pathlib import Path
 from typing import Any
@@ -133,6 +134,75 @@ def line_starts(text: str) -> tuple[array, int]:
         starts.extend(accumulate(lengths, initial=starts.pop()))
         pos = stop
     return starts, max(widest, 1)
+
+
+#: Characters of one block of :class:`LineIndex`.
+_BLOCK = 1 << 16
+#: Texts of more characters than this get a :class:`LineIndex` in the preview instead of :func:`line_starts`.
+LAZY_STARTS_CHARS = 4 << 20
+
+
+class LineIndex:
+    """The line start offsets of a text (what :func:`line_starts` gives as
+    an array), found a block of :data:`_BLOCK` characters at a time when a
+    row of that block is first asked for: made by counting the LFs of each
+    block (C speed: 0.03 s for the 58 MB catalog of 100,000 skills, against
+    0.5 s to split it into lines), so a pane of a big file can be shown
+    before its lines are split. ``index[row]`` is the 0-based character
+    offset where 0-based line ``row`` starts; ``len(index)`` the number of
+    LF-separated lines. The text must not change. Raises IndexError for a
+    row outside the text."""
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        firsts = array("q", [0])  # LFs before each block
+        count, n = 0, len(text)
+        for b in range(0, n, _BLOCK):
+            count += text.count("\n", b, b + _BLOCK)
+            firsts.append(count)
+        self._firsts = firsts
+        self._len = count + 1
+        self._blocks: dict[int, array] = {}
+
+    def __len__(self) -> int:
+        return self._len
+
+    def _block(self, b: int) -> array:
+        """The offsets just after each LF of block ``b``."""
+        got = self._blocks.get(b)
+        if got is None:
+            a = b * _BLOCK
+            lengths = [len(line) + 1 for line in self._text[a:a + _BLOCK].split("\n")]
+            lengths.pop()
+            got = array("q", accumulate(lengths, initial=a))
+            got.pop(0)
+            if len(self._blocks) >= 256:
+                self._blocks.clear()
+            self._blocks[b] = got
+        return got
+
+    def __getitem__(self, row: int) -> int:
+        if row < 0:
+            row += self._len
+        if not 0 <= row < self._len:
+            raise IndexError(row)
+        if row == 0:
+            return 0
+        # line ``row`` starts just after the row-th LF: the block holding that LF
+        firsts = self._firsts
+        b = bisect_left(firsts, row) - 1
+        return self._block(b)[row - firsts[b] - 1]
+
+
+def pane_lines(text: str) -> tuple[array | LineIndex, int]:
+    """:func:`line_starts` of a pane's text, or for a text of more than
+    :data:`LAZY_STARTS_CHARS` characters a :class:`LineIndex` and the widest
+    line of its first block only (the pane's horizontal extent until
+    :func:`line_starts` is computed behind the parse, :func:`complete`)."""
+    if len(text) <= LAZY_STARTS_CHARS:
+        return line_starts(text)
+    head = text[:_BLOCK]
+    return LineIndex(text), max(len(line) for line in head.split("\n")) + 1
 
 
 def break_columns(line: str) -> list[int]:
@@ -930,7 +1000,7 @@ def preview(paths: Paths, seen: Glance | None = None) -> Preview:
     for name, pane_text in (("registry", shown), ("index", index_disp.text if index_disp else None),
                             ("catalog", catalog_disp.text if catalog_disp else None)):
         if pane_text is not None:
-            starts[name] = line_starts(pane_text)
+            starts[name] = pane_lines(pane_text)
             hash(pane_text)  # a str keeps its hash: the pane compares texts by it, on the UI thread
     return Preview(paths, sig, raw, None, text, shown, fresh, index_disp, index_err, catalog_disp, catalog_err,
                    content, starts, vouched)
@@ -984,8 +1054,21 @@ def complete(pre: Preview, with_router: bool = True) -> Snapshot | LoadFailure:
         signature=pre.signature,
         display_text=pre.display_text,
         content=pre.content,
-        starts=pre.starts,
+        starts=_exact_starts(pre),
     )
+
+
+def _exact_starts(pre: Preview) -> dict[str, tuple[array, int]]:
+    """The preview's :attr:`Preview.starts` with each :class:`LineIndex`
+    replaced by :func:`line_starts` (exact widest line), computed in the
+    loading worker behind the parse."""
+    out = dict(pre.starts)
+    texts = {"registry": pre.display_text, "index": pre.index.text if pre.index is not None else None,
+             "catalog": pre.catalog.text if pre.catalog is not None else None}
+    for name, (starts, _) in pre.starts.items():
+        if isinstance(starts, LineIndex) and texts.get(name) is not None:
+            out[name] = line_starts(texts[name])
+    return out
 
 
 def _index_chars(pre: Preview, reg: Registry) -> int:

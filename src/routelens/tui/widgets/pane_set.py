@@ -62,6 +62,8 @@ class PaneSet(Horizontal):
         text's line starts, computed by the loading worker."""
         key = (language, len(text), hash(text))  # not the text itself: no extra copy of big files
         if self._shown.get(name) == key:
+            if starts is not None:  # the same text: its exact line starts may have come (model.pane_lines)
+                self.panes[name].update_starts(starts)
             return
         keep = name in self._heads
         self._heads.discard(name)
