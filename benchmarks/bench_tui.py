@@ -158,20 +158,22 @@ def routes(app):  # a typed task would be routed now (the router of the load, or
 async def run():
     app = RouteLensApp(Paths.make(Path(sys.argv[1])), poll_interval=None, route_debounce=0)
     async with app.run_test(size=(140, 40)) as pilot:
+        cpu = {}  # CPU time of the process (all threads) when each state is seen: robust on a loaded machine
         while not app.first_paint_at:
             await asyncio.sleep(0.002)
-        paint = at(app.first_paint_at)
+        paint, cpu["paint"] = at(app.first_paint_at), time.process_time()
         while not app.main.full_paint_at:
             await asyncio.sleep(0.002)
-        full = at(app.main.full_paint_at)
+        full, cpu["full"] = at(app.main.full_paint_at), time.process_time()
         while not routes(app):
-            await asyncio.sleep(0.005)
+            await asyncio.sleep(0.002)
         stamp = getattr(app.main, "router_ready_at", 0.0)
-        ready = at(stamp) if stamp else time.time() - t0
+        ready, cpu["ready"] = at(stamp) if stamp else time.time() - t0, time.process_time()
         while app.snapshot is None or app.snapshot.router is None:
-            await asyncio.sleep(0.005)
-        parsed = time.time() - t0
-    print(json.dumps({"paint": paint, "full": full, "ready": ready, "parsed": parsed, "src": routelens.__file__}))
+            await asyncio.sleep(0.002)
+        parsed, cpu["parsed"] = time.time() - t0, time.process_time()
+    print(json.dumps({"paint": paint, "full": full, "ready": ready, "parsed": parsed, "src": routelens.__file__,
+                      **{"cpu_" + k: v for k, v in cpu.items()}}))
 asyncio.run(run())
 """
 
@@ -202,9 +204,10 @@ def against_report(regs: list[tuple[str, Path]], other: Path, rounds: int) -> No
     base_env = {**os.environ, "TEXTUAL": "", "PYTHONPATH": str(other)}
     this_env = {**os.environ, "TEXTUAL": ""}
     this_env.pop("PYTHONPATH", None)
-    keys = ("paint", "full", "ready", "parsed")
-    print(f"whole process, this checkout against {other}, {rounds} interleaved rounds (medians):")
-    print(f"{'registry':<16}" + "".join(f"{k + ' before':>15}{'after':>9}{'ratio':>7}" for k in keys))
+    keys = ("paint", "full", "ready", "parsed", "cpu_paint", "cpu_full", "cpu_ready", "cpu_parsed")
+    print(f"whole process, this checkout against {other}, {rounds} interleaved rounds (medians; wall "
+          "seconds, then the process's CPU seconds when each state was seen):")
+    print(f"{'registry':<16}" + "".join(f"{k + ' before':>17}{'after':>9}{'ratio':>7}" for k in keys))
     for name, path in regs:
         whole_process(path, this_env)  # each writes the matcher cache it reads (the first run after a build)
         whole_process(path, base_env)
@@ -217,7 +220,7 @@ def against_report(regs: list[tuple[str, Path]], other: Path, rounds: int) -> No
         for k in keys:
             b = statistics.median(r[k] for r in before)
             a = statistics.median(r[k] for r in after)
-            line += f"{b:>13.3f} s{a:>7.3f} s{a / b:>7.2f}"
+            line += f"{b:>15.3f} s{a:>7.3f} s{a / b:>7.2f}"
         print(line, flush=True)
     print("paint: first frame; full: the complete frame (whole files, the header's freshness verdict); "
           "ready: a typed task routes; parsed: the registry parsed (everything the main screen shows)")

@@ -57,7 +57,7 @@ async def _until(pilot, check, what: str, rounds: int = 3000) -> None:
 async def test_a_vouched_index_routes_before_the_parse_with_the_index_ranges(tmp_path, cache, held):
     reg = make_registry(tmp_path)
     Router.from_paths(reg)  # the CLI's first open writes the cache file that vouches for the index
-    app = make_app(reg)
+    app = make_app(reg, max_textarea_lines=10)  # a big registry: a glance first
     async with app.run_test(size=(140, 40)) as pilot:
         main = app.main
         await _until(pilot, lambda: main.early is not None, "the router of the preview")
@@ -97,7 +97,7 @@ async def test_a_vouched_index_routes_before_the_parse_with_the_index_ranges(tmp
 async def test_without_a_cache_file_the_index_is_checked_in_full_and_nothing_routes_before_the_parse(
         tmp_path, cache, held):
     reg = make_registry(tmp_path)
-    app = make_app(reg)
+    app = make_app(reg, max_textarea_lines=10)  # a big registry: a glance first
     async with app.run_test(size=(140, 40)) as pilot:
         main = app.main
         await _until(pilot, lambda: main.full_paint_at and held.calls == 1, "the preview")
@@ -117,9 +117,13 @@ async def test_a_stale_index_is_not_vouched_for(tmp_path, cache):
     Router.from_paths(reg)
     with reg.open("a", encoding="utf-8") as f:
         f.write("# edit\n")
-    pre = model.preview(model.Paths.make(reg))
+    pre = model.preview(model.Paths.make(reg), vouch=True)
     assert pre.vouched is None and pre.freshness.state == "stale"
     assert model.preview_router(pre) is None
+    with reg.open("rb+") as f:  # back to the bytes the cache vouches for
+        f.truncate(len(reg.read_bytes()) - len("# edit\n"))
+    assert model.preview(model.Paths.make(reg), vouch=True).vouched is not None
+    assert model.preview(model.Paths.make(reg)).vouched is None  # a small registry's first frame: checked in full
 
 
 async def test_a_parse_that_fails_after_a_vouched_preview_takes_its_decision_away(tmp_path, cache, monkeypatch):
@@ -133,7 +137,7 @@ async def test_a_parse_that_fails_after_a_vouched_preview_takes_its_decision_awa
                                  pre.text, pre.signature, pre.content)
 
     monkeypatch.setattr(main_screen, "complete", complete)
-    app = make_app(reg)
+    app = make_app(reg, max_textarea_lines=10)  # a big registry: a glance first
     async with app.run_test(size=(140, 40)) as pilot:
         main = app.main
         await _until(pilot, lambda: main.early is not None, "the router of the preview")

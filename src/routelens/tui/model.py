@@ -960,11 +960,15 @@ def _read_generated(paths: Paths, path: Path, fmt: Any, state: FileState) -> tup
     return None, f"{shown} cannot be used: it {state.why}"
 
 
-def preview(paths: Paths, seen: Glance | None = None) -> Preview:
+def preview(paths: Paths, seen: Glance | None = None, vouch: bool = False) -> Preview:
     """Read the registry's bytes and the generated files, without parsing
     the registry (see :class:`Preview`). With ``seen`` (a :func:`glance`
     of this load), the bytes that glance read are judged and shown, not
-    read again. Never raises for bad input."""
+    read again. ``vouch``: ask the matcher cache first whether it vouches
+    for the index (:attr:`Preview.vouched`; this imports the router, about
+    0.15 s of CPU, which a small registry's first frame should not wait
+    for: the app asks only once a glance is on screen). Never raises for
+    bad input."""
     sig = seen.signature if seen is not None else signature(paths)
     states = seen.states if seen is not None else read_watched(paths)
     content = content_signature(paths, states)
@@ -980,7 +984,7 @@ def preview(paths: Paths, seen: Glance | None = None) -> Preview:
     text = seen.text if seen is not None else canonical_bytes(raw).decode("utf-8", "replace")
     # judged on exactly the index bytes shown in the pane: vouched for by the matcher cache as the CLI's cold
     # route is (docs/formats.md §11.4: no decode, no check again), else checked in full (§3.4, §3.5)
-    vouched = _vouch(raw, idx_state.raw)
+    vouched = _vouch(raw, idx_state.raw) if vouch else None
     if vouched is not None:
         fresh = vouched.freshness
     else:

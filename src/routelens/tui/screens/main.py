@@ -315,12 +315,12 @@ class MainScreen(Screen[None]):
             self._post_preview(paths, gen, seen)
 
     @work(thread=True, exclusive=True, group="load", exit_on_error=False, description="load")
-    def _preview_worker(self, paths: Paths, gen: int, seen: Glance | None = None) -> None:
-        self._post_preview(paths, gen, seen)
+    def _preview_worker(self, paths: Paths, gen: int, seen: Glance | None = None, vouch: bool = False) -> None:
+        self._post_preview(paths, gen, seen, vouch)
 
-    def _post_preview(self, paths: Paths, gen: int, seen: Glance | None) -> None:
+    def _post_preview(self, paths: Paths, gen: int, seen: Glance | None, vouch: bool = False) -> None:
         try:
-            self.post_message(PreviewReady(preview(paths, seen), gen))
+            self.post_message(PreviewReady(preview(paths, seen, vouch), gen))
         except Exception as exc:  # never crash the UI on a loader bug
             self.post_message(LoadFailed(LoadFailure.internal(paths, exc), gen))
 
@@ -336,7 +336,8 @@ class MainScreen(Screen[None]):
         self.header.state = HeaderState(registry=self.paths.registry_name, demo=self.paths.demo, loaded=False,
                                         freshness="checking")
         self.decision_panel.show_hint(words.reading(self.paths.registry_name, seen.registry_lines))
-        self.call_after_refresh(self._preview_worker, seen.paths, message.gen, seen)
+        # the first frame is on screen: the router's imports may come now (a vouched index routes early)
+        self.call_after_refresh(self._preview_worker, seen.paths, message.gen, seen, True)
 
     def on_preview_ready(self, message: PreviewReady) -> None:
         if message.gen != self._load_gen:
