@@ -27,8 +27,17 @@ first run of each registry writes that cache).
 registry, index and catalog panes filled (for a big registry whose index
 holds the registry's hash, their first lines: ``tui.model.glance``).
 "Complete": to the first frame with the whole files and the header's
-freshness state (the load runs in a worker; the router is built after
-it, in a second worker).
+freshness state (the load runs in a worker). "Router ready": to the moment
+a typed task would be routed (with an index the matcher cache vouches for,
+the router the CLI opens, before the registry is parsed; else the load's
+router, built or read after the parse); "parsed": to the load's router
+being set (everything the main screen shows).
+
+``--against SRC``: whole processes of this checkout and of another
+checkout's ``src`` folder (first on ``PYTHONPATH``), interleaved round by
+round, with each state's wall time and the process's CPU time when it was
+seen, and the ratios (only these are printed).
+
 "Keystroke-to-decision": from sending one key press to the end of the
 frame showing the decision for the new text, with the app's default
 debounce (50 ms) and with none; median and worst over ``--keys`` presses.
