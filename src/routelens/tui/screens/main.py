@@ -359,6 +359,9 @@ class MainScreen(Screen[None]):
         if early:
             # the router first (a fraction of a second from the matcher cache), then the parse behind it: in
             # one thread, so the two do not share the GIL and typing routes as soon as the CLI's cold route would
+            import routelens.tools.evaluate  # noqa: F401 - the first decision's fixes need them (see _router_worker)
+            import routelens.tools.fixes  # noqa: F401
+
             try:
                 router = preview_router(pre)
             except Exception:  # the router is then built from the parsed registry, as before
