@@ -29,9 +29,11 @@ def register(sub, common) -> None:
                        "atomically. Nothing is written when the registry has errors (exit 2).")
     p.add_argument("--quiet", "-q", action="store_true", help="print nothing on success")
     p.add_argument("--jobs", "-j", type=positive_int, default=None, metavar="N",
-                   help="processes that read a big registry: 2 reads a registry of a megabyte or more in two "
-                   "halves at once, 1 in this process; the result is the same (default: 2 when a CPU is idle, "
-                   "judged by the load average, else 1)")
+                   help="processes for a big registry: 2 shares the work on a registry of a megabyte or more "
+                   "between two processes (the catalog and the warnings are made in the second while the index "
+                   "is built; a registry the line reader cannot read is parsed in two halves), 1 does it all in "
+                   "this process; the result is the same (default: 2 when a CPU is idle, judged by the load "
+                   "average, else 1)")
     p.set_defaults(func=run)
 
 
