@@ -64,7 +64,7 @@ def _same_both_ways(capsys, tmp_path: Path, registry: Path) -> tuple[int, str, s
 def _registry_with_bodies(tmp_path: Path) -> Path:
     """Skills whose one-word triggers are inflections of one another (stem
     collision warnings), bodies present, missing and a folder, a body with
-    CRLF line ends, descriptions, a composition."""
+    CRLF line ends, descriptions, a misspelled key, a composition."""
     folder = tmp_path / "reg"
     (folder / "skills").mkdir(parents=True)
     lines = ["schema_version: 1", "", "skills:"]
@@ -75,6 +75,8 @@ def _registry_with_bodies(tmp_path: Path) -> Path:
                   f"    description: Handles the {words[i % 8]} work of team {i % 5} and its ledger-{i % 7}",
                   "    triggers:", f"      - {words[i % 8]}", f"      - ledger-{i % 7} {words[(i + 3) % 8]}",
                   f"      - 台帳{i % 4}"]
+        if i == 5:
+            lines.append("    satus: disabled")  # metadata that looks like a misspelled key: a warning
         if i % 3 == 0:
             (folder / "skills" / f"{sid}.md").write_bytes(
                 f"# {sid}\r\n\r\nThe ledger-{i % 7} runbook for kubeflow and {words[i % 8]}.\r\n".encode())
@@ -98,6 +100,7 @@ def test_bodies_and_stem_collisions_are_the_same_in_two_processes(two_processes,
     assert code == 0 and two_processes == [True]
     assert "are inflections of one word" in err  # the child's stem collision warnings, printed here
     assert "whose body cannot be loaded" in err and "is a directory" in err
+    assert "skills.skill-05.satus: `satus` is no key routelens reads" in err
     assert b'"exists": true' in catalog and b'"chars": ' in catalog
     assert b"kubeflow" in index  # a body's term, read by this process
 

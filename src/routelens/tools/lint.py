@@ -92,14 +92,13 @@ from routelens.artifacts.bodies import body_problem, path_position, read_body
 from routelens.artifacts.vocabulary import stem_collisions, trigger_key, zipf
 from routelens.errors import FileReadError
 from routelens.limits import LIMITS
+from routelens.registry.keys import misspelled_keys
 from routelens.registry.model import Registry
-from routelens.registry.validate import RULE_KEYS, SKILL_KEYS
 from routelens.routing.evidence import RARE_ZIPF
 from routelens.routing.matching import prepare
 from routelens.text.canonical import canonical_bytes
 from routelens.text.unicode import JA_STOP_WORDS, STOP_WORDS, is_spaceless
 from routelens.text.visible import describe_control, first_control, visible
-from routelens.text.words import closest
 from routelens.tools.agentskills import DESCRIPTION_MAX_CHARS, agentskills_name_problem
 from routelens.tools.harness import (
     BUDGET_ENV,
@@ -133,8 +132,6 @@ __all__ = [
 ]
 
 _PARENT = re.compile(r"(\[\d+\]|\.[^.\[]*)$")
-#: how alike (rapidfuzz ratio, 0-100) a metadata key must be to a read key to be called a misspelling
-_KEY_HINT_CUTOFF = 80
 
 
 def _rare_word(trigger: str) -> bool:
@@ -199,12 +196,25 @@ class LintReport:
                 "findings": [f.to_dict() for f in self.findings], "listing": self.listing,
                 "matcher": self.matcher}
 
-    def text_lines(self) -> list[str]:
-        """The report for people: one line per finding, the listing line, a total."""
-        out = [str(f) for f in self.findings]
+    def text_lines(self, per_code: int | None = None) -> list[str]:
+        """The report for people: one line per finding (with ``per_code``,
+        only the first that many of each code, in file order, then one line
+        per code counting the rest), the listing line, a total (of every
+        finding)."""
+        out: list[str] = []
+        seen: Counter = Counter()
+        for f in self.findings:
+            seen[f.code] += 1
+            if per_code is None or seen[f.code] <= per_code:
+                out.append(str(f))
+        if per_code is not None:
+            for code, n in sorted(seen.items()):
+                if n > per_code:
+                    out.append(f"lint: {n - per_code:,} more {code} finding{'s' * (n - per_code != 1)} "
+                               f"(of {n:,}; `routelens lint --all` lists every one)")
         out.append(listing_line(self.listing))
-        out.append(f"lint: {self.errors} error{'s' if self.errors != 1 else ''}, "
-                   f"{self.warnings} warning{'s' if self.warnings != 1 else ''}")
+        out.append(f"lint: {self.errors:,} error{'s' if self.errors != 1 else ''}, "
+                   f"{self.warnings:,} warning{'s' if self.warnings != 1 else ''}")
         return out
 
 
@@ -513,15 +523,10 @@ def lint(reg: Registry, budget_chars: int | None = None, context_window: int = D
             add("warning", "review-pending", f"skills.{s.id}.review",
                 f"import proposed this skill's triggers for review{shown}: check them, then delete the key")
 
-    # --- a metadata key that is one letter or two from a key routelens reads ("satus: disabled" never disabled)
-    read_keys = {"skills": (*SKILL_KEYS, "when_to_use"), "rules": RULE_KEYS}
-    for section, entries in (("skills", reg.skills), ("rules", reg.rules)):
-        for e in entries.values():
-            for k in e.metadata:
-                hint = closest(k, read_keys[section], _KEY_HINT_CUTOFF)
-                if hint is not None:
-                    add("warning", "misspelled-key", f"{section}.{e.id}.{k}",
-                        f"`{k}` is no key routelens reads (it is kept as metadata): did you mean `{hint}`?")
+    # --- a metadata key that is one letter or two from a key routelens reads ("satus: disabled" never disabled);
+    # build and check print the same warnings
+    for w in misspelled_keys(reg):
+        findings.append(Finding("warning", "misspelled-key", w.file, w.line, w.column, w.key_path, w.message))
 
     # --- names, bodies
     for s in reg.skills.values():

@@ -17,6 +17,7 @@ from routelens.cli.commands.common import DEMO_LABEL, body_warning_lines, load_o
 from routelens.errors import BuildError
 from routelens.gcpause import gc_paused
 from routelens.paths import CATALOG_NAME, INDEX_NAME
+from routelens.registry.keys import misspelled_keys
 from routelens.registry.model import Registry
 from routelens.registry.split import MIN_CHARS
 from routelens.text.numbers import budget_max_chars, budget_verdict, num, pct, size_words
@@ -92,10 +93,14 @@ PARALLEL_MIN_CHARS = MIN_CHARS
 def warning_lines(reg: Registry, reg_path: Path) -> list[str]:
     """The warnings ``build`` prints before writing (no line breaks): the
     bodies that cannot be loaded (docs/formats.md §4.4,
-    :func:`~routelens.cli.commands.common.body_warning_lines`), then each
-    stem collision between one-word triggers (§3.7), a warning like the
-    registry's."""
+    :func:`~routelens.cli.commands.common.body_warning_lines`), the metadata
+    keys that look like misspelled keys routelens reads (§2.2,
+    :func:`routelens.registry.keys.misspelled_keys`, as
+    :func:`~routelens.cli.commands.common.print_key_warnings` prints them),
+    then each stem collision between one-word triggers (§3.7), a warning
+    like the registry's."""
     lines = body_warning_lines(reg)
+    lines += [str(w) for w in misspelled_keys(reg)]  # `satus: disabled` is metadata: said, never an error (§2.2)
     for sa, ta, sb, tb in stem_collisions(reg):
         lines.append(f"{reg_path}: warning: skills.{sb}: trigger {tb!r} and {ta!r} of {sa} are inflections of one "
                      "word: a task saying either matches both")
