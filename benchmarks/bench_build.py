@@ -21,13 +21,16 @@ routelens has, and routelens's word-frequency cache, in a folder of this
 run unless ``ROUTELENS_MATCHER_CACHE`` names one), and three whole
 processes run there in turn, ``--repeat`` rounds, interleaved so that a
 busy machine slows all of them alike: the Go binary, ``routelens build
---jobs 2`` (a registry of a megabyte or more is read in two processes; by
-default ``build`` does so only when a CPU is idle) and ``routelens build
---jobs 1``. Printed: the median and the
+--jobs 2`` (on a registry of a megabyte or more a second process makes the
+catalog and the warnings while the first builds the index; by default
+``build`` does so only when a CPU is idle) and ``routelens build --jobs
+1``. Printed: the median and the
 best wall time of each (seconds), the ratio of each routelens median to
 the Go median in the same run, and the peak resident memory (MiB) of the
-routelens process and of its second reader, from ``getrusage`` in a fresh
-interpreter that runs the same command once.
+routelens process and of its second process, from ``getrusage`` in a fresh
+interpreter that runs the same command once, and that run's CPU time of each
+process: the first one's is the longest path through the build, about its
+wall time on an idle machine, however busy this one is.
 
 Shapes: ``gen`` (default) is the original design's synthetic generator,
 whose trigger words are shared by many skills; ``bench`` is this project's
@@ -256,7 +259,8 @@ wall = time.perf_counter() - t0
 me = resource.getrusage(resource.RUSAGE_SELF)
 kids = resource.getrusage(resource.RUSAGE_CHILDREN)
 sys.__stdout__.write(json.dumps({"code": code, "wall": wall, "rss_kib": me.ru_maxrss,
-                                 "reader_rss_kib": kids.ru_maxrss}))
+                                 "reader_rss_kib": kids.ru_maxrss, "cpu": me.ru_utime + me.ru_stime,
+                                 "reader_cpu": kids.ru_utime + kids.ru_stime}))
 """
 
 
@@ -389,10 +393,13 @@ def main(argv: list[str] | None = None) -> int:
                   + (f" against {med['cpu_other']:.3f} s for {args.against} ({med['cpu1'] / med['cpu_other']:.2f}x); "
                      f"its wall median {med['other']:.3f} s ({med['rl1'] / med['other']:.2f}x)"
                      if other_env is not None else ""), flush=True)
+            print(f"{'':>8} CPU of build --jobs 2 (one run): {mem2['cpu']:.3f} s in the main process + "
+                  f"{mem2['reader_cpu']:.3f} s in the second; --jobs 1: {mem1['cpu']:.3f} s "
+                  f"(main process {mem2['cpu'] / mem1['cpu']:.2f}x)", flush=True)
             if go is not None and not use_go:
                 print(f"{'':>8} (Go not run above --go-max {args.go_max}: it is quadratic in the skills)")
     print("j2/j1: routelens build --jobs 2 / --jobs 1; ratio: its median / the Go median, same run (<= 1.00 is "
-          "the target at 10,000 skills); MiB: peak RSS with --jobs 2 (the main process, its second reader) "
+          "the target at 10,000 skills); MiB: peak RSS with --jobs 2 (the main process, its second process) "
           "and with --jobs 1")
     return 0
 

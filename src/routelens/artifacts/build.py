@@ -6,11 +6,12 @@ their size statistics (§5). Nothing is written here (see
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
-from routelens.artifacts.catalog import catalog_and_stats
+from routelens.artifacts.catalog import SkillsChunks, catalog_and_stats
 from routelens.artifacts.index_file import index_bytes
 from routelens.artifacts.sizes import measure, size_stats
+from routelens.artifacts.vocabulary import TriggerFacts
 from routelens.gcpause import gc_paused
 from routelens.registry.model import Registry
 
@@ -28,14 +29,36 @@ class BuildOutput:
     stats: dict[str, Any] | None = None
 
 
-def build(reg: Registry) -> BuildOutput:
+class Helper(Protocol):
+    """What another process prepares for :func:`build` (``routelens build
+    --jobs 2``): each method is called once, when its answer is needed, and
+    gives None when it has none (the work is then done here)."""
+
+    def trigger_facts(self) -> TriggerFacts | None:
+        """:func:`routelens.artifacts.vocabulary.triggers_facts` of the registry."""
+
+    def skills(self) -> SkillsChunks | None:
+        """:func:`routelens.artifacts.catalog.skills_chunks` of the registry."""
+
+
+def build(reg: Registry, helper: Helper | None = None) -> BuildOutput:
     """Build both generated files in memory (nothing is written): the
     exact bytes of ``routing.min.json`` (docs/formats.md §3) and
-    ``catalog.json`` (§4)."""
+    ``catalog.json`` (§4). ``helper``, when given, gives what the index's
+    vocabulary takes from the triggers alone while the index is built and,
+    once it is, the
+    catalog's skills, both made meanwhile by another process (``routelens
+    build --jobs 2``); what it does not give is made here. The bytes are
+    the same either way."""
     bodies: dict[str, dict[str, Any]] = {}  # each body read once: for the index's terms and the catalog
     with gc_paused():
-        idx = index_bytes(reg, bodies)
-        cat, stats = catalog_and_stats(reg, idx, bodies)
+        if helper is None:
+            idx = index_bytes(reg, bodies)
+            chunks = None
+        else:
+            idx = index_bytes(reg, bodies, helper.trigger_facts)
+            chunks = helper.skills()
+        cat, stats = catalog_and_stats(reg, idx, bodies, chunks)
         return BuildOutput(idx, cat, stats)
 
 

@@ -14,7 +14,7 @@ from routelens.artifacts.jsonfmt import LITERALS, encode_str, pretty, pretty_int
 from routelens.artifacts.sizes import size_stats
 from routelens.registry.model import Registry
 
-__all__ = ["catalog_bytes", "catalog_and_stats", "catalog_object"]
+__all__ = ["catalog_bytes", "catalog_and_stats", "catalog_object", "skills_chunks", "SkillsChunks"]
 
 
 def catalog_object(reg: Registry, index_data: bytes | None = None) -> dict[str, Any]:
@@ -54,7 +54,8 @@ def _rest_object(reg: Registry) -> dict[str, Any]:
 
 
 def _catalog_bytes(reg: Registry, index_data: bytes | None,
-                   bodies: dict[str, dict[str, Any]] | None = None) -> tuple[bytes, dict[str, Any]]:
+                   bodies: dict[str, dict[str, Any]] | None = None,
+                   skills: SkillsChunks | None = None) -> tuple[bytes, dict[str, Any]]:
     """The catalog, exactly as ``json.dumps(catalog, ensure_ascii=False,
     indent=2) + "\\n"`` would write it, rendered in parts: the skills (the
     bulk) straight from the registry, one UTF-8 chunk per skill, so no copy
@@ -65,7 +66,9 @@ def _catalog_bytes(reg: Registry, index_data: bytes | None,
     index, as :func:`routelens.artifacts.sizes.size_stats` gives them.
     ``bodies`` (skill path -> :func:`routelens.artifacts.bodies.body_info`'s
     dict, as the index's build found them) saves reading each body again;
-    a path it lacks is read here."""
+    a path it lacks is read here. ``skills``, when given, is
+    :func:`skills_chunks` of this registry made elsewhere (another process
+    of ``routelens build --jobs 2``): it is used as it is."""
     if index_data is None:
         bodies = {} if bodies is None else bodies
         index_data = index_bytes(reg, bodies)
@@ -79,14 +82,13 @@ def _catalog_bytes(reg: Registry, index_data: bytes | None,
     # json.dumps(obj with stats last) == ... + ',\n  "stats": ' + stats + "\n}"
     post = post[:-3] + ',\n  "stats": '
     chunks: list[bytes] = [pre.encode("utf-8")]
-    chars, lines = len(pre), pre.count("\n")
-    for piece in _skills_pieces(reg, "\n  ", bodies):
-        chars += len(piece)
-        lines += piece.count("\n")
-        chunks.append(piece.encode("utf-8"))
+    if skills is None:
+        skills = skills_chunks(reg, bodies)
+    skill_chunks, skill_chars, skill_lines = skills
+    chunks += skill_chunks
     chunks.append(post.encode("utf-8"))
-    chars += len(post)
-    lines += post.count("\n")
+    chars = len(pre) + skill_chars + len(post)
+    lines = pre.count("\n") + skill_lines + post.count("\n")
     nbytes = sum(map(len, chunks))
     base_stats = size_stats(reg, idx, (0, 0, 0))
 
@@ -122,6 +124,28 @@ def _catalog_bytes(reg: Registry, index_data: bytes | None,
     stats = dict(base_stats)
     stats["catalog"] = _catalog_measure(reg, catalog_len, 4)  # as size_stats states it, whatever the catalog's digits
     return b"".join(chunks), stats
+
+
+#: ``(chunks, chars, lines)``: the catalog's ``skills`` object as UTF-8
+#: chunks, and its length in characters and its line breaks (:func:`skills_chunks`)
+SkillsChunks = tuple[list[bytes], int, int]
+
+
+def skills_chunks(reg: Registry, bodies: dict[str, dict[str, Any]] | None = None) -> SkillsChunks:
+    """The catalog's ``skills`` object (docs/formats.md §4), as the catalog
+    holds it (at its indentation, without the key), as ``(chunks, chars,
+    lines)``: UTF-8 ``bytes`` chunks (one per skill) that join to its bytes,
+    its length in characters and its count of ``\\n``. ``bodies``: as for
+    :func:`catalog_and_stats` (a path it lacks is read here). What ``routelens
+    build --jobs 2`` renders in its second process while the first builds
+    the index."""
+    chunks: list[bytes] = []
+    chars = lines = 0
+    for piece in _skills_pieces(reg, "\n  ", bodies):
+        chars += len(piece)
+        lines += piece.count("\n")
+        chunks.append(piece.encode("utf-8"))
+    return chunks, chars, lines
 
 
 #: stands for the skills while the rest of the catalog is rendered (the
@@ -203,7 +227,8 @@ def catalog_bytes(reg: Registry, index_data: bytes | None = None,
 
 
 def catalog_and_stats(reg: Registry, index_data: bytes | None = None,
-                      bodies: dict[str, dict[str, Any]] | None = None) -> tuple[bytes, dict[str, Any]]:
+                      bodies: dict[str, dict[str, Any]] | None = None,
+                      skills: SkillsChunks | None = None) -> tuple[bytes, dict[str, Any]]:
     """``(catalog_bytes(reg, index_data), stats)``: the catalog and the size
     statistics of docs/formats.md §5 (``{"registry", "catalog", "index",
     "budget", "top_contributors"}``, exactly what
@@ -211,5 +236,7 @@ def catalog_and_stats(reg: Registry, index_data: bytes | None = None,
     found while rendering the catalog, so nothing is measured twice.
     ``bodies`` is the dict :func:`routelens.artifacts.index_file.index_bytes`
     filled while building ``index_data`` (skill path -> what the catalog
-    says about that body): each body is then read once per build."""
-    return _catalog_bytes(reg, index_data, bodies)
+    says about that body): each body is then read once per build.
+    ``skills``: :func:`skills_chunks` of this registry when it was made
+    elsewhere (then ``bodies`` is not used)."""
+    return _catalog_bytes(reg, index_data, bodies, skills)

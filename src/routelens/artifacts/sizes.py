@@ -10,6 +10,7 @@ figures (they depend on an optional tokenizer); see :func:`token_count`.
 
 from __future__ import annotations
 
+import heapq
 import json
 from typing import Any
 
@@ -93,9 +94,10 @@ def _top_of_text(text: str, limit: int = 10) -> list[dict[str, Any]]:
         found = [(kind, row[0], len(compact(row)))
                  for key, kind in _SECTIONS for row in obj.get(key, [])]
     order = {"skill": 0, "composition": 1, "rule": 2}
-    rows = sorted((-(n + 1), rid, order[kind], kind) for kind, rid, n in found)  # + the comma
+    # the first `limit` of the sorted rows (+ the comma), without sorting all of them (110,000 at 100,000 skills)
+    rows = heapq.nsmallest(limit, ((-(n + 1), rid, order[kind], kind) for kind, rid, n in found))
     return [{"id": rid, "kind": kind, "chars": -neg, "share": round(-neg / total, 4)}
-            for neg, rid, _, kind in rows[:limit]]
+            for neg, rid, _, kind in rows]
 
 
 def size_stats(reg: Registry, index_data: bytes, catalog_measure: tuple[int, int, int]) -> dict[str, Any]:

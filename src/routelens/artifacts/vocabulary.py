@@ -36,7 +36,7 @@ import threading
 import unicodedata
 from collections import Counter
 from itertools import chain
-from typing import Any
+from typing import Any, Callable
 
 from routelens.artifacts.bodies import body_text_info
 from routelens.artifacts.wordfreq_cache import frequencies
@@ -57,6 +57,8 @@ __all__ = [
     "trigger_zipf",
     "trigger_key",
     "vocabulary",
+    "triggers_facts",
+    "TriggerFacts",
     "stem_collisions",
 ]
 
@@ -233,18 +235,68 @@ class _TermKeys(dict):
         return k
 
 
-def vocabulary(reg: Registry, bodies: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
+def vocabulary(reg: Registry, bodies: dict[str, dict[str, Any]] | None = None,
+               trigger_facts: Callable[[], TriggerFacts | None] | None = None) -> dict[str, Any]:
     """``{"zipf": {word: zipf}, "skill_terms": {skill id: [term, ...]},
     "registry_terms": [term, ...], "source": "wordfreq 3.1.1"}`` for the
     compact index (docs/formats.md §3.7); bodies are read from the registry's
     folder (a body that cannot be read adds no terms). ``bodies``, when
     given, receives what the catalog says about each body (skill path ->
     :func:`routelens.artifacts.bodies.body_info`'s dict), so a build reads
-    each body once."""
+    each body once. ``trigger_facts``, when given, is called once the
+    skills' terms are counted and gives :func:`triggers_facts` of this
+    registry (computed meanwhile by another process: ``routelens build
+    --jobs 2``), or None: they are then computed here. The result is the
+    same either way."""
     skills = list(reg.skills.values())
-    written = list(chain.from_iterable([s.triggers for s in skills]))  # every trigger as often as written
-    # each distinct trigger text once: its key word, and whether it is an acronym in capitals
-    tkey: dict[str, str | None] = {t: trigger_key(t) for t in set(written)}
+    distinct = set(chain.from_iterable([s.triggers for s in skills]))
+    # The counts of a skill's terms do not depend on their order, and the terms of texts joined by spaces
+    # are the terms of each text (no term spans a space; normalisation works character by character
+    # there), so each distinct trigger text is cut into terms once, and counting runs in C (Counter).
+    # Every ranking below has a total order (ties end on the term's shown form), so no dict order matters.
+    # A skill's count of a term is 3 x its count in the description and triggers + its count in the body:
+    # kept as the two Counters (`counts`, `body_counts`), the first one unscaled.
+    key_of = _TermKeys()  # term -> _term_key(term), each computed once
+    trigger_terms: dict[str, list[str]] = {}
+    for t in distinct:
+        trigger_terms[t] = terms(t)
+    tkeys = {t: [key_of[w] for w in tt] for t, tt in trigger_terms.items()}  # each trigger's term keys
+    tk = tkeys.__getitem__
+    counts: dict[str, Counter[str]] = {}
+    body_counts: dict[str, Counter[str]] = {}
+    desc_terms: list[str] = []  # every term written in descriptions
+    body_words: list[str] = []  # every word of term_candidates written in bodies
+    body_key: dict[str, str | None] = {}  # such a word -> its term key, or None: no term
+    dirs: dict[str, Any] = {}  # each body folder resolved and listed once
+    keys = key_of.__getitem__
+    for s in skills:
+        if s.description:
+            found = terms(s.description)
+            desc_terms += found
+            c = Counter(chain(map(keys, found), *map(tk, s.triggers)))
+        else:
+            c = Counter(chain.from_iterable(map(tk, s.triggers)))
+        info, body = body_text_info(reg, s.path, dirs, want_text=True)  # a body that cannot be read: None
+        if bodies is not None:
+            bodies[s.path] = info
+        counts[s.id] = c
+        if body:
+            # a body's words are counted in C; each distinct word of all bodies is judged and keyed once
+            found = term_candidates(body[:200_000])
+            for w in set(found).difference(body_key):
+                body_key[w] = keys(w) if is_term(w) else None
+            cb = Counter(map(body_key.__getitem__, found))
+            cb.pop(None, None)
+            body_words += found
+            if cb:
+                body_counts[s.id] = cb
+    # each distinct trigger text once: its key word (given, or computed here), and whether it is an acronym
+    # in capitals; and the terms written in triggers, counted
+    facts = trigger_facts() if trigger_facts is not None else None
+    if (type(facts) is not tuple or len(facts) != 2 or type(facts[0]) is not dict or type(facts[1]) is not dict
+            or facts[0].keys() != distinct):
+        facts = triggers_facts(reg, trigger_terms)
+    tkey, trigger_term_counts = facts
     plain: set[str] = set()  # keys of triggers that are not acronyms in capitals
     acronym: dict[str, float] = {}  # keys of acronym triggers -> their commonness (trigger_zipf)
     for t, k in tkey.items():
@@ -266,58 +318,19 @@ def vocabulary(reg: Registry, bodies: dict[str, dict[str, Any]] | None = None) -
     zipf_map: dict[str, float] = {
         k: z for k in all_keys
         if (z := max(zipf(k) if k in plain else 0.0, acronym.get(k, 0.0))) >= MIN_WRITTEN_ZIPF}
-    # The counts of a skill's terms do not depend on their order, and the terms of texts joined by spaces
-    # are the terms of each text (no term spans a space; normalisation works character by character
-    # there), so each distinct trigger text is cut into terms once, and counting runs in C (Counter).
-    # Every ranking below has a total order (ties end on the term's shown form), so no dict order matters.
-    # A skill's count of a term is 3 x its count in the description and triggers + its count in the body:
-    # kept as the two Counters (`counts`, `body_counts`), the first one unscaled.
-    key_of = _TermKeys()  # term -> _term_key(term), each computed once
-    trigger_terms: dict[str, list[str]] = {}
-    for t in tkey:
-        trigger_terms[t] = terms(t)
-    tkeys = {t: [key_of[w] for w in tt] for t, tt in trigger_terms.items()}  # each trigger's term keys
-    tk = tkeys.__getitem__
-    counts: dict[str, Counter[str]] = {}
-    body_counts: dict[str, Counter[str]] = {}
-    desc_terms: list[str] = []  # every term written in descriptions
-    body_words: list[str] = []  # every word of term_candidates written in bodies
-    body_key: dict[str, str | None] = {}  # such a word -> its term key, or None: no term
-    dirs: dict[str, Any] = {}  # each body folder resolved and listed once
-    keys = key_of.__getitem__
-    for s in skills:
-        if s.description:
-            found = terms(s.description)
-            desc_terms += found
-            c = Counter(chain(map(keys, found), *map(tk, s.triggers)))
-        else:
-            c = Counter(chain.from_iterable(map(tk, s.triggers)))
-        info, body = body_text_info(reg, s.path, dirs, want_text=True)  # a body that cannot be read: None
-        if bodies is not None:
-            bodies[s.path] = info
-        cb = None
-        if body:
-            # a body's words are counted in C; each distinct word of all bodies is judged and keyed once
-            found = term_candidates(body[:200_000])
-            for w in set(found).difference(body_key):
-                body_key[w] = keys(w) if is_term(w) else None
-            cb = Counter(map(body_key.__getitem__, found))
-            cb.pop(None, None)
-            body_words += found
-        ks = keys_of.get(s.id)
-        if ks:  # a skill's own trigger words are no terms of it
-            for k in {key_of[k] for k in ks}:
-                c.pop(k, None)
-                if cb is not None:
-                    cb.pop(k, None)
-        counts[s.id] = c
-        if cb:
-            body_counts[s.id] = cb
+    for sid, ks in keys_of.items():  # a skill's own trigger words are no terms of it
+        c = counts[sid]
+        cb = body_counts.get(sid)
+        for k in {key_of[k] for k in ks}:
+            c.pop(k, None)
+            if cb is not None:
+                cb.pop(k, None)
+        if cb is not None and not cb:
+            del body_counts[sid]
     # every term written in descriptions and triggers, counted: each description's terms, and each distinct
     # trigger's terms as often as the skills write that trigger
     written3 = Counter(desc_terms)
-    written3.update(chain.from_iterable(map(trigger_terms.__getitem__, written)))  # counted in C
-    del written
+    written3.update(trigger_term_counts)  # a mapping: its counts are added
     written1 = Counter(body_words)  # every term written in bodies, counted
     for w in [w for w in written1 if body_key[w] is None]:
         del written1[w]
@@ -380,6 +393,30 @@ def vocabulary(reg: Registry, bodies: dict[str, dict[str, Any]] | None = None) -
     return {"zipf": dict(sorted(zipf_map.items())), "skill_terms": skill_terms,
             "registry_terms": sorted(shown[k] for k in shared[:REGISTRY_TERMS]),
             "common": sorted(common_words - set(zipf_map)), "near": near, "source": f"wordfreq {WORDFREQ_VERSION}"}
+
+
+#: ``(keys, counts)`` of :func:`triggers_facts`
+TriggerFacts = tuple[dict[str, "str | None"], dict[str, int]]
+
+
+def triggers_facts(reg: Registry, trigger_terms: dict[str, list[str]] | None = None) -> TriggerFacts:
+    """``(keys, counts)`` about the triggers of the registry's skills, what
+    :func:`vocabulary` takes from them alone: ``keys`` maps each distinct
+    trigger text to its :func:`trigger_key` (which :func:`stem_collisions`
+    then finds remembered in this process), ``counts`` each term
+    (:func:`routelens.text.words.terms`) to how often the triggers write it,
+    every trigger counted as often as skills write it (docs/formats.md
+    §3.7). ``trigger_terms`` (trigger text -> its terms) when the caller has
+    them. Each distinct trigger is keyed and cut once; the written ones are
+    counted in C first."""
+    per = Counter(chain.from_iterable([s.triggers for s in reg.skills.values()]))  # each trigger: how often
+    keys = {t: trigger_key(t) for t in per}
+    counts: dict[str, int] = {}
+    get = counts.get
+    for t, n in per.items():
+        for w in (trigger_terms[t] if trigger_terms is not None else terms(t)):
+            counts[w] = get(w, 0) + n
+    return keys, counts
 
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"

@@ -21,7 +21,7 @@ from routelens.limits import LIMITS
 from routelens.paths import CATALOG_NAME, INDEX_NAME
 from routelens.registry.model import Registry
 
-__all__ = ["write_generated", "atomic_write", "remove_stale_temps"]
+__all__ = ["write_generated", "write_built", "atomic_write", "remove_stale_temps"]
 
 
 _UMASK_LOCK = threading.Lock()
@@ -152,6 +152,11 @@ def write_generated(reg: Registry, out_dir: str | Path) -> tuple[BuildOutput, li
     previous files are then unchanged (a rename that already happened is
     rolled back) and no temporary file is left behind."""
     out_dir = Path(out_dir)
+    _check_out_dir(reg, out_dir)
+    return write_built(reg, out_dir, build(reg))
+
+
+def _check_out_dir(reg: Registry, out_dir: Path) -> None:
     if out_dir.exists() and not out_dir.is_dir():
         raise BuildError(f"cannot write to {out_dir}: it is a file, not a folder; nothing was written")
     for name in (INDEX_NAME, CATALOG_NAME):
@@ -160,7 +165,16 @@ def write_generated(reg: Registry, out_dir: str | Path) -> tuple[BuildOutput, li
             raise BuildError(f"cannot write {out_dir / name}: it is the registry itself ({reg.path}), which "
                              "routelens never writes; give the generated files another folder (--out DIR) or "
                              "the registry another name; nothing was written")
-    out = build(reg)
+
+
+def write_built(reg: Registry, out_dir: str | Path, out: BuildOutput) -> tuple[BuildOutput, list[str]]:
+    """Write ``out``, both generated files of ``reg`` built already
+    (:func:`routelens.artifacts.build.build`), into ``out_dir`` exactly as
+    :func:`write_generated` does (the same checks, the same atomic pair,
+    the same errors); returns ``(out, the names of the files that
+    changed)``. Raises :class:`BuildError` as :func:`write_generated` does."""
+    out_dir = Path(out_dir)
+    _check_out_dir(reg, out_dir)
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
         with _build_lock(out_dir) as dir_fd:

@@ -5,15 +5,21 @@ from __future__ import annotations
 import os
 import sys
 import time
+from pathlib import Path
 
-from routelens.artifacts.build import compute_stats
+from routelens.artifacts.build import build, compute_stats
+from routelens.artifacts.catalog import SkillsChunks, skills_chunks
+from routelens.artifacts.forked import Forked
 from routelens.artifacts.sizes import exact_reduction
-from routelens.artifacts.vocabulary import stem_collisions
-from routelens.artifacts.write import write_generated
-from routelens.cli.commands.common import DEMO_LABEL, load_or_exit, positive_int, print_body_warnings, print_key_warnings, resolve_paths
+from routelens.artifacts.vocabulary import TriggerFacts, stem_collisions, triggers_facts
+from routelens.artifacts.write import write_built, write_generated
+from routelens.cli.commands.common import DEMO_LABEL, body_warning_lines, load_or_exit, positive_int, resolve_paths
 from routelens.errors import BuildError
 from routelens.gcpause import gc_paused
 from routelens.paths import CATALOG_NAME, INDEX_NAME
+from routelens.registry.keys import misspelled_keys
+from routelens.registry.model import Registry
+from routelens.registry.split import MIN_CHARS
 from routelens.text.numbers import budget_max_chars, budget_verdict, num, pct, size_words
 from routelens.text.visible import visible
 
@@ -24,9 +30,11 @@ def register(sub, common) -> None:
                        "atomically. Nothing is written when the registry has errors (exit 2).")
     p.add_argument("--quiet", "-q", action="store_true", help="print nothing on success")
     p.add_argument("--jobs", "-j", type=positive_int, default=None, metavar="N",
-                   help="processes that read a big registry: 2 reads a registry of a megabyte or more in two "
-                   "halves at once, 1 in this process; the result is the same (default: 2 when a CPU is idle, "
-                   "judged by the load average, else 1)")
+                   help="processes for a big registry: 2 shares the work on a registry of a megabyte or more "
+                   "between two processes (the catalog and the warnings are made in the second while the index "
+                   "is built; a registry the line reader cannot read is parsed in two halves), 1 does it all in "
+                   "this process; the result is the same (default: 2 when a CPU is idle, judged by the load "
+                   "average, else 1)")
     p.set_defaults(func=run)
 
 
@@ -75,6 +83,86 @@ def auto_jobs() -> int:
 #: registries bigger than this (bytes) get progress lines on stderr
 BIG_REGISTRY_BYTES = 4 * 1024 * 1024
 
+#: with ``--jobs 2``, a registry of at least this many characters has its
+#: catalog's skills and its warnings rendered in a second process while this
+#: one builds the index: below it the fork and the exchange cost about what
+#: the second core saves (the same bound as the two readers', registry.split)
+PARALLEL_MIN_CHARS = MIN_CHARS
+
+
+def warning_lines(reg: Registry, reg_path: Path) -> list[str]:
+    """The warnings ``build`` prints before writing (no line breaks): the
+    bodies that cannot be loaded (docs/formats.md §4.4,
+    :func:`~routelens.cli.commands.common.body_warning_lines`), the metadata
+    keys that look like misspelled keys routelens reads (§2.2,
+    :func:`routelens.registry.keys.misspelled_keys`, as
+    :func:`~routelens.cli.commands.common.print_key_warnings` prints them),
+    then each stem collision between one-word triggers (§3.7), a warning
+    like the registry's."""
+    lines = body_warning_lines(reg)
+    lines += [str(w) for w in misspelled_keys(reg)]  # `satus: disabled` is metadata: said, never an error (§2.2)
+    for sa, ta, sb, tb in stem_collisions(reg):
+        lines.append(f"{reg_path}: warning: skills.{sb}: trigger {tb!r} and {ta!r} of {sa} are inflections of one "
+                     "word: a task saying either matches both")
+    return lines
+
+
+class _Helper:
+    """The second process of ``--jobs 2`` (:class:`Forked`), as
+    :func:`~routelens.artifacts.build.build`'s helper: it sends what the
+    index's vocabulary takes from the triggers alone first (each distinct
+    trigger's key word, the terms they write counted: docs/formats.md §3.7,
+    :func:`triggers_facts`), then the warning lines (:func:`warning_lines`,
+    whose stem collisions reuse those key words) and the catalog's skills
+    (:func:`skills_chunks`). What it fails to send is made here, the same."""
+
+    def __init__(self, reg: Registry, reg_path: Path) -> None:
+        self.reg = reg
+        self.reg_path = reg_path
+        self.lines: list[str] | None = None  # the warning lines, once known
+        self.received = 0  # messages read from the child
+        self.child = Forked.start(self._work)
+
+    def _work(self, send) -> None:  # pragma: no cover - runs in the child
+        send(triggers_facts(self.reg))
+        lines = warning_lines(self.reg, self.reg_path)
+        chunks, chars, breaks = skills_chunks(self.reg)
+        send((lines, chars, breaks), b"".join(chunks))
+
+    def _message(self, n: int):
+        """The child's ``n``-th message (0: the triggers' facts, 1: the rest), or None."""
+        while self.child is not None and self.received <= n:
+            got = self.child.receive()
+            self.received += 1
+            if self.received == n + 1:
+                return got
+        return None
+
+    def trigger_facts(self) -> TriggerFacts | None:
+        got = self._message(0)
+        return got[0] if got is not None else None
+
+    def skills(self) -> SkillsChunks | None:
+        got = self._message(1)
+        if got is None:
+            return None
+        header, chunks = got
+        if not (type(header) is tuple and len(header) == 3 and type(header[0]) is list):
+            return None
+        lines, chars, breaks = header
+        self.lines = lines
+        return chunks, chars, breaks
+
+    def warning_lines(self) -> list[str]:
+        if self.lines is None:
+            with gc_paused():
+                self.lines = warning_lines(self.reg, self.reg_path)
+        return self.lines
+
+    def close(self) -> None:
+        if self.child is not None:
+            self.child.close()
+
 
 def run(args) -> int:
     reg_path, out = resolve_paths(args)
@@ -97,25 +185,46 @@ def run(args) -> int:
         def progress(fraction: float) -> None:
             print(f"\rreading {shown} ({size / 1e6:.1f} MB): {fraction * 100:3.0f}%", end="", file=term, flush=True)
     try:
-        reg = load_or_exit(args, outcome="nothing was written", progress=progress, jobs=args.jobs or auto_jobs()).registry
+        jobs = args.jobs or auto_jobs()
+        reg = load_or_exit(args, outcome="nothing was written", progress=progress, jobs=jobs).registry
     finally:
         if tty:
             print(file=sys.stderr, flush=True)  # end the progress line
-    with gc_paused():  # many small containers, no cycles: the collector would rescan the registry each time
-        print_body_warnings(reg)  # a missing body is said, never an error (docs/formats.md §4.4)
-        print_key_warnings(reg)  # `satus: disabled` is metadata: said, never an error (§2.2)
-        # stem collisions between one-word triggers: a warning, like the registry's (docs/formats.md §3.7)
-        for sa, ta, sb, tb in stem_collisions(reg):
-            print(f"{reg_path}: warning: skills.{sb}: trigger {tb!r} and {ta!r} of {sa} are inflections of one "
-                  "word: a task saying either matches both", file=sys.stderr)
-    if big:
-        print(f"validated {num(len(reg.skills))} skills in {time.perf_counter() - t0:.1f}s; writing {out}...",
-              file=sys.stderr, flush=True)
+    helper = None
+    if jobs >= 2 and len(reg.text) >= PARALLEL_MIN_CHARS:
+        # the second process prepares the trigger keys, the warnings and the catalog's skills meanwhile
+        helper = _Helper(reg, reg_path)
+        if helper.child is None:
+            helper = None
     try:
-        output, written = write_generated(reg, out)
-    except BuildError as exc:
-        print(f"routelens build: {exc}", file=sys.stderr)
-        return 2
+        if helper is None:
+            with gc_paused():  # many small containers, no cycles: the collector would rescan the registry
+                for line in warning_lines(reg, reg_path):
+                    print(line, file=sys.stderr)
+            if big:
+                print(f"validated {num(len(reg.skills))} skills in {time.perf_counter() - t0:.1f}s; writing "
+                      f"{out}...", file=sys.stderr, flush=True)
+            try:
+                output, written = write_generated(reg, out)
+            except BuildError as exc:
+                print(f"routelens build: {exc}", file=sys.stderr)
+                return 2
+        else:
+            t_read = time.perf_counter() - t0
+            built = build(reg, helper)
+            for line in helper.warning_lines():  # the same lines, in the same order, as one process prints
+                print(line, file=sys.stderr)
+            if big:
+                print(f"validated {num(len(reg.skills))} skills in {t_read:.1f}s; writing {out}...",
+                      file=sys.stderr, flush=True)
+            try:
+                output, written = write_built(reg, out, built)
+            except BuildError as exc:
+                print(f"routelens build: {exc}", file=sys.stderr)
+                return 2
+    finally:
+        if helper is not None:
+            helper.close()
     if big:
         print(f"done in {time.perf_counter() - t0:.1f}s", file=sys.stderr, flush=True)
     if not args.quiet:

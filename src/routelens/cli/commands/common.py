@@ -41,6 +41,7 @@ __all__ = [
     "report_registry_error",
     "positive_int",
     "print_body_warnings",
+    "body_warning_lines",
     "print_key_warnings",
     "print_json",
     "diagnostics_exit",
@@ -179,14 +180,23 @@ MAX_BODY_WARNINGS = 20
 def print_body_warnings(reg: Registry) -> None:
     """Say on standard error which skill bodies cannot be loaded (docs/formats.md
     §4.4), as ``FILE:LINE:COL`` warnings at each ``path:`` value; after
-    :data:`MAX_BODY_WARNINGS` of them, how many more there are."""
+    :data:`MAX_BODY_WARNINGS` of them, how many more there are
+    (:func:`body_warning_lines`)."""
+    for line in body_warning_lines(reg):
+        print(line, file=sys.stderr)
+
+
+def body_warning_lines(reg: Registry) -> list[str]:
+    """The lines :func:`print_body_warnings` prints (``str``, no line break):
+    at most :data:`MAX_BODY_WARNINGS` ``FILE:LINE:COL: warning: ...`` lines,
+    then one counting the rest."""
     problems = body_problems(reg)
-    for w in body_warnings(reg, MAX_BODY_WARNINGS, problems):
-        print(str(w), file=sys.stderr)
+    lines = [str(w) for w in body_warnings(reg, MAX_BODY_WARNINGS, problems)]
     more = len(problems) - MAX_BODY_WARNINGS
     if more > 0:
-        print(f"{reg.display_name}: warning: {more:,} more skill{'s' if more != 1 else ''} whose body cannot be "
-              "loaded (`routelens lint` lists every one)", file=sys.stderr)
+        lines.append(f"{reg.display_name}: warning: {more:,} more skill{'s' if more != 1 else ''} whose body "
+                     "cannot be loaded (`routelens lint` lists every one)")
+    return lines
 
 
 def print_key_warnings(reg: Registry) -> None:
