@@ -140,7 +140,7 @@ def test_eval_shipped_cases_report_the_bar(tmp_path, capsys):
     assert code == 0, out
     assert out.rstrip().endswith("PASS: meets the quality bar")
     assert "confident precision     100.0%  (bar >= 99.0%)  ok    156/156 routed decisions right" in out
-    assert "coverage                 93.4%  (bar >= 90.0%)  ok    156/167 routable cases routed" in out
+    assert "coverage                 92.9%  (bar >= 90.0%)  ok    156/168 routable cases routed" in out
 
 
 def test_eval_without_an_index_exits_1(capsys):
