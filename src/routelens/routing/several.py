@@ -32,7 +32,8 @@ def parted_ask(c: Candidate, i: int, anchors: list[tuple[int, int]], clause: tup
     with a trigger, the request counting 1 when that trigger is no everyday
     word. A sentence that only states something ("。dbtの変更です") asks for
     nothing. Offsets are ``[start, end)`` character offsets into ``text``."""
-    if not all(separate_asks(text, x[1], y[0]) for x, y in zip(anchors, anchors[1:]) if anchors[i] in (x, y)):
+    if not all(separate_asks(text, x[1], y[0]) or and_request(text, x[1], y[0])
+               for x, y in zip(anchors, anchors[1:]) if anchors[i] in (x, y)):
         return False
     lo, hi = clause
     own = [p for p in c.pieces if p.counts and p.kind != "ask" and lo <= p.span[0] and p.span[1] <= hi]
@@ -43,6 +44,29 @@ def parted_ask(c: Candidate, i: int, anchors: list[tuple[int, int]], clause: tup
     if not any((start <= a or not said.isascii()) and b <= end and a < hi and lo < b for a, b, said in asks(text)):
         return False
     return sum(p.weight for p in own) + (WEAK_WEIGHT if c.tier != "everyday" else 0) >= STRONG_WEIGHT
+
+
+#: a bare "and" (or "and also", "and then") between two asks
+_AND = re.compile(r"\band(?:\s+(?:also|then))?\s+", re.I)
+_VERB_THEN_DETERMINER = re.compile(r"[A-Za-z]+\s+(?:the|a|an|this|that|these|those|my|our|your|their|his|her|its|"
+                                   r"some|all|every|each|any)\b", re.I)
+
+
+def and_request(text: str, start: int, end: int) -> bool:
+    """Whether a bare "and" in ``text[start:end]`` (the text between two
+    asks' triggers) opens a request of its own (docs/formats.md §6.3 step 9):
+    a request verb right after it ("Plan the weekly menu and check allergens
+    for every dish", "fix the flaky test and update the readme") parts two
+    requests as a sentence end would; two objects of one request ("a regex
+    and a helm chart", "Write a dockerfile and a threat model") stay one
+    request, and so does a next trigger whose first word only looks like a
+    verb ("a dockerfile and threat models"; "and write a sql query" is a
+    request: a determiner follows the verb). Offsets are ``[start, end)`` character offsets into ``text``."""
+    opens = {a for a, _, said in asks(text) if said.isascii()}
+    # a "verb" that opens the next ask's trigger is a verb when a determiner follows it ("and write a sql
+    # query" for `write a query`); else it is the trigger's first noun ("and threat models")
+    return any(m.end() in opens and (m.end() < end or _VERB_THEN_DETERMINER.match(text, m.end()))
+               for m in _AND.finditer(text, start, end))
 
 
 def asked_for(c: Candidate, text: str) -> bool:

@@ -1,0 +1,98 @@
+"""Issue 10, round 6 (matcher 9): kinds of miss and wrong route of the case
+sets fixed generally. One test per rule, with its own inputs and exact
+decisions (docs/formats.md §6.3, §6.10)."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import decided
+from routelens.registry import parse_registry
+from routelens.routing.router import Router
+from routelens.routing.several import and_request
+
+SEVERAL = """\
+schema_version: 1
+skills:
+  menu-planning:
+    path: skills/menu-planning.md
+    priority: P2
+    triggers: [weekly menu, menu plan]
+    description: Plan the weekly and seasonal menus
+  allergen-check:
+    path: skills/allergen-check.md
+    priority: P0
+    triggers: [allergen, allergen matrix]
+    description: Check every dish against the allergen matrix
+  staff-rota:
+    path: skills/staff-rota.md
+    priority: P1
+    triggers: [rota]
+    description: Build and publish the weekly staff rota
+  leave-requests:
+    path: skills/leave-requests.md
+    priority: P1
+    triggers: [annual leave, holiday request]
+    description: Approve or decline staff holiday requests
+  docker-container:
+    path: skills/docker-container.md
+    priority: P2
+    triggers: [dockerfile]
+    description: Write and fix container images
+  security-review:
+    path: skills/security-review.md
+    priority: P1
+    triggers: [threat model, security review]
+    description: Review a service for security weaknesses
+  sql-query:
+    path: skills/sql-query.md
+    priority: P2
+    triggers: [write a query, sql query]
+    description: Write and fix SQL
+  monitoring:
+    path: skills/monitoring.md
+    priority: P1
+    triggers: [prometheus, alert rule]
+    description: Set up metrics scraping and alerts
+routing:
+  max_index_ratio: 1.0
+"""
+
+
+@pytest.fixture(scope="module")
+def s() -> Router:
+    return Router.from_registry(parse_registry(SEVERAL.encode(), "skills.yaml"))
+
+
+def test_two_requests_joined_by_and_select_both(s):
+    # a request verb right after "and" opens a second request: two asks, each with its own evidence
+    assert decided(s, "Plan the weekly menu and check allergens for every dish on it") == (
+        "index", "multi_need", ("menu-planning", "allergen-check"), None)
+    assert decided(s, "Build next week's rota and approve Sam's annual leave for the 14th") == (
+        "index", "multi_need", ("staff-rota", "leave-requests"), None)
+    # "and also": the same; the next trigger may open with the verb when a determiner follows it
+    assert decided(s, "Set up prometheus scraping and also write a sql query for the weekly report") == (
+        "index", "multi_need", ("monitoring", "sql-query"), None)
+
+
+def test_two_objects_of_one_request_joined_by_and_stay_ambiguous(s):
+    # one request, two objects: which does it want first, or both? the router does not guess
+    assert decided(s, "Write a dockerfile and a threat model for the upload service") == (
+        "full", "ambiguous", (), None)
+    # a trigger whose first word looks like a verb ("threat models") is no second request
+    assert decided(s, "Write a dockerfile and threat models for the upload service") == (
+        "full", "ambiguous", (), None)
+    # without the verb, one fairly common word per ask is not enough (round 4)
+    assert decided(s, "Plan the weekly menu and allergens for every dish on it") == ("full", "ambiguous", (), None)
+    # an alternative between them is no two asks
+    assert decided(s, "Plan the weekly menu or check allergens for every dish on it") == (
+        "full", "ambiguous", (), None)
+
+
+def test_and_request_reads_the_verb_after_and():
+    t = "Plan the weekly menu and check allergens for every dish"
+    assert and_request(t, t.index(" and"), t.index("allergens"))
+    t = "Write a dockerfile and threat models for the upload service"
+    assert not and_request(t, t.index(" and"), t.index("threat"))
+    t = "Set up prometheus scraping and write a sql query"
+    assert and_request(t, t.index(" and"), t.index("write"))
