@@ -96,3 +96,14 @@ def test_and_request_reads_the_verb_after_and():
     assert not and_request(t, t.index(" and"), t.index("threat"))
     t = "Set up prometheus scraping and write a sql query"
     assert and_request(t, t.index(" and"), t.index("write"))
+
+
+def test_and_also_like_connectives_before_a_request_select_both(s):
+    # "plus", "as well as", "along with", "and in addition" before a request verb part two asks as "and" does
+    for task in ("Build next week's rota plus approve Sam's annual leave for the 14th",
+                 "Build next week's rota as well as approving Sam's annual leave for the 14th",
+                 "Build next week's rota and in addition approve Sam's annual leave for the 14th"):
+        assert decided(s, task) == ("index", "multi_need", ("staff-rota", "leave-requests"), None), task
+    # no request after it: one request, two objects
+    assert decided(s, "Plan the weekly menu as well as allergens for every dish on it") == (
+        "full", "ambiguous", (), None)

@@ -46,8 +46,9 @@ def parted_ask(c: Candidate, i: int, anchors: list[tuple[int, int]], clause: tup
     return sum(p.weight for p in own) + (WEAK_WEIGHT if c.tier != "everyday" else 0) >= STRONG_WEIGHT
 
 
-#: a bare "and" (or "and also", "and then") between two asks
-_AND = re.compile(r"\band(?:\s+(?:also|then))?\s+", re.I)
+#: a bare "and" (or "and also", "and then", "plus", "as well as" ...) between two asks
+_AND = re.compile(r"\b(?:and(?:\s+(?:also|then|additionally|in\s+addition))?|plus|as\s+well\s+as|along\s+with)\s+",
+                  re.I)
 _VERB_THEN_DETERMINER = re.compile(r"[A-Za-z]+\s+(?:the|a|an|this|that|these|those|my|our|your|their|his|her|its|"
                                    r"some|all|every|each|any)\b", re.I)
 
@@ -61,7 +62,8 @@ def and_request(text: str, start: int, end: int) -> bool:
     and a helm chart", "Write a dockerfile and a threat model") stay one
     request, and so does a next trigger whose first word only looks like a
     verb ("a dockerfile and threat models"; "and write a sql query" is a
-    request: a determiner follows the verb). Offsets are ``[start, end)`` character offsets into ``text``."""
+    request: a determiner follows the verb). Offsets are ``[start, end)``
+    character offsets into ``text``."""
     opens = {a for a, _, said in asks(text) if said.isascii()}
     # a "verb" that opens the next ask's trigger is a verb when a determiner follows it ("and write a sql
     # query" for `write a query`); else it is the trigger's first noun ("and threat models")
