@@ -199,8 +199,11 @@ routing:
 """.encode(), "skills.yaml"))
     assert decided(r, "REST endpoint を追加して、単体テストも書いてください") == (
         "index", "multi_need", ("node-api", "unit-tests"), None)
-    # no "も": the te-form and comma alone do not part them (one sentence, one request)
-    assert decided(r, "REST endpoint を追加して、単体テストを書いてください") == ("full", "ambiguous", (), None)
+    # no "も": since matcher 9 the te-form request and comma part them when a request ends the sentence after
+    # the second ask ("..., and write unit tests"); nouns joined by と stay one request
+    assert decided(r, "REST endpoint を追加して、単体テストを書いてください") == (
+        "index", "multi_need", ("node-api", "unit-tests"), None)
+    assert decided(r, "REST endpoint の追加と単体テストをお願いします") == ("full", "ambiguous", (), None)
 
 
 def test_one_specific_word_per_ask_joined_by_a_bare_and_stays_ambiguous(s):

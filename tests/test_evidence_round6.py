@@ -54,6 +54,16 @@ skills:
     priority: P1
     triggers: [prometheus, alert rule]
     description: Set up metrics scraping and alerts
+  shift-rota:
+    path: skills/shift-rota.md
+    priority: P1
+    triggers: [シフト表]
+    description: シフト表を作成して公開する
+  paid-leave:
+    path: skills/paid-leave.md
+    priority: P1
+    triggers: [有給]
+    description: 有給申請を承認または却下する
 routing:
   max_index_ratio: 1.0
 """
@@ -107,3 +117,15 @@ def test_and_also_like_connectives_before_a_request_select_both(s):
     # no request after it: one request, two objects
     assert decided(s, "Plan the weekly menu as well as allergens for every dish on it") == (
         "full", "ambiguous", (), None)
+
+
+def test_a_japanese_te_form_request_closed_by_a_comma_before_another_request_selects_both(s):
+    # "作って、" is a request of its own, and "承認してください" ends the sentence after the second ask
+    assert decided(s, "シフト表を作って、有給申請を承認してください") == (
+        "index", "multi_need", ("shift-rota", "paid-leave"), None)
+    # "について、" is no request: one request about the rota
+    assert decided(s, "シフト表について、有給申請を承認してください") == ("full", "ambiguous", (), None)
+    # nouns joined by と: one request, two objects
+    assert decided(s, "シフト表の作成と有給申請の承認をお願いします") == ("full", "ambiguous", (), None)
+    # a request to be told something after the comma asks for no work
+    assert decided(s, "シフト表を見て、有給申請の件を教えて") == ("full", "ambiguous", (), None)
