@@ -10,6 +10,7 @@ from conftest import decided
 from routelens.registry import parse_registry
 from routelens.routing.router import Router
 from routelens.routing.several import and_request
+from routelens.routing.signals import asks
 
 SEVERAL = """\
 schema_version: 1
@@ -54,6 +55,16 @@ skills:
     priority: P1
     triggers: [prometheus, alert rule]
     description: Set up metrics scraping and alerts
+  inventory-count:
+    path: skills/inventory-count.md
+    priority: P1
+    triggers: [stocktake, stock count]
+    description: Run the monthly stocktake and explain variances
+  accessibility-audit:
+    path: skills/accessibility-audit.md
+    priority: P2
+    triggers: [accessibility, a11y audit]
+    description: Audit a page against WCAG
   shift-rota:
     path: skills/shift-rota.md
     priority: P1
@@ -129,3 +140,16 @@ def test_a_japanese_te_form_request_closed_by_a_comma_before_another_request_sel
     assert decided(s, "シフト表の作成と有給申請の承認をお願いします") == ("full", "ambiguous", (), None)
     # a request to be told something after the comma asks for no work
     assert decided(s, "シフト表を見て、有給申請の件を教えて") == ("full", "ambiguous", (), None)
+
+
+def test_do_with_an_object_is_a_request_verb(s):
+    # "Do the stocktake": "do" with a determiner after it is the request, so a typo the task asks for routes
+    assert decided(s, "Do the stoktake for Soho tonight after close") == (
+        "index", "clear_candidate", ("inventory-count",), None)
+    assert decided(s, "please do an accesibility pass on the signup form") == (
+        "index", "clear_candidate", ("accessibility-audit",), None)
+    assert asks("Do the stocktake for Soho") == [(0, 16, "Do")]
+    # the auxiliary asks for nothing: a question, "do you", "do not"
+    assert decided(s, "Do the stoktake numbers look right?") == ("full", "weak_evidence", (), None)
+    assert asks("Do you know when the stocktake is?") == []
+    assert decided(s, "I do the stoktake on Mondays") == ("full", "weak_evidence", (), None)

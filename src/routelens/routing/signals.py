@@ -317,6 +317,9 @@ _REQUEST_LEAD = re.compile(
     r"help\s+me\s+(?:to\s+)?|i\s+need\s+you\s+to\s+|i'?d\s+like\s+you\s+to\s+|we\s+need\s+to\s+|i\s+need\s+to\s+|"
     r"let'?s\s+|go\s+ahead\s+and\s+|(?:i'?m|i\s+am|we'?re|we\s+are)\s+trying\s+to\s+|"
     r"(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:currently\s+|still\s+|now\s+)?(?=\w+ing\b))*", _I)
+#: what follows "do" when it is the request verb, not an auxiliary: a determiner of its object ("Do the
+#: stocktake", "do a code review"; "Do you ..." and "do not" are no request)
+_DO_OBJECT = frozenset("the a an this that these those our my your his her their some".split())
 _EN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9'#+%./:&-]*|\d[\w:./%]*")
 #: requests to be told, shown, advised or sold something: the English of "教えて" ("recommend a good notebook")
 _EN_INFO = frozenset("tell teach recommend suggest advise show buy sell".split())
@@ -372,7 +375,9 @@ def asks(task: str) -> list[Signal]:
             continue
         verb = words[0].group().lower()
         shown = words[0].group()
-        if verb in _NOT_A_REQUEST_VERB or not verb.isalpha() or (len(shown) > 1 and shown.isupper()):
+        if verb == "do" and words[1].group().lower() in _DO_OBJECT:
+            pass  # "Do the stocktake", "please do an accessibility pass": "do" with an object is the request verb
+        elif verb in _NOT_A_REQUEST_VERB or not verb.isalpha() or (len(shown) > 1 and shown.isupper()):
             continue  # no verb: a closed-class word, a number, a punctuated word or an acronym
         if verb in _EN_INFO:
             continue  # a request to be told or to be sold something ("recommend a notebook"), not for work
