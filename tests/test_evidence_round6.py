@@ -153,3 +153,59 @@ def test_do_with_an_object_is_a_request_verb(s):
     assert decided(s, "Do the stoktake numbers look right?") == ("full", "weak_evidence", (), None)
     assert asks("Do you know when the stocktake is?") == []
     assert decided(s, "I do the stoktake on Mondays") == ("full", "weak_evidence", (), None)
+
+
+CONTRAST = """\
+schema_version: 1
+skills:
+  newsletter:
+    path: skills/newsletter.md
+    priority: P2
+    triggers: [newsletter]
+    description: Write and send the guest newsletter
+  social-posts:
+    path: skills/social-posts.md
+    priority: P2
+    triggers: [instagram post]
+    description: Write posts for the restaurant's social accounts
+  complaints:
+    path: skills/complaints.md
+    priority: P1
+    triggers: [apology, complaint]
+    description: Answer guest complaints
+  refunds:
+    path: skills/refunds.md
+    priority: P1
+    triggers: [refund]
+    description: Issue full and partial refunds
+routing:
+  max_index_ratio: 1.0
+"""
+
+
+@pytest.fixture(scope="module")
+def c() -> Router:
+    return Router.from_registry(parse_registry(CONTRAST.encode(), "skills.yaml"))
+
+
+def test_the_clause_a_negation_makes_way_for_is_asked_for(c):
+    # "No X, just Y": the task turns from the negated skill to Y, which it asks for (an everyday word too)
+    assert decided(c, "No need for an Instagram post, just put it in the newsletter") == (
+        "index", "clear_candidate", ("newsletter",), None)
+    assert decided(c, "No refund, only a polite apology to the guest about the long wait") == (
+        "index", "clear_candidate", ("complaints",), None)
+    d = c.route("No need for an Instagram post, just put it in the newsletter")
+    ask = next(p for p in next(x for x in d.evidence if x.id == "newsletter").pieces if p.kind == "ask")
+    assert (ask.text, ask.weight, ask.detail) == (
+        "just", 1, 'the task asks for it instead ("just", after the negated "Instagram post")')
+
+
+def test_no_contrast_without_a_negated_trigger_or_after_a_subject(c):
+    # "I just want ...": the word follows the subject, not the negation
+    assert decided(c, "No need for an Instagram post, I just want the newsletter") == (
+        "full", "weak_evidence", (), None)
+    # the negated clause holds no other skill's trigger: nothing is turned away from
+    assert decided(c, "No rush, just the newsletter") == ("full", "weak_evidence", (), None)
+    # the negated skill itself is not asked for
+    assert decided(c, "No refunds, no vouchers, nothing - we're not giving in on this one") == (
+        "full", "weak_evidence", (), None)

@@ -51,7 +51,7 @@ from routelens.artifacts.vocabulary import trigger_key
 from routelens.routing.decision import format_score, quote
 from routelens.routing.columns import OwnWords, own_words_of
 from routelens.routing.matching import Match, PreparedTask
-from routelens.routing.signals import Signal, asks, identifiers, ja_object, markup, negated, within
+from routelens.routing.signals import Signal, asks, contrast, identifiers, ja_object, markup, negated, within
 from routelens.routing.spans import Spans
 from routelens.text.unicode import normalize_text
 from routelens.text.words import lemma_candidates, terms
@@ -485,6 +485,31 @@ def _asked(pieces: list[Piece], requests: list[Signal], mixups: list[tuple[int, 
     return Piece("ask", verb, (r[0], r[1]), _WEAK, f"the task asks for it ({quote(verb)})", "")
 
 
+def _instead(pieces: list[Piece], sid: str, negations: list[Signal], negated_other: list[tuple[str, Piece]],
+             text: str) -> Piece | None:
+    """The ``ask`` piece of a candidate whose only counted trigger lies in
+    the clause a negated clause makes way for, when that negated clause holds
+    another skill's trigger: "No need for an Instagram post, just put it in
+    the newsletter", "No refund, only a polite apology to the guest"
+    (docs/formats.md §6.10 ``ask``, the contrast): the task turns from the
+    negated skill to this one, which asks for it; else None."""
+    counted = [p for p in pieces if p.kind == "trigger" and p.counts]
+    if len(counted) != 1:
+        return None
+    p = counted[0]
+    for neg in negations:
+        if neg[1] > p.span[0]:
+            continue
+        other = next((q for o, q in negated_other if o != sid and neg[0] <= q.span[0] and q.span[1] <= neg[1]), None)
+        if other is None:
+            continue
+        c = contrast(text, neg)
+        if c is not None and c[0] <= p.span[0] and p.span[1] <= c[1]:
+            return Piece("ask", c[2], (c[0] - len(c[2]), c[0]), _WEAK,
+                         f"the task asks for it instead ({quote(c[2])}, after the negated {quote(other.text)})", "")
+    return None
+
+
 def assess(task: PreparedTask, hits: dict[str, list[Match]], matches: Sequence[Match], lexicon: Lexicon,
            not_when: dict[str, Match], negations: list[Signal] | None = None) -> list[Candidate]:
     """The :class:`Candidate` of every skill in ``matches`` (best first, as
@@ -540,6 +565,8 @@ def assess(task: PreparedTask, hits: dict[str, list[Match]], matches: Sequence[M
         found_by_owner.setdefault(f[0], []).append(f)
     found_context = [f for f in found if f[0] is None or f[0] == ""]
     strong_of: dict[int, bool] = {}
+    # the negated triggers, by owner: a clause that makes way for another skill's negated trigger is an ask
+    negated_other = [(o, p) for o, tp in first.items() for _, p in tp if p.kind == "negated"] if negations else []
 
     def has_strong(tp: list[tuple[tuple[int, int], Piece]]) -> bool:
         got = strong_of.get(id(tp))
@@ -624,6 +651,10 @@ def assess(task: PreparedTask, hits: dict[str, list[Match]], matches: Sequence[M
             if requests is None:
                 requests = asks(text)
             ask = _asked(pieces, requests, [m.span for o, m in not_when.items() if o != sid], text, lexicon)
+            if ask is not None:
+                pieces.append(ask)
+        if sum(p.weight for p in pieces) < _STRONG and negated_other:
+            ask = _instead(pieces, sid, negations, negated_other, text)
             if ask is not None:
                 pieces.append(ask)
         return tuple(pieces), tier, tuple(counted_spans)

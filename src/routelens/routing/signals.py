@@ -46,8 +46,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["steering", "destructive", "negated", "markup", "identifiers", "clause_breaks", "separate_asks", "asks",
-           "ja_object", "within",
+__all__ = ["steering", "destructive", "negated", "contrast", "markup", "identifiers", "clause_breaks", "separate_asks",
+           "asks", "ja_object", "within",
            "Signal"]
 
 #: ``(start, end, text)``: a span of the task as typed and what it says
@@ -278,6 +278,32 @@ def negated(task: str) -> list[Signal]:
             if m.start() > i:
                 out.append((i, m.start(), m.group()))
     return out
+
+
+#: what opens the alternative a negated clause makes way for: "No X, just Y", "No need for X - only Y", "not X
+#: but rather Y", "Don't X; instead Y" (docs/formats.md §6.10 ``ask``, the contrast)
+_CONTRAST = re.compile(r"[^.;!?\n,\u2013\u2014]*?(?:[,;:]|\s[-\u2013\u2014])\s*(?:but\s+)?(?:just|only|instead|rather)\b"
+                       r"|\s+(?:but\s+)?(?:just|only|instead|rather)\b", _I)
+_CONTRAST_END = re.compile(r"[.;!?\n,]|\s[-\u2013\u2014]\s")
+
+
+def contrast(task: str, negation: Signal) -> Signal | None:
+    """The clause that a negated clause makes way for (docs/formats.md §6.10
+    ``ask``): "No need for an Instagram post, just put it in the newsletter"
+    -> the span of "put it in the newsletter" after "just"; ``(start, end,
+    word)``, or None when no "just", "only", "instead" or "rather" opens the
+    next clause right after the negation's reach. A clause that opens with
+    its subject ("I just wanted to vent", "we just want to roll it out") is no
+    contrast: the word follows the subject, not the negation."""
+    m = _CONTRAST.match(task, negation[1])
+    if m is None:
+        return None
+    end = _CONTRAST_END.search(task, m.end())
+    stop = end.start() if end else len(task)
+    if stop <= m.end():
+        return None
+    word = m.group().split()[-1]
+    return (m.end(), stop, word)
 
 
 def markup(task: str) -> list[Signal]:
