@@ -178,6 +178,11 @@ skills:
     priority: P1
     triggers: [refund]
     description: Issue full and partial refunds
+  review-replies:
+    path: skills/review-replies.md
+    priority: P2
+    triggers: [tripadvisor]
+    description: Reply to public guest reviews
 routing:
   max_index_ratio: 1.0
 """
@@ -209,3 +214,15 @@ def test_no_contrast_without_a_negated_trigger_or_after_a_subject(c):
     # the negated skill itself is not asked for
     assert decided(c, "No refunds, no vouchers, nothing - we're not giving in on this one") == (
         "full", "weak_evidence", (), None)
+
+
+def test_a_request_verb_takes_its_object_after_to_into_on_at(c):
+    # "reply to yesterday's Tripadvisor review": the object follows the particle
+    assert asks("reply to yesterday's Tripadvisor review") == [(0, 39, "reply")]
+    assert asks("look into the failing job") == [(0, 25, "look")]
+    assert decided(c, "Write an Instagram post for the new menu and reply to yesterday's Tripadvisor review") == (
+        "index", "multi_need", ("social-posts", "review-replies"), None)
+    # "with" is no such particle: "help with the deploy" asks for help, not for work on the deploy
+    assert asks("help with the deploy of the new recommender") == []
+    # a particle and no object after it asks for nothing
+    assert asks("Please reply to") == []

@@ -356,6 +356,9 @@ _OBJECT_END = frozenset(
 #: a finite verb right after the words that open a clause makes them its subject: a statement
 _FINITE = frozenset("is are was were isn't aren't wasn't weren't has have had hasn't haven't can will would should "
                     "could may might must won't can't keeps kept seems looks".split())
+#: a particle after a request verb whose object follows it ("reply to the review", "look into the job"); not
+#: "with": "help with the deploy" asks for help, not for work on the deploy
+_VERB_PARTICLE = frozenset("to into on at".split())
 _WH_OBJECT = frozenset("why how what where when whether which who".split())
 _PRONOUN_OBJECT = frozenset("it this that them these those me us him her".split())
 _MAX_OBJECT_WORDS = 5
@@ -409,6 +412,8 @@ def asks(task: str) -> list[Signal]:
             continue  # a request to be told or to be sold something ("recommend a notebook"), not for work
         obj = []
         rest = words[1:]
+        if len(rest) >= 2 and rest[0].group().lower() in _VERB_PARTICLE:
+            rest = rest[1:]  # "reply to yesterday's review", "look into the failing job": the object follows it
         if rest and rest[0].group().lower() in _WH_OBJECT:
             obj.append(rest[0])  # "debug why the worker hangs": the object is a clause
             rest = rest[1:]
