@@ -178,6 +178,11 @@ skills:
     priority: P1
     triggers: [refund]
     description: Issue full and partial refunds
+  translation:
+    path: skills/translation.md
+    priority: P2
+    triggers: [translate]
+    description: Translate text between English and Japanese
   review-replies:
     path: skills/review-replies.md
     priority: P2
@@ -226,3 +231,16 @@ def test_a_request_verb_takes_its_object_after_to_into_on_at(c):
     assert asks("help with the deploy of the new recommender") == []
     # a particle and no object after it asks for nothing
     assert asks("Please reply to") == []
+
+
+def test_a_request_that_points_back_with_a_pronoun_asks_for_the_trigger_before_it(c):
+    # "please redo them": its object is a pronoun for what the sentence before said was translated
+    assert decided(c, "These error strings were translated badly, please redo them") == (
+        "index", "clear_candidate", ("translation",), None)
+    assert asks("These error strings were translated badly, please redo them", pronoun=True) == [(50, 59, "redo")]
+    # a pronoun alone points at nothing said before; a statement with no request asks for nothing
+    assert decided(c, "translate it") == ("full", "weak_evidence", (), None)
+    assert decided(c, "These error strings were translated badly") == ("full", "weak_evidence", (), None)
+    # two sentences away, or another request in between: the pronoun points elsewhere
+    assert decided(c, "The strings were translated. The build broke. Please fix it") == (
+        "full", "weak_evidence", (), None)

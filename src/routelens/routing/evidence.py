@@ -454,6 +454,25 @@ def _askable_typo(p: Piece, lexicon: Lexicon) -> bool:
     return key is not None and z is not None and z < EVERYDAY_ZIPF and key.isascii() and len(key) >= 4
 
 
+_SENTENCE_BREAK = _re.compile(r"[.!?\n]\s")
+
+
+def _asked_back(p: Piece, requests: list[Signal], text: str) -> Piece | None:
+    """The ``ask`` piece of a trigger that a later request points back at
+    with a pronoun as its whole object: "These error strings were translated
+    badly, please redo them" (docs/formats.md §6.10 ``ask``). The request is
+    the first one after the trigger, and the trigger lies in its sentence or
+    the one before; "deploy it" alone points at nothing. Else None."""
+    later = [r for r in requests if r[0] >= p.span[1]]
+    for r in asks(text, pronoun=True):
+        if r[0] < p.span[1] or any(x[0] < r[0] for x in later):
+            continue
+        if len(_SENTENCE_BREAK.findall(text, p.span[1], r[0])) > 1:
+            continue
+        return Piece("ask", r[2], (r[0], r[1]), _WEAK, f"the task asks for it ({quote(text[r[0]:r[1]])})", "")
+    return None
+
+
 def _asked(pieces: list[Piece], requests: list[Signal], mixups: list[tuple[int, int]], text: str,
            lexicon: Lexicon | None = None) -> Piece | None:
     """The ``ask`` piece (docs/formats.md §6.10) of a candidate whose only
@@ -472,7 +491,7 @@ def _asked(pieces: list[Piece], requests: list[Signal], mixups: list[tuple[int, 
     p = counted[0]
     r = within(p.span, requests)
     if r is None:
-        return None
+        return _asked_back(p, requests, text)
     verb = r[2]
     if any(a <= p.span[0] and p.span[1] <= b and (a, b) != p.span for a, b in mixups):
         return None  # inside a longer phrase the registry names as another skill's mix-up (its not_when)

@@ -361,6 +361,8 @@ _FINITE = frozenset("is are was were isn't aren't wasn't weren't has have had ha
 _VERB_PARTICLE = frozenset("to into on at".split())
 _WH_OBJECT = frozenset("why how what where when whether which who".split())
 _PRONOUN_OBJECT = frozenset("it this that them these those me us him her".split())
+#: a pronoun that points back at what was said before ("These strings were translated badly, please redo them")
+_BACK_PRONOUN = frozenset("it them this that these those".split())
 _MAX_OBJECT_WORDS = 5
 #: a Japanese sentence that asks for work: a te-form request or お願い at the end of a clause. A wish
 #: (〜たい, "I want to ...") is no request to the agent, as "I want to ..." is none in English:
@@ -373,7 +375,7 @@ _SENTENCE_END = re.compile(r"[.!?\n]|$")
 _JA_SENTENCE = re.compile(r"[^。！!？?\n]+")
 
 
-def asks(task: str) -> list[Signal]:
+def asks(task: str, pronoun: bool = False) -> list[Signal]:
     """The spans where the task asks for work (docs/formats.md §6.10
     ``ask``): ``(start, end, said)``, ``said`` the request word. In English,
     a clause that opens with its request verb (after "please", "can you",
@@ -428,13 +430,18 @@ def asks(task: str) -> list[Signal]:
             if w in _OBJECT_END:
                 break
             obj.append(m)
-        if statement or not obj or all(m.group().lower() in _PRONOUN_OBJECT or m.group().lower() == verb
-                                       for m in obj):
+        only_pronoun = bool(obj) and all(m.group().lower() in _PRONOUN_OBJECT for m in obj)
+        if pronoun:
+            if statement or not only_pronoun or obj[0].group().lower() not in _BACK_PRONOUN or verb in _EN_INFO:
+                continue  # with ``pronoun``: only a request whose object is "it", "them", "this" ... ("redo them")
+        elif statement or not obj or only_pronoun or all(m.group().lower() == verb for m in obj):
             continue  # no object, only a pronoun ("deploy it"), or the verb again ("debug debug")
         end_sentence = _SENTENCE_END.search(task, pos).start()
         if task[end_sentence:end_sentence + 1] == "?" and not polite:
             continue  # a question asks to be told, not for work
         out.append((words[0].start(), obj[-1].end(), words[0].group()))
+    if pronoun:
+        return sorted(set(out))
     for m in _JA_SENTENCE.finditer(task):
         sent = m.group()
         for a in _JA_ASK.finditer(sent):
