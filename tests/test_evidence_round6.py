@@ -244,3 +244,11 @@ def test_a_request_that_points_back_with_a_pronoun_asks_for_the_trigger_before_i
     # two sentences away, or another request in between: the pronoun points elsewhere
     assert decided(c, "The strings were translated. The build broke. Please fix it") == (
         "full", "weak_evidence", (), None)
+
+
+def test_a_relative_clause_in_the_object_ends_it_and_is_no_statement():
+    # "write a runbook the alert can link to": a second determiner opens a relative clause; "can" is its verb
+    assert asks("and write a runbook the alert can link to") == [(4, 19, "write")]
+    # with no second determiner, a finite verb after the opening words makes them a statement
+    assert asks("finance dashboards are stale") == []
+    assert asks("check which halal dishes we can do for her") == [(0, 27, "check")]

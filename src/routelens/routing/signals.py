@@ -425,6 +425,10 @@ def asks(task: str, pronoun: bool = False) -> list[Signal]:
             if w in _FINITE:
                 if obj and obj[0].group().lower() in _WH_OBJECT:
                     break  # "check which dishes we can do": the verb of the object's own clause
+                second = [i for i, x in enumerate(obj) if x.group().lower() in _DO_OBJECT]
+                if len(second) >= 2:
+                    del obj[second[1]:]  # "write a runbook the alert can link to": a relative clause ends it
+                    break
                 statement = True  # "finance dashboards are stale": a subject and its verb, no request
                 break
             if w in _OBJECT_END:
