@@ -178,6 +178,11 @@ skills:
     priority: P1
     triggers: [refund]
     description: Issue full and partial refunds
+  on-call-escalation:
+    path: skills/on-call-escalation.md
+    priority: P0
+    triggers: [escalate]
+    description: Escalate an out-of-hours problem to the on-call manager
   translation:
     path: skills/translation.md
     priority: P2
@@ -252,3 +257,15 @@ def test_a_relative_clause_in_the_object_ends_it_and_is_no_statement():
     # with no second determiner, a finite verb after the opening words makes them a statement
     assert asks("finance dashboards are stale") == []
     assert asks("check which halal dishes we can do for her") == [(0, 27, "check")]
+
+
+def test_a_task_headed_by_the_trigger_is_about_that_work(c):
+    # "Escalating: ...": one or two words and a colon at the start name the work the rest describes
+    assert decided(c, "Escalating: Soho has had no hot water since 4pm") == (
+        "index", "clear_candidate", ("on-call-escalation",), None)
+    d = c.route("Escalating: Soho has had no hot water since 4pm")
+    ask = next(p for p in next(x for x in d.evidence if x.id == "on-call-escalation").pieces if p.kind == "ask")
+    assert (ask.text, ask.span, ask.detail) == ("Escalating", (0, 10), 'the task is headed by it ("Escalating:")')
+    # a heading with nothing after it, or the word elsewhere in a statement, asks for nothing
+    assert decided(c, "Escalating:") == ("full", "weak_evidence", (), None)
+    assert decided(c, "Soho is escalating: no hot water since 4pm") == ("full", "weak_evidence", (), None)

@@ -454,6 +454,8 @@ def _askable_typo(p: Piece, lexicon: Lexicon) -> bool:
     return key is not None and z is not None and z < EVERYDAY_ZIPF and key.isascii() and len(key) >= 4
 
 
+#: a task headed by the work it is about: one or two words and a colon at its start ("Escalating: ...")
+_HEADING = _re.compile(r"\s*([A-Za-z][A-Za-z-]*(?: [A-Za-z][A-Za-z-]*)?):(?!//)")
 _SENTENCE_BREAK = _re.compile(r"[.!?\n]\s")
 
 
@@ -491,6 +493,9 @@ def _asked(pieces: list[Piece], requests: list[Signal], mixups: list[tuple[int, 
     p = counted[0]
     r = within(p.span, requests)
     if r is None:
+        head = _HEADING.match(text)
+        if head is not None and head.start(1) <= p.span[0] and p.span[1] <= head.end(1) and text[head.end():].strip():
+            return Piece("ask", head.group(1), head.span(1), _WEAK, f"the task is headed by it ({quote(head.group())})", "")
         return _asked_back(p, requests, text)
     verb = r[2]
     if any(a <= p.span[0] and p.span[1] <= b and (a, b) != p.span for a, b in mixups):
