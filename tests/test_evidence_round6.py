@@ -45,6 +45,16 @@ skills:
     priority: P1
     triggers: [threat model, security review]
     description: Review a service for security weaknesses
+  pest-control:
+    path: skills/pest-control.md
+    priority: P0
+    triggers: [mouse droppings, pest sighting]
+    description: Respond to a pest sighting
+  health-inspection:
+    path: skills/health-inspection.md
+    priority: P0
+    triggers: [EHO, health inspection]
+    description: Prepare for an environmental health officer's visit
   sql-query:
     path: skills/sql-query.md
     priority: P2
@@ -269,3 +279,15 @@ def test_a_task_headed_by_the_trigger_is_about_that_work(c):
     # a heading with nothing after it, or the word elsewhere in a statement, asks for nothing
     assert decided(c, "Escalating:") == ("full", "weak_evidence", (), None)
     assert decided(c, "Soho is escalating: no hot water since 4pm") == ("full", "weak_evidence", (), None)
+
+
+def test_a_specific_word_in_a_clause_of_its_own_after_and_is_a_need_of_its_own(s):
+    # "and the EHO is coming": "and" opens an independent clause (its own subject and verb) holding a rare trigger
+    assert decided(s, "We found mouse droppings behind the oven and the EHO is coming on Thursday") == (
+        "index", "multi_need", ("pest-control", "health-inspection"), None)
+    # the same words as one object of a request: no clause of its own
+    assert decided(s, "Write a dockerfile and a threat model for the upload service") == (
+        "full", "ambiguous", (), None)
+    # a fairly common word in such a clause is not enough: one specific word per need
+    assert decided(s, "We found mouse droppings behind the oven and the rota is wrong") == (
+        "full", "ambiguous", (), None)

@@ -83,6 +83,30 @@ def and_request(text: str, start: int, end: int) -> bool:
                for m in _TE_COMMA.finditer(text, start, end))
 
 
+_AND_CLAUSE = re.compile(r"\band\s+(?:[\w'\u2019-]+\s+){1,4}?(?:is|are|was|were|has|have|had|will|keeps|kept|isn't|aren't|"
+                         r"wasn't|weren't|hasn't|haven't|won't|can't)\b", re.I)
+
+
+def stated_apart(c: Candidate, i: int, anchors: list[tuple[int, int]], text: str) -> bool:
+    """Whether candidate ``c``, backed by a specific trigger (a rare word: a
+    phrase needs no such test), is a need of its own stated in a clause of
+    its own: an "and" before its anchor opens an independent clause whose
+    subject holds it ("We found mouse droppings behind the oven and the EHO is
+    coming on Thursday"), and the text after it up to the next anchor parts
+    them too (docs/formats.md §6.3 step 9)."""
+    if i == 0 or not c.strong or c.weight < STRONG_WEIGHT:
+        return False
+    a, prev = anchors[i], anchors[i - 1]
+    m = _AND_CLAUSE.search(text, prev[1], a[1] + 200)
+    if m is None or not (m.start() < a[0] and a[1] <= m.end()):
+        return False  # the anchor lies in the subject of the clause that "and" opens
+    if i + 1 < len(anchors):
+        nxt = anchors[i + 1]
+        if not (separate_asks(text, a[1], nxt[0]) or and_request(text, a[1], nxt[0])):
+            return False
+    return True
+
+
 def asked_for(c: Candidate, text: str) -> bool:
     """Whether the task asks for work on a counted trigger of ``c``
     (docs/formats.md §6.3 step 9): a request (:func:`routelens.routing.signals.asks`)
