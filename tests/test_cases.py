@@ -142,6 +142,9 @@ def test_double_merge(tmp_path, cli):
     assert stderr.splitlines() == [
         f"{path}:10:5: skills.deploy-prod.<<: a second merge key '<<' in the same mapping (the first is on line 9; "
         "only one is allowed)",
+        # the registry's warnings follow its errors (they can explain one)
+        f"{path}:2:1: warning: x-defaults: unknown top-level key (known: schema_version, skills, composition, "
+        "rules, routing); ignored",
         f"{path}: 1 error; nothing was written",
     ]
 

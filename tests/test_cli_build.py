@@ -4,6 +4,7 @@ and the generated files already there stay byte for byte the same."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import subprocess
@@ -121,8 +122,9 @@ def test_bad_input_exits_2_naming_file_line_column_and_key_path(tmp_path, cli, n
     assert code == 2
     assert stdout == ""
     n = len(diagnostics)
-    assert stderr.splitlines() == [f"{reg}:{d}" for d in diagnostics] + [
-        f"{reg}: {n} error{'s' if n != 1 else ''}; nothing was written"]
+    # the registry's warnings follow its errors (test_warnings_that_explain_an_error_are_printed_with_it)
+    assert [line for line in stderr.splitlines() if ": warning: " not in line] == [
+        f"{reg}:{d}" for d in diagnostics] + [f"{reg}: {n} error{'s' if n != 1 else ''}; nothing was written"]
     assert "Traceback" not in stderr
     assert {p.name: p.read_bytes() for p in out.iterdir()} == OLD  # untouched, nothing added
 
@@ -258,6 +260,53 @@ def test_warnings_go_to_stderr_and_build_succeeds(tmp_path, cli):
                    "composition, rules, routing); ignored\n"
                    f"{reg}:4:11: warning: skills.a.path: the body 'a.md' is missing; a still routes, and its "
                    "decisions say the body cannot be loaded\n")
+
+
+def test_build_and_check_name_a_misspelled_key(tmp_path, cli):
+    """`satus: disabled` is metadata: the skill kept routing, and only lint
+    said so; build and check now give lint's warning (block and flow
+    entries, at the key)."""
+    reg, out = _registry(tmp_path, H + S + "    satus: disabled\n"
+                         "  b: {path: b.md, priority: P1, triggers: [y], descripton: Bee, owner: me}\n")
+    for name in ("a.md", "b.md"):
+        (tmp_path / name).write_text("# body\n", encoding="utf-8")
+    warnings = (f"{reg}:7:5: warning: skills.a.satus: `satus` is no key routelens reads (it is kept as metadata): "
+                "did you mean `status`?\n"
+                f"{reg}:8:48: warning: skills.b.descripton: `descripton` is no key routelens reads (it is kept as "
+                "metadata): did you mean `description`?\n")
+    code, _, err = cli("build", "-q", "--registry", reg, "--out", out)
+    assert (code, err) == (0, warnings)
+    code, _, err = cli("check", "--registry", reg, "--out", out)
+    assert (code, err) == (0, warnings)
+
+
+def test_warnings_that_explain_an_error_are_printed_with_it(tmp_path, cli):
+    """`skils:` gave only "missing required key `skills`" at line 1: the
+    warning naming `skils` was dropped because the registry had errors."""
+    reg, out = _registry(tmp_path, "schema_version: 1\nskils:\n  a:\n    path: a.md\n    priority: P0\n"
+                         "    triggers: [x]\n")
+    code, _, err = cli("build", "--registry", reg, "--out", out)
+    assert code == 2
+    assert err == (f"{reg}:2:1: skills: missing required key `skills` (a mapping of skill id -> skill; `skils` "
+                   "here looks like a misspelling of it)\n"
+                   f"{reg}:2:1: warning: skils: unknown top-level key (known: schema_version, skills, composition, "
+                   "rules, routing); ignored; did you mean `skills`?\n"
+                   f"{reg}: 1 error; nothing was written\n")
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == OLD
+
+
+def test_a_missing_required_key_is_found_at_its_misspelling(tmp_path, cli):
+    """`priorty: P0` gave "missing required key `priority`" at the skill's
+    id, two lines above the key to fix."""
+    reg, out = _registry(tmp_path, H + "  a:\n    path: a.md\n    priorty: P0\n    triggers: [x]\n"
+                         "  b:\n    path: b.md\n    triggers: [y]\n")
+    code, _, err = cli("build", "--registry", reg, "--out", out)
+    assert code == 2
+    assert err == (f"{reg}:5:5: skills.a.priority: missing required key `priority` (`priorty` here looks like a "
+                   "misspelling of it)\n"
+                   f"{reg}:7:3: skills.b.priority: missing required key `priority`\n"
+                   f"{reg}: 2 errors; nothing was written\n")
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == OLD
 
 
 # --------------------------------------------------------------------------- check
@@ -485,3 +534,31 @@ def test_the_layer1_line_says_1_skill():
 
     st = {"skills": 1, "chars": 80, "bytes": 80, "tokens": None, "tokens_unavailable": "tiktoken not installed"}
     assert format_stats(st) == "layer-1 block: 1 skill, 80 chars, 80 bytes, tokens: unavailable (tiktoken not installed)"
+
+
+def test_a_folder_holding_skills_yaml_names_its_registry(tmp_path, cli):
+    """`routelens check --registry my-skills` (the folder `routelens init
+    my-skills` just wrote) said "it is a directory, not a file"."""
+    assert cli("init", tmp_path / "my-skills")[0] == 0
+    code, out, err = cli("check", "--registry", tmp_path / "my-skills")
+    assert (code, err) == (0, "")
+    reg = tmp_path / "my-skills" / "skills.yaml"
+    sha = hashlib.sha256(reg.read_bytes()).hexdigest()[:12]
+    assert out == f"ok: {reg.parent / 'generated'} is fresh for {reg} ({sha}) and within the size budget\n"
+    code, _, err = cli("check", "--registry", tmp_path)  # a folder without one is still refused
+    assert code == 2
+    assert err.splitlines()[0] == f"{tmp_path}:1:1: cannot read the registry: it is a directory, not a file"
+
+
+def test_a_bad_not_when_or_high_risk_list_is_named_as_itself(tmp_path, cli):
+    """`not_when: review` said "skills.c.not_when: triggers must be a
+    non-empty list of strings": the key path was right, the words named
+    another key."""
+    reg, out = _registry(tmp_path, H + S + "    not_when: review\n  b:\n    path: b.md\n    priority: P1\n"
+                         "    triggers: [y]\n    not_when: []\nrouting:\n  high_risk: oops\n")
+    code, _, err = cli("build", "--registry", reg, "--out", out)
+    assert code == 2
+    assert err == (f"{reg}:7:15: skills.a.not_when: not_when must be a non-empty list of strings\n"
+                   f"{reg}:12:15: skills.b.not_when: not_when is empty: give at least one phrase\n"
+                   f"{reg}:14:14: routing.high_risk: high_risk must be a non-empty list of strings\n"
+                   f"{reg}: 3 errors; nothing was written\n")

@@ -97,6 +97,27 @@ def test_route_batch_in_a_real_process(reg_path):
     assert [json.loads(x)["skills"] for x in proc.stdout.splitlines()] == [["refactoring"], ["ci-fix"]]
 
 
+def test_route_batch_names_lines_that_are_not_utf8(reg_path, capsys, monkeypatch):
+    """Undecodable bytes on standard input were replaced by U+FFFD without a
+    word: the batch goes on, and standard error names each such line (byte
+    column, 1-based), the first five, then a count."""
+    data = b"fix the CI failure\n\xff\xfe refactor\nok \xe3\x81\n" + b"a\xff\n" * 4
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
+    assert main(["route", "--json", "-", "--registry", str(reg_path)]) == 0
+    out = capsys.readouterr()
+    decisions = [json.loads(line) for line in out.out.splitlines()]
+    assert [d["task"] for d in decisions] == ["fix the CI failure", "\ufffd\ufffd refactor", "ok \ufffd"] + ["a\ufffd"] * 4
+    assert decisions[0]["skills"] == ["ci-fix"]
+    tail = "routed with U+FFFD in place of the undecodable bytes\n"
+    assert out.err == (f"routelens: <stdin>:2:1: not UTF-8 (byte 0xff): {tail}"
+                       f"routelens: <stdin>:3:4: not UTF-8 (byte 0xe3): {tail}"
+                       f"routelens: <stdin>:4:2: not UTF-8 (byte 0xff): {tail}"
+                       f"routelens: <stdin>:5:2: not UTF-8 (byte 0xff): {tail}"
+                       f"routelens: <stdin>:6:2: not UTF-8 (byte 0xff): {tail}"
+                       "routelens: <stdin>: 6 lines were not UTF-8 (1 more than named above); each was routed "
+                       "with U+FFFD in place of the undecodable bytes\n")
+
+
 def test_explain(reg_path, capsys):
     assert main(["explain", "refactor the terraform", "--skill", "terraform", "--registry", str(reg_path)]) == 0
     out = capsys.readouterr().out.splitlines()
@@ -161,7 +182,22 @@ def test_eval_below_the_bar_exits_1_and_lists_wrong_cases(reg_path, tmp_path, ca
     out = capsys.readouterr().out
     assert "confident precision      50.0%  (bar >= 99.0%)  FAIL  1/2 routed decisions right" in out
     assert f"{cases}:2: [english] \"refactor it\"" in out
-    assert out.rstrip().endswith("FAIL: below the quality bar: precision 0.500 is not >= 0.99")
+    # a measure with no cases behind it says so instead of "100.0% ok" (it read as a pass)
+    assert "  must-fallback recall       n/a  (bar >= 100.0%)  -     0/0 fell back (not measured)\n" in out
+    assert "  off-topic false-route      n/a  (bar <= 0.0%)  -     0/0 routed (not measured)\n" in out
+    assert out.rstrip().endswith("FAIL: below the quality bar: precision 0.500 is not >= 0.99 "
+                                 "(not measured, 0/0: must-fallback recall, off-topic false-route)")
+
+
+@pytest.mark.parametrize("command", ["eval", "tune", "suggest"])
+def test_an_empty_cases_file_measures_nothing_and_exits_2(reg_path, tmp_path, capsys, command):
+    """`cases: []` printed "0 cases ... PASS: meets the quality bar", exit 0:
+    a CI gate on an emptied file passed."""
+    cases = tmp_path / "cases.yaml"
+    cases.write_text("cases: []\n", encoding="utf-8")
+    assert main([command, str(cases), "--registry", str(reg_path)]) == 2
+    out = capsys.readouterr()
+    assert (out.out, out.err) == ("", f"{cases}:1:1: cases: the `cases:` list is empty: there is nothing to measure\n")
 
 
 def test_eval_bad_cases_file_exits_2(reg_path, tmp_path, capsys):

@@ -666,3 +666,44 @@ def test_an_empty_out_or_registry_is_refused(project, cli, capsys):
         assert exc.value.code == 2
         assert "an empty path (give a file or folder name)" in capsys.readouterr().err
     assert not (Path.cwd() / INDEX_NAME).exists()
+
+
+def test_the_top_level_help_names_the_options_every_command_takes(capsys):
+    """`routelens --help` listed only -h and --version: --registry and
+    --demo, which its own description mentions, were in no help but each
+    command's."""
+    with pytest.raises(SystemExit) as exc:
+        main(["--help"])
+    assert exc.value.code == 0
+    out = capsys.readouterr().out
+    tail = out[out.index("options every command"):]
+    assert tail == (
+        "options every command but init takes (before or after the command word):\n"
+        "  --registry PATH         the canonical registry, or a folder holding its\n"
+        "                          skills.yaml (default: $ROUTELENS_REGISTRY, else\n"
+        "                          skills.yaml in this folder or the nearest parent, up\n"
+        "                          to the top of the git work tree)\n"
+        "  --demo                  use the bundled example registry (53 skills, English\n"
+        "                          and Japanese) instead of yours; every output says so\n"
+        "  --out, --generated DIR  folder of routing.min.json and catalog.json (default:\n"
+        "                          generated/ beside the registry)\n"
+        "\n"
+        "the UI also takes --index PATH, --task TEXT, --theme NAME, --cases FILE,\n"
+        "  --log FILE (routelens tui --help)\n"
+        "each command's own options: routelens COMMAND --help\n")
+    assert max(len(line) for line in tail.splitlines()) <= 79
+
+
+def test_an_unquoted_task_is_told_to_be_quoted(capsys):
+    """`routelens route please review my diff` said only "unrecognized
+    arguments: review my diff" under the top-level usage."""
+    assert main(["route", "please", "review", "my", "diff", "--demo"]) == 2
+    assert capsys.readouterr().err == ("routelens route: the task is one argument: quote it (routelens route "
+                                       "'please review my diff'); 'review my diff' came as further arguments\n")
+    assert main(["explain", "please", "review", "--skill", "code-review"]) == 2
+    assert capsys.readouterr().err == ("routelens explain: the task is one argument: quote it (routelens explain "
+                                       "'please review'); 'review' came as further arguments\n")
+    with pytest.raises(SystemExit) as exc:  # an unknown option is argparse's to say
+        main(["route", "review", "--nope"])
+    assert exc.value.code == 2
+    assert "unrecognized arguments: --nope" in capsys.readouterr().err

@@ -256,3 +256,20 @@ def test_log_errors_are_diagnostics(tmp_path):
     with pytest.raises(DecisionLogError) as exc:
         DecisionLog(tmp_path)
     assert str(exc.value) == f"{tmp_path}:1:1: is a folder, not a file"
+
+
+def test_a_log_that_cannot_be_opened_is_refused_at_start(bundled, tmp_path, capsys):
+    """`mcp --log /nonexistent/dir/x.log` served every call and lost every
+    decision (said only on stderr, which MCP clients hide); `route --log`
+    routed first and failed after. Both now refuse before routing."""
+    missing = tmp_path / "no-such-folder" / "x.log"
+    with pytest.raises(DecisionLogError) as exc:
+        DecisionLog(missing)
+    assert str(exc.value) == f"{missing}:1:1: cannot open the log: its folder {missing.parent} does not exist"
+    proc = subprocess.run([sys.executable, "-m", "routelens", "mcp", "--registry", str(bundled), "--log", str(missing)],
+                          input="", capture_output=True, text=True, timeout=60)
+    assert (proc.returncode, proc.stdout) == (2, "")
+    assert proc.stderr == f"{missing}:1:1: cannot open the log: its folder {missing.parent} does not exist\n"
+    assert main(["route", "review this PR", "--json", "--log", str(missing), "--registry", str(bundled)]) == 2
+    out = capsys.readouterr()
+    assert out.out == "" and not missing.parent.exists()

@@ -46,6 +46,19 @@ CASES = [
     ("no-space-after-colon", H + "  a:\n    path:a.md\n    priority: P1\n",
      "x.yaml:4:9: YAML syntax error: line 4 has no space after its colon: write `path: a.md` (YAML parser: mapping "
      "values are not allowed in this context, at line 5, column 13)"),
+    # the parser says "could not find expected ':'" when the next line is another key: it read
+    # "a colon is missing after its key" for a line that has its colon
+    ("no-space-after-colon-before-a-key", H + "  a:\n    path: a.md\n    priority:P0\n    triggers:\n      - x\n",
+     "x.yaml:5:13: YAML syntax error: line 5 has no space after its colon: write `priority: P0` (YAML parser: could "
+     "not find expected ':' while scanning a simple key, at line 6, column 5)"),
+    ("key-too-long-before-a-key", H + "  a:\n    path: a.md\n    " + "k" * 1025 + ": P0\n    triggers:\n      - x\n",
+     "x.yaml:5:1030: YAML syntax error: the key on line 5 is 1,025 characters long: YAML allows at most 1,024 "
+     "characters in a key written without `? ` (YAML parser: could not find expected ':' while scanning a simple "
+     "key)"),
+    # a URL is no key without its space: the colon-missing words stand
+    ("url-line-among-keys", H + "  a:\n    path: a.md\n    https://example.com/x\n    triggers:\n      - x\n",
+     "x.yaml:5:5: YAML syntax error: line 5 (`https://example.com/x`) is not `key: value`: a colon is missing after "
+     "its key (YAML parser: could not find expected ':' while scanning a simple key, at line 6, column 5)"),
     ("missing-dash", H + "  a:\n    path: a.md\n    triggers:\n      - x\n      y\n",
      "x.yaml:7:7: YAML syntax error: line 7 (`y`) is neither `key: value` nor a list item: the lines above it are "
      "list items, so a dash is missing (`- y`) (YAML parser: could not find expected ':' while scanning a simple key, "

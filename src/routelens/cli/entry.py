@@ -15,6 +15,7 @@ import argparse
 import contextlib
 import importlib
 import shlex
+import textwrap
 import sys
 from typing import Any
 
@@ -24,7 +25,7 @@ from routelens.errors import NoRegistryError
 from routelens.text.visible import visible
 from routelens.text.words import closest  # already loaded by the registry reader: no start-up cost
 
-__all__ = ["COMMANDS", "build_parser", "common_first", "main", "unknown_command", "VisibleStream"]
+__all__ = ["COMMANDS", "build_parser", "common_epilog", "common_first", "main", "unknown_command", "VisibleStream"]
 
 #: The subcommand modules (``routelens.cli.commands.<name>``), in the order
 #: ``--help`` lists them. A command imports only its own module (and what
@@ -44,19 +45,57 @@ def command_module(name: str):
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The ``routelens`` argument parser with every subcommand registered,
     or only the one of module ``only``."""
+    common = common_options()
     parser = argparse.ArgumentParser(
         prog="routelens",
         description="Canonical skill registry -> compact routing index -> router with fallback. "
         "Without a command (or with only options such as --registry, --task), opens the terminal UI on "
         "skills.yaml here or in a parent folder; --demo uses the bundled example.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"routelens {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    common = common_options()
     for name in COMMANDS:
         if only is None or name == only:
             command_module(name).register(sub, common)
+    without = tuple(name for name, p in sub.choices.items() if "--registry" not in p._option_string_actions)
+    parser.epilog = common_epilog(common, sub.choices.get("tui"), without)
     return parser
+
+
+def common_epilog(common: argparse.ArgumentParser, ui: argparse.ArgumentParser | None = None,
+                  without: tuple[str, ...] = ()) -> str:
+    """The top-level ``--help``'s closing text: the options every command
+    takes (written from ``common``, the parent parser of
+    :func:`~routelens.cli.commands.common.common_options`, so the two never
+    differ) and the commands ``without`` them (``init``), the UI's own
+    options (from ``ui``, the ``tui`` subparser, when given), and where each
+    command's help is. Lines wrap at 79 characters."""
+    def name(action: argparse.Action) -> str:
+        return ", ".join(action.option_strings) + (f" {action.metavar}" if action.metavar else "")
+
+    shared = [a for a in common._actions if a.help is not argparse.SUPPRESS]
+    width = max(len(name(a)) for a in shared)
+    but = f" but {', '.join(without)}" if without else ""
+    lines = [f"options every command{but} takes (before or after the command word):"]
+    for action in shared:
+        lines += textwrap.wrap(action.help or "", 79, initial_indent=f"  {name(action).ljust(width)}  ",
+                               subsequent_indent=" " * (width + 4))
+    if ui is not None:
+        own = [name(a) for a in ui._actions
+               if a.option_strings and a.dest not in {c.dest for c in common._actions} and a.dest != "help"]
+        line = "the UI also takes"
+        lines.append("")
+        for i, word in enumerate(own + ["(routelens tui --help)"]):
+            word += "," if i < len(own) - 1 else ""
+            if len(line) + 1 + len(word) > 79:
+                lines.append(line)
+                line = "  " + word
+            else:
+                line += " " + word
+        lines.append(line)
+    lines.append("each command's own options: routelens COMMAND --help")
+    return "\n".join(lines)
 
 
 #: words that belong to the top-level parser, not to the UI
@@ -66,6 +105,10 @@ _COMMON = ("--demo", "--registry", "--out", "--generated")
 #: options (the common ones and the UI's) whose next word is their value, not a command
 #: (both lists are checked against the parsers by the tests)
 _VALUED = ("--registry", "--out", "--generated", "--index", "--task", "--theme", "--cases", "--log")
+
+
+#: commands whose one positional argument is a task: several loose words are an unquoted task
+_ONE_TASK = ("route", "explain")
 
 
 def unknown_command(word: str) -> str:
@@ -143,6 +186,15 @@ def main(argv: list[str] | None = None) -> int:
         words = ["tui", *words]  # options of the UI without the word `tui`
     # only the command's own module; the full list for --help, --version or an unknown word
     parser = build_parser(only=_MODULE_OF.get(words[0]))
+    if words[0] in _ONE_TASK:
+        args, extra = parser.parse_known_args(words)
+        loose = [w for w in extra if not w.startswith("-")]
+        if loose and loose == extra and getattr(args, "task", None) not in (None, "-"):
+            task = " ".join([args.task, *loose])
+            print(f"routelens {words[0]}: the task is one argument: quote it "
+                  f"(routelens {words[0]} {shlex.quote(task)}); {' '.join(loose)!r} came as further arguments",
+                  file=sys.stderr)
+            return 2
     args = parser.parse_args(words)
     if not getattr(args, "func", None):
         args = parser.parse_args(["tui", *words])

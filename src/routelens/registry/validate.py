@@ -54,6 +54,23 @@ RULE_KEYS = ("forced", "triggers", "description")
 _SKILL_KEYS = frozenset(SKILL_KEYS)
 
 
+#: how alike (rapidfuzz ``fuzz.ratio``) a key must be to a missing required key to be named as its misspelling
+_MISSING_HINT_CUTOFF = 80
+
+
+def _missing(r: Any, kn: Any, d: Any, fields: dict[Any, Any], base: str, req: str) -> None:
+    """Record "missing required key `req`" at the entry's key ``kn`` — or,
+    when one of the entry's other keys is one letter or two from ``req``
+    (``priorty``), at that key, the place to fix, naming it."""
+    others = [k for k in fields if isinstance(k, str) and k not in _SKILL_KEYS]
+    hint = closest(req, others, _MISSING_HINT_CUTOFF) if others else None
+    if hint is None:
+        r.error(kn.start, f"{base}.{req}", f"missing required key `{req}`")
+        return
+    node = next(knode for key, knode, _v in r.mapping_pairs(d, "") if key == hint)
+    r.error(node.start, f"{base}.{req}", f"missing required key `{req}` (`{hint}` here looks like a misspelling of it)")
+
+
 class Validator:
     """Checks of single values (strings, mappings, trigger lists, ids) that
     record an error on the reader ``r`` and return None / False / ``()``
@@ -89,20 +106,24 @@ class Validator:
         return True
 
     def triggers(self, node: Node, path: str) -> tuple[str, ...]:
-        """A trigger list (docs/formats.md §1: a non-empty list of non-empty
-        strings, at most ``LIMITS["max_triggers_per_entry"]`` of at most
+        """A trigger list (``triggers``, ``not_when``, ``routing.high_risk``:
+        the last key of ``path``, which its errors name; docs/formats.md §1: a
+        non-empty list of non-empty strings, at most ``LIMITS["max_triggers_per_entry"]`` of at most
         ``LIMITS["max_trigger_chars"]`` characters each), the valid ones; every
         bad item is an error."""
         r = self.r
         n = r.deref(node)
+        key = path.rsplit(".", 1)[-1]  # triggers, not_when or high_risk: the error names the key it is about
         if n.kind != SEQ:
-            r.error(node.start, path, "triggers must be a non-empty list of strings")
+            r.error(node.start, path, f"{key} must be a non-empty list of strings")
             return ()
         if not n.items:
-            r.error(node.start, path, "triggers is empty: give at least one trigger")
+            r.error(node.start, path, f"{key} is empty: give at least one "
+                    + ("trigger" if key == "triggers" else "phrase"))
             return ()
         if len(n.items) > LIMITS["max_triggers_per_entry"]:
-            r.error(node.start, path, f"{len(n.items)} triggers, more than the limit {LIMITS['max_triggers_per_entry']}")
+            what = "triggers" if key == "triggers" else f"{key} phrases"
+            r.error(node.start, path, f"{len(n.items)} {what}, more than the limit {LIMITS['max_triggers_per_entry']}")
             return ()
         out = []
         maxc = LIMITS["max_trigger_chars"]
@@ -163,7 +184,7 @@ def validate_skill(r: Reader, v: Validator, key: str, kn: Node, vn: Node) -> Ski
     base = "skills." + key
     for req in ("path", "priority", "triggers"):
         if req not in fields and id(d) not in r.bad_merge:
-            r.error(kn.start, f"{base}.{req}", f"missing required key `{req}`")
+            _missing(r, kn, d, fields, base, req)
     path_v = prio = None
     trig: tuple[str, ...] = ()
     n = fields.get("path")
@@ -474,7 +495,10 @@ def validate_registry(r: Reader, root: Node | None, path: Path, text: str,
     # skills (validated while composing when they could be: see parse_registry)
     skills: dict[str, Skill] = {}
     if "skills" not in top:
-        r.error(0, "skills", "missing required key `skills` (a mapping of skill id -> skill)")
+        near = closest("skills", [k for k in top if k not in KNOWN_TOP_LEVEL], _MISSING_HINT_CUTOFF)
+        r.error(top[near][0].start if near else 0, "skills",
+                "missing required key `skills` (a mapping of skill id -> skill"
+                + (f"; `{near}` here looks like a misspelling of it)" if near else ")"))
     declared: set[str] = set()
     for key, kn, vn in section_entries("skills"):
         declared.add(key)

@@ -45,9 +45,10 @@ written, not lists of any registry's words:
 from __future__ import annotations
 
 import re
+import unicodedata
 
-__all__ = ["steering", "destructive", "negated", "contrast", "markup", "identifiers", "clause_breaks", "separate_asks",
-           "asks", "ja_object", "within",
+__all__ = ["folded", "steering", "destructive", "negated", "contrast", "markup", "identifiers", "clause_breaks",
+           "separate_asks", "asks", "ja_object", "within",
            "Signal"]
 
 #: ``(start, end, text)``: a span of the task as typed and what it says
@@ -228,30 +229,77 @@ def separate_asks(task: str, start: int, end: int) -> bool:
     return m is not None and m.start() < end
 
 
+def folded(task: str) -> tuple[str, list[int] | None]:
+    """``task`` as the safety checks read it (docs/formats.md §6.11): each
+    character NFKC-normalised (full-width ``ＳＹＳＴＥＭ`` is ``SYSTEM``, as
+    the matcher reads it, §6.8) and the invisible format characters (Unicode
+    category Cf: zero-width space and joiners, bidi controls) dropped, so
+    ``ign\u200bore`` is ``ignore``. Returns ``(text, starts)``: ``starts[i]``
+    is the index in ``task`` of the character that gave ``text[i]``, with
+    ``starts[len(text)] == len(task)``; ``starts`` is None when ``text`` is
+    ``task`` itself (ASCII, or nothing to change)."""
+    if task.isascii():
+        return task, None
+    chars: list[str] = []
+    starts: list[int] = []
+    changed = False
+    for i, c in enumerate(task):
+        if c.isascii():
+            chars.append(c)
+            starts.append(i)
+            continue
+        if unicodedata.category(c) == "Cf":
+            changed = True
+            continue
+        n = unicodedata.normalize("NFKC", c)
+        changed = changed or n != c
+        chars.extend(n)
+        starts.extend([i] * len(n))
+    if not changed:
+        return task, None
+    starts.append(len(task))
+    return "".join(chars), starts
+
+
+def _on_task(task: str, spans: list[tuple[int, int]], starts: list[int] | None) -> list[Signal]:
+    """Spans found on :func:`folded` text, given back on ``task`` as typed
+    (start of the first character, end of the last one's source)."""
+    out = []
+    for a, b in spans:
+        if starts is not None:
+            a, b = starts[a], (starts[b - 1] + 1 if b > a else starts[a])
+        out.append((a, b, task[a:b].strip()))
+    return sorted(set(out))
+
+
 def steering(task: str) -> list[Signal]:
     """Spans of text that try to steer the router (docs/formats.md §6.11),
-    in task order; ``[]`` for an ordinary request."""
-    out = []
-    for rx in _STEERING:
-        for m in rx.finditer(task):
-            out.append((m.start(), m.end(), m.group().strip()))
-    return sorted(set(out))
+    in task order, as ``(start, end, text)`` on ``task`` as typed (the
+    patterns read :func:`folded` text); ``[]`` for an ordinary request."""
+    text, starts = folded(task)
+    return _on_task(task, [m.span() for rx in _STEERING for m in rx.finditer(text)], starts)
 
 
 def destructive(task: str) -> list[Signal]:
     """Spans of the built-in destructive intents (docs/formats.md §6.11), in
-    task order."""
+    task order, as ``(start, end, text)`` on ``task`` as typed (the patterns
+    read :func:`folded` text)."""
+    text, starts = folded(task)
+    return _on_task(task, _destructive_spans(text), starts)
+
+
+def _destructive_spans(task: str) -> list[tuple[int, int]]:
     out = []
     for v in _DESTROY_VERB.finditer(task):
         for rx in _AFTER_VERB:
             m = rx.match(task, v.end())
             if m is not None and _request(task, v.start(), m.end(), task[v.start():m.end()]):
-                out.append((v.start(), m.end(), task[v.start():m.end()].strip()))
+                out.append((v.start(), m.end()))
     for rx in _DESTRUCTIVE:
         for m in rx.finditer(task):
             if _request(task, m.start(), m.end(), m.group()):
-                out.append((m.start(), m.end(), m.group().strip()))
-    return sorted(set(out))
+                out.append((m.start(), m.end()))
+    return out
 
 
 def negated(task: str) -> list[Signal]:

@@ -223,13 +223,25 @@ def _stray_bracket(t: _Text, problem: str, context: str, index: int, cidx: int |
 
 
 def _long_key(t: _Text, problem: str, context: str, index: int, cidx: int | None) -> Explained | None:
-    if "mapping values are not allowed" not in problem:
+    """A key over 1,024 characters: the parser says "mapping values are not
+    allowed" at its colon, or, when the next line is another key, "could not
+    find expected ':'" with the long line as its context."""
+    if "mapping values are not allowed" in problem:
+        row, colon = t.row(index), index
+        key = t.text[t.starts[row]:index].strip()
+    elif "expected ':'" in problem and cidx is not None:
+        row = t.row(cidx)
+        line = t.lines[row]
+        at = line.find(": ")
+        at = at if at >= 0 else (len(line.rstrip()) - 1 if line.rstrip().endswith(":") else -1)
+        if at < 0:
+            return None
+        colon, key = t.starts[row] + at, line[:at].strip().removeprefix("- ").strip()
+    else:
         return None
-    row = t.row(index)
-    key = t.text[t.starts[row]:index].strip()
     if len(key) <= MAX_IMPLICIT_KEY or ": " in key:
         return None
-    return Explained(index, f"the key on line {t.number(row)} is {len(key):,} characters long: YAML allows at most "
+    return Explained(colon, f"the key on line {t.number(row)} is {len(key):,} characters long: YAML allows at most "
                             f"{MAX_IMPLICIT_KEY:,} characters in a key written without `? `")
 
 
@@ -250,17 +262,23 @@ def _value_with_colon(t: _Text, problem: str, context: str, index: int, cidx: in
 
 
 def _colon_no_space(t: _Text, problem: str, context: str, index: int, cidx: int | None) -> Explained | None:
-    """``path:x`` reads as one word; the next line then breaks the mapping."""
-    if "mapping values are not allowed" not in problem:
+    """``path:x`` reads as one word; the next line then breaks the mapping
+    ("mapping values are not allowed" on the line after, or "could not find
+    expected ':'" with the ``path:x`` line as its context when the next line
+    is another key)."""
+    if "mapping values are not allowed" in problem:
+        row = t.row(index)
+        rows = (t.above(row), row)
+    elif "expected ':'" in problem and cidx is not None:
+        rows = (t.row(cidx),)
+    else:
         return None
-    row = t.row(index)
-    prev = t.above(row)
-    for r in (prev, row):
+    for r in rows:
         if r is None:
             continue
         line = t.lines[r]
         m = _COLON_NO_SPACE.match(line)
-        if m and ": " not in line and not line.rstrip().endswith(":"):
+        if m and ": " not in line and not line.rstrip().endswith(":") and not line[m.end():].startswith("//"):
             colon = t.starts[r] + m.end() - 1
             key, value = line[: m.end() - 1].strip(), line[m.end():].strip()
             return Explained(colon, f"line {t.number(r)} has no space after its colon: write `{key}: {value}`")

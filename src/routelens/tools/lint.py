@@ -92,14 +92,13 @@ from routelens.artifacts.bodies import body_problem, path_position, read_body
 from routelens.artifacts.vocabulary import stem_collisions, trigger_key, zipf
 from routelens.errors import FileReadError
 from routelens.limits import LIMITS
+from routelens.registry.keys import misspelled_keys
 from routelens.registry.model import Registry
-from routelens.registry.validate import RULE_KEYS, SKILL_KEYS
 from routelens.routing.evidence import RARE_ZIPF
 from routelens.routing.matching import prepare
 from routelens.text.canonical import canonical_bytes
 from routelens.text.unicode import JA_STOP_WORDS, STOP_WORDS, is_spaceless
 from routelens.text.visible import describe_control, first_control, visible
-from routelens.text.words import closest
 from routelens.tools.agentskills import DESCRIPTION_MAX_CHARS, agentskills_name_problem
 from routelens.tools.harness import (
     BUDGET_ENV,
@@ -133,8 +132,6 @@ __all__ = [
 ]
 
 _PARENT = re.compile(r"(\[\d+\]|\.[^.\[]*)$")
-#: how alike (rapidfuzz ratio, 0-100) a metadata key must be to a read key to be called a misspelling
-_KEY_HINT_CUTOFF = 80
 
 
 def _rare_word(trigger: str) -> bool:
@@ -513,15 +510,10 @@ def lint(reg: Registry, budget_chars: int | None = None, context_window: int = D
             add("warning", "review-pending", f"skills.{s.id}.review",
                 f"import proposed this skill's triggers for review{shown}: check them, then delete the key")
 
-    # --- a metadata key that is one letter or two from a key routelens reads ("satus: disabled" never disabled)
-    read_keys = {"skills": (*SKILL_KEYS, "when_to_use"), "rules": RULE_KEYS}
-    for section, entries in (("skills", reg.skills), ("rules", reg.rules)):
-        for e in entries.values():
-            for k in e.metadata:
-                hint = closest(k, read_keys[section], _KEY_HINT_CUTOFF)
-                if hint is not None:
-                    add("warning", "misspelled-key", f"{section}.{e.id}.{k}",
-                        f"`{k}` is no key routelens reads (it is kept as metadata): did you mean `{hint}`?")
+    # --- a metadata key that is one letter or two from a key routelens reads ("satus: disabled" never disabled);
+    # build and check print the same warnings
+    for w in misspelled_keys(reg):
+        findings.append(Finding("warning", "misspelled-key", w.file, w.line, w.column, w.key_path, w.message))
 
     # --- names, bodies
     for s in reg.skills.values():

@@ -73,7 +73,8 @@ class DecisionLog:
     registry, the generated files), compared after resolving links.
 
     Raises :class:`DecisionLogError` at construction when ``path`` is one of
-    ``protected``, a folder, or not a regular file (a FIFO or a device), and
+    ``protected``, a folder, not a regular file (a FIFO or a device), not
+    writable, or in a folder that does not exist or is not writable, and
     from :meth:`append` when writing fails."""
 
     def __init__(self, path: str | Path, protected: Iterable[str | Path] = (), clock: Callable[[], str] = _utc_now):
@@ -94,6 +95,13 @@ class DecisionLog:
             raise self._error("is a broken symbolic link")
         if self.path.exists() and not stat.S_ISREG(os.stat(self.path).st_mode):
             raise self._error("is not a regular file (a pipe or a device?)")
+        # said now, not at the first decision: an MCP server would otherwise run and lose every one
+        folder = self.path.parent
+        if not self.path.exists() and not folder.is_dir():
+            raise self._error(f"cannot open the log: its folder {folder} does not exist")
+        if not os.access(self.path if self.path.exists() else folder, os.W_OK):
+            raise self._error("cannot open the log: " + ("it is not writable" if self.path.exists()
+                                                        else f"its folder {folder} is not writable"))
 
     def _error(self, message: str) -> DecisionLogError:
         return DecisionLogError([Diagnostic(str(self.path), 1, 1, "", message)])

@@ -10,7 +10,7 @@ from routelens.artifacts.build import compute_stats
 from routelens.artifacts.sizes import exact_reduction
 from routelens.artifacts.vocabulary import stem_collisions
 from routelens.artifacts.write import write_generated
-from routelens.cli.commands.common import DEMO_LABEL, load_or_exit, positive_int, print_body_warnings, resolve_paths
+from routelens.cli.commands.common import DEMO_LABEL, load_or_exit, positive_int, print_body_warnings, print_key_warnings, resolve_paths
 from routelens.errors import BuildError
 from routelens.gcpause import gc_paused
 from routelens.paths import CATALOG_NAME, INDEX_NAME
@@ -103,6 +103,7 @@ def run(args) -> int:
             print(file=sys.stderr, flush=True)  # end the progress line
     with gc_paused():  # many small containers, no cycles: the collector would rescan the registry each time
         print_body_warnings(reg)  # a missing body is said, never an error (docs/formats.md §4.4)
+        print_key_warnings(reg)  # `satus: disabled` is metadata: said, never an error (§2.2)
         # stem collisions between one-word triggers: a warning, like the registry's (docs/formats.md §3.7)
         for sa, ta, sb, tb in stem_collisions(reg):
             print(f"{reg_path}: warning: skills.{sb}: trigger {tb!r} and {ta!r} of {sa} are inflections of one "

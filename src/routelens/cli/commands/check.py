@@ -6,7 +6,7 @@ import sys
 
 from routelens.text.numbers import BUDGET_MIN_REGISTRY_CHARS, budget_checked
 from routelens.artifacts.check import check
-from routelens.cli.commands.common import DEMO_LABEL, load_or_exit, print_body_warnings
+from routelens.cli.commands.common import DEMO_LABEL, load_or_exit, print_body_warnings, print_key_warnings
 
 
 def register(sub, common) -> None:
@@ -21,6 +21,7 @@ def run(args) -> int:
     loaded = load_or_exit(args)
     reg_path, out, reg = loaded.registry_path, loaded.out_dir, loaded.registry
     print_body_warnings(reg)  # a missing body is said, never an error (docs/formats.md §4.4)
+    print_key_warnings(reg)  # `satus: disabled` is metadata: said, never an error (§2.2)
     res = check(reg, out)
     if res.ok:
         which = f"{DEMO_LABEL} {reg_path}" if getattr(args, "demo", False) else str(reg_path)

@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from routelens.artifacts.bodies import body_problems, body_warnings
 from routelens.errors import CasesError, DiagnosticError, RegistryError
-from routelens.paths import REGISTRY_ENV, bundled_registry, default_out_dir, default_registry
+from routelens.paths import REGISTRY_ENV, REGISTRY_NAME, bundled_registry, default_out_dir, default_registry
+from routelens.registry.keys import misspelled_keys
 from routelens.registry.load import load_registry
 from routelens.registry.model import Registry
 from routelens.text.numbers import pct as _pct
@@ -40,6 +41,7 @@ __all__ = [
     "report_registry_error",
     "positive_int",
     "print_body_warnings",
+    "print_key_warnings",
     "print_json",
     "diagnostics_exit",
     "load_cases_or_exit",
@@ -74,8 +76,8 @@ def common_options() -> argparse.ArgumentParser:
     """Options every subcommand accepts (a parent parser)."""
     p = argparse.ArgumentParser(add_help=False)
     p.add_argument("--registry", type=path_arg, default=None, metavar="PATH",
-                   help=f"the canonical registry (default: ${REGISTRY_ENV}, else skills.yaml in this folder or "
-                   "the nearest parent, up to the top of the git work tree)")
+                   help=f"the canonical registry, or a folder holding its skills.yaml (default: ${REGISTRY_ENV}, else "
+                   "skills.yaml in this folder or the nearest parent, up to the top of the git work tree)")
     p.add_argument("--demo", action="store_true",
                    help="use the bundled example registry (53 skills, English and Japanese) instead of yours; "
                    "every output says so")
@@ -106,6 +108,9 @@ def registry_of(args: argparse.Namespace) -> Path:
             args._demo_said = True
         return path
     if args.registry is not None:
+        folder = Path(args.registry)
+        if folder.is_dir() and (folder / REGISTRY_NAME).is_file():  # `--registry my-skills`, the folder init made
+            return folder / REGISTRY_NAME
         return args.registry
     return default_registry()
 
@@ -119,11 +124,14 @@ def resolve_paths(args: argparse.Namespace) -> tuple[Path, Path]:
 
 
 def report_registry_error(path: Path, exc: RegistryError, outcome: str = "") -> None:
-    """Print every diagnostic of ``exc`` to stderr, then ``PATH: N errors``
+    """Print every diagnostic of ``exc`` to stderr, then its warnings (they
+    often explain an error), then ``PATH: N errors``
     (``; outcome`` appended, e.g. ``nothing was written``), and how to name
     a registry when there is no file at ``path``."""
     for d in exc.diagnostics:
         print(str(d), file=sys.stderr)
+    for w in exc.warnings:  # "unknown top-level key `skils`" explains "missing required key `skills`"
+        print(str(w), file=sys.stderr)
     n = len(exc.diagnostics)
     tail = f"; {outcome}" if outcome else ""
     print(f"{path}: {n} error{'s' if n != 1 else ''}{tail}", file=sys.stderr)
@@ -181,6 +189,15 @@ def print_body_warnings(reg: Registry) -> None:
               "loaded (`routelens lint` lists every one)", file=sys.stderr)
 
 
+def print_key_warnings(reg: Registry) -> None:
+    """Say on standard error each metadata key that looks like a misspelled
+    key routelens reads (``satus: disabled`` never disables a skill), as
+    ``FILE:LINE:COL`` warnings (:func:`routelens.registry.keys.misspelled_keys`;
+    lint gives the same ones, code ``misspelled-key``)."""
+    for w in misspelled_keys(reg):
+        print(str(w), file=sys.stderr)
+
+
 @contextmanager
 def diagnostics_exit(*kinds: type[DiagnosticError]) -> Iterator[None]:
     """Inside the block, an error of one of ``kinds`` (default
@@ -198,11 +215,17 @@ def diagnostics_exit(*kinds: type[DiagnosticError]) -> Iterator[None]:
 
 def load_cases_or_exit(path: Path) -> list[Case]:
     """The labelled cases of ``path`` (:func:`routelens.tools.evaluate.load_cases`);
-    a bad file is reported and :class:`CommandExit` (2) raised."""
+    a bad file, or one whose ``cases:`` list is empty (an emptied file would
+    pass every bar: docs/formats.md §7.1), is reported and
+    :class:`CommandExit` (2) raised."""
     from routelens.tools.evaluate import load_cases  # the router with it: not for build, check, stats
 
     with diagnostics_exit():
-        return load_cases(path)
+        cases = load_cases(path)
+    if not cases:
+        print(f"{path}:1:1: cases: the `cases:` list is empty: there is nothing to measure", file=sys.stderr)
+        raise CommandExit(2)
+    return cases
 
 
 def tty_progress(label: str) -> Callable[[float], None] | None:

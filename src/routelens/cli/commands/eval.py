@@ -44,10 +44,14 @@ def run(args) -> int:
          "offtopic_false_route_rate"),
     ]
     failing = " ".join(rep.failures)
+    # a measure with no cases behind it (0/0) meets the bar vacuously (§7.4): it says so instead of "ok"
+    untested = [label for label, _v, detail, _k in rows if detail.startswith("0/0 ")]
     for label, value, detail, key in rows:
         op, bound = QUALITY_BAR[key]
-        mark = "FAIL" if key in failing else "ok"
-        print(f"  {label:<22} {pct(value):>7}  (bar {op} {pct(bound)})  {mark:<4}  {detail}")
+        mark = "FAIL" if key in failing else "-" if label in untested else "ok"
+        shown = "n/a" if label in untested else pct(value)
+        print(f"  {label:<22} {shown:>7}  (bar {op} {pct(bound)})  {mark:<4}  {detail}"
+              + (" (not measured)" if label in untested else ""))
     print()
     print(f"  {'category':<14}{'cases':>6}{'routed':>8}{'right':>7}{'wrong':>7}{'missed':>8}")
     for cat, v in rep.categories.items():
@@ -66,5 +70,6 @@ def run(args) -> int:
             print(f"  {args.cases}:{r.case.line}: [{r.case.category}] {json.dumps(task, ensure_ascii=False)}")
             print(f"      want {want} ({r.case.mode or '-'}); got {got} ({d.mode}, {d.reason}): {d.message}")
     print()
-    print("PASS: meets the quality bar" if rep.passed else "FAIL: below the quality bar: " + "; ".join(rep.failures))
+    verdict = "PASS: meets the quality bar" if rep.passed else "FAIL: below the quality bar: " + "; ".join(rep.failures)
+    print(verdict + (f" (not measured, 0/0: {', '.join(untested)})" if untested else ""))
     return 0 if rep.passed else 1

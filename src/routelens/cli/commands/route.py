@@ -201,16 +201,35 @@ def _robust_stdout() -> None:
         pass
 
 
+#: how many lines with undecodable bytes a batch names on standard error before it only counts them
+_BAD_LINES_SHOWN = 5
+
+
 def _stdin_lines():
     """Tasks from standard input, one per line (LF or CRLF), decoded as UTF-8
-    with undecodable bytes replaced by U+FFFD, so bad input never stops a batch."""
+    with undecodable bytes replaced by U+FFFD, so bad input never stops a
+    batch; each such line is named on standard error ("routelens: <stdin>:3:5:
+    not UTF-8 ..."; 1-based line, column in bytes), the first
+    :data:`_BAD_LINES_SHOWN` of them, then a count at the end."""
     buf = getattr(sys.stdin, "buffer", None)
     if buf is None:  # a text stream (tests)
         for line in sys.stdin:
             yield line.rstrip("\n").removesuffix("\r")
         return
-    for raw in buf:
-        yield raw.decode("utf-8", "replace").rstrip("\n").removesuffix("\r")
+    bad = 0
+    for number, raw in enumerate(buf, 1):
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            bad += 1
+            if bad <= _BAD_LINES_SHOWN:
+                print(f"routelens: <stdin>:{number}:{exc.start + 1}: not UTF-8 (byte 0x{raw[exc.start]:02x}): "
+                      "routed with U+FFFD in place of the undecodable bytes", file=sys.stderr)
+            text = raw.decode("utf-8", "replace")
+        yield text.rstrip("\n").removesuffix("\r")
+    if bad > _BAD_LINES_SHOWN:
+        print(f"routelens: <stdin>: {bad} lines were not UTF-8 ({bad - _BAD_LINES_SHOWN} more than named above); "
+              "each was routed with U+FFFD in place of the undecodable bytes", file=sys.stderr)
 
 
 def _logged(log: DecisionLog | None, d: Decision) -> None:

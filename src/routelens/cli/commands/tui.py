@@ -35,6 +35,9 @@ def run(args) -> int:
         print(f"routelens: {reg_path}: no such file (the registry given by {given}); "
               "`routelens init` writes a starter registry", file=sys.stderr)
         return 2
+    if reg_path.is_dir():  # a folder holding skills.yaml was taken as its registry (registry_of)
+        print(f"routelens: {reg_path} is a folder without skills.yaml: name the registry file", file=sys.stderr)
+        return 2
     if not sys.stdout.isatty() and not sys.stdin.isatty():
         print("routelens tui needs a terminal; use `routelens route`, `routelens stats` or `routelens check` in scripts",
               file=sys.stderr)

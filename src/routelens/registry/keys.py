@@ -1,0 +1,72 @@
+"""Keys of a skill or rule that look like a misspelled key routelens reads.
+
+A key routelens does not read is kept as metadata (docs/formats.md §2.2), so
+``satus: disabled`` never disables the skill and ``descripton:`` leaves it
+without a Layer-1 description — without an error. :func:`misspelled_keys`
+names each such key that is one letter or two from a read key; ``build``,
+``check`` and ``lint`` print the same warnings (lint with the code
+``misspelled-key``). Nothing here imports Textual.
+"""
+
+from __future__ import annotations
+
+import re
+
+from routelens.errors import Diagnostic
+from routelens.registry.model import Registry
+from routelens.registry.validate import RULE_KEYS, SKILL_KEYS
+from routelens.text.words import closest
+
+__all__ = ["KEY_HINT_CUTOFF", "misspelled_keys"]
+
+#: how alike (rapidfuzz ``fuzz.ratio``, 0-100) a metadata key must be to a read key to be called a misspelling
+KEY_HINT_CUTOFF = 80
+
+#: the keys each section reads; ``when_to_use`` is a read key of Agent Skills' listing (lint's budgets)
+_READ = {"skills": (*SKILL_KEYS, "when_to_use"), "rules": RULE_KEYS}
+
+
+def misspelled_keys(reg: Registry) -> list[Diagnostic]:
+    """Warnings (:class:`~routelens.errors.Diagnostic`, severity
+    ``"warning"``), in file order of the entries, one per metadata key of a
+    skill or rule whose ``closest`` read key scores at least
+    :data:`KEY_HINT_CUTOFF`: ``FILE:LINE:COL: warning: skills.ID.KEY: `KEY`
+    is no key routelens reads (it is kept as metadata): did you mean
+    `READ`?``. The position (1-based line and column, in characters) is the
+    key's, found on the entry's canonical line range (§2.3), else the
+    entry's first line. Each distinct key is judged once (a big registry
+    repeats the same few metadata keys). Raises nothing."""
+    hints: dict[tuple[str, str], str | None] = {}
+    found: list[tuple[int, int, Diagnostic]] = []
+    for section, entries in (("skills", reg.skills), ("rules", reg.rules)):
+        read = _READ[section]
+        for e in entries.values():
+            for key in e.metadata:
+                if (section, key) not in hints:
+                    hints[section, key] = closest(key, read, KEY_HINT_CUTOFF)
+                hint = hints[section, key]
+                if hint is None:
+                    continue
+                line, col = _key_position(reg, e.source_start, e.source_end, key)
+                found.append((line, col, Diagnostic(
+                    reg.display_name, line, col, f"{section}.{e.id}.{key}",
+                    f"`{key}` is no key routelens reads (it is kept as metadata): did you mean `{hint}`?",
+                    severity="warning")))
+    found.sort(key=lambda t: (t[0], t[1]))
+    return [d for _l, _c, d in found]
+
+
+def _key_position(reg: Registry, start: int, end: int, key: str) -> tuple[int, int]:
+    """The 1-based (line, column) of ``key:`` (plain, single- or
+    double-quoted) on lines ``start``-``end``: at the start of a line after
+    the first (a block mapping), or after ``{`` or ``,`` (a flow mapping);
+    else ``(start, 1)``."""
+    name = rf"""(?:{re.escape(key)}|'{re.escape(key)}'|"{re.escape(key)}")[ ]*:(?:[ ]|$)"""
+    block, flow = re.compile(rf"^[ ]*({name})"), re.compile(rf"[{{,][ ]*({name})")
+    lines = reg.lines
+    for number in range(start, min(end, len(lines)) + 1):
+        text = lines[number - 1]
+        m = (block.match(text) if number > start else None) or flow.search(text)
+        if m is not None:
+            return number, m.start(1) + 1
+    return start, 1
