@@ -51,7 +51,8 @@ from routelens.artifacts.vocabulary import trigger_key
 from routelens.routing.decision import format_score, quote
 from routelens.routing.columns import OwnWords, own_words_of
 from routelens.routing.matching import Match, PreparedTask
-from routelens.routing.signals import Signal, asks, contrast, identifiers, ja_object, markup, negated, within
+from routelens.routing.pointers import heading, instead, pointed_back
+from routelens.routing.signals import Signal, asks, identifiers, ja_object, markup, negated, within
 from routelens.routing.spans import Spans
 from routelens.text.unicode import normalize_text
 from routelens.text.words import lemma_candidates, terms
@@ -454,27 +455,6 @@ def _askable_typo(p: Piece, lexicon: Lexicon) -> bool:
     return key is not None and z is not None and z < EVERYDAY_ZIPF and key.isascii() and len(key) >= 4
 
 
-#: a task headed by the work it is about: one or two words and a colon at its start ("Escalating: ...")
-_HEADING = _re.compile(r"\s*([A-Za-z][A-Za-z-]*(?: [A-Za-z][A-Za-z-]*)?):(?!//)")
-_SENTENCE_BREAK = _re.compile(r"[.!?\n]\s")
-
-
-def _asked_back(p: Piece, requests: list[Signal], text: str) -> Piece | None:
-    """The ``ask`` piece of a trigger that a later request points back at
-    with a pronoun as its whole object: "These error strings were translated
-    badly, please redo them" (docs/formats.md §6.10 ``ask``). The request is
-    the first one after the trigger, and the trigger lies in its sentence or
-    the one before; "deploy it" alone points at nothing. Else None."""
-    later = [r for r in requests if r[0] >= p.span[1]]
-    for r in asks(text, pronoun=True):
-        if r[0] < p.span[1] or any(x[0] < r[0] for x in later):
-            continue
-        if len(_SENTENCE_BREAK.findall(text, p.span[1], r[0])) > 1:
-            continue
-        return Piece("ask", r[2], (r[0], r[1]), _WEAK, f"the task asks for it ({quote(text[r[0]:r[1]])})", "")
-    return None
-
-
 def _asked(pieces: list[Piece], requests: list[Signal], mixups: list[tuple[int, int]], text: str,
            lexicon: Lexicon | None = None) -> Piece | None:
     """The ``ask`` piece (docs/formats.md §6.10) of a candidate whose only
@@ -492,11 +472,9 @@ def _asked(pieces: list[Piece], requests: list[Signal], mixups: list[tuple[int, 
         return None
     p = counted[0]
     r = within(p.span, requests)
-    if r is None:
-        head = _HEADING.match(text)
-        if head is not None and head.start(1) <= p.span[0] and p.span[1] <= head.end(1) and text[head.end():].strip():
-            return Piece("ask", head.group(1), head.span(1), _WEAK, f"the task is headed by it ({quote(head.group())})", "")
-        return _asked_back(p, requests, text)
+    if r is None:  # a heading that names the work, or a request pointing back at it with a pronoun
+        got = heading(text, p.span) or pointed_back(p.span, requests, text)
+        return Piece("ask", got[0], got[1], _WEAK, got[2], "") if got is not None else None
     verb = r[2]
     if any(a <= p.span[0] and p.span[1] <= b and (a, b) != p.span for a, b in mixups):
         return None  # inside a longer phrase the registry names as another skill's mix-up (its not_when)
@@ -507,31 +485,6 @@ def _asked(pieces: list[Piece], requests: list[Signal], mixups: list[tuple[int, 
             return Piece("ask", verb, (r[0], r[1]), _WEAK, f"the task asks to {quote(verb)} something", "")
         return Piece("ask", verb, (r[0], r[1]), _WEAK, f"the task asks for it ({quote(verb)} ...)", "")
     return Piece("ask", verb, (r[0], r[1]), _WEAK, f"the task asks for it ({quote(verb)})", "")
-
-
-def _instead(pieces: list[Piece], sid: str, negations: list[Signal], negated_other: list[tuple[str, Piece]],
-             text: str) -> Piece | None:
-    """The ``ask`` piece of a candidate whose only counted trigger lies in
-    the clause a negated clause makes way for, when that negated clause holds
-    another skill's trigger: "No need for an Instagram post, just put it in
-    the newsletter", "No refund, only a polite apology to the guest"
-    (docs/formats.md §6.10 ``ask``, the contrast): the task turns from the
-    negated skill to this one, which asks for it; else None."""
-    counted = [p for p in pieces if p.kind == "trigger" and p.counts]
-    if len(counted) != 1:
-        return None
-    p = counted[0]
-    for neg in negations:
-        if neg[1] > p.span[0]:
-            continue
-        other = next((q for o, q in negated_other if o != sid and neg[0] <= q.span[0] and q.span[1] <= neg[1]), None)
-        if other is None:
-            continue
-        c = contrast(text, neg)
-        if c is not None and c[0] <= p.span[0] and p.span[1] <= c[1]:
-            return Piece("ask", c[2], (c[0] - len(c[2]), c[0]), _WEAK,
-                         f"the task asks for it instead ({quote(c[2])}, after the negated {quote(other.text)})", "")
-    return None
 
 
 def assess(task: PreparedTask, hits: dict[str, list[Match]], matches: Sequence[Match], lexicon: Lexicon,
@@ -678,9 +631,10 @@ def assess(task: PreparedTask, hits: dict[str, list[Match]], matches: Sequence[M
             if ask is not None:
                 pieces.append(ask)
         if sum(p.weight for p in pieces) < _STRONG and negated_other:
-            ask = _instead(pieces, sid, negations, negated_other, text)
-            if ask is not None:
-                pieces.append(ask)
+            counted = [p for p in pieces if p.kind == "trigger" and p.counts]
+            got = instead(counted[0].span, sid, negations, negated_other, text) if len(counted) == 1 else None
+            if got is not None:
+                pieces.append(Piece("ask", got[0], got[1], _WEAK, got[2], ""))
         return tuple(pieces), tier, tuple(counted_spans)
 
     shared: dict[tuple, tuple[tuple[Piece, ...], str, tuple[tuple[int, int], ...], int, bool]] = {}
