@@ -138,6 +138,25 @@ def test_fixes_stop_trying_new_edits_when_the_time_is_up(bundled, monkeypatch):
                                                  ("code-review", "- review the pull")]
 
 
+def test_an_edit_is_made_only_when_its_check_starts(bundled, monkeypatch):
+    """Each candidate edit reads the whole registry to find where it goes
+    (about a second at 10,000 skills), and every one was made before the
+    first check: `route --fixes-seconds 1` took 29 s there. Now an edit is
+    made when its check starts, so none is made when the time is up."""
+    from routelens.tools import fixes as fixes_mod
+
+    reg = load_registry(bundled)
+    d = Router.from_registry(reg).route(TASK)
+    made: list[str] = []
+    real = fixes_mod.add_list_item
+    monkeypatch.setattr(fixes_mod, "add_list_item", lambda *a: made.append(a[3]) or real(*a))
+    tally: dict[str, int] = {}
+    assert fixes_for(d, reg, max_seconds=0, tally=tally) == []
+    assert made == [] and tally["tried"] == 0 and tally["candidates"] >= 3
+    assert [f.yaml for f in fixes_for(d, reg)][:1] == ["- review the pull request"]
+    assert made[:2] == ["review the pull request", "review the pull"]  # in the order they are tried
+
+
 def test_route_says_which_fixes_were_left_untried_and_no_fixes_gives_none(bundled, capsys, monkeypatch):
     # a trial: `--fixes-seconds 1` took 1 min 47 s at 10,000 skills (the first check always ran): now no check
     # starts that would end after the budget, judged by what building the base router took

@@ -153,6 +153,18 @@ class Decision:
     #: ``to_dict()`` (:class:`routelens.routing.evidence.Candidate`)
     evidence: tuple = ()
 
+    def named(self) -> tuple[str, ...]:
+        """The ids this decision is about, in this order, each once: the
+        selected skills, the ids its message quotes (the rivals of an
+        ``ambiguous`` fallback, the everyday word's skill of
+        ``weak_evidence``, ...), and the candidates its evidence marks
+        selected. What a reader looks at first among hundreds of matches
+        (the TUI's first hits; :meth:`listed` keeps them)."""
+        out = dict.fromkeys(self.skills)
+        out.update(dict.fromkeys(_QUOTED.findall(self.message)))
+        out.update(dict.fromkeys(c.id for c in self.evidence if c.selected))
+        return tuple(out)
+
     def listed(self) -> tuple[tuple[Match, ...], tuple]:
         """The matches and the evidence the JSON lists (docs/formats.md
         §6.1): every one when there are at most :data:`MAX_LISTED`
@@ -163,9 +175,7 @@ class Decision:
         ms = self.matches
         if len(ms) <= MAX_LISTED:
             return ms, self.evidence
-        keep = set(self.skills)
-        keep.update(_QUOTED.findall(self.message))
-        keep.update(c.id for c in self.evidence if c.selected)
+        keep = set(self.named())
         shown = tuple(m for i, m in enumerate(ms) if i < MAX_LISTED or m.id in keep)
         ids = {m.id for m in shown}
         return shown, tuple(c for c in self.evidence if c.id in ids)

@@ -146,18 +146,17 @@ def fixes_for(decision: Decision, reg: Registry, raw: bytes | None = None, cases
     base = Router.from_registry(reg)
     display = reg.display_name
     own, body = vocabulary(reg, bodies=False)
-    tried: list[tuple[str, str | None, Edit]] = []
+    # candidate edits, made when their check starts: making one reads the whole registry (about a second
+    # at 10,000 skills), so making them all first spent the budget before any check (a newcomer's 29 s
+    # `route` with --fixes-seconds 1)
+    tried: list[tuple[str, str | None, Callable[[], Edit]]] = []
     seen: set[tuple] = set()
 
-    def offer(kind: str, skill: str | None, make) -> None:
-        try:
-            edit = make()
-        except (PatchError, RegistryError):
-            return
-        key = (kind, skill, normalize_text(edit.value))
+    def offer(kind: str, skill: str | None, value: str, make: Callable[[], Edit]) -> None:
+        key = (kind, skill, normalize_text(value))
         if key not in seen:
             seen.add(key)
-            tried.append((kind, skill, edit))
+            tried.append((kind, skill, make))
 
     matches = list(decision.matches)
     near = list(decision.near_misses)
@@ -179,21 +178,22 @@ def fixes_for(decision: Decision, reg: Registry, raw: bytes | None = None, cases
         existing = {normalize_text(t) for t in reg.skills[m.id].triggers}
         for text in phrases:
             if text and normalize_text(text) not in existing:
-                offer("add_trigger", m.id, lambda t=text, s=m.id: add_list_item(raw, display, ("skills", s, "triggers"), t))
+                offer("add_trigger", m.id, text,
+                      lambda t=text, s=m.id: add_list_item(raw, display, ("skills", s, "triggers"), t))
     if decision.reason in ("ambiguous", "weak_evidence") and len(targets) >= 2:
         for winner, loser in ((targets[0], targets[1]), (targets[1], targets[0])):
             text = _phrase(task, winner.span)
-            offer("not_when", loser.id,
+            offer("not_when", loser.id, text,
                   lambda t=text, s=loser.id: add_list_item(raw, display, ("skills", s, "not_when"), t))
     if decision.reason == "no_match" and near:
         t = math.floor(near[0].score)
         if t < base.threshold:
-            offer("threshold", None, lambda: set_routing(raw, display, "threshold", f"{t:g}"))
+            offer("threshold", None, f"{t:g}", lambda: set_routing(raw, display, "threshold", f"{t:g}"))
     if decision.reason == "ambiguous" and len(matches) >= 2:
         gap = matches[0].score - matches[1].score
         m = math.floor(gap * 10) / 10
         if 0 < gap and m < base.margin:
-            offer("ambiguity_margin", None, lambda: set_routing(raw, display, "ambiguity_margin", f"{m:g}"))
+            offer("ambiguity_margin", None, f"{m:g}", lambda: set_routing(raw, display, "ambiguity_margin", f"{m:g}"))
 
     before = score(list(cases), [base.route(c.task) for c in cases]).results if cases else []
     found: list[tuple[tuple, Fix]] = []
@@ -202,7 +202,7 @@ def fixes_for(decision: Decision, reg: Registry, raw: bytes | None = None, cases
     # what the last check took; no check starts that would end after the budget
     check_cost = time.monotonic() - started
     n_tried = 0
-    for order, (kind, skill, edit) in enumerate(tried):
+    for order, (kind, skill, make) in enumerate(tried):
         began = time.monotonic() if max_seconds is not None else 0.0
         if max_seconds is not None and began - started + check_cost > max_seconds:
             break
@@ -210,8 +210,11 @@ def fixes_for(decision: Decision, reg: Registry, raw: bytes | None = None, cases
         if progress is not None:
             progress(order / len(tried))
         try:
+            edit = make()
             new_reg = parse_registry(apply_edits(raw, [edit]), reg.path, display)
         except (RegistryError, PatchError):
+            if max_seconds is not None:
+                check_cost = time.monotonic() - began
             continue
         new = Router.from_registry(new_reg)
         d = new.route(task)

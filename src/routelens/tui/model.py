@@ -1006,9 +1006,12 @@ def _entry_range(reg: Registry, kind: str, eid: str) -> tuple[int, int]:
 
 def hits_of(decision: Any, reg: Registry) -> list[Hit]:
     """The navigable hits of a decision, in the order the matches table
-    lists them: the chosen composition, each match (router order; a
+    lists them: the chosen composition, each match — those the decision
+    is about first (:meth:`~routelens.routing.decision.Decision.named`:
+    selected or named in its message), then the rest, each group in router
+    order (a
     composition named as ``$id`` is a ``compositions`` hit with its own
-    range), each selected skill without a match, and the forced rule.
+    range) — each selected skill without a match, and the forced rule.
     Each entry appears once."""
     hits: list[Hit] = []
     seen: set[str] = set()
@@ -1024,7 +1027,11 @@ def hits_of(decision: Any, reg: Registry) -> list[Hit]:
         m = named.get(decision.composition)  # named as $id: its match is the composition's row
         add(Hit("compositions", decision.composition, "composition", s, e, m.score if m else None,
                 m.trigger if m else None, tuple(m.span) if m else None))
-    for m in decision.matches:
+    # the matches the decision is about first (selected, then named in its message): with hundreds of
+    # matches the first hit was another skill's, highlighted in the panes (a newcomer's 10,000-skill trial)
+    about = set(decision.named() if hasattr(decision, "named") else decision.skills)
+    ordered = sorted(decision.matches, key=lambda m: m.id not in about)  # stable: router order within each
+    for m in ordered:
         # a composition named with $id joins the matches (docs/formats.md §6.4): its row is the composition's
         kind, role = ("compositions", "composition") if m.id in named else ("skills", "match")
         s, e = _entry_range(reg, kind, m.id)

@@ -73,7 +73,7 @@ from routelens.tui.widgets.header_bar import HeaderBar, HeaderState
 from routelens.tui.widgets.hits_table import HitsTable
 from routelens.tui.widgets.pane_set import PANES, PaneSet
 from routelens.tui.widgets.source_view import MAX_TEXTAREA_LINES
-from routelens.tui.widgets.task_input import TaskInput
+from routelens.tui.widgets.task_input import TaskInput, routed_task, shown_task
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -205,7 +205,7 @@ class MainScreen(Screen[None]):
         self.task_input.cursor_blink = False
         if self._task_text:
             with self.task_input.prevent(Input.Changed):
-                self.task_input.value = self._task_text
+                self.task_input.value = shown_task(self._task_text)
         # the loading indicators only if the first read takes a while: mounting and styling them costs more
         # than the first lines of a big registry take to appear
         self.set_timer(LOADING_DELAY, self._show_loading)
@@ -581,9 +581,10 @@ class MainScreen(Screen[None]):
         if event.input is not self.task_input:
             return
         event.stop()
-        if event.value == self._task_text and self.decision is not None:
+        task = routed_task(event.value)  # a pasted line break is shown as ↵ and routed as one
+        if task == self._task_text and self.decision is not None:
             return
-        self._task_text = event.value
+        self._task_text = task
         self._schedule_route()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
@@ -758,8 +759,8 @@ class MainScreen(Screen[None]):
 
     def set_task(self, text: str) -> None:
         """Put ``text`` in the task input and route it (from the case and log screens)."""
-        self.task_input.value = text
-        self.task_input.cursor_position = len(text)
+        self.task_input.value = shown_task(text)
+        self.task_input.cursor_position = len(self.task_input.value)
         self._task_text = text
         self._schedule_route(immediate=True)
         self.task_input.focus()

@@ -178,10 +178,20 @@ class DecisionPanel(Vertical):
         share = decision.payload_chars / max(registry_chars, 1)
         parts += [("payload ", "$text-muted"), (f"{num(decision.payload_chars)} chars", "bold"),
                   (f" ({pct(share)} of the registry)", "$text-muted")]
-        # every candidate that cleared the threshold, and why it was or was not selected (docs/formats.md §6.10)
-        for c in getattr(decision, "evidence", ()) or ():
+        # the candidates that cleared the threshold, and why each was or was not selected (docs/formats.md
+        # §6.10): those the decision is about first, then others up to EVIDENCE_SHOWN lines, then a count
+        # (at 10,000 skills hundreds of lines pushed the chosen skill's and the matches table off the panel)
+        evidence = list(getattr(decision, "evidence", ()) or ())
+        about = set(decision.named() if hasattr(decision, "named") else ())
+        evidence.sort(key=lambda c: c.id not in about)  # stable: router order within each group
+        shown = [c for i, c in enumerate(evidence) if i < self.EVIDENCE_SHOWN or c.id in about]
+        for c in shown:
             parts += [("\nevidence ", "$text-muted"), (c.id, "bold" if c.selected else ""),
                       (f" · {c.why or 'not selected'}", "$text-muted")]
+        if len(evidence) > len(shown):
+            more = len(evidence) - len(shown)
+            parts += [(f"\nevidence … and {num(more)} more candidate{'s' * (more != 1)} above the threshold "
+                       "(the matches table lists them; `routelens explain` says why for each)", "$text-muted")]
         self.selected.update(Content.assemble(*parts))
 
         thr = f"{threshold:g}"
@@ -191,6 +201,9 @@ class DecisionPanel(Vertical):
             near, None, threshold, placeholder="none" if hits else "no trigger came close")
         self.fit_tables()
         self.border_subtitle = f"hit {current + 1}/{len(hits)} · ↓↑ move" if hits else ""
+
+    #: evidence lines shown besides those of the skills the decision is about (the rest are counted)
+    EVIDENCE_SHOWN = 4
 
     #: cells between the two tables (the near misses' left margin)
     GAP = 2

@@ -10,7 +10,25 @@ from textual.binding import Binding
 from routelens.routing.matching import MAX_TASK_CHARS
 from routelens.tui.widgets.line_input import LineInput
 
-__all__ = ["TaskInput"]
+__all__ = ["LINE_BREAK", "TaskInput", "routed_task", "shown_task"]
+
+#: how the one-line input shows a line break of the task (the decision panel's symbol too)
+LINE_BREAK = "↵"
+_BREAKS = str.maketrans({c: LINE_BREAK for c in "\n\r\u2028\u2029\x85\x0b\x0c"})
+
+
+def shown_task(text: str) -> str:
+    """``text`` as the input shows it: one line, each line break (CRLF
+    once) as :data:`LINE_BREAK`, so the characters line up one for one
+    with the routed task."""
+    return text.replace("\r\n", "\n").translate(_BREAKS)
+
+
+def routed_task(value: str) -> str:
+    """The task the input's ``value`` stands for: each :data:`LINE_BREAK`
+    is a line break (a steering line starts a line; two requests on two
+    lines are two asks, docs/formats.md §6.3, §6.11)."""
+    return value.replace(LINE_BREAK, "\n")
 
 
 class TaskInput(LineInput):
@@ -21,9 +39,12 @@ class TaskInput(LineInput):
     matching reads of a task, docs/formats.md §6.8): a flood of typed keys
     beyond it is dropped instead of re-laying out an ever longer value at
     each key (tens of thousands of keys froze the UI), and a longer paste is
-    cut there, with a notice. A paste of several lines becomes one line, its
-    lines joined by spaces (Textual's ``Input`` kept only the first line, so
-    the UI routed another task than ``routelens route`` would). Focusing
+    cut there, with a notice. A paste of several lines keeps them, each
+    break shown as :data:`LINE_BREAK` and routed as a line break
+    (:func:`routed_task`): Textual's ``Input`` kept only the first line, and
+    lines joined by spaces routed another task than ``routelens route`` and
+    the MCP server do (a ``SYSTEM:`` line mid-paste was no longer at a line
+    start; two requests on two lines became one). Focusing
     the input (ctrl+l, Tab) leaves the text unselected, so typing goes on
     at the cursor instead of replacing the task."""
 
@@ -50,7 +71,7 @@ class TaskInput(LineInput):
     def _on_paste(self, event: events.Paste) -> None:
         event.stop()
         event.prevent_default()  # not Input's own handler too (it pastes the first line)
-        text = " ".join(event.text.splitlines())
+        text = shown_task(event.text.rstrip("\r\n"))
         if not text:
             return
         start, end = sorted(self.selection)
