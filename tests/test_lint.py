@@ -348,3 +348,25 @@ def test_a_trigger_inside_many_others_is_one_warning(tmp_path):
     assert len(shared) == 8 and shared[0] == (
         "skills.yaml:10:45: warning: skills.s0.triggers[2]: trigger 'shared words' is also a trigger of s1, s2, "
         "s3, s4, s5 and 2 other skills: a task saying it matches them all (ambiguous) [shared-trigger]")
+
+
+def test_the_text_report_lists_twenty_findings_of_a_kind_then_counts(tmp_path, capsys):
+    """A 10,000-skill registry's lint printed 93,775 lines; now the first 20
+    of each kind, then one line per kind counting the rest (--all and
+    --json keep every one)."""
+    from routelens.cli import main
+
+    text = "schema_version: 1\nskills:\n" + "".join(
+        f"  s-{i:02d}:\n    path: s{i}.md\n    priority: P2\n    triggers: [deploy, thing {i:02d}]\n"
+        "    description: Deploy the thing\n" for i in range(25))
+    reg = tmp_path / "skills.yaml"
+    reg.write_text(text, encoding="utf-8")
+    assert main(["lint", "--registry", str(reg)]) in (0, 1)
+    capped = capsys.readouterr().out.splitlines()
+    assert main(["lint", "--registry", str(reg), "--all"]) in (0, 1)
+    every = capsys.readouterr().out.splitlines()
+    bodies = [line for line in every if line.endswith("[missing-body]")]
+    assert len(bodies) == 25
+    assert [line for line in capped if line.endswith("[missing-body]")] == bodies[:20]
+    assert "lint: 5 more missing-body findings (of 25; `routelens lint --all` lists every one)" in capped
+    assert capped[-1] == every[-1] and capped[-1].startswith("lint: ")

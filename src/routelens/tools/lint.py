@@ -196,12 +196,25 @@ class LintReport:
                 "findings": [f.to_dict() for f in self.findings], "listing": self.listing,
                 "matcher": self.matcher}
 
-    def text_lines(self) -> list[str]:
-        """The report for people: one line per finding, the listing line, a total."""
-        out = [str(f) for f in self.findings]
+    def text_lines(self, per_code: int | None = None) -> list[str]:
+        """The report for people: one line per finding (with ``per_code``,
+        only the first that many of each code, in file order, then one line
+        per code counting the rest), the listing line, a total (of every
+        finding)."""
+        out: list[str] = []
+        seen: Counter = Counter()
+        for f in self.findings:
+            seen[f.code] += 1
+            if per_code is None or seen[f.code] <= per_code:
+                out.append(str(f))
+        if per_code is not None:
+            for code, n in sorted(seen.items()):
+                if n > per_code:
+                    out.append(f"lint: {n - per_code:,} more {code} finding{'s' * (n - per_code != 1)} "
+                               f"(of {n:,}; `routelens lint --all` lists every one)")
         out.append(listing_line(self.listing))
-        out.append(f"lint: {self.errors} error{'s' if self.errors != 1 else ''}, "
-                   f"{self.warnings} warning{'s' if self.warnings != 1 else ''}")
+        out.append(f"lint: {self.errors:,} error{'s' if self.errors != 1 else ''}, "
+                   f"{self.warnings:,} warning{'s' if self.warnings != 1 else ''}")
         return out
 
 
