@@ -27,8 +27,17 @@ first run of each registry writes that cache).
 registry, index and catalog panes filled (for a big registry whose index
 holds the registry's hash, their first lines: ``tui.model.glance``).
 "Complete": to the first frame with the whole files and the header's
-freshness state (the load runs in a worker; the router is built after
-it, in a second worker).
+freshness state (the load runs in a worker). "Router ready": to the moment
+a typed task would be routed (with an index the matcher cache vouches for,
+the router the CLI opens, before the registry is parsed; else the load's
+router, built or read after the parse); "parsed": to the load's router
+being set (everything the main screen shows).
+
+``--against SRC``: whole processes of this checkout and of another
+checkout's ``src`` folder (first on ``PYTHONPATH``), interleaved round by
+round, with each state's wall time and the process's CPU time when it was
+seen, and the ratios (only these are printed).
+
 "Keystroke-to-decision": from sending one key press to the end of the
 frame showing the decision for the new text, with the app's default
 debounce (50 ms) and with none; median and worst over ``--keys`` presses.
@@ -146,33 +155,84 @@ def measure(reg_path: Path, keys: int, debounce: float) -> dict:
 _PROC_CHILD = r"""
 import asyncio, json, sys, time
 t0 = float(sys.argv[2])
+import routelens
 from routelens.tui.app import RouteLensApp
 from routelens.tui.model import Paths
 from pathlib import Path
+def at(stamp):  # a perf_counter() stamp of the app as seconds since t0
+    return time.time() - (time.perf_counter() - stamp) - t0
+def routes(app):  # a typed task would be routed now (the router of the load, or of the preview's vouched index)
+    router = getattr(app.main, "router", None) if hasattr(type(app.main), "router") else None
+    return router is not None or (app.snapshot is not None and app.snapshot.router is not None)
 async def run():
     app = RouteLensApp(Paths.make(Path(sys.argv[1])), poll_interval=None, route_debounce=0)
     async with app.run_test(size=(140, 40)) as pilot:
+        cpu = {}  # CPU time of the process (all threads) when each state is seen: robust on a loaded machine
         while not app.first_paint_at:
             await asyncio.sleep(0.002)
-        paint = time.time() - (time.perf_counter() - app.first_paint_at) - t0
+        paint, cpu["paint"] = at(app.first_paint_at), time.process_time()
         while not app.main.full_paint_at:
             await asyncio.sleep(0.002)
-        full = time.time() - (time.perf_counter() - app.main.full_paint_at) - t0
+        full, cpu["full"] = at(app.main.full_paint_at), time.process_time()
+        while not routes(app):
+            await asyncio.sleep(0.002)
+        stamp = getattr(app.main, "router_ready_at", 0.0)
+        ready, cpu["ready"] = at(stamp) if stamp else time.time() - t0, time.process_time()
         while app.snapshot is None or app.snapshot.router is None:
-            await asyncio.sleep(0.005)
-        ready = time.time() - t0
-    print(json.dumps({"paint": paint, "full": full, "ready": ready}))
+            await asyncio.sleep(0.002)
+        parsed, cpu["parsed"] = time.time() - t0, time.process_time()
+    print(json.dumps({"paint": paint, "full": full, "ready": ready, "parsed": parsed, "src": routelens.__file__,
+                      **{"cpu_" + k: v for k, v in cpu.items()}}))
 asyncio.run(run())
 """
 
 
 def whole_process(reg_path: Path, env: dict) -> dict:
-    """First paint and "router ready" of a new ``python`` process (imports
-    and start-up included), seconds from just before it is started."""
+    """First paint, complete frame, "router ready" (a typed task routes)
+    and "parsed" (the registry parsed, the load's router set) of a new
+    ``python`` process (imports and start-up included), seconds from just
+    before it is started; ``src``: the routelens package it imported."""
     t0 = time.time()
     out = subprocess.run([sys.executable, "-c", _PROC_CHILD, str(reg_path), repr(t0)], capture_output=True,
                          text=True, check=True, env=env)
     return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def against_report(regs: list[tuple[str, Path]], other: Path, rounds: int) -> None:
+    """Whole processes of this checkout and of the ``src`` folder ``other``
+    (another checkout's, put first on ``PYTHONPATH``), interleaved round by
+    round on the same registries and the same matcher cache folder, each
+    checkout's bytecode compiled first; medians and the ratio after/before
+    per figure (wall times on a shared machine: only the ratios carry over)."""
+    import compileall
+
+    import routelens
+
+    compileall.compile_dir(str(Path(routelens.__file__).parent), quiet=1)
+    compileall.compile_dir(str(other / "routelens"), quiet=1)
+    base_env = {**os.environ, "TEXTUAL": "", "PYTHONPATH": str(other)}
+    this_env = {**os.environ, "TEXTUAL": ""}
+    this_env.pop("PYTHONPATH", None)
+    keys = ("paint", "full", "ready", "parsed", "cpu_paint", "cpu_full", "cpu_ready", "cpu_parsed")
+    print(f"whole process, this checkout against {other}, {rounds} interleaved rounds (medians; wall "
+          "seconds, then the process's CPU seconds when each state was seen):")
+    print(f"{'registry':<16}" + "".join(f"{k + ' before':>17}{'after':>9}{'ratio':>7}" for k in keys))
+    for name, path in regs:
+        whole_process(path, this_env)  # each writes the matcher cache it reads (the first run after a build)
+        whole_process(path, base_env)
+        before, after = [], []
+        for _ in range(rounds):
+            before.append(whole_process(path, base_env))
+            after.append(whole_process(path, this_env))
+        assert str(other) in before[0]["src"] and str(other) not in after[0]["src"], (before[0]["src"], after[0]["src"])
+        line = f"{name:<16}"
+        for k in keys:
+            b = statistics.median(r[k] for r in before)
+            a = statistics.median(r[k] for r in after)
+            line += f"{b:>15.3f} s{a:>7.3f} s{a / b:>7.2f}"
+        print(line, flush=True)
+    print("paint: first frame; full: the complete frame (whole files, the header's freshness verdict); "
+          "ready: a typed task routes; parsed: the registry parsed (everything the main screen shows)")
 
 
 BROWSER_WORDS = ("translate", " zq")
@@ -284,6 +344,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--no-timing", action="store_true")
     p.add_argument("--no-browser", action="store_true", help="skip the skill browser (F2) figures")
     p.add_argument("--browser-only", action="store_true", help="only the skill browser (F2) figures")
+    p.add_argument("--against", metavar="SRC", type=Path,
+                   help="another checkout's src folder: whole processes of both, interleaved, with ratios (only)")
     p.add_argument("--no-bytecode", action="store_true",
                    help="do not compile routelens's bytecode before the whole-process runs")
     args = p.parse_args(argv)
@@ -301,6 +363,9 @@ def main(argv: list[str] | None = None) -> int:
             regs.append((f"{n:,} skills", path))
         base = None
         print()
+        if args.against is not None:
+            against_report(regs, args.against.resolve(), args.repeat)
+            return 0
         if not args.no_browser:
             browser_report(regs)
             print()
@@ -334,11 +399,12 @@ def main(argv: list[str] | None = None) -> int:
                 paint = statistics.median(r["paint"] for r in runs)
                 full = statistics.median(r["full"] for r in runs)
                 ready = statistics.median(r["ready"] for r in runs)
+                parsed = statistics.median(r["parsed"] for r in runs)
                 if base_p is None:
                     base_p = paint
                 print(f"{name:<16} first paint {paint:>6.3f} s ({paint / base_p:.2f}x bundled), complete "
-                      f"{full:.3f} s, router ready {ready:.3f} s; first run (no matcher cache) paint "
-                      f"{cold['paint']:.3f} s, ready {cold['ready']:.3f} s", flush=True)
+                      f"{full:.3f} s, router ready {ready:.3f} s, parsed {parsed:.3f} s; first run (no matcher "
+                      f"cache) paint {cold['paint']:.3f} s, ready {cold['ready']:.3f} s", flush=True)
             print()
             print(f"{'registry':<16}{'first paint':>13}{'x base':>8}{'complete':>11}{'key→decision':>15}{'(max)':>9}"
                   f"{'x base':>8}{'no debounce':>13}{'x base':>8}   decision")

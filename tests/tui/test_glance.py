@@ -72,10 +72,10 @@ async def test_a_big_registry_paints_its_first_lines_before_the_files_are_judged
     real = main_screen.preview
     calls = []
 
-    def held(paths, seen=None):
+    def held(paths, seen=None, vouch=False):
         calls.append(seen)
         gate.wait(30)
-        return real(paths, seen)
+        return real(paths, seen, vouch)
 
     monkeypatch.setattr(main_screen, "preview", held)
     monkeypatch.setattr(model, "GLANCE_LINES", 40)

@@ -82,11 +82,11 @@ async def test_a_read_that_never_returns_is_given_up_and_polling_goes_on(tmp_pat
     calls = []
     real = main_screen.preview
 
-    def stuck_once(paths, seen=None):
+    def stuck_once(paths, seen=None, vouch=False):
         calls.append(time.monotonic())
         if len(calls) == 2:  # the first reload after a change hangs (a file system that never answers)
             release.wait(30)
-        return real(paths, seen)
+        return real(paths, seen, vouch)
 
     monkeypatch.setattr(main_screen, "preview", stuck_once)
     app = make_app(reg, poll_interval=0.05, load_timeout=2.0)  # long enough to look at the hung state

@@ -36,3 +36,27 @@ def test_every_chunk_size_gives_the_plain_answer(monkeypatch, chunk):
     for text in texts:
         got, w = line_starts(text)
         assert (list(got), w) == _plain(text), (chunk, text)
+
+
+@pytest.mark.parametrize("text", ["", "a", "a\n", "\n\n", "ab\ncdef\ng", "abc\n", "abcd\n\nefgh", "\n" * 9,
+                                  "本番\nx\u2028y\n", "abc\ndefg\nhi\njklmnop\nq"])
+@pytest.mark.parametrize("block", [1, 2, 4, 1 << 16])
+def test_the_lazy_line_index_gives_the_same_offsets_at_every_block_boundary(text, block, monkeypatch):
+    monkeypatch.setattr(model, "_BLOCK", block)
+    index = model.LineIndex(text)
+    want = _plain(text)[0]
+    assert len(index) == len(want)
+    assert [index[i] for i in reversed(range(len(want)))] == want[::-1]  # blocks found out of order
+    assert index[-1] == want[-1]
+    with pytest.raises(IndexError):
+        index[len(want)]
+
+
+def test_a_big_pane_gets_a_lazy_index_and_its_first_blocks_widest_line(monkeypatch):
+    monkeypatch.setattr(model, "LAZY_STARTS_CHARS", 10)
+    monkeypatch.setattr(model, "_BLOCK", 8)
+    index, widest = model.pane_lines("abc\nde\nfghijklmnop\nq")
+    assert isinstance(index, model.LineIndex) and widest == 4  # "abc\nde\nf": the first block only
+    assert [index[i] for i in range(len(index))] == [0, 4, 7, 19]
+    starts, widest = model.pane_lines("abc\nde")
+    assert list(starts) == [0, 4] and widest == 4

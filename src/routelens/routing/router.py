@@ -56,7 +56,7 @@ from routelens.routing.signals import clause_breaks, destructive, negated, steer
 from routelens.text.canonical import canonical_bytes, sha256_hex, source_sha256
 from routelens.text.words import closest
 
-__all__ = ["Router", "route"]
+__all__ = ["Router", "route", "Vouched", "vouch"]
 
 #: ``/id`` or ``$id`` as a word of its own (docs/formats.md §6.4)
 _EXPLICIT_RE = re.compile(r"(?<![0-9a-z_/$.\-])[/$]([0-9a-z][0-9a-z\-]*)(?![0-9a-z_/\-])")
@@ -252,29 +252,24 @@ class Router:
     def _vouched(cls, raw: bytes, data: bytes, display: str, loader: Callable[[], Registry],
                  base: Path) -> "Router | None":
         """The router of :meth:`from_paths` when the matcher cache vouches for
-        the index bytes ``data`` (docs/formats.md §11.4): a trusted file for
-        their sha256 holds their summary, made when those very bytes passed
-        every check of §3.4 and the range check of §3.5 against the registry
-        whose canonical hash is their ``source_sha256``. When the registry
-        still has that hash the index is fresh (its checks would give the
-        same answers: they read nothing else), so it is neither decoded nor
-        checked again. None when no such file is there or the registry
-        changed: the index is then read and checked in full."""
-        sha = sha256_hex(data)
-        got = matcher_cache.read(sha)
-        summary = got.get("index") if got is not None else None
-        if not summary:
+        the index bytes ``data`` (:func:`vouch`, docs/formats.md §11.4), or
+        None: the index is then read and checked in full."""
+        v = vouch(raw, data)
+        if v is None:
             return None
-        current = source_sha256(raw)
-        if summary.get("source_sha256") != current:
-            return None  # stale (or another registry): judged in full
-        try:
-            text = canonical_bytes(raw).decode("utf-8")
-        except UnicodeDecodeError:
-            return None
-        idx = vouched_index(data, summary)
-        return cls(text=text, display_name=display, fresh=by_hash(idx, current), index=idx, registry=None,
-                   registry_loader=loader, index_sha256=sha, base_dir=base, cache=True, cached=got)
+        return cls.from_vouched(v, display, loader, base)
+
+    @classmethod
+    def from_vouched(cls, v: "Vouched", display: str, loader: Callable[[], Registry] | None = None,
+                     base: str | Path | None = None) -> "Router":
+        """The router :meth:`from_paths` opens on an index the matcher cache
+        vouches for (``v`` from :func:`vouch`): neither the index nor the
+        registry is decoded, parsed or checked again; ``loader`` (a callable
+        returning the parsed registry) is called only to resolve a range that
+        is not self-contained; ``display``: the registry's name in messages;
+        ``base``: the folder of the skill bodies."""
+        return cls(text=v.text, display_name=display, fresh=v.freshness, index=v.freshness.index, registry=None,
+                   registry_loader=loader, index_sha256=v.index_sha256, base_dir=base, cache=True, cached=v.payload)
 
     @classmethod
     def from_registry(cls, reg: Registry, index: CompactIndex | None = None) -> "Router":
@@ -555,3 +550,61 @@ def route(task: str, registry_path: str | Path | None = None, index_path: str | 
                 _ROUTER_CACHE.clear()
             _ROUTER_CACHE[key] = router
     return router.route(task)
+
+
+@dataclasses.dataclass(frozen=True)
+class Vouched:
+    """An index the matcher cache vouches for (docs/formats.md §11.4),
+    judged fresh without decoding or checking it (:func:`vouch`).
+
+    ``freshness``: state ``fresh``, with the same message as the full check
+    (:func:`~routelens.artifacts.freshness.by_hash`) and a
+    :class:`CompactIndex` whose rows are decoded only if asked for;
+    ``payload``: the trusted cache payload (``floors``, ``built``,
+    ``index``) for :meth:`Router.from_vouched`; ``index_sha256``: sha256 hex
+    of the index file's bytes; ``text``: the registry's canonical text;
+    ``counts``: (skills, compositions, rules) rows of the index, from the
+    summary (disabled skills included, as the index lists them); ``rows``:
+    kind (``skill`` | ``composition`` | ``rule``) -> id -> ``(source_start,
+    source_end)``, 1-based inclusive canonical lines, from the summary
+    (:func:`~routelens.artifacts.index_file.summary_rows`). Both None for a
+    summary that does not match its own counts: the router then decodes
+    and checks the index's rows (§11.4)."""
+
+    freshness: Freshness
+    payload: dict
+    index_sha256: str
+    text: str
+    counts: tuple[int, int, int] | None
+    rows: dict | None
+
+
+def vouch(registry_raw: bytes, index_raw: bytes) -> Vouched | None:
+    """The freshness :meth:`Router.from_paths` takes from the matcher cache
+    (docs/formats.md §3.5, §11.4): when a trusted cache file for the sha256
+    of ``index_raw`` holds the summary of an index that passed every check
+    of §3.4 and the range check of §3.5, and the canonical hash of
+    ``registry_raw`` (§3.2) is that summary's ``source_sha256``, the index
+    is fresh — those checks read nothing but these bytes and the registry
+    text that hash pins, so they would give the same answers. None
+    otherwise (no file, the cache off, a file not trusted, a summary that
+    another registry hash, a registry that
+    is not UTF-8): judge the index in full
+    (:func:`~routelens.artifacts.freshness.freshness`). Reads the cache file
+    (about 0.25 s of CPU for 100,000 skills); never raises for bad input."""
+    sha = sha256_hex(index_raw)
+    got = matcher_cache.read(sha)
+    summary = got.get("index") if got is not None else None
+    if not summary:
+        return None
+    current = source_sha256(registry_raw)
+    if summary.get("source_sha256") != current:
+        return None  # stale (or another registry): judged in full
+    rows = summary_rows(summary)  # None: a summary that does not match its counts (the rows are then decoded)
+    try:
+        text = canonical_bytes(registry_raw).decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    idx = vouched_index(index_raw, summary)
+    counts = (len(rows["skill"]), len(rows["composition"]), len(rows["rule"])) if rows is not None else None
+    return Vouched(by_hash(idx, current), got, sha, text, counts, rows)

@@ -29,6 +29,7 @@ __all__ = [
     "RegistryLoaded",
     "LoadFailed",
     "RouterReady",
+    "PreviewRouterReady",
     "RouterFailed",
     "DecisionReady",
     "RebuildDone",
@@ -99,6 +100,18 @@ class RouterReady(Message, bubble=False):
 
     snapshot: Snapshot
     router: Router
+
+
+@dataclass
+class PreviewRouterReady(Message, bubble=False):
+    """The router of load ``gen`` was opened from ``preview``'s vouched
+    index, before the registry is parsed
+    (:func:`~routelens.tui.model.preview_router`); ``router`` is None when
+    opening it raised (the router is then built after the parse)."""
+
+    preview: Preview
+    router: Router | None
+    gen: int
 
 
 @dataclass

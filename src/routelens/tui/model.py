@@ -18,9 +18,11 @@ import os
 import re
 from array import array
 from dataclasses import dataclass, field
+from bisect import bisect_left
 from itertools import accumulate
 from pathlib import Path
 from typing import Any
+from collections.abc import Mapping
 
 from routelens.errors import FileReadError
 from routelens.fileio import read_bounded
@@ -77,6 +79,8 @@ __all__ = [
     "hits_of",
     "near_hits_of",
     "make_router",
+    "preview_router",
+    "IndexRanges",
 ]
 
 #: Characters ``str.splitlines()`` (and so Textual's TextArea) treats as line
@@ -130,6 +134,75 @@ def line_starts(text: str) -> tuple[array, int]:
         starts.extend(accumulate(lengths, initial=starts.pop()))
         pos = stop
     return starts, max(widest, 1)
+
+
+#: Characters of one block of :class:`LineIndex`.
+_BLOCK = 1 << 16
+#: Texts of more characters than this get a :class:`LineIndex` in the preview instead of :func:`line_starts`.
+LAZY_STARTS_CHARS = 4 << 20
+
+
+class LineIndex:
+    """The line start offsets of a text (what :func:`line_starts` gives as
+    an array), found a block of :data:`_BLOCK` characters at a time when a
+    row of that block is first asked for: made by counting the LFs of each
+    block (C speed: 0.03 s for the 58 MB catalog of 100,000 skills, against
+    0.5 s to split it into lines), so a pane of a big file can be shown
+    before its lines are split. ``index[row]`` is the 0-based character
+    offset where 0-based line ``row`` starts; ``len(index)`` the number of
+    LF-separated lines. The text must not change. Raises IndexError for a
+    row outside the text."""
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        firsts = array("q", [0])  # LFs before each block
+        count, n = 0, len(text)
+        for b in range(0, n, _BLOCK):
+            count += text.count("\n", b, b + _BLOCK)
+            firsts.append(count)
+        self._firsts = firsts
+        self._len = count + 1
+        self._blocks: dict[int, array] = {}
+
+    def __len__(self) -> int:
+        return self._len
+
+    def _block(self, b: int) -> array:
+        """The offsets just after each LF of block ``b``."""
+        got = self._blocks.get(b)
+        if got is None:
+            a = b * _BLOCK
+            lengths = [len(line) + 1 for line in self._text[a:a + _BLOCK].split("\n")]
+            lengths.pop()
+            got = array("q", accumulate(lengths, initial=a))
+            got.pop(0)
+            if len(self._blocks) >= 256:
+                self._blocks.clear()
+            self._blocks[b] = got
+        return got
+
+    def __getitem__(self, row: int) -> int:
+        if row < 0:
+            row += self._len
+        if not 0 <= row < self._len:
+            raise IndexError(row)
+        if row == 0:
+            return 0
+        # line ``row`` starts just after the row-th LF: the block holding that LF
+        firsts = self._firsts
+        b = bisect_left(firsts, row) - 1
+        return self._block(b)[row - firsts[b] - 1]
+
+
+def pane_lines(text: str) -> tuple[array | LineIndex, int]:
+    """:func:`line_starts` of a pane's text, or for a text of more than
+    :data:`LAZY_STARTS_CHARS` characters a :class:`LineIndex` and the widest
+    line of its first block only (the pane's horizontal extent until
+    :func:`line_starts` is computed behind the parse, :func:`complete`)."""
+    if len(text) <= LAZY_STARTS_CHARS:
+        return line_starts(text)
+    head = text[:_BLOCK]
+    return LineIndex(text), max(len(line) for line in head.split("\n")) + 1
 
 
 def break_columns(line: str) -> list[int]:
@@ -266,9 +339,15 @@ class IndexDisplay:
     formatted: bool = True
 
 
-def format_index(raw: bytes) -> IndexDisplay:
+def format_index(raw: bytes, ids: dict[str, list[str]] | None = None) -> IndexDisplay:
     """Lay out index bytes one tuple per line. A file that is not a JSON
-    object is shown as it is (``formatted=False``).
+    object is shown as it is (``formatted=False``). ``ids``: section
+    (``skills``, ``compositions``, ``rules``) -> the ids of its rows in
+    file order, when known (the matcher cache's summary of these very
+    bytes, :attr:`Preview.vouched`): each section is then cut at its tuples'
+    boundaries with one regular expression and the cut checked against
+    those ids (five times faster at 100,000 skills; any mismatch cuts the
+    section tuple by tuple, as without ``ids``).
 
     Each value and each tuple is shown as the file writes it (for an index
     routelens wrote: compact JSON, §3.3): :func:`_cut_index` cuts the text
@@ -277,7 +356,7 @@ def format_index(raw: bytes) -> IndexDisplay:
     anything it does not expect is laid out the slow way."""
     text = raw.decode("utf-8", "replace")
     try:
-        out, rows = _cut_index(text)
+        out, rows = _cut_index(text, ids=ids)
     except (ValueError, IndexError):
         return _format_index_slow(text)
     return IndexDisplay(display_text("\n".join(out)), rows)
@@ -288,7 +367,8 @@ _JSON_WS = re.compile(r"[ \t\n\r]*")
 _ROW_LISTS = ("skills", "compositions", "rules")
 
 
-def _cut_index(text: str, limit: int | None = None) -> tuple[list[str], dict[str, int]]:
+def _cut_index(text: str, limit: int | None = None,
+               ids: dict[str, list[str]] | None = None) -> tuple[list[str], dict[str, int]]:
     """The display lines of a JSON object's text and the row of each
     tuple of its ``skills``, ``compositions`` and ``rules`` lists (see
     :class:`IndexDisplay`). Raises ``ValueError`` (``JSONDecodeError``
@@ -297,11 +377,48 @@ def _cut_index(text: str, limit: int | None = None) -> tuple[list[str], dict[str
     :func:`glance`; the rest of the text is not looked at)."""
     out: list[str] = []
     rows: dict[str, int] = {}
-    _cut_lines(text, out, rows, limit)
+    _cut_lines(text, out, rows, limit, ids)
     return out, rows
 
 
-def _cut_lines(text: str, out: list[str], rows: dict[str, int], limit: int | None) -> None:
+#: Where one tuple of a section ends and the next begins in compact JSON (§3.3), and where the section ends:
+#: a skill or rule tuple ends with its last list (``]]``), a composition tuple with its last line number.
+_TUPLE_GAP = {"skills": ("]],[", "]]", "]]]"), "rules": ("]],[", "]]", "]]]"), "compositions": ("],[", "]", "]]")}
+
+
+def _cut_section(text: str, i: int, key: str, ids: list[str]) -> tuple[list[str], int] | None:
+    """The display lines of the section list opening at ``text[i]`` (``[``)
+    whose rows have ids ``ids`` in file order, and the offset of its closing
+    ``]``; None when the text is not cut as expected (the caller cuts it
+    tuple by tuple). Cut with ``str.split`` at the gaps between tuples, and
+    checked: as many pieces as ids, each opening with its id, and the last
+    tuple decoded to end exactly at the section's end, so a gap or an end
+    found inside a string is caught."""
+    if not ids or text[i + 1:i + 2] != "[":
+        return None
+    gap, close, ending = _TUPLE_GAP[key]
+    end = text.find(ending, i)
+    if end == -1:
+        return None
+    end += len(ending) - 1  # the section's closing bracket
+    pieces = text[i + 2:end].split(gap)
+    if len(pieces) != len(ids) or not all(map(str.startswith, pieces, [f'"{x}",' for x in ids])):
+        return None
+    last = end - len(pieces[-1]) - 1
+    try:
+        _, stop = _DECODER.raw_decode(text, last)
+    except ValueError:
+        return None
+    if stop != end:
+        return None
+    tail = close + ","
+    lines = ["  [" + p + tail for p in pieces]
+    lines[-1] = "  [" + pieces[-1]
+    return lines, end
+
+
+def _cut_lines(text: str, out: list[str], rows: dict[str, int], limit: int | None,
+               ids: dict[str, list[str]] | None = None) -> None:
     """:func:`_cut_index`'s work, appending to ``out`` and ``rows`` (so
     the lines cut before an error are kept for :func:`_index_head`)."""
     decode, ws = _DECODER.raw_decode, _JSON_WS.match
@@ -320,7 +437,15 @@ def _cut_lines(text: str, out: list[str], rows: dict[str, int], limit: int | Non
         closing = None
         if key in _ROW_LISTS and text[i] == "[":
             out.append(f" {name}:[")
-            i = ws(text, i + 1).end()
+            cut = _cut_section(text, i, key, ids[key]) if ids is not None and limit is None and key in ids else None
+            if cut is not None:
+                lines, i = cut
+                base = len(out)
+                rows.update(zip([f"{key}:{x}" for x in ids[key]], range(base, base + len(lines))))
+                out.extend(lines)
+                i = ws(text, i).end()  # at the section's closing bracket
+            else:
+                i = ws(text, i + 1).end()
             while text[i] != "]":
                 start = i
                 row, i = decode(text, i)
@@ -429,6 +554,13 @@ class CatalogDisplay:
         if self._entries is None:
             self._entries = catalog_entries(self.text)  # the shown text keeps every LF: the same rows
         return self._entries
+
+    @property
+    def entries_known(self) -> bool:
+        """True once :attr:`entries` has been found (reading it before that
+        makes a regex pass over the whole text: seconds at 100,000 skills,
+        which the UI thread must not pay)."""
+        return self._entries is not None
 
     @property
     def source_sha256(self) -> str | None:
@@ -576,6 +708,11 @@ class Snapshot:
     starts: dict[str, tuple[array, int]] = field(default_factory=dict, repr=False)
 
     @property
+    def line_count(self) -> int:
+        """Lines of the registry (:attr:`Registry.line_count`)."""
+        return self.registry.line_count
+
+    @property
     def reduction(self) -> float:
         """1 - fresh index chars / registry chars (docs/formats.md §5.2)."""
         return 1 - self.fresh_index_chars / max(len(self.registry.text), 1)
@@ -623,6 +760,70 @@ def make_router(reg: Registry, fresh: Freshness, paths: Paths) -> Any:
         return Router.from_paths(paths.registry, paths.index)
 
 
+def preview_router(pre: "Preview") -> Any:
+    """The router the CLI's cold ``routelens route`` opens on the same bytes,
+    made from a preview whose index the matcher cache vouched for
+    (:attr:`Preview.vouched`; :meth:`routelens.routing.router.Router.from_vouched`):
+    it routes before the registry is parsed, and parses it itself only to
+    resolve a range that is not self-contained (docs/formats.md §6.6).
+    Messages name the registry as the panes do. None when the index was not
+    vouched for (the app then builds the router from the parsed registry,
+    :func:`make_router`)."""
+    v = pre.vouched
+    if v is None or pre.raw is None:
+        return None
+    from routelens.routing.router import Router
+
+    paths, raw = pre.paths, pre.raw
+    name = paths.show(paths.registry)
+    return Router.from_vouched(v, name, lambda: parse_registry(raw, paths.registry, name),
+                               Path(os.path.realpath(paths.registry)).parent)
+
+
+class _Span:
+    """An entry's canonical line range (what :func:`hits_of` reads of an entry)."""
+
+    __slots__ = ("source_start", "source_end")
+
+    def __init__(self, start: int, end: int) -> None:
+        self.source_start, self.source_end = start, end
+
+
+class _Spans(Mapping):
+    """id -> :class:`_Span` over an index section's rows (id -> ``(start, end)``)."""
+
+    def __init__(self, rows: Mapping) -> None:
+        self._rows = rows
+
+    def __getitem__(self, key: str) -> _Span:
+        return _Span(*self._rows[key])
+
+    def __iter__(self):
+        return iter(self._rows)
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._rows
+
+
+class IndexRanges:
+    """The entries of a fresh index as the hits read them before the
+    registry is parsed: ``skills``, ``compositions`` and ``rules`` map each
+    id to an object with ``source_start`` and ``source_end`` (1-based
+    inclusive canonical lines, the index's rows, docs/formats.md §3.1) —
+    the ranges the index's freshness vouched for (§3.5: built from these
+    very registry bytes, each range's first line holding its key), so a
+    band drawn from them lies on the registry text on screen.
+    ``rows``: :attr:`routelens.routing.router.Vouched.rows`."""
+
+    def __init__(self, rows: Mapping) -> None:
+        self.skills = _Spans(rows["skill"])
+        self.compositions = _Spans(rows["composition"])
+        self.rules = _Spans(rows["rule"])
+
+
 @dataclass
 class Preview:
     """What can be shown before the registry is parsed: its text, the
@@ -648,14 +849,26 @@ class Preview:
     #: :func:`line_starts` of the text each pane shows (``registry``, ``index``, ``catalog``), computed in the
     #: loading worker so the UI thread does not split 95 MB of files at 100,000 skills
     starts: dict[str, tuple[array, int]] = field(default_factory=dict, repr=False)
+    #: :class:`routelens.routing.router.Vouched` when the matcher cache vouched for the index (its freshness
+    #: was then taken as the CLI's cold route takes it, docs/formats.md §11.4), else None (checked in full)
+    vouched: Any = field(default=None, repr=False)
 
     @property
     def counts(self) -> tuple[int, int, int] | None:
         """(skills, compositions, rules) according to the index, or None."""
+        if self.vouched is not None and self.vouched.counts is not None:
+            return self.vouched.counts  # from the cache's summary: the rows are not decoded
         idx = self.freshness.index if self.freshness is not None else None
         if idx is None:
             return None
         return len(idx.skills), len(idx.compositions), len(idx.rules)
+
+    @property
+    def line_count(self) -> int:
+        """Lines of the registry pane (1-based count, as its subtitle shows)."""
+        if "registry" in self.starts:
+            return len(self.starts["registry"][0])
+        return self.display_text.count("\n") + 1
 
     @property
     def index_chars(self) -> int | None:
@@ -747,11 +960,15 @@ def _read_generated(paths: Paths, path: Path, fmt: Any, state: FileState) -> tup
     return None, f"{shown} cannot be used: it {state.why}"
 
 
-def preview(paths: Paths, seen: Glance | None = None) -> Preview:
+def preview(paths: Paths, seen: Glance | None = None, vouch: bool = False) -> Preview:
     """Read the registry's bytes and the generated files, without parsing
     the registry (see :class:`Preview`). With ``seen`` (a :func:`glance`
     of this load), the bytes that glance read are judged and shown, not
-    read again. Never raises for bad input."""
+    read again. ``vouch``: ask the matcher cache first whether it vouches
+    for the index (:attr:`Preview.vouched`; this imports the router, about
+    0.15 s of CPU, which a small registry's first frame should not wait
+    for: the app asks only once a glance is on screen). Never raises for
+    bad input."""
     sig = seen.signature if seen is not None else signature(paths)
     states = seen.states if seen is not None else read_watched(paths)
     content = content_signature(paths, states)
@@ -765,23 +982,46 @@ def preview(paths: Paths, seen: Glance | None = None) -> Preview:
         return Preview(paths, sig, None, why, "", "", None, None, None, None, None, content)
     raw = reg_state.raw
     text = seen.text if seen is not None else canonical_bytes(raw).decode("utf-8", "replace")
-    # judged on exactly the index bytes shown in the pane
-    fresh = _relative_messages(freshness(paths.registry, paths.index, registry_raw=raw, index_raw=idx_state.raw),
-                               paths)
+    # judged on exactly the index bytes shown in the pane: vouched for by the matcher cache as the CLI's cold
+    # route is (docs/formats.md §11.4: no decode, no check again), else checked in full (§3.4, §3.5)
+    vouched = _vouch(raw, idx_state.raw) if vouch else None
+    if vouched is not None:
+        fresh = vouched.freshness
+    else:
+        fresh = _relative_messages(freshness(paths.registry, paths.index, registry_raw=raw, index_raw=idx_state.raw),
+                                   paths)
     if idx_state.raw is None and idx_state.why != "missing":
         fresh = Freshness("invalid", f"the index {paths.show(paths.index)} cannot be used: it {idx_state.why}",
                           fresh.registry_sha256, None)
-    index_disp, index_err = _read_generated(paths, paths.index, format_index, idx_state)
+    ids = None
+    if vouched is not None and vouched.rows is not None:  # the rows of these very bytes, in file order
+        ids = {section: list(vouched.rows[kind]) for section, kind in
+               (("skills", "skill"), ("compositions", "composition"), ("rules", "rule"))}
+    index_disp, index_err = _read_generated(paths, paths.index, lambda b: format_index(b, ids), idx_state)
     catalog_disp, catalog_err = _read_generated(paths, paths.catalog, format_catalog, cat_state)
     shown = display_text(text[:-1] if text.endswith("\n") else text)
     starts = {}
     for name, pane_text in (("registry", shown), ("index", index_disp.text if index_disp else None),
                             ("catalog", catalog_disp.text if catalog_disp else None)):
         if pane_text is not None:
-            starts[name] = line_starts(pane_text)
+            starts[name] = pane_lines(pane_text)
             hash(pane_text)  # a str keeps its hash: the pane compares texts by it, on the UI thread
     return Preview(paths, sig, raw, None, text, shown, fresh, index_disp, index_err, catalog_disp, catalog_err,
-                   content, starts)
+                   content, starts, vouched)
+
+
+def _vouch(raw: bytes, index_raw: bytes | None) -> Any:
+    """:func:`routelens.routing.router.vouch` of the two files' bytes, or
+    None (no index, no trusted cache file, or a cache that fails in a way
+    it did not foresee: the index is then checked in full)."""
+    if index_raw is None:
+        return None
+    from routelens.routing.router import vouch
+
+    try:
+        return vouch(raw, index_raw)
+    except Exception:  # an optimisation only: never a reason not to show the files
+        return None
 
 
 def complete(pre: Preview, with_router: bool = True) -> Snapshot | LoadFailure:
@@ -818,8 +1058,21 @@ def complete(pre: Preview, with_router: bool = True) -> Snapshot | LoadFailure:
         signature=pre.signature,
         display_text=pre.display_text,
         content=pre.content,
-        starts=pre.starts,
+        starts=_exact_starts(pre),
     )
+
+
+def _exact_starts(pre: Preview) -> dict[str, tuple[array, int]]:
+    """The preview's :attr:`Preview.starts` with each :class:`LineIndex`
+    replaced by :func:`line_starts` (exact widest line), computed in the
+    loading worker behind the parse."""
+    out = dict(pre.starts)
+    texts = {"registry": pre.display_text, "index": pre.index.text if pre.index is not None else None,
+             "catalog": pre.catalog.text if pre.catalog is not None else None}
+    for name, (starts, _) in pre.starts.items():
+        if isinstance(starts, LineIndex) and texts.get(name) is not None:
+            out[name] = line_starts(texts[name])
+    return out
 
 
 def _index_chars(pre: Preview, reg: Registry) -> int:
@@ -986,10 +1239,11 @@ class Hit:
         return f"{self.kind}:{self.id}"
 
 
-def entry_of(reg: Registry, kind: str, eid: str) -> Skill | Composition | Rule | None:
+def entry_of(reg: Registry | IndexRanges, kind: str, eid: str) -> Skill | Composition | Rule | Any | None:
     """Entry ``eid`` of the registry table ``kind`` (``skills``,
-    ``compositions`` or ``rules``: the index sections), or None. Raises
-    KeyError for another ``kind``."""
+    ``compositions`` or ``rules``: the index sections), or None; of an
+    :class:`IndexRanges`, its line range only. Raises KeyError for another
+    ``kind``."""
     if kind == "skills":
         return reg.skills.get(eid)
     if kind == "compositions":
@@ -999,12 +1253,12 @@ def entry_of(reg: Registry, kind: str, eid: str) -> Skill | Composition | Rule |
     raise KeyError(kind)
 
 
-def _entry_range(reg: Registry, kind: str, eid: str) -> tuple[int, int]:
+def _entry_range(reg: Registry | IndexRanges, kind: str, eid: str) -> tuple[int, int]:
     e = entry_of(reg, kind, eid)
     return (e.source_start, e.source_end) if e is not None else (0, 0)
 
 
-def hits_of(decision: Any, reg: Registry) -> list[Hit]:
+def hits_of(decision: Any, reg: Registry | IndexRanges) -> list[Hit]:
     """The navigable hits of a decision, in the order the matches table
     lists them: the chosen composition, each match — those the decision
     is about first (:meth:`~routelens.routing.decision.Decision.named`:
@@ -1012,7 +1266,8 @@ def hits_of(decision: Any, reg: Registry) -> list[Hit]:
     order (a
     composition named as ``$id`` is a ``compositions`` hit with its own
     range) — each selected skill without a match, and the forced rule.
-    Each entry appears once."""
+    Each entry appears once. ``reg``: the parsed registry, or before the
+    parse the fresh index's :class:`IndexRanges` (the same ranges)."""
     hits: list[Hit] = []
     seen: set[str] = set()
 
@@ -1047,7 +1302,7 @@ def hits_of(decision: Any, reg: Registry) -> list[Hit]:
     return hits
 
 
-def near_hits_of(decision: Any, reg: Registry) -> list[Hit]:
+def near_hits_of(decision: Any, reg: Registry | IndexRanges) -> list[Hit]:
     """The near misses as hits (role ``near``), router order."""
     out = []
     for m in decision.near_misses:

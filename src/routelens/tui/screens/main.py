@@ -42,6 +42,7 @@ from routelens.tui.messages import (
     GlanceReady,
     LoadFailed,
     PreviewReady,
+    PreviewRouterReady,
     RegistryLoaded,
     RouterChanged,
     RouterFailed,
@@ -51,6 +52,7 @@ from routelens.tui.messages import (
 from routelens.tui.model import (
     Glance,
     Hit,
+    IndexRanges,
     LoadFailure,
     Paths,
     Preview,
@@ -63,6 +65,7 @@ from routelens.tui.model import (
     make_router,
     near_hits_of,
     preview,
+    preview_router,
     signature,
 )
 from routelens.tui.widgets.footer import FittingFooter
@@ -78,6 +81,7 @@ from routelens.tui.widgets.task_input import TaskInput, routed_task, shown_task
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from routelens.registry import Registry
     from routelens.routing.decision import Decision
     from routelens.routing.router import Router
     from routelens.tools.fixes import Fix
@@ -144,6 +148,10 @@ class MainScreen(Screen[None]):
         self.route_debounce = route_debounce
         self.snapshot: Snapshot | None = None
         self.failure: LoadFailure | None = None
+        #: before the first parse finishes: the preview on screen and the router opened from its vouched index
+        #: (the CLI's cold route), which routes typed tasks with hits from the index's line ranges
+        self.early: tuple[Preview, Router, IndexRanges, int] | None = None
+        self.router_ready_at = 0.0  # perf_counter() when a router first could route a typed task
         self.decision: Decision | None = None
         self.hits: list[Hit] = []
         self.near: list[Hit] = []
@@ -282,7 +290,7 @@ class MainScreen(Screen[None]):
         self._loading = True
         self._load_gen += 1
         self._reading_since = time.monotonic()
-        if self.snapshot is not None:
+        if self.snapshot is not None or self.early is not None:
             # the files changed: claim no freshness, and route nothing through the
             # old index, until the new bytes are judged
             self._unverified = True
@@ -307,12 +315,12 @@ class MainScreen(Screen[None]):
             self._post_preview(paths, gen, seen)
 
     @work(thread=True, exclusive=True, group="load", exit_on_error=False, description="load")
-    def _preview_worker(self, paths: Paths, gen: int, seen: Glance | None = None) -> None:
-        self._post_preview(paths, gen, seen)
+    def _preview_worker(self, paths: Paths, gen: int, seen: Glance | None = None, vouch: bool = False) -> None:
+        self._post_preview(paths, gen, seen, vouch)
 
-    def _post_preview(self, paths: Paths, gen: int, seen: Glance | None) -> None:
+    def _post_preview(self, paths: Paths, gen: int, seen: Glance | None, vouch: bool = False) -> None:
         try:
-            self.post_message(PreviewReady(preview(paths, seen), gen))
+            self.post_message(PreviewReady(preview(paths, seen, vouch), gen))
         except Exception as exc:  # never crash the UI on a loader bug
             self.post_message(LoadFailed(LoadFailure.internal(paths, exc), gen))
 
@@ -328,7 +336,8 @@ class MainScreen(Screen[None]):
         self.header.state = HeaderState(registry=self.paths.registry_name, demo=self.paths.demo, loaded=False,
                                         freshness="checking")
         self.decision_panel.show_hint(words.reading(self.paths.registry_name, seen.registry_lines))
-        self.call_after_refresh(self._preview_worker, seen.paths, message.gen, seen)
+        # the first frame is on screen: the router's imports may come now (a vouched index routes early)
+        self.call_after_refresh(self._preview_worker, seen.paths, message.gen, seen, True)
 
     def on_preview_ready(self, message: PreviewReady) -> None:
         if message.gen != self._load_gen:
@@ -338,19 +347,43 @@ class MainScreen(Screen[None]):
         first = self.snapshot is None and self.failure is None
         if first and pre.freshness is not None and pre.freshness.state == "fresh":
             # paint now, parse after this frame: the index vouches for the
-            # registry, and parsing a big one takes a while
+            # registry, and parsing a big one takes a while; an index the
+            # matcher cache vouched for routes first, as the CLI's cold route does
             self._show_preview(pre)
-            self.call_after_refresh(self._parse_worker, pre, message.gen)
+            self.call_after_refresh(self._parse_worker, pre, message.gen, pre.vouched is not None)
         else:
             self._parse_worker(pre, message.gen)
 
     @work(thread=True, exclusive=True, group="load", exit_on_error=False, description="load")
-    def _parse_worker(self, pre: Preview, gen: int) -> None:
+    def _parse_worker(self, pre: Preview, gen: int, early: bool = False) -> None:
+        if early:
+            # the router first (a fraction of a second from the matcher cache), then the parse behind it: in
+            # one thread, so the two do not share the GIL and typing routes as soon as the CLI's cold route would
+            import routelens.tools.evaluate  # noqa: F401 - the first decision's fixes need them (see _router_worker)
+            import routelens.tools.fixes  # noqa: F401
+
+            try:
+                router = preview_router(pre)
+            except Exception:  # the router is then built from the parsed registry, as before
+                router = None
+            self.post_message(PreviewRouterReady(pre, router, gen))
+            if get_current_worker().is_cancelled:
+                return
         try:
             result = complete(pre, with_router=False)
         except Exception as exc:  # never crash the UI on a loader bug
             result = LoadFailure.internal(pre.paths, exc)
         self.post_message(LoadFailed(result, gen) if isinstance(result, LoadFailure) else RegistryLoaded(result, gen))
+
+    def on_preview_router_ready(self, message: PreviewRouterReady) -> None:
+        pre = message.preview
+        if (message.gen != self._load_gen or message.router is None or self.snapshot is not None
+                or self.failure is not None or pre.vouched is None or pre.vouched.rows is None):
+            return  # a newer load, a router that failed (built after the parse), or the parse came first
+        self.early = (pre, message.router, IndexRanges(pre.vouched.rows), message.gen)
+        if not self.router_ready_at:
+            self.router_ready_at = time.perf_counter()
+        self._schedule_route(immediate=True)
 
     def on_registry_loaded(self, message: RegistryLoaded) -> None:
         if message.gen == self._load_gen:
@@ -429,6 +462,13 @@ class MainScreen(Screen[None]):
         if not self.full_paint_at:
             self.call_after_refresh(self._mark_full_paint)
         self.panes.set_panes_loading(False)
+        if isinstance(result, LoadFailure) and self.snapshot is None and self.early is not None:
+            # the index vouched for bytes that do not parse now (another routelens?): nothing was routed
+            # through them but what the router read back and checked; the errors replace the decision
+            self.early = None
+            self._route_seq += 1
+            self.decision = None
+            self._clear_hits()
         if isinstance(result, LoadFailure):
             self._show_failure(result)
         else:
@@ -449,6 +489,12 @@ class MainScreen(Screen[None]):
             self.call_after_refresh(self._mark_first_paint)
         if not self.full_paint_at:
             self.call_after_refresh(self._mark_full_paint)
+        if self.early is not None:  # the files changed before the first parse finished: a decision of the
+            self.early = None        # old preview's router must not stay under this header
+            self._route_seq += 1
+            self.decision = None
+            self._clear_hits()
+        self._unverified = False  # the header below judges exactly these bytes
         self.panes.set_panes_loading(False)
         self.panes.show_preview(pre)
         counts = pre.counts or (0, 0, 0)
@@ -503,6 +549,11 @@ class MainScreen(Screen[None]):
             # the decision on screen came from the files before: if the new router takes a while (seconds on
             # a big registry), say so rather than show a decision the header no longer agrees with
             self.set_timer(LOADING_DELAY, lambda: self._old_decision_waits(snap))
+        early, self.early = self.early, None
+        if early is not None and had is None and early[0].content == snap.content and snap.router is None:
+            # the router opened from this load's vouched index is this load's router (the CLI's): keep it
+            self.post_message(RouterReady(snap, early[1]))
+            return
         # after the frame: building the router holds the GIL for a while on big registries
         self.call_after_refresh(self._router_worker, snap)
 
@@ -545,6 +596,8 @@ class MainScreen(Screen[None]):
         if message.snapshot is not self.snapshot:
             return  # a newer load is on its way
         message.snapshot.router = message.router
+        if not self.router_ready_at:
+            self.router_ready_at = time.perf_counter()
         self._schedule_route(immediate=True)
         self.post_message(RouterChanged(message.snapshot))
 
@@ -612,23 +665,42 @@ class MainScreen(Screen[None]):
         else:
             self._route_timer = self.set_timer(self.route_debounce, self._start_route, name="route-debounce")
 
+    @property
+    def router(self) -> Router | None:
+        """The router typed tasks are routed with: the load's, or before the
+        first parse finishes the one opened from the preview's vouched index
+        (:attr:`early`); None while neither is ready."""
+        if self.snapshot is not None:
+            return self.snapshot.router
+        return self.early[1] if self.early is not None else None
+
+    def _view(self) -> tuple[Snapshot | Preview, Registry | IndexRanges] | None:
+        """What hits are drawn on: the load on screen and its registry, or
+        the early preview and its index's ranges; None before either."""
+        if self.snapshot is not None:
+            return self.snapshot, self.snapshot.registry
+        if self.early is not None:
+            return self.early[0], self.early[2]
+        return None
+
     def _start_route(self) -> None:
         self._route_timer = None
         self._route_seq += 1
         snap = self.snapshot
-        if snap is None:
+        if snap is None and self.early is None:
             self._route_pending = False
             return
         if not self._task_text.strip():
             self._show_decision(self._route_seq, None)
             return
-        if snap.router is None:  # still being built: on_router_ready routes again
-            self.decision_panel.show_hint(words.preparing_router(len(snap.registry.skills)))
+        router = self.router
+        if router is None:  # still being built: on_router_ready routes again
+            self.decision_panel.show_hint(words.preparing_router(len(snap.registry.skills) if snap is not None else 0))
             return
         if self._unverified:  # the files changed: _load_done routes again with what they hold now
             self.decision_panel.show_hint(words.RELOADING)
             return
-        self._route_worker(snap.router, self._task_text, self._route_seq)
+        self._route_worker(router, self._task_text, self._route_seq)
 
     @work(thread=True, exclusive=True, group="route", exit_on_error=False, description="route")
     def _route_worker(self, router: Router, task: str, seq: int) -> None:
@@ -647,14 +719,18 @@ class MainScreen(Screen[None]):
         previous = self.current
         self.decision = decision
         panel = self.decision_panel
-        snap = self.snapshot
-        if decision is None or snap is None:
-            panel.show_hint()
+        view = self._view()
+        if decision is None or view is None:
+            if self.snapshot is None and self.early is not None:  # the parse goes on: say so, as before typing
+                panel.show_hint(words.validating(self.paths.registry_name, (self.early[0].counts or (0,))[0]))
+            else:
+                panel.show_hint()
             self._clear_hits()
             self.decisions += 1
             self.last_decision_at = time.perf_counter()
             return
-        reg = snap.registry
+        reg = view[1]
+        router = self.router
         old_keys = [h.key for h in self.hits]
         self.hits = hits_of(decision, reg)
         self.near = near_hits_of(decision, reg)
@@ -666,7 +742,11 @@ class MainScreen(Screen[None]):
             self.hit_index = 0
         # no candidate: show the best near miss, so "why not" has a place in the registry
         self.current = self.hits[self.hit_index] if self.hits else (self.near[0] if self.near else None)
-        panel.show_decision(decision, self.hits, self.near, self.hit_index, len(reg.text), reg.routing.threshold)
+        if self.snapshot is not None:
+            chars, threshold = len(self.snapshot.registry.text), self.snapshot.registry.routing.threshold
+        else:  # the router's settings are the fresh index's, which are the registry's (docs/formats.md §3.4)
+            chars, threshold = len(self.early[0].text), router.threshold
+        panel.show_decision(decision, self.hits, self.near, self.hit_index, chars, threshold)
         self._paint_hits()
         self._start_fixes(seq, decision)
         self.decisions += 1
@@ -680,7 +760,8 @@ class MainScreen(Screen[None]):
         snap = self.snapshot
         from routelens.tools.fixes import FIXABLE  # imported after the first paint (see _router_worker)
 
-        self.fixes_pending = decision.reason in FIXABLE and snap is not None
+        # before the parse finishes the fixes wait for it (the load routes again then and starts them here)
+        self.fixes_pending = decision.reason in FIXABLE
         if self.fixes_pending and snap is not None:
             # fixes build routers over patched registries (seconds on a big one) in a thread that holds the
             # GIL: started only once typing pauses, so they never slow the next keystroke's decision
@@ -778,16 +859,18 @@ class MainScreen(Screen[None]):
     def _paint_hits(self) -> None:
         """Bands in the three panes for every hit, the current one strongest,
         and scroll the current one into view."""
-        if self.snapshot is None:
+        view = self._view()
+        if view is None:
             return
-        self.panes.paint_hits(self.snapshot, self.hits, self.current)
+        self.panes.paint_hits(view[0], self.hits, self.current)
         # the decision panel may change height in this frame: reveal again once laid out
         self.call_after_refresh(self.reveal_current)
 
     def reveal_current(self) -> None:
         """Scroll the current hit into view in the three panes."""
-        if self.snapshot is not None:
-            self.panes.reveal(self.snapshot, self.current)
+        view = self._view()
+        if view is not None:
+            self.panes.reveal(view[0], self.current)
 
     def set_hit(self, index: int) -> None:
         """Make hit ``index`` (of the matches table) the current one."""

@@ -97,6 +97,13 @@ class CodePane(Vertical):
         empty = text == ""
         sv.display, lv.display = not big and not empty, big and not empty
 
+    def update_starts(self, starts: tuple) -> None:
+        """The line starts of the text shown, computed again (exact where
+        :func:`~routelens.tui.model.pane_lines` gave a lazy index): only the
+        line view keeps them."""
+        if self.line_view.display:
+            self.line_view.update_starts(starts)
+
     def set_notice(self, text: str | None, level: str = "info") -> None:
         """A line above the code (``info``, ``warning`` or ``error``), or none."""
         notice = self.notice_line

@@ -26,7 +26,7 @@ from textual.strip import Strip
 
 from routelens.tui.code_colors import token_styles
 from routelens.tui.highlight import Band, band_at, highlight_line
-from routelens.tui.model import DISPLAY_MARKS, line_starts
+from routelens.tui.model import DISPLAY_MARKS, LineIndex, line_starts
 from routelens.tui.widgets.banded import BandedMixin
 
 __all__ = ["LineView"]
@@ -77,7 +77,7 @@ class LineView(BandedMixin, ScrollView, can_focus=True):
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self._text = ""
-        self._starts = array("q", [0])
+        self._starts: array | LineIndex = array("q", [0])
         self._language: str | None = None
         self._bands: tuple[Band, ...] = ()
         self._cache: LRUCache[tuple, Strip] = LRUCache(1024)
@@ -105,6 +105,18 @@ class LineView(BandedMixin, ScrollView, can_focus=True):
         self.virtual_size = Size(self._gutter + widest, n)
         self.scroll_to(x, y, animate=False, immediate=True)
         self.refresh()
+
+    def update_starts(self, starts: tuple) -> None:
+        """``(starts, widest)`` of the text shown, computed again (an array
+        in place of a :class:`~routelens.tui.model.LineIndex`, with the
+        exact widest line): the same lines, so the scroll position, the
+        bands and the cached strips stay; only the horizontal extent may
+        grow. Ignored when the line count differs (another text)."""
+        new, widest = starts
+        if new is self._starts or len(new) != len(self._starts):
+            return
+        self._starts = new
+        self.virtual_size = Size(self._gutter + widest, len(new))
 
     @property
     def line_count(self) -> int:

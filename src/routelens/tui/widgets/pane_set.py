@@ -62,6 +62,8 @@ class PaneSet(Horizontal):
         text's line starts, computed by the loading worker."""
         key = (language, len(text), hash(text))  # not the text itself: no extra copy of big files
         if self._shown.get(name) == key:
+            if starts is not None:  # the same text: its exact line starts may have come (model.pane_lines)
+                self.panes[name].update_starts(starts)
             return
         keep = name in self._heads
         self._heads.discard(name)
@@ -130,10 +132,13 @@ class PaneSet(Horizontal):
         cp.set_notice(*words.catalog_notice(snap))
 
     # ------------------------------------------------------------------ hits
-    def paint_hits(self, snap: Snapshot, hits: list[Hit], current: Hit | None) -> None:
+    def paint_hits(self, snap: Snapshot | Preview, hits: list[Hit], current: Hit | None) -> None:
         """Bands for every hit (and ``current`` when it is not one of them:
         a near miss, an entry picked in the browser), ``current`` strongest,
-        and scroll it into view."""
+        and scroll it into view. ``snap``: the load on screen, or the
+        preview a router routes from before the registry is parsed. The
+        catalog entry is banded once its rows are known (found in the
+        loading worker, never on the UI thread)."""
         shown = list(hits)
         if current is not None and current.key not in {h.key for h in shown}:
             shown.append(current)
@@ -149,7 +154,8 @@ class PaneSet(Horizontal):
         rp.set_bands(rb)
         ip.set_bands(ib)
         cb: list[Band] = []
-        if current is not None and snap.catalog is not None and current.key in snap.catalog.entries:
+        if (current is not None and snap.catalog is not None and snap.catalog.entries_known
+                and current.key in snap.catalog.entries):
             s, e = snap.catalog.entries[current.key]
             cb.append(Band(s, e, "current", current.id))
         cp.set_bands(cb)
@@ -157,11 +163,11 @@ class PaneSet(Horizontal):
             rp.border_subtitle = words.entry_subtitle(current.id, current.start, current.end)
             cp.border_subtitle = f"{current.kind}.{current.id}" if cb else ""
         else:
-            rp.border_subtitle = words.registry_subtitle(snap.registry.line_count)
+            rp.border_subtitle = words.registry_subtitle(snap.line_count)
             cp.border_subtitle = ""
         self.reveal(snap, current)
 
-    def reveal(self, snap: Snapshot, current: Hit | None) -> None:
+    def reveal(self, snap: Snapshot | Preview, current: Hit | None) -> None:
         """Scroll ``current`` into view in the three panes."""
         if current is None:
             return
@@ -170,6 +176,6 @@ class PaneSet(Horizontal):
         if snap.index is not None and current.key in snap.index.rows:
             row = snap.index.rows[current.key]
             self.panes["index"].reveal(row, row)
-        if snap.catalog is not None and current.key in snap.catalog.entries:
+        if snap.catalog is not None and snap.catalog.entries_known and current.key in snap.catalog.entries:
             s, e = snap.catalog.entries[current.key]
             self.panes["catalog"].reveal(s, e)
