@@ -165,7 +165,9 @@ def test_quality_bar_on_the_shipped_cases():
     # coverage meets the bar of 0.90 since matcher 6 (a fairly common word the task asks for routes: "debug why
     # the worker hangs"; a wish, "このクエリをもっと速くしたい", is no ask); the exact figure is pinned so a change is seen
     # matcher 7: a typo of a fairly common word the task asks for routes ("write the postmortm", "translte this")
-    assert (rep.counts["routable_routed"], rep.counts["routable"]) == (156, 167), [r.case.task for r in rep.missed]
+    # round 6: "fix the flaky test and update the readme" relabelled from ambiguous to both selected (two requests)
+    # and selected (matcher 9: a bare "and" followed by a request verb parts two asks)
+    assert (rep.counts["routable_routed"], rep.counts["routable"]) == (157, 168), [r.case.task for r in rep.missed]
     assert rep.failures == []
 
 

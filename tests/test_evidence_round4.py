@@ -199,13 +199,20 @@ routing:
 """.encode(), "skills.yaml"))
     assert decided(r, "REST endpoint を追加して、単体テストも書いてください") == (
         "index", "multi_need", ("node-api", "unit-tests"), None)
-    # no "も": the te-form and comma alone do not part them (one sentence, one request)
-    assert decided(r, "REST endpoint を追加して、単体テストを書いてください") == ("full", "ambiguous", (), None)
+    # no "も": since matcher 9 the te-form request and comma part them when a request ends the sentence after
+    # the second ask ("..., and write unit tests"); nouns joined by と stay one request
+    assert decided(r, "REST endpoint を追加して、単体テストを書いてください") == (
+        "index", "multi_need", ("node-api", "unit-tests"), None)
+    assert decided(r, "REST endpoint の追加と単体テストをお願いします") == ("full", "ambiguous", (), None)
 
 
 def test_one_specific_word_per_ask_joined_by_a_bare_and_stays_ambiguous(s):
-    assert decided(s, "Fix the eslint warnings and also set up a cron job for the nightly cleanup") == (
+    # no second request verb: two objects of one request (matcher 9: "... and also set up a cron job ..." is two
+    # requests and selects both, tests/test_evidence_round6.py)
+    assert decided(s, "Fix the eslint warnings and also a cron job for the nightly cleanup") == (
         "full", "ambiguous", (), None)
+    assert decided(s, "Fix the eslint warnings and also set up a cron job for the nightly cleanup") == (
+        "index", "multi_need", ("lint-format", "shell-scripting"), None)
 
 
 def test_a_sentence_that_asks_for_nothing_is_no_second_ask(s):

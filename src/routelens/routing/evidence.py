@@ -51,6 +51,7 @@ from routelens.artifacts.vocabulary import trigger_key
 from routelens.routing.decision import format_score, quote
 from routelens.routing.columns import OwnWords, own_words_of
 from routelens.routing.matching import Match, PreparedTask
+from routelens.routing.pointers import heading, instead, pointed_back
 from routelens.routing.signals import Signal, asks, identifiers, ja_object, markup, negated, within
 from routelens.routing.spans import Spans
 from routelens.text.unicode import normalize_text
@@ -471,8 +472,9 @@ def _asked(pieces: list[Piece], requests: list[Signal], mixups: list[tuple[int, 
         return None
     p = counted[0]
     r = within(p.span, requests)
-    if r is None:
-        return None
+    if r is None:  # a heading that names the work, or a request pointing back at it with a pronoun
+        got = heading(text, p.span) or pointed_back(p.span, requests, text)
+        return Piece("ask", got[0], got[1], _WEAK, got[2], "") if got is not None else None
     verb = r[2]
     if any(a <= p.span[0] and p.span[1] <= b and (a, b) != p.span for a, b in mixups):
         return None  # inside a longer phrase the registry names as another skill's mix-up (its not_when)
@@ -540,6 +542,8 @@ def assess(task: PreparedTask, hits: dict[str, list[Match]], matches: Sequence[M
         found_by_owner.setdefault(f[0], []).append(f)
     found_context = [f for f in found if f[0] is None or f[0] == ""]
     strong_of: dict[int, bool] = {}
+    # the negated triggers, by owner: a clause that makes way for another skill's negated trigger is an ask
+    negated_other = [(o, p) for o, tp in first.items() for _, p in tp if p.kind == "negated"] if negations else []
 
     def has_strong(tp: list[tuple[tuple[int, int], Piece]]) -> bool:
         got = strong_of.get(id(tp))
@@ -626,6 +630,11 @@ def assess(task: PreparedTask, hits: dict[str, list[Match]], matches: Sequence[M
             ask = _asked(pieces, requests, [m.span for o, m in not_when.items() if o != sid], text, lexicon)
             if ask is not None:
                 pieces.append(ask)
+        if sum(p.weight for p in pieces) < _STRONG and negated_other:
+            counted = [p for p in pieces if p.kind == "trigger" and p.counts]
+            got = instead(counted[0].span, sid, negations, negated_other, text) if len(counted) == 1 else None
+            if got is not None:
+                pieces.append(Piece("ask", got[0], got[1], _WEAK, got[2], ""))
         return tuple(pieces), tier, tuple(counted_spans)
 
     shared: dict[tuple, tuple[tuple[Piece, ...], str, tuple[tuple[int, int], ...], int, bool]] = {}

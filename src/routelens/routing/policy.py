@@ -61,7 +61,7 @@ from routelens.routing.entries import Entries
 from routelens.routing.evidence import Candidate
 from routelens.routing.matching import NEAR_MISS_FLOOR, Match
 from routelens.routing.readback import read_back
-from routelens.routing.several import ALTERNATIVE as _ALTERNATIVE, asked_for, parted_ask
+from routelens.routing.several import ALTERNATIVE as _ALTERNATIVE, asked_for, parted_ask, stated_apart
 from routelens.routing.signals import Signal
 from routelens.text.words import inflects
 
@@ -413,7 +413,8 @@ def _several(ev: Evidence, supported: list[Candidate], expansions: dict[str, Exp
         own = [p for p in c.pieces if p.counts and lo <= p.span[0] and p.span[1] <= hi]
         if not any(p.kind == "trigger" for p in own):
             return None
-        if not (c.phrase or c.weight >= 3 or parted_ask(c, i, anchors, (lo, hi), task)):
+        if not (c.phrase or c.weight >= 3 or parted_ask(c, i, anchors, (lo, hi), task)
+                or stated_apart(c, i, anchors, task)):
             return None  # one specific word an ask, not parted as sentences ("the eslint warnings and a cron job")
         chosen.append(c)
     if len(chosen) < 2 or len(chosen) != len(supported):

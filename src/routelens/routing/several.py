@@ -32,7 +32,8 @@ def parted_ask(c: Candidate, i: int, anchors: list[tuple[int, int]], clause: tup
     with a trigger, the request counting 1 when that trigger is no everyday
     word. A sentence that only states something ("。dbtの変更です") asks for
     nothing. Offsets are ``[start, end)`` character offsets into ``text``."""
-    if not all(separate_asks(text, x[1], y[0]) for x, y in zip(anchors, anchors[1:]) if anchors[i] in (x, y)):
+    if not all(separate_asks(text, x[1], y[0]) or and_request(text, x[1], y[0])
+               for x, y in zip(anchors, anchors[1:]) if anchors[i] in (x, y)):
         return False
     lo, hi = clause
     own = [p for p in c.pieces if p.counts and p.kind != "ask" and lo <= p.span[0] and p.span[1] <= hi]
@@ -43,6 +44,67 @@ def parted_ask(c: Candidate, i: int, anchors: list[tuple[int, int]], clause: tup
     if not any((start <= a or not said.isascii()) and b <= end and a < hi and lo < b for a, b, said in asks(text)):
         return False
     return sum(p.weight for p in own) + (WEAK_WEIGHT if c.tier != "everyday" else 0) >= STRONG_WEIGHT
+
+
+#: a bare "and" (or "and also", "and then", "plus", "as well as" ...) between two asks
+_AND = re.compile(r"\b(?:and(?:\s+(?:also|then|additionally|in\s+addition))?|plus|as\s+well\s+as|along\s+with)\s+",
+                  re.I)
+#: a te-form closed by a comma, not a compound particle ("について、", "として、", "に対して、", "によって、")
+_TE_COMMA = re.compile(r"(?<!につい)(?<!とし)(?<!にとっ)(?<!対し)(?<!よっ)(?<!関し)(?<!おい)て[、，,]")
+_JA_BREAK = re.compile(r"[。！？!?\n]")
+_VERB_THEN_DETERMINER = re.compile(r"[A-Za-z]+\s+(?:the|a|an|this|that|these|those|my|our|your|their|his|her|its|"
+                                   r"some|all|every|each|any)\b", re.I)
+
+
+def and_request(text: str, start: int, end: int) -> bool:
+    """Whether a bare "and" in ``text[start:end]`` (the text between two
+    asks' triggers) opens a request of its own (docs/formats.md §6.3 step 9):
+    a request verb right after it ("Plan the weekly menu and check allergens
+    for every dish", "fix the flaky test and update the readme") parts two
+    requests as a sentence end would; two objects of one request ("a regex
+    and a helm chart", "Write a dockerfile and a threat model") stay one
+    request, and so does a next trigger whose first word only looks like a
+    verb ("a dockerfile and threat models"; "and write a sql query" is a
+    request: a determiner follows the verb). In Japanese, a te-form request
+    closed by a comma ("シフト表を作って、") followed by a request that ends
+    the same sentence after the next ask ("有給申請を承認してください") parts
+    them the same way; "について、" and the like are no request. Offsets are
+    ``[start, end)`` character offsets into ``text``."""
+    found = asks(text)
+    opens = {a for a, _, said in found if said.isascii()}
+    # a "verb" that opens the next ask's trigger is a verb when a determiner follows it ("and write a sql
+    # query" for `write a query`); else it is the trigger's first noun ("and threat models")
+    if any(m.end() in opens and (m.end() < end or _VERB_THEN_DETERMINER.match(text, m.end()))
+           for m in _AND.finditer(text, start, end)):
+        return True
+    # Japanese: a te-form request closed by a comma ("シフト表を作って、") and a request ending the sentence
+    # after the next ask ("有給申請を承認してください"), as "..., and approve" in English
+    return any(any(b > end and not said.isascii() and not _JA_BREAK.search(text, m.end(), b) for _, b, said in found)
+               for m in _TE_COMMA.finditer(text, start, end))
+
+
+_AND_CLAUSE = re.compile(r"\band\s+(?:[\w'\u2019-]+\s+){1,4}?(?:is|are|was|were|has|have|had|will|keeps|kept|isn't|aren't|"
+                         r"wasn't|weren't|hasn't|haven't|won't|can't)\b", re.I)
+
+
+def stated_apart(c: Candidate, i: int, anchors: list[tuple[int, int]], text: str) -> bool:
+    """Whether candidate ``c``, backed by a specific trigger (a rare word: a
+    phrase needs no such test), is a need of its own stated in a clause of
+    its own: an "and" before its anchor opens an independent clause whose
+    subject holds it ("We found mouse droppings behind the oven and the EHO is
+    coming on Thursday"), and the text after it up to the next anchor parts
+    them too (docs/formats.md §6.3 step 9)."""
+    if i == 0 or not c.strong or c.weight < STRONG_WEIGHT:
+        return False
+    a, prev = anchors[i], anchors[i - 1]
+    m = _AND_CLAUSE.search(text, prev[1], a[1] + 200)
+    if m is None or not (m.start() < a[0] and a[1] <= m.end()):
+        return False  # the anchor lies in the subject of the clause that "and" opens
+    if i + 1 < len(anchors):
+        nxt = anchors[i + 1]
+        if not (separate_asks(text, a[1], nxt[0]) or and_request(text, a[1], nxt[0])):
+            return False
+    return True
 
 
 def asked_for(c: Candidate, text: str) -> bool:

@@ -47,8 +47,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["folded", "steering", "destructive", "negated", "markup", "identifiers", "clause_breaks", "separate_asks", "asks",
-           "ja_object", "within",
+__all__ = ["folded", "steering", "destructive", "negated", "contrast", "markup", "identifiers", "clause_breaks",
+           "separate_asks", "asks", "ja_object", "within",
            "Signal"]
 
 #: ``(start, end, text)``: a span of the task as typed and what it says
@@ -328,6 +328,32 @@ def negated(task: str) -> list[Signal]:
     return out
 
 
+#: what opens the alternative a negated clause makes way for: "No X, just Y", "No need for X - only Y", "not X
+#: but rather Y", "Don't X; instead Y" (docs/formats.md §6.10 ``ask``, the contrast)
+_CONTRAST = re.compile(r"[^.;!?\n,\u2013\u2014]*?(?:[,;:]|\s[-\u2013\u2014])\s*(?:but\s+)?(?:just|only|instead|rather)\b"
+                       r"|\s+(?:but\s+)?(?:just|only|instead|rather)\b", _I)
+_CONTRAST_END = re.compile(r"[.;!?\n,]|\s[-\u2013\u2014]\s")
+
+
+def contrast(task: str, negation: Signal) -> Signal | None:
+    """The clause that a negated clause makes way for (docs/formats.md §6.10
+    ``ask``): "No need for an Instagram post, just put it in the newsletter"
+    -> the span of "put it in the newsletter" after "just"; ``(start, end,
+    word)``, or None when no "just", "only", "instead" or "rather" opens the
+    next clause right after the negation's reach. A clause that opens with
+    its subject ("I just wanted to vent", "we just want to roll it out") is no
+    contrast: the word follows the subject, not the negation."""
+    m = _CONTRAST.match(task, negation[1])
+    if m is None:
+        return None
+    end = _CONTRAST_END.search(task, m.end())
+    stop = end.start() if end else len(task)
+    if stop <= m.end():
+        return None
+    word = m.group().split()[-1]
+    return (m.end(), stop, word)
+
+
 def markup(task: str) -> list[Signal]:
     """Spans inside markup: ``<...>``, ``{...}``, ``[[...]]``."""
     if "<" not in task and "{" not in task and "[[" not in task:
@@ -365,6 +391,9 @@ _REQUEST_LEAD = re.compile(
     r"help\s+me\s+(?:to\s+)?|i\s+need\s+you\s+to\s+|i'?d\s+like\s+you\s+to\s+|we\s+need\s+to\s+|i\s+need\s+to\s+|"
     r"let'?s\s+|go\s+ahead\s+and\s+|(?:i'?m|i\s+am|we'?re|we\s+are)\s+trying\s+to\s+|"
     r"(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:currently\s+|still\s+|now\s+)?(?=\w+ing\b))*", _I)
+#: what follows "do" when it is the request verb, not an auxiliary: a determiner of its object ("Do the
+#: stocktake", "do a code review"; "Do you ..." and "do not" are no request)
+_DO_OBJECT = frozenset("the a an this that these those our my your his her their some".split())
 _EN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9'#+%./:&-]*|\d[\w:./%]*")
 #: requests to be told, shown, advised or sold something: the English of "教えて" ("recommend a good notebook")
 _EN_INFO = frozenset("tell teach recommend suggest advise show buy sell".split())
@@ -375,8 +404,13 @@ _OBJECT_END = frozenset(
 #: a finite verb right after the words that open a clause makes them its subject: a statement
 _FINITE = frozenset("is are was were isn't aren't wasn't weren't has have had hasn't haven't can will would should "
                     "could may might must won't can't keeps kept seems looks".split())
+#: a particle after a request verb whose object follows it ("reply to the review", "look into the job"); not
+#: "with": "help with the deploy" asks for help, not for work on the deploy
+_VERB_PARTICLE = frozenset("to into on at".split())
 _WH_OBJECT = frozenset("why how what where when whether which who".split())
 _PRONOUN_OBJECT = frozenset("it this that them these those me us him her".split())
+#: a pronoun that points back at what was said before ("These strings were translated badly, please redo them")
+_BACK_PRONOUN = frozenset("it them this that these those".split())
 _MAX_OBJECT_WORDS = 5
 #: a Japanese sentence that asks for work: a te-form request or お願い at the end of a clause. A wish
 #: (〜たい, "I want to ...") is no request to the agent, as "I want to ..." is none in English:
@@ -389,7 +423,7 @@ _SENTENCE_END = re.compile(r"[.!?\n]|$")
 _JA_SENTENCE = re.compile(r"[^。！!？?\n]+")
 
 
-def asks(task: str) -> list[Signal]:
+def asks(task: str, pronoun: bool = False) -> list[Signal]:
     """The spans where the task asks for work (docs/formats.md §6.10
     ``ask``): ``(start, end, said)``, ``said`` the request word. In English,
     a clause that opens with its request verb (after "please", "can you",
@@ -420,12 +454,16 @@ def asks(task: str) -> list[Signal]:
             continue
         verb = words[0].group().lower()
         shown = words[0].group()
-        if verb in _NOT_A_REQUEST_VERB or not verb.isalpha() or (len(shown) > 1 and shown.isupper()):
+        if verb == "do" and words[1].group().lower() in _DO_OBJECT:
+            pass  # "Do the stocktake", "please do an accessibility pass": "do" with an object is the request verb
+        elif verb in _NOT_A_REQUEST_VERB or not verb.isalpha() or (len(shown) > 1 and shown.isupper()):
             continue  # no verb: a closed-class word, a number, a punctuated word or an acronym
         if verb in _EN_INFO:
             continue  # a request to be told or to be sold something ("recommend a notebook"), not for work
         obj = []
         rest = words[1:]
+        if len(rest) >= 2 and rest[0].group().lower() in _VERB_PARTICLE:
+            rest = rest[1:]  # "reply to yesterday's review", "look into the failing job": the object follows it
         if rest and rest[0].group().lower() in _WH_OBJECT:
             obj.append(rest[0])  # "debug why the worker hangs": the object is a clause
             rest = rest[1:]
@@ -435,18 +473,27 @@ def asks(task: str) -> list[Signal]:
             if w in _FINITE:
                 if obj and obj[0].group().lower() in _WH_OBJECT:
                     break  # "check which dishes we can do": the verb of the object's own clause
+                second = [i for i, x in enumerate(obj) if x.group().lower() in _DO_OBJECT]
+                if len(second) >= 2:
+                    del obj[second[1]:]  # "write a runbook the alert can link to": a relative clause ends it
+                    break
                 statement = True  # "finance dashboards are stale": a subject and its verb, no request
                 break
             if w in _OBJECT_END:
                 break
             obj.append(m)
-        if statement or not obj or all(m.group().lower() in _PRONOUN_OBJECT or m.group().lower() == verb
-                                       for m in obj):
+        only_pronoun = bool(obj) and all(m.group().lower() in _PRONOUN_OBJECT for m in obj)
+        if pronoun:
+            if statement or not only_pronoun or obj[0].group().lower() not in _BACK_PRONOUN or verb in _EN_INFO:
+                continue  # with ``pronoun``: only a request whose object is "it", "them", "this" ... ("redo them")
+        elif statement or not obj or only_pronoun or all(m.group().lower() == verb for m in obj):
             continue  # no object, only a pronoun ("deploy it"), or the verb again ("debug debug")
         end_sentence = _SENTENCE_END.search(task, pos).start()
         if task[end_sentence:end_sentence + 1] == "?" and not polite:
             continue  # a question asks to be told, not for work
         out.append((words[0].start(), obj[-1].end(), words[0].group()))
+    if pronoun:
+        return sorted(set(out))
     for m in _JA_SENTENCE.finditer(task):
         sent = m.group()
         for a in _JA_ASK.finditer(sent):

@@ -1,0 +1,70 @@
+"""Asks that no request holding the trigger makes (docs/formats.md §6.10
+``ask``): a heading that names the work, a request that points back at the
+trigger with a pronoun, and the clause a negation makes way for. Each
+returns ``(said, span, detail)`` for the evidence model's ``ask`` piece
+(:mod:`routelens.routing.evidence`), or None; spans are ``[start, end)``
+character offsets into the task as typed."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Sequence
+
+from routelens.routing.decision import quote
+from routelens.routing.signals import Signal, asks, contrast
+
+__all__ = ["heading", "pointed_back", "instead"]
+
+#: a task headed by the work it is about: one or two words and a colon at its start ("Escalating: ...")
+_HEADING = re.compile(r"\s*([A-Za-z][A-Za-z-]*(?: [A-Za-z][A-Za-z-]*)?):(?!//)")
+_SENTENCE_BREAK = re.compile(r"[.!?\n]\s")
+
+Ask = tuple[str, tuple[int, int], str]
+
+
+def heading(text: str, span: tuple[int, int]) -> Ask | None:
+    """The heading that holds the trigger at ``span``: one or two words and
+    a colon at the task's start, with more after it ("Escalating: Soho has
+    had no hot water since 4pm"); else None."""
+    head = _HEADING.match(text)
+    if head is None or not (head.start(1) <= span[0] and span[1] <= head.end(1)) or not text[head.end():].strip():
+        return None
+    return head.group(1), head.span(1), f"the task is headed by it ({quote(head.group())})"
+
+
+def pointed_back(span: tuple[int, int], requests: Sequence[Signal], text: str) -> Ask | None:
+    """The request that points back at the trigger at ``span`` with a
+    pronoun as its whole object: "These error strings were translated badly,
+    please redo them". It is the first request after the trigger (no other
+    of ``requests``, the task's requests, lies between), and the trigger lies
+    in its sentence or the one before; "deploy it" alone points at nothing.
+    Else None."""
+    later = [r for r in requests if r[0] >= span[1]]
+    for r in asks(text, pronoun=True):
+        if r[0] < span[1] or any(x[0] < r[0] for x in later):
+            continue
+        if len(_SENTENCE_BREAK.findall(text, span[1], r[0])) > 1:
+            continue
+        return r[2], (r[0], r[1]), f"the task asks for it ({quote(text[r[0]:r[1]])})"
+    return None
+
+
+def instead(span: tuple[int, int], sid: str, negations: Sequence[Signal], negated_other: Sequence[tuple[str, Any]],
+            text: str) -> Ask | None:
+    """The clause a negated clause makes way for, when it holds the trigger
+    at ``span`` of skill ``sid`` and the negated clause holds another skill's
+    trigger: "No need for an Instagram post, just put it in the newsletter",
+    "No refund, only a polite apology to the guest". ``negated_other``:
+    ``(owner, piece)`` of every negated trigger piece (its ``span`` and
+    ``text``). Else None."""
+    for neg in negations:
+        if neg[1] > span[0]:
+            continue
+        other = next((q for o, q in negated_other if o != sid and neg[0] <= q.span[0] and q.span[1] <= neg[1]), None)
+        if other is None:
+            continue
+        c = contrast(text, neg)
+        if c is not None and c[0] <= span[0] and span[1] <= c[1]:
+            return (c[2], (c[0] - len(c[2]), c[0]),
+                    f"the task asks for it instead ({quote(c[2])}, after the negated {quote(other.text)})")
+    return None
