@@ -30,7 +30,7 @@ import struct
 from typing import Any, Callable
 
 from routelens.gcpause import gc_paused
-from routelens.registry.split import can_split
+from routelens.registry.split import can_split, fork_with_pipe
 
 __all__ = ["Forked"]
 
@@ -74,20 +74,10 @@ class Forked:
         caller then does the work itself."""
         if not can_split():
             return None
-        try:
-            rfd, wfd = os.pipe()
-        except OSError:
+        forked = fork_with_pipe(pipe_size=1 << 20)  # fewer wake-ups for a big answer (Linux)
+        if forked is None:
             return None
-        with contextlib.suppress(AttributeError, OSError):  # fewer wake-ups for a big answer (Linux)
-            import fcntl
-
-            fcntl.fcntl(wfd, fcntl.F_SETPIPE_SZ, 1 << 20)
-        try:
-            pid = os.fork()
-        except OSError:
-            os.close(rfd)
-            os.close(wfd)
-            return None
+        pid, rfd, wfd = forked
         if pid == 0:  # pragma: no cover - the child's coverage is not collected
             os.close(rfd)
             status = 1

@@ -33,6 +33,7 @@ that dies or sends something unreadable: one process reads it again.
 
 from __future__ import annotations
 
+import contextlib
 import marshal
 import os
 import re
@@ -47,7 +48,7 @@ from routelens.registry.validate import compose_registry, validate_registry
 from routelens.text.canonical import sha256_hex
 from routelens.text.yaml_events import MAP, SCALAR, Reader, ReadStoppedError, sorted_unique
 
-__all__ = ["MIN_CHARS", "blank_out", "can_split", "split_plan", "parse_split", "skills_section"]
+__all__ = ["MIN_CHARS", "blank_out", "can_split", "fork_with_pipe", "split_plan", "parse_split", "skills_section"]
 
 #: registries shorter than this (characters) are read in one process: below
 #: it a fork and the exchange cost more than the second core saves
@@ -84,6 +85,30 @@ def can_split() -> bool:
     except (AttributeError, OSError):  # pragma: no cover - not Linux
         cpus = os.cpu_count() or 1
     return cpus >= 2
+
+
+def fork_with_pipe(pipe_size: int | None = None) -> tuple[int, int, int] | None:
+    """``(pid, read_fd, write_fd)`` after ``os.fork`` with a pipe made
+    before it (``pid`` 0 in the child), or None when no pipe or process can
+    be had (nothing is left open then). ``pipe_size`` (bytes) asks Linux
+    for a bigger pipe buffer, fewer wake-ups for a big answer; refused
+    quietly elsewhere. The caller closes the end it does not use."""
+    try:
+        rfd, wfd = os.pipe()
+    except OSError:
+        return None
+    if pipe_size:
+        with contextlib.suppress(AttributeError, OSError):
+            import fcntl
+
+            fcntl.fcntl(wfd, fcntl.F_SETPIPE_SZ, pipe_size)
+    try:
+        pid = os.fork()
+    except OSError:
+        os.close(rfd)
+        os.close(wfd)
+        return None
+    return pid, rfd, wfd
 
 
 def split_plan(text: str) -> tuple[int, int, int, int, int] | None:
@@ -201,16 +226,10 @@ def parse_split(text: str, path: Path, display: str,
     text_a = text[:split] + blank_out(text[split:section_end]) + text[section_end:]
     text_b = (blank_out(text[:skills_start]) + text[skills_start:skills_end] + blank_out(text[skills_end:split])
               + text[split:section_end] + blank_out(text[section_end:]))
-    try:
-        rfd, wfd = os.pipe()
-    except OSError:
+    forked = fork_with_pipe()
+    if forked is None:
         return None
-    try:
-        pid = os.fork()
-    except OSError:
-        os.close(rfd)
-        os.close(wfd)
-        return None
+    pid, rfd, wfd = forked
     if pid == 0:  # pragma: no cover - the child's coverage is not collected
         os.close(rfd)
         _child(text_b, display, key, wfd)
