@@ -331,6 +331,19 @@ async def test_rebuild_after_confirmation_makes_the_index_fresh(registry):
         assert (registry.parent / "generated" / CATALOG_NAME).exists()
         assert app.snapshot.freshness.state == "fresh"
         assert (app.decision.mode, app.decision.reason) == ("index", "clear_candidate")
+        def rebuild_notes() -> list[tuple[str, str]]:
+            return [(n.title, n.message) for n in app._notifications if n.title.startswith("Index ")]
+
+        assert rebuild_notes() == [("Index rebuilt", f"Wrote {INDEX_NAME}.")]  # the catalog was there, the same
+        # F5 again: nothing to write, said under its own title (was "Index rebuilt" over "nothing to write")
+        await pilot.press("f5")
+        await pilot.pause()
+        await pilot.press("y")
+        for _ in range(100):
+            if len(rebuild_notes()) == 2:
+                break
+            await pilot.pause(0.02)
+        assert rebuild_notes()[1:] == [("Index up to date", "Already up to date: nothing to write.")]
 
 
 async def test_after_a_rebuild_the_old_decision_gives_way_while_the_router_is_built(registry, monkeypatch):

@@ -347,7 +347,8 @@ class RouteLensApp(App[None]):
         self.post_message(RebuildDone(list(written)))
 
     def on_rebuild_done(self, message: RebuildDone) -> None:
-        self.notify(words.rebuilt(message.written), title="Index rebuilt")
+        title, text = words.rebuilt(message.written)
+        self.notify(text, title=title)
         self.main.reload()
 
     def on_rebuild_failed(self, message: RebuildFailed) -> None:

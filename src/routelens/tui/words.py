@@ -272,9 +272,13 @@ def rebuild_refused(errors: int) -> str:
     return f"The registry has {count(errors, 'error')}: nothing was written."
 
 
-def rebuilt(written: list[str]) -> str:
-    """The note after a rebuild: the files written, or that none had to be."""
-    return f"Wrote {', '.join(written)}." if written else "Already up to date: nothing to write."
+def rebuilt(written: list[str]) -> tuple[str, str]:
+    """The note after a rebuild, ``(title, text)``: the files written, or
+    that none had to be (titled so: "Index rebuilt" over "nothing to
+    write" read as a contradiction)."""
+    if written:
+        return "Index rebuilt", f"Wrote {', '.join(written)}."
+    return "Index up to date", "Already up to date: nothing to write."
 
 
 #: Said when F7 is pressed with no fix on screen.
