@@ -235,8 +235,8 @@ def test_a_full_width_destructive_intent_is_one(r):
 def test_folded_text_maps_back_to_the_task(r):
     assert folded("plain ascii") == ("plain ascii", None)
     assert folded("日本語のタスク") == ("日本語のタスク", None)  # already NFKC, nothing to drop
-    assert folded("ＡＢ\u200bc") == ("ABc", [0, 1, 3, 4])
-    assert folded("ﬁx") == ("fix", [0, 0, 1, 2])
+    assert folded("ＡＢ\u200bc") == ("ABc", (0, 1, 3, 4))
+    assert folded("ﬁx") == ("fix", (0, 0, 1, 2))
 
 
 def test_an_ordinary_system_word_is_not_steering(r):

@@ -44,6 +44,7 @@ written, not lists of any registry's words:
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
@@ -229,7 +230,8 @@ def separate_asks(task: str, start: int, end: int) -> bool:
     return m is not None and m.start() < end
 
 
-def folded(task: str) -> tuple[str, list[int] | None]:
+@functools.lru_cache(maxsize=8)  # steering() and destructive() fold the same task, one after the other
+def folded(task: str) -> tuple[str, tuple[int, ...] | None]:
     """``task`` as the safety checks read it (docs/formats.md §6.11): each
     character NFKC-normalised (full-width ``ＳＹＳＴＥＭ`` is ``SYSTEM``, as
     the matcher reads it, §6.8) and the invisible format characters (Unicode
@@ -258,10 +260,10 @@ def folded(task: str) -> tuple[str, list[int] | None]:
     if not changed:
         return task, None
     starts.append(len(task))
-    return "".join(chars), starts
+    return "".join(chars), tuple(starts)
 
 
-def _on_task(task: str, spans: list[tuple[int, int]], starts: list[int] | None) -> list[Signal]:
+def _on_task(task: str, spans: list[tuple[int, int]], starts: tuple[int, ...] | None) -> list[Signal]:
     """Spans found on :func:`folded` text, given back on ``task`` as typed
     (start of the first character, end of the last one's source)."""
     out = []

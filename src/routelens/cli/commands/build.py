@@ -13,11 +13,10 @@ from routelens.artifacts.forked import Forked
 from routelens.artifacts.sizes import exact_reduction
 from routelens.artifacts.vocabulary import TriggerFacts, stem_collisions, triggers_facts
 from routelens.artifacts.write import write_built, write_generated
-from routelens.cli.commands.common import DEMO_LABEL, body_warning_lines, load_or_exit, positive_int, resolve_paths
+from routelens.cli.commands.common import DEMO_LABEL, load_or_exit, positive_int, registry_warning_lines, resolve_paths
 from routelens.errors import BuildError
 from routelens.gcpause import gc_paused
 from routelens.paths import CATALOG_NAME, INDEX_NAME
-from routelens.registry.keys import misspelled_keys
 from routelens.registry.model import Registry
 from routelens.registry.split import MIN_CHARS
 from routelens.text.numbers import budget_max_chars, budget_verdict, num, pct, size_words
@@ -91,16 +90,12 @@ PARALLEL_MIN_CHARS = MIN_CHARS
 
 
 def warning_lines(reg: Registry, reg_path: Path) -> list[str]:
-    """The warnings ``build`` prints before writing (no line breaks): the
-    bodies that cannot be loaded (docs/formats.md §4.4,
-    :func:`~routelens.cli.commands.common.body_warning_lines`), the metadata
-    keys that look like misspelled keys routelens reads (§2.2,
-    :func:`routelens.registry.keys.misspelled_keys`, as
-    :func:`~routelens.cli.commands.common.print_key_warnings` prints them),
-    then each stem collision between one-word triggers (§3.7), a warning
-    like the registry's."""
-    lines = body_warning_lines(reg)
-    lines += [str(w) for w in misspelled_keys(reg)]  # `satus: disabled` is metadata: said, never an error (§2.2)
+    """The warnings ``build`` prints before writing (no line breaks): those
+    ``check`` prints too (missing bodies, misspelled keys:
+    :func:`~routelens.cli.commands.common.registry_warning_lines`), then
+    each stem collision between one-word triggers (§3.7), a warning like the
+    registry's."""
+    lines = registry_warning_lines(reg)
     for sa, ta, sb, tb in stem_collisions(reg):
         lines.append(f"{reg_path}: warning: skills.{sb}: trigger {tb!r} and {ta!r} of {sa} are inflections of one "
                      "word: a task saying either matches both")

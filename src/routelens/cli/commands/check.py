@@ -6,7 +6,7 @@ import sys
 
 from routelens.text.numbers import BUDGET_MIN_REGISTRY_CHARS, budget_checked
 from routelens.artifacts.check import check
-from routelens.cli.commands.common import DEMO_LABEL, load_or_exit, print_body_warnings, print_key_warnings
+from routelens.cli.commands.common import DEMO_LABEL, load_or_exit, registry_warning_lines
 
 
 def register(sub, common) -> None:
@@ -20,8 +20,8 @@ def register(sub, common) -> None:
 def run(args) -> int:
     loaded = load_or_exit(args)
     reg_path, out, reg = loaded.registry_path, loaded.out_dir, loaded.registry
-    print_body_warnings(reg)  # a missing body is said, never an error (docs/formats.md §4.4)
-    print_key_warnings(reg)  # `satus: disabled` is metadata: said, never an error (§2.2)
+    for line in registry_warning_lines(reg):  # missing bodies, misspelled keys: said, never an error (§4.4, §2.2)
+        print(line, file=sys.stderr)
     res = check(reg, out)
     if res.ok:
         which = f"{DEMO_LABEL} {reg_path}" if getattr(args, "demo", False) else str(reg_path)

@@ -40,9 +40,7 @@ __all__ = [
     "load_or_exit",
     "report_registry_error",
     "positive_int",
-    "print_body_warnings",
-    "body_warning_lines",
-    "print_key_warnings",
+    "registry_warning_lines",
     "print_json",
     "diagnostics_exit",
     "load_cases_or_exit",
@@ -177,35 +175,22 @@ def load_or_exit(args: argparse.Namespace, *, outcome: str = "", show_warnings: 
 MAX_BODY_WARNINGS = 20
 
 
-def print_body_warnings(reg: Registry) -> None:
-    """Say on standard error which skill bodies cannot be loaded (docs/formats.md
-    §4.4), as ``FILE:LINE:COL`` warnings at each ``path:`` value; after
-    :data:`MAX_BODY_WARNINGS` of them, how many more there are
-    (:func:`body_warning_lines`)."""
-    for line in body_warning_lines(reg):
-        print(line, file=sys.stderr)
-
-
-def body_warning_lines(reg: Registry) -> list[str]:
-    """The lines :func:`print_body_warnings` prints (``str``, no line break):
-    at most :data:`MAX_BODY_WARNINGS` ``FILE:LINE:COL: warning: ...`` lines,
-    then one counting the rest."""
+def registry_warning_lines(reg: Registry) -> list[str]:
+    """The warnings ``build`` and ``check`` print about a valid registry
+    (``str`` lines, no line break): the skill bodies that cannot be loaded
+    (docs/formats.md §4.4), as ``FILE:LINE:COL`` warnings at each ``path:``
+    value, at most :data:`MAX_BODY_WARNINGS` of them, then one line counting
+    the rest; then each metadata key that looks like a misspelled key
+    routelens reads (§2.2: ``satus: disabled`` never disables a skill;
+    :func:`routelens.registry.keys.misspelled_keys`, which lint reports as
+    ``misspelled-key``)."""
     problems = body_problems(reg)
     lines = [str(w) for w in body_warnings(reg, MAX_BODY_WARNINGS, problems)]
     more = len(problems) - MAX_BODY_WARNINGS
     if more > 0:
         lines.append(f"{reg.display_name}: warning: {more:,} more skill{'s' if more != 1 else ''} whose body "
                      "cannot be loaded (`routelens lint` lists every one)")
-    return lines
-
-
-def print_key_warnings(reg: Registry) -> None:
-    """Say on standard error each metadata key that looks like a misspelled
-    key routelens reads (``satus: disabled`` never disables a skill), as
-    ``FILE:LINE:COL`` warnings (:func:`routelens.registry.keys.misspelled_keys`;
-    lint gives the same ones, code ``misspelled-key``)."""
-    for w in misspelled_keys(reg):
-        print(str(w), file=sys.stderr)
+    return lines + [str(w) for w in misspelled_keys(reg)]
 
 
 @contextmanager
