@@ -9,7 +9,7 @@ import re
 from functools import lru_cache
 
 from routelens.routing.evidence import STRONG_WEIGHT, WEAK_WEIGHT, Candidate
-from routelens.routing.signals import Signal, ja_object, separate_asks, within
+from routelens.routing.signals import Signal, and_request, ja_object, separate_asks, within
 from routelens.routing.signals import asks as _find_asks
 
 
@@ -44,43 +44,6 @@ def parted_ask(c: Candidate, i: int, anchors: list[tuple[int, int]], clause: tup
     if not any((start <= a or not said.isascii()) and b <= end and a < hi and lo < b for a, b, said in asks(text)):
         return False
     return sum(p.weight for p in own) + (WEAK_WEIGHT if c.tier != "everyday" else 0) >= STRONG_WEIGHT
-
-
-#: a bare "and" (or "and also", "and then", "plus", "as well as" ...) between two asks
-_AND = re.compile(r"\b(?:and(?:\s+(?:also|then|additionally|in\s+addition))?|plus|as\s+well\s+as|along\s+with)\s+",
-                  re.I)
-#: a te-form closed by a comma, not a compound particle ("について、", "として、", "に対して、", "によって、")
-_TE_COMMA = re.compile(r"(?<!につい)(?<!とし)(?<!にとっ)(?<!対し)(?<!よっ)(?<!関し)(?<!おい)て[、，,]")
-_JA_BREAK = re.compile(r"[。！？!?\n]")
-_VERB_THEN_DETERMINER = re.compile(r"[A-Za-z]+\s+(?:the|a|an|this|that|these|those|my|our|your|their|his|her|its|"
-                                   r"some|all|every|each|any)\b", re.I)
-
-
-def and_request(text: str, start: int, end: int) -> bool:
-    """Whether a bare "and" in ``text[start:end]`` (the text between two
-    asks' triggers) opens a request of its own (docs/formats.md §6.3 step 9):
-    a request verb right after it ("Plan the weekly menu and check allergens
-    for every dish", "fix the flaky test and update the readme") parts two
-    requests as a sentence end would; two objects of one request ("a regex
-    and a helm chart", "Write a dockerfile and a threat model") stay one
-    request, and so does a next trigger whose first word only looks like a
-    verb ("a dockerfile and threat models"; "and write a sql query" is a
-    request: a determiner follows the verb). In Japanese, a te-form request
-    closed by a comma ("シフト表を作って、") followed by a request that ends
-    the same sentence after the next ask ("有給申請を承認してください") parts
-    them the same way; "について、" and the like are no request. Offsets are
-    ``[start, end)`` character offsets into ``text``."""
-    found = asks(text)
-    opens = {a for a, _, said in found if said.isascii()}
-    # a "verb" that opens the next ask's trigger is a verb when a determiner follows it ("and write a sql
-    # query" for `write a query`); else it is the trigger's first noun ("and threat models")
-    if any(m.end() in opens and (m.end() < end or _VERB_THEN_DETERMINER.match(text, m.end()))
-           for m in _AND.finditer(text, start, end)):
-        return True
-    # Japanese: a te-form request closed by a comma ("シフト表を作って、") and a request ending the sentence
-    # after the next ask ("有給申請を承認してください"), as "..., and approve" in English
-    return any(any(b > end and not said.isascii() and not _JA_BREAK.search(text, m.end(), b) for _, b, said in found)
-               for m in _TE_COMMA.finditer(text, start, end))
 
 
 _AND_CLAUSE = re.compile(r"\band\s+(?:[\w'\u2019-]+\s+){1,4}?(?:is|are|was|were|has|have|had|will|keeps|kept|isn't|aren't|"

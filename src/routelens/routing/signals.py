@@ -49,7 +49,7 @@ import re
 import unicodedata
 
 __all__ = ["folded", "steering", "destructive", "negated", "contrast", "markup", "identifiers", "clause_breaks",
-           "separate_asks", "asks", "ja_object", "within",
+           "separate_asks", "and_request", "asks", "ja_object", "within",
            "Signal"]
 
 #: ``(start, end, text)``: a span of the task as typed and what it says
@@ -505,6 +505,50 @@ def asks(task: str, pronoun: bool = False) -> list[Signal]:
                 continue
             out.append((m.start(), m.start() + a.end(), a.group()))
     return sorted(set(out))
+
+
+@functools.lru_cache(maxsize=32)
+def _asks_once(text: str) -> list[Signal]:
+    """:func:`asks`, once per task (the several-needs tests ask it for each
+    pair of asks). Do not mutate the list returned."""
+    return asks(text)
+
+
+#: a bare "and" (or "and also", "and then", "plus", "as well as" ...) between two asks
+_AND = re.compile(r"\b(?:and(?:\s+(?:also|then|additionally|in\s+addition))?|plus|as\s+well\s+as|along\s+with)\s+",
+                  re.I)
+#: a te-form closed by a comma, not a compound particle ("について、", "として、", "に対して、", "によって、")
+_TE_COMMA = re.compile(r"(?<!につい)(?<!とし)(?<!にとっ)(?<!対し)(?<!よっ)(?<!関し)(?<!おい)て[、，,]")
+_JA_BREAK = re.compile(r"[。！？!?\n]")
+_VERB_THEN_DETERMINER = re.compile(r"[A-Za-z]+\s+(?:the|a|an|this|that|these|those|my|our|your|their|his|her|its|"
+                                   r"some|all|every|each|any)\b", re.I)
+
+
+def and_request(text: str, start: int, end: int) -> bool:
+    """Whether a bare "and" in ``text[start:end]`` (the text between two
+    asks' triggers) opens a request of its own (docs/formats.md §6.3 step 9):
+    a request verb right after it ("Plan the weekly menu and check allergens
+    for every dish", "fix the flaky test and update the readme") parts two
+    requests as a sentence end would; two objects of one request ("a regex
+    and a helm chart", "Write a dockerfile and a threat model") stay one
+    request, and so does a next trigger whose first word only looks like a
+    verb ("a dockerfile and threat models"; "and write a sql query" is a
+    request: a determiner follows the verb). In Japanese, a te-form request
+    closed by a comma ("シフト表を作って、") followed by a request that ends
+    the same sentence after the next ask ("有給申請を承認してください") parts
+    them the same way; "について、" and the like are no request. Offsets are
+    ``[start, end)`` character offsets into ``text``."""
+    found = _asks_once(text)
+    opens = {a for a, _, said in found if said.isascii()}
+    # a "verb" that opens the next ask's trigger is a verb when a determiner follows it ("and write a sql
+    # query" for `write a query`); else it is the trigger's first noun ("and threat models")
+    if any(m.end() in opens and (m.end() < end or _VERB_THEN_DETERMINER.match(text, m.end()))
+           for m in _AND.finditer(text, start, end)):
+        return True
+    # Japanese: a te-form request closed by a comma ("シフト表を作って、") and a request ending the sentence
+    # after the next ask ("有給申請を承認してください"), as "..., and approve" in English
+    return any(any(b > end and not said.isascii() and not _JA_BREAK.search(text, m.end(), b) for _, b, said in found)
+               for m in _TE_COMMA.finditer(text, start, end))
 
 
 #: what a Japanese request may hold besides its object: demonstratives and particles ("これを", "この")
