@@ -52,7 +52,7 @@ from routelens.routing.decision import format_score, quote
 from routelens.routing.columns import OwnWords, own_words_of
 from routelens.routing.matching import Match, PreparedTask
 from routelens.routing.pointers import heading, instead, pointed_back
-from routelens.routing.signals import Signal, asks, identifiers, ja_object, markup, negated, within
+from routelens.routing.signals import Signal, asks, identifiers, ja_object, markup, negated, own_request, within
 from routelens.routing.spans import Spans
 from routelens.text.unicode import normalize_text
 from routelens.text.words import lemma_candidates, terms
@@ -566,6 +566,14 @@ def assess(task: PreparedTask, hits: dict[str, list[Match]], matches: Sequence[M
                         break
         return next((o for o in strong_owners if o != sid), None)
 
+    def specific_spans(o: str) -> list[tuple[int, int]]:  # the phrase and rare triggers of candidate o
+        return [sp for sp, p in first[o] if p.kind == "trigger" and p.weight >= _STRONG
+                and not p.detail.startswith(_SHAPE_DETAILS)]
+
+    def world_besides(mine: Sequence[tuple[int, int]], theirs: Sequence[tuple[int, int]]) -> bool:
+        # a word of the registry's world (a term, a trigger word, an identifier) outside both sets of spans
+        return any(not any(_overlaps(d, s) for s in (*mine, *theirs)) for d in domain_spans)
+
     def evidence_of(sid: str, best: Match, trig_pieces: list[tuple[tuple[int, int], Piece]]
                     ) -> tuple[tuple[Piece, ...], str, tuple[tuple[int, int], ...]]:
         """``(pieces without a not_when, tier, spans of trigger pieces)`` of one candidate."""
@@ -581,7 +589,13 @@ def assess(task: PreparedTask, hits: dict[str, list[Match]], matches: Sequence[M
             else:
                 other = other_strong(sid)
                 if other is not None:  # incidental next to another skill's specific trigger ("this SQL with sqlfluff")
-                    why = f", {_INCIDENTAL} {quote(other)}"
+                    if requests is None:
+                        requests = asks(text)
+                    theirs = specific_spans(other)
+                    # an ask of its own, and a word of the registry's world besides the other skill's trigger
+                    if not (all(own_request(p.span, theirs, requests, text) for p in pieces
+                                if p.detail.startswith(_SHAPE_DETAILS)) and world_besides(counted_spans, theirs)):
+                        why = f", {_INCIDENTAL} {quote(other)}"
             if why:
                 pieces = [Piece(p.kind, p.text, p.span, _WEAK, p.detail + why, p.trigger)
                           if p.detail.startswith(_SHAPE_DETAILS) else p for p in pieces]

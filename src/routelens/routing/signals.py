@@ -47,9 +47,10 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
+from typing import Sequence
 
 __all__ = ["folded", "steering", "destructive", "negated", "contrast", "markup", "identifiers", "clause_breaks",
-           "separate_asks", "and_request", "asks", "ja_object", "within",
+           "separate_asks", "and_request", "asks", "ja_object", "within", "own_request",
            "Signal"]
 
 #: ``(start, end, text)``: a span of the task as typed and what it says
@@ -570,3 +571,26 @@ def within(span: tuple[int, int], spans: list[Signal]) -> Signal | None:
         if s[0] <= span[0] and span[1] <= s[1]:
             return s
     return None
+
+
+def own_request(span: tuple[int, int], theirs: Sequence[tuple[int, int]], requests: list[Signal], text: str) -> bool:
+    """Whether the trigger at ``span`` heads an ask of its own, apart from
+    another skill's specific triggers at ``theirs`` (docs/formats.md §6.10
+    ``trigger``, shape): a request (:func:`asks`)
+    holds it as its verb or in its object (in Japanese, a request that names
+    something besides it), holds none of ``theirs``, and the text between it
+    and each of ``theirs`` parts two asks as sentences or as two requests
+    ("..., and also raise a PO for the produce", "... and file a PO for the
+    fish": :func:`separate_asks`,
+    :func:`and_request`). Offsets are ``[start,
+    end)`` character offsets into ``text``."""
+    r = within(span, requests)
+    if r is None or not theirs or (not r[2].isascii() and not ja_object(text, r, span)):
+        return False
+    for s in theirs:
+        if s[0] < r[1] and r[0] < s[1]:
+            return False
+        lo, hi = (s[1], span[0]) if s[1] <= span[0] else (span[1], s[0])
+        if not (separate_asks(text, lo, hi) or and_request(text, lo, hi)):
+            return False
+    return True

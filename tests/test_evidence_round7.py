@@ -1,0 +1,67 @@
+"""Issue 10, round 7 (matcher 10): kinds of miss and wrong route of the case
+sets fixed generally. One test per rule, with its own inputs and exact
+decisions (docs/formats.md §6.3, §6.10)."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import decided
+from routelens.registry import parse_registry
+from routelens.routing.router import Router
+
+ROUND7 = """\
+schema_version: 1
+skills:
+  access-request:
+    path: skills/access-request.md
+    priority: P1
+    triggers: [access request, grant access]
+    description: Request or grant access to a warehouse role
+  airflow-dag:
+    path: skills/airflow-dag.md
+    priority: P1
+    triggers: [DAG, airflow dag]
+    description: Write, fix and rerun Airflow pipelines
+  sql-lint:
+    path: skills/sql-lint.md
+    priority: P2
+    triggers: [sqlfluff]
+    description: Lint SQL files
+  access-policy:
+    path: skills/access-policy.md
+    priority: P1
+    triggers: [MFA, conditional access]
+    description: Set up sign-in policies
+routing:
+  max_index_ratio: 1.0
+"""
+
+
+@pytest.fixture(scope="module")
+def r7() -> Router:
+    return Router.from_registry(parse_registry(ROUND7.encode(), "skills.yaml"))
+
+
+def test_an_acronym_heading_a_request_of_its_own_is_no_incidental_word(r7):
+    # the acronym is the object of its own request, parted from the phrase by "and" + a request verb or by
+    # ", and also", and a word of the registry's world (an identifier) stands beside them: two asks
+    assert decided(r7, "File an access request for analyst_sales_read and clear the DAG for March") == (
+        "index", "multi_need", ("access-request", "airflow-dag"), None)
+    assert decided(r7, "File an access request for analyst_sales_read, and also rerun the DAG for March") == (
+        "index", "multi_need", ("access-request", "airflow-dag"), None)
+    d = r7.route("File an access request for analyst_sales_read and clear the DAG for March")
+    dag = next(c for c in d.evidence if c.id == "airflow-dag")
+    assert [(p.kind, p.weight, p.detail) for p in dag.pieces if p.kind == "trigger"] == [
+        ("trigger", 2, 'the acronym "DAG" (Zipf 2.8 as a lowercase word)')]
+
+
+def test_an_acronym_inside_the_other_request_stays_incidental(r7):
+    # the acronym in the object of the phrase's own request: the same ask, not two
+    d = r7.route("File an access request for the DAG owners of analyst_sales_read")
+    dag = next(c for c in d.evidence if c.id == "airflow-dag")
+    assert [p.detail for p in dag.pieces if p.kind == "trigger"] == [
+        'the acronym "DAG" (Zipf 2.8 as a lowercase word), next to a specific trigger of '
+        '"access-request"']
+    # its own request, but nothing of the registry's world besides the other ask's trigger (round 2)
+    assert decided(r7, "run sqlfluff and also set up MFA") == ("full", "ambiguous", (), None)
