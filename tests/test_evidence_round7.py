@@ -65,3 +65,58 @@ def test_an_acronym_inside_the_other_request_stays_incidental(r7):
         '"access-request"']
     # its own request, but nothing of the registry's world besides the other ask's trigger (round 2)
     assert decided(r7, "run sqlfluff and also set up MFA") == ("full", "ambiguous", (), None)
+
+
+ORDERS = """\
+schema_version: 1
+skills:
+  goods-in:
+    path: skills/goods-in.md
+    priority: P1
+    triggers: [delivery note, supplier delivery]
+    description: Check a delivery against its note and log shortages
+  supplier-orders:
+    path: skills/supplier-orders.md
+    priority: P1
+    triggers: [order, purchase order]
+    description: Place and chase orders with suppliers
+  specials-board:
+    path: skills/specials-board.md
+    priority: P2
+    triggers: [today's special]
+    description: Write up the day's specials
+routing:
+  max_index_ratio: 1.0
+"""
+
+
+@pytest.fixture(scope="module")
+def orders() -> Router:
+    return Router.from_registry(parse_registry(ORDERS.encode(), "skills.yaml"))
+
+
+def test_an_everyday_word_in_the_object_of_a_request_of_its_own_is_a_second_need(orders):
+    # "place a top-up order": its own request ("and" + a request verb), the word in its object, beside
+    # another skill's phrase: two needs
+    task = "The fish delivery was short - check it against the delivery note and place a top-up order"
+    assert decided(orders, task) == ("index", "multi_need", ("goods-in", "supplier-orders"), None)
+    d = orders.route(task)
+    so = next(c for c in d.evidence if c.id == "supplier-orders")
+    assert [(p.kind, p.weight, p.detail) for p in so.pieces] == [
+        ("trigger", 1, 'the everyday word "order" (Zipf 5.4)'),
+        ("ask", 1, 'the task asks for it in a request of its own ("place" ...)')]
+    assert decided(orders, "Write up today's special, and also place a top-up order for the fish") == (
+        "index", "multi_need", ("specials-board", "supplier-orders"), None)
+
+
+def test_an_everyday_word_that_is_no_request_of_its_own_stays_a_rival(orders):
+    # the request's verb ("order a pizza"): an everyday verb says little
+    assert decided(orders, "Check the delivery note and order a pizza for the team") == (
+        "full", "ambiguous", (), None)
+    # nothing named besides it ("place an order") and no word of the registry's world
+    assert decided(orders, "Check the delivery note and place an order") == ("full", "ambiguous", (), None)
+    # the object of the phrase's own request: one ask
+    assert decided(orders, "Check the delivery note against the order") == (
+        "index", "clear_candidate", ("goods-in",), None)
+    # alone, an everyday word is never supported by an ask (§6.10)
+    assert decided(orders, "Please place a top-up order") == ("full", "weak_evidence", (), None)

@@ -52,7 +52,7 @@ from routelens.routing.decision import format_score, quote
 from routelens.routing.columns import OwnWords, own_words_of
 from routelens.routing.matching import Match, PreparedTask
 from routelens.routing.pointers import heading, instead, pointed_back
-from routelens.routing.signals import Signal, asks, identifiers, ja_object, markup, negated, own_request, within
+from routelens.routing.signals import Signal, asks, identifiers, ja_object, markup, names_more, negated, own_request, within
 from routelens.routing.spans import Spans
 from routelens.text.unicode import normalize_text
 from routelens.text.words import lemma_candidates, terms
@@ -265,6 +265,7 @@ _PUNCT_TRIGGER = _re.compile(r"[0-9A-Za-z][#+%]|(?:^|[0-9A-Za-z])[./:&][0-9A-Za-
 _ACRONYM = _re.compile(r"[A-Z][A-Z0-9]+")
 _SHAPE_DETAILS = ("the punctuated trigger", "the acronym")
 _INCIDENTAL = "next to a specific trigger of"
+OWN_ASK = "the task asks for it in a request of its own"  # an everyday word's ask of its own (several.py)
 _NO_WORLD = ", and no other word of the task is about the registry's world"
 
 
@@ -574,6 +575,19 @@ def assess(task: PreparedTask, hits: dict[str, list[Match]], matches: Sequence[M
         # a word of the registry's world (a term, a trigger word, an identifier) outside both sets of spans
         return any(not any(_overlaps(d, s) for s in (*mine, *theirs)) for d in domain_spans)
 
+    def own_ask(sid: str, pieces: list[Piece], requests: list[Signal]) -> Piece | None:
+        """The ``ask`` of one everyday word in the object of a request of its own (§6.10 ``ask``)."""
+        counted = [p for p in pieces if p.kind == "trigger" and p.counts]
+        other = other_strong(sid) if len(counted) == 1 and counted[0].detail.startswith("the everyday word") else None
+        span = counted[0].span if other is not None else (0, 0)
+        r = within(span, requests) if other is not None else None
+        # not the request's verb ("order a pizza for the team"); naming more, or beside the registry's world
+        if r is None or (r[2].isascii() and span[0] == r[0]) or not own_request(
+                span, theirs := specific_spans(other), requests, text) or not (
+                world_besides((span,), theirs) or names_more(span, requests, text)):
+            return None
+        return Piece("ask", r[2], (r[0], r[1]), _WEAK, f"{OWN_ASK} ({quote(r[2])} ...)", "")
+
     def evidence_of(sid: str, best: Match, trig_pieces: list[tuple[tuple[int, int], Piece]]
                     ) -> tuple[tuple[Piece, ...], str, tuple[tuple[int, int], ...]]:
         """``(pieces without a not_when, tier, spans of trigger pieces)`` of one candidate."""
@@ -642,6 +656,8 @@ def assess(task: PreparedTask, hits: dict[str, list[Match]], matches: Sequence[M
             if requests is None:
                 requests = asks(text)
             ask = _asked(pieces, requests, [m.span for o, m in not_when.items() if o != sid], text, lexicon)
+            if ask is None:
+                ask = own_ask(sid, pieces, requests)
             if ask is not None:
                 pieces.append(ask)
         if sum(p.weight for p in pieces) < _STRONG and negated_other:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from routelens.routing.evidence import STRONG_WEIGHT, WEAK_WEIGHT, Candidate
+from routelens.routing.evidence import OWN_ASK, STRONG_WEIGHT, WEAK_WEIGHT, Candidate
 from routelens.routing.signals import Signal, and_request, ja_object, separate_asks, within
 from routelens.routing.signals import asks as _find_asks
 
@@ -43,7 +43,9 @@ def parted_ask(c: Candidate, i: int, anchors: list[tuple[int, int]], clause: tup
     # an English request opens its clause; a Japanese one ends its sentence, which may open before the clause
     if not any((start <= a or not said.isascii()) and b <= end and a < hi and lo < b for a, b, said in asks(text)):
         return False
-    return sum(p.weight for p in own) + (WEAK_WEIGHT if c.tier != "everyday" else 0) >= STRONG_WEIGHT
+    # an everyday word that heads a request of its own beside another skill's specific trigger (§6.10 ``ask``)
+    own_ask = any(p.kind == "ask" and p.detail.startswith(OWN_ASK) for p in c.pieces)
+    return sum(p.weight for p in own) + (WEAK_WEIGHT if c.tier != "everyday" or own_ask else 0) >= STRONG_WEIGHT
 
 
 _AND_CLAUSE = re.compile(r"\band\s+(?:[\w'\u2019-]+\s+){1,4}?(?:is|are|was|were|has|have|had|will|keeps|kept|isn't|aren't|"

@@ -50,7 +50,7 @@ import unicodedata
 from typing import Sequence
 
 __all__ = ["folded", "steering", "destructive", "negated", "contrast", "markup", "identifiers", "clause_breaks",
-           "separate_asks", "and_request", "asks", "ja_object", "within", "own_request",
+           "separate_asks", "and_request", "asks", "ja_object", "within", "own_request", "names_more",
            "Signal"]
 
 #: ``(start, end, text)``: a span of the task as typed and what it says
@@ -594,3 +594,23 @@ def own_request(span: tuple[int, int], theirs: Sequence[tuple[int, int]], reques
         if not (separate_asks(text, lo, hi) or and_request(text, lo, hi)):
             return False
     return True
+
+
+#: words of a request that name nothing: determiners and pronouns (a closed class of English)
+_EMPTY_WORDS = frozenset("a an the this that these those my our your his her their its some any all every each it "
+                         "them me us him up out over down off".split())
+
+
+def names_more(span: tuple[int, int], requests: list[Signal], text: str) -> bool:
+    """Whether the request holding the trigger at ``span`` names something
+    besides its verb and the trigger ("place a top-up order", "clear the
+    failed DAG runs"; not "set up MFA", "place an order"): a content word of
+    its object outside ``span``; a Japanese request names something besides
+    the trigger and its ending (:func:`ja_object`)."""
+    r = within(span, requests)
+    if r is None:
+        return False
+    if not r[2].isascii():
+        return ja_object(text, r, span)
+    words = re.findall(r"[\w'-]+", text[r[0]:span[0]] + " " + text[span[1]:r[1]])
+    return any(w.lower() not in _EMPTY_WORDS for w in words[1:])
