@@ -152,8 +152,15 @@ def test_a_skill_named_in_the_for_phrase_of_a_request_still_rivals_it(r):
     only in the "for ..." phrase of another's request yields to it) routed
     1 more case of the private blind registry and turned one of its two-need
     tasks (the second ask after "and", the first with a "for" phrase) into
-    a wrong route to one skill. Both stay candidates: ambiguous."""
-    assert decided(r, "Set up an email campaign for Valentine's Day reservations") == ("full", "ambiguous", (), None)
+    a wrong route to one skill. Both stay candidates: ambiguous. Round 7
+    (what_it_is_for) takes a narrower rule: one word of the skill, a content
+    word qualifying it inside the "for ..." phrase, nothing else of that skill
+    anywhere in the task (written again after "and" it is an ask of its own)."""
+    assert decided(r, "Set up an email campaign for Valentine's Day reservations") == (
+        "index", "clear_candidate", ("newsletter",), None)
+    # the skill's word again in a request of its own after "and": a second need, not a purpose
+    assert decided(r, "Set up an email campaign for Valentine's Day reservations and confirm the reservation") == (
+        "index", "multi_need", ("newsletter", "reservations"), None)
 
 
 def test_the_for_phrase_ends_with_its_clause(r):

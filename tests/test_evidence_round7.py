@@ -120,3 +120,62 @@ def test_an_everyday_word_that_is_no_request_of_its_own_stays_a_rival(orders):
         "index", "clear_candidate", ("goods-in",), None)
     # alone, an everyday word is never supported by an ask (§6.10)
     assert decided(orders, "Please place a top-up order") == ("full", "weak_evidence", (), None)
+
+
+PURPOSE = """\
+schema_version: 1
+skills:
+  newsletter:
+    path: skills/newsletter.md
+    priority: P2
+    triggers: [newsletter, email campaign]
+    description: Write and send the guest newsletter
+  reservations:
+    path: skills/reservations.md
+    priority: P0
+    triggers: [booking]
+    description: Take and change table bookings
+  menu-copywriting:
+    path: skills/menu-copywriting.md
+    priority: P2
+    triggers: [dish description]
+    description: Write dish descriptions for the menu
+  menu-planning:
+    path: skills/menu-planning.md
+    priority: P1
+    triggers: [menu, weekly menu]
+    description: Plan the weekly menus
+routing:
+  max_index_ratio: 1.0
+"""
+
+
+@pytest.fixture(scope="module")
+def purpose() -> Router:
+    return Router.from_registry(parse_registry(PURPOSE.encode(), "skills.yaml"))
+
+
+def test_one_word_naming_what_the_work_is_for_yields_to_it(purpose):
+    # the word heads a qualified "for ..." phrase after the phrase, in its clause: what the work is for
+    task = "Set up an email campaign for Valentine's Day bookings"
+    assert decided(purpose, task) == ("index", "clear_candidate", ("newsletter",), None)
+    d = purpose.route(task)
+    assert next(c for c in d.evidence if c.id == "reservations").why == (
+        'not selected: "bookings" lies in the "for ..." of "email campaign", what the work of "newsletter" is for')
+    # Japanese: the word followed by 用 (for), in the same sentence
+    assert decided(purpose, "dish descriptionを5品分書いて、printed menu用に短く") == (
+        "index", "clear_candidate", ("menu-copywriting",), None)
+
+
+def test_a_word_that_is_what_the_work_acts_on_or_an_ask_of_its_own_still_rivals(purpose):
+    # only a determiner before it: the thing itself ("tests for the regex"), not a purpose
+    assert decided(purpose, "Set up an email campaign for the bookings") == ("full", "ambiguous", (), None)
+    # another clause: no "for ..." of the phrase
+    assert decided(purpose, "Set up an email campaign, and for Valentine's Day bookings too") == (
+        "full", "ambiguous", (), None)
+    # the word after a particle: an object of its own ("menuを")
+    assert decided(purpose, "dish descriptionを書いて、menuを用意して") != (
+        "index", "clear_candidate", ("menu-copywriting",), None)
+    # the skill named again in a request of its own: a second need
+    assert decided(purpose, "Set up an email campaign for Valentine's Day bookings and confirm the booking") == (
+        "index", "multi_need", ("newsletter", "reservations"), None)

@@ -61,7 +61,7 @@ from routelens.routing.entries import Entries
 from routelens.routing.evidence import Candidate
 from routelens.routing.matching import NEAR_MISS_FLOOR, Match
 from routelens.routing.readback import read_back
-from routelens.routing.several import ALTERNATIVE as _ALTERNATIVE, asked_for, parted_ask, stated_apart
+from routelens.routing.several import ALTERNATIVE as _ALTERNATIVE, asked_for, parted_ask, stated_apart, what_it_is_for
 from routelens.routing.signals import Signal
 from routelens.text.words import inflects
 
@@ -282,12 +282,17 @@ def _decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdic
             return apart_of[c.spans]
 
         # a rival: evidence beyond one everyday word, or one everyday word in a clause of its own (§6.3 step 9)
-        rivals = sorted((c for c in live_c if c is not top and c.counted and (c.rival or apart(c))),
+        # ... unless its one word names only what the best candidate's work is for (what_it_is_for)
+        purpose: dict[int, str] = {}
+        rivals = sorted((c for c in live_c if c is not top and c.counted and (c.rival or apart(c))
+                         and not purpose.setdefault(id(c), what_it_is_for(c, top, ev.task) or "")),
                         key=lambda c: (-c.weight, -c.score, c.id))
         rival_ids = {id(c) for c in rivals}
         for c in live_c:
             if c is not top and c.counted and id(c) not in rival_ids:
-                c.why = f"not selected: an everyday word only, next to the evidence for {quote(top.id)}"
+                said = purpose.get(id(c))
+                c.why = (f"not selected: {said}, what the work of {quote(top.id)} is for" if said else
+                         f"not selected: an everyday word only, next to the evidence for {quote(top.id)}")
         if rivals:
             second = rivals[0]
             if top.weight >= second.weight + 2 and not any(c.strong or apart(c) for c in rivals):
@@ -672,17 +677,6 @@ def _select_composition(entries: Entries, cid: str, members: tuple[str, ...], li
         msg += " (a range is not self-contained, so it was resolved from the whole registry)"
     return Verdict("index", "clear_candidate", msg + note, skills=tuple(skills), composition=cid,
                    expansions=tuple(exps), dropped=tuple(all_dropped))
-
-
-def _ambiguous(live: tuple[Match, ...], dropped: tuple[tuple[str, str], ...], settings: RoutingSettings,
-               note: str) -> Verdict | None:
-    """Step 8: the top two live candidates closer than the margin."""
-    if len(live) < 2 or live[0].score - live[1].score >= settings.ambiguity_margin:
-        return None
-    top, second = live[0], live[1]
-    msg = (f"{_FALLBACK}{quote(top.id)} and {quote(second.id)} scored {format_score(top.score)} and "
-           f"{format_score(second.score)}, closer than the margin {format_score(settings.ambiguity_margin)}")
-    return Verdict("full", "ambiguous", msg + note, dropped=dropped)
 
 
 def _clear_candidate(top: Match, exp: Expansion, entries: Entries, dropped: tuple[tuple[str, str], ...],

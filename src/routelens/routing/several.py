@@ -9,6 +9,7 @@ import re
 from functools import lru_cache
 
 from routelens.routing.evidence import OWN_ASK, STRONG_WEIGHT, WEAK_WEIGHT, Candidate
+from routelens.routing.decision import quote
 from routelens.routing.signals import Signal, and_request, ja_object, separate_asks, within
 from routelens.routing.signals import asks as _find_asks
 
@@ -90,3 +91,64 @@ def asked_for(c: Candidate, text: str) -> bool:
 
 #: words that offer alternatives between two asks ("A or B"): no several needs across them (§6.3 step 9)
 ALTERNATIVE = re.compile(r"\b(?:or|vs\.?|versus|either|whether|instead)\b|または|それとも|か、|かどうか|もしくは|あるいは", re.I)
+
+
+#: "for" between the work and what it is for, in English; the Japanese forms follow the word (用に, 向け, のため)
+_FOR = re.compile(r"\bfor\b", re.I)
+_JA_FOR = re.compile(r"\s*(?:用|向け|のため)")
+#: what ends the clause of the work: a sentence end, a semicolon, a comma or dash, a conjunction
+_FOR_BREAK = re.compile(r"[.;:!?\n。！？；]|[,，]|\s[-\u2013\u2014]\s|\b(?:and|or|but|also|then|plus)\b", re.I)
+_JA_FOR_BREAK = re.compile(r"[.;!?\n。！？；]")
+_FOR_REACH = 60
+_TRIGGERISH = ("trigger", "repeated", "negated", "markup", "yields", "lookalike")
+_DETERMINERS = frozenset("a an the this that these those my our your his her their its some any all every each".split())
+
+
+def _qualified(words: str) -> bool:
+    """Whether the words between "for" and a trigger hold a content word
+    (a modifier of the trigger: "for Valentine's Day bookings", "for the
+    LightGBM churn model"), not only determiners ("for the regex")."""
+    return any(w.lower() not in _DETERMINERS for w in re.findall(r"[\w'\u2019-]+", words))
+
+
+def _qualified_ja(task: str, start: int, b: int) -> bool:
+    """Japanese: a word stands right before the trigger, in its clause
+    ("printed menu用に": "printed"), not a particle or punctuation."""
+    before = task[start:b].rstrip()
+    return bool(before) and not re.search(r"[、，,。をがにはでともの]$", before)
+
+
+def what_it_is_for(c: Candidate, top: Candidate, task: str) -> str | None:
+    """Whether candidate ``c`` names only what the best candidate's work is
+    for (docs/formats.md §6.3 step 9): its one counted trigger is a single
+    word (no phrase or rare word, no domain term, ask or other trigger of its
+    own) inside a "for ..." phrase that follows, in the same clause, a
+    trigger of ``top`` weighing 2, with a content word between "for" and it
+    ("Set up an email campaign for Valentine's Day bookings", "SHAP values
+    for the LightGBM churn model"; not "add tests for the regex"); in Japanese, the word is
+    followed by 用, 向け or のため, in the same sentence after that trigger
+    ("dish descriptionを書いて、printed menu用に短く"). Returns the words saying
+    so, or None."""
+    if c.strong or c.phrase or c.dropped_by:
+        return None
+    trig = [p for p in c.pieces if p.kind == "trigger" and p.counts]
+    # one trigger and nothing else of its own: no term, no ask, no other trigger anywhere (written again after
+    # "and" it is an ask of its own too)
+    if len(trig) != 1 or any((p.kind in ("term", "ask") and p.counts) or (p.kind in _TRIGGERISH and p is not trig[0])
+                             for p in c.pieces):
+        return None
+    b = trig[0].span
+    for p in top.pieces:
+        if p.kind != "trigger" or p.weight < 2 or p.span[1] > b[0] or b[0] - p.span[1] > _FOR_REACH:
+            continue
+        between = task[p.span[1]:b[0]]
+        word = quote(task[b[0]:b[1]])
+        if task[b[0]:b[1]].isascii():
+            m = _FOR.search(between)
+            if (m is not None and not _FOR_BREAK.search(between, m.end())
+                    and not _FOR_BREAK.search(between[:m.start()]) and _qualified(between[m.end():])):
+                return f"{word} lies in the \"for ...\" of {quote(p.text)}"
+        ja = _JA_FOR.match(task, b[1])
+        if ja is not None and not _JA_FOR_BREAK.search(between) and _qualified_ja(task, p.span[1], b[0]):
+            return f"{word} is what {quote(p.text)} is for ({ja.group().strip()})"
+    return None
