@@ -52,7 +52,8 @@ from routelens.routing.decision import format_score, quote
 from routelens.routing.columns import OwnWords, own_words_of
 from routelens.routing.matching import Match, PreparedTask
 from routelens.routing.pointers import heading, instead, pointed_back
-from routelens.routing.signals import Signal, asks, identifiers, ja_object, markup, names_more, negated, own_request, within
+from routelens.routing.signals import (Signal, asks, identifiers, ja_object, markup, names_more, negated, number_verb,
+                                      own_request, within)
 from routelens.routing.spans import Spans
 from routelens.text.unicode import normalize_text
 from routelens.text.words import lemma_candidates, terms
@@ -289,25 +290,6 @@ def _shape(trigger: str, shown: str, z: float | None) -> str:
     return ""
 
 
-#: a number used as a verb: it opens a clause (after "please", "and also" ...) and a determiner follows it
-_CLAUSE_OPEN = _re.compile(r"(?:[.;:!?,\n\u3001\u3002]|\s[-\u2013\u2014]|\b(?:and|also|then|please|pls))$", _re.I)
-_DETERMINER = _re.compile(r"\s+(?:the|this|that|these|those|our|all|every|any)\b", _re.I)
-
-
-def _number_verb(trigger: str, span: tuple[int, int], text: str) -> str:
-    """The detail of a trigger that is a number (``86``, kitchen slang for
-    "take off the menu") used as a verb: it opens a clause and a determiner
-    follows it ("86 the salmon tartare", "and also 86 the tuna"), which a
-    number counting something never does ("turns 86 next Sunday", "86
-    covers"); else "" (docs/formats.md §6.10 ``trigger``, shape)."""
-    if not normalize_text(trigger).strip().isdigit() or not _DETERMINER.match(text, span[1]):
-        return ""
-    before = text[:span[0]].rstrip()[-12:]  # the words right before it (a bounded search)
-    if before and not _CLAUSE_OPEN.search(before):
-        return ""
-    return f"the number {quote(normalize_text(text[span[0]:span[1]]))} used as a verb"
-
-
 def _adjacent_phrase(span: tuple[int, int], key: str, sid: str, text: str,
                      near: Iterable[tuple[str, tuple[int, int], str]], lexicon: Lexicon
                      ) -> tuple[str, tuple[int, int], str] | None:
@@ -380,7 +362,7 @@ def _trigger_pieces(best: Match, hits: dict[str, list[Match]], text: str, negati
                                                 m.trigger)))
                 continue
         if not typo and not strong and key is not None:
-            shape = _shape(m.trigger, shown, z) or _number_verb(m.trigger, span, text)
+            shape = _shape(m.trigger, shown, z) or number_verb(m.trigger, span, text)
             if shape:
                 trig_pieces.append((span, Piece("trigger", shown, span, _STRONG, shape, m.trigger)))
                 continue

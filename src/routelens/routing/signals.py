@@ -49,8 +49,11 @@ import re
 import unicodedata
 from typing import Sequence
 
+from routelens.routing.decision import quote
+from routelens.text.unicode import normalize_text
+
 __all__ = ["folded", "steering", "destructive", "negated", "contrast", "markup", "identifiers", "clause_breaks",
-           "separate_asks", "and_request", "asks", "ja_object", "within", "own_request", "names_more",
+           "separate_asks", "and_request", "asks", "ja_object", "within", "own_request", "number_verb", "names_more",
            "Signal"]
 
 #: ``(start, end, text)``: a span of the task as typed and what it says
@@ -614,3 +617,22 @@ def names_more(span: tuple[int, int], requests: list[Signal], text: str) -> bool
         return ja_object(text, r, span)
     words = re.findall(r"[\w'-]+", text[r[0]:span[0]] + " " + text[span[1]:r[1]])
     return any(w.lower() not in _EMPTY_WORDS for w in words[1:])
+
+
+#: a number used as a verb: it opens a clause (after "please", "and also" ...) and a determiner follows it
+_CLAUSE_OPEN = re.compile(r"(?:[.;:!?,\n\u3001\u3002]|\s[-\u2013\u2014]|\b(?:and|also|then|please|pls))$", re.I)
+_DETERMINER = re.compile(r"\s+(?:the|this|that|these|those|our|all|every|any)\b", re.I)
+
+
+def number_verb(trigger: str, span: tuple[int, int], text: str) -> str:
+    """The detail of a trigger that is a number (``86``, kitchen slang for
+    "take off the menu") used as a verb: it opens a clause and a determiner
+    follows it ("86 the salmon tartare", "and also 86 the tuna"), which a
+    number counting something never does ("turns 86 next Sunday", "86
+    covers"); else "" (docs/formats.md §6.10 ``trigger``, shape)."""
+    if not normalize_text(trigger).strip().isdigit() or not _DETERMINER.match(text, span[1]):
+        return ""
+    before = text[:span[0]].rstrip()[-12:]  # the words right before it (a bounded search)
+    if before and not _CLAUSE_OPEN.search(before):
+        return ""
+    return f"the number {quote(normalize_text(text[span[0]:span[1]]))} used as a verb"
