@@ -9,6 +9,7 @@ import pytest
 from conftest import decided
 from routelens.registry import parse_registry
 from routelens.routing.router import Router
+from routelens.routing.signals import clause_breaks
 
 ROUND7 = """\
 schema_version: 1
@@ -179,3 +180,40 @@ def test_a_word_that_is_what_the_work_acts_on_or_an_ask_of_its_own_still_rivals(
     # the skill named again in a request of its own: a second need
     assert decided(purpose, "Set up an email campaign for Valentine's Day bookings and confirm the booking") == (
         "index", "multi_need", ("newsletter", "reservations"), None)
+
+
+JA_AND = """\
+schema_version: 1
+skills:
+  access-request:
+    path: skills/access-request.md
+    priority: P1
+    triggers: [権限申請, access request]
+    description: Request or grant access to a warehouse role
+  airflow-dag:
+    path: skills/airflow-dag.md
+    priority: P1
+    triggers: [DAG, 再実行]
+    description: Write, fix and rerun Airflow pipelines
+routing:
+  max_index_ratio: 1.0
+"""
+
+
+@pytest.fixture(scope="module")
+def ja() -> Router:
+    return Router.from_registry(parse_registry(JA_AND.encode(), "skills.yaml"))
+
+
+def test_japanese_to_coordinating_two_actions_parts_two_asks(ja):
+    # "AとBの再実行をお願いします": B has an action of its own after "の", coordinated with A by "と", as
+    # "and" coordinates two asks in English
+    assert decided(ja, "analyst_sales_read の権限申請とDAGの再実行をお願いします") == (
+        "index", "multi_need", ("access-request", "airflow-dag"), None)
+    assert clause_breaks("analyst_sales_read の権限申請とDAGの再実行をお願いします") == [24]
+    # "と" joining two plain objects: one request, no break, the acronym incidental: the router does not guess
+    assert clause_breaks("analyst_sales_read の権限申請とDAGをお願いします") == []
+    d = ja.route("analyst_sales_read の権限申請とDAGをお願いします")
+    assert (d.mode, d.reason) == ("full", "ambiguous")
+    assert next(c for c in d.evidence if c.id == "airflow-dag").pieces[0].detail.endswith(
+        'next to a specific trigger of "access-request"')

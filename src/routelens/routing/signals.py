@@ -375,9 +375,18 @@ def identifiers(task: str) -> list[Signal]:
     return [(m.start(), m.end(), m.group()) for m in _IDENT.finditer(task)]
 
 
+#: Japanese: "と" coordinating two actions, the second with its own verbal noun after "の" and a request or
+#: object particle after it ("権限申請とDAGの再実行をお願いします"), as "and" coordinates two asks in English
+_JA_AND_ACTION = re.compile(r"(?<=[\u3400-\u9fff\u30a1-\u30ffA-Za-z0-9])と(?=[^、。，,！？!?\sとの]{1,20}の"
+                            r"[\u3400-\u9fff\u30a1-\u30ff]{2,}(?:を|も|お願い))")
+
+
 def clause_breaks(task: str) -> list[int]:
     """Offsets where one ask may end and another begin, sorted."""
-    return [m.start() for m in _CLAUSE.finditer(task)]
+    found = [m.start() for m in _CLAUSE.finditer(task)]
+    if "と" in task:
+        found = sorted(found + [m.start() for m in _JA_AND_ACTION.finditer(task)])
+    return found
 
 
 #: words that open a clause without being its request verb: determiners, pronouns, auxiliaries and
@@ -576,6 +585,12 @@ def within(span: tuple[int, int], spans: list[Signal]) -> Signal | None:
     return None
 
 
+#: Japanese: "と" right after the other ask's trigger (its noun phrase ends there) coordinates two objects
+_JA_AND = re.compile(r"\s*と\s*")
+#: Japanese: "の" and a verbal noun of its own (再実行, 設定, 確認) before を, も or お願い: "DAGの再実行をお願いします"
+_JA_OWN_ACTION = re.compile(r"\s*の[\u3400-\u9fff\u30a1-\u30ff]{2,}(?:を|も|は|、|お願い)")
+
+
 def own_request(span: tuple[int, int], theirs: Sequence[tuple[int, int]], requests: list[Signal], text: str) -> bool:
     """Whether the trigger at ``span`` heads an ask of its own, apart from
     another skill's specific triggers at ``theirs`` (docs/formats.md §6.10
@@ -584,15 +599,19 @@ def own_request(span: tuple[int, int], theirs: Sequence[tuple[int, int]], reques
     something besides it), holds none of ``theirs``, and the text between it
     and each of ``theirs`` parts two asks as sentences or as two requests
     ("..., and also raise a PO for the produce", "... and file a PO for the
-    fish": :func:`separate_asks`,
-    :func:`and_request`). Offsets are ``[start,
+    fish": :func:`separate_asks`, :func:`and_request`); in one Japanese
+    request, a trigger coordinated by "と" right after another's, with an
+    action of its own after "の" ("権限申請とDAGの再実行をお願いします"). Offsets are ``[start,
     end)`` character offsets into ``text``."""
     r = within(span, requests)
     if r is None or not theirs or (not r[2].isascii() and not ja_object(text, r, span)):
         return False
     for s in theirs:
         if s[0] < r[1] and r[0] < s[1]:
-            return False
+            if r[2].isascii() or not _JA_OWN_ACTION.match(text, span[1]) or not (
+                    s[1] <= span[0] and _JA_AND.fullmatch(text, s[1], span[0])):
+                return False
+            continue  # "AとBの再実行をお願いします": B's own action, coordinated with A
         lo, hi = (s[1], span[0]) if s[1] <= span[0] else (span[1], s[0])
         if not (separate_asks(text, lo, hi) or and_request(text, lo, hi)):
             return False
