@@ -324,7 +324,10 @@ def test_an_everyday_word_on_the_best_candidates_words_is_still_a_rival():
 def test_two_everyday_words_on_the_same_words_stay_ambiguous():
     b = Router.from_registry(parse_registry(BORROW.encode(), "skills.yaml"))
     # each rests on one everyday word and the same identifier: neither holds up without it
-    assert decided(b, "A rider turned up 40 minutes late with order_8812") == ("full", "ambiguous", (), None)
+    assert decided(b, "A rider brought the minutes late with order_8812") == ("full", "ambiguous", (), None)
+    # round 7: "40 minutes" is a duration (§6.10 measure), no trigger: the rider alone
+    assert decided(b, "A rider turned up 40 minutes late with order_8812") == (
+        "index", "clear_candidate", ("delivery-apps",), None)
 
 
 # ---------------------------------------------------------------- one unsupported word beside a phrase

@@ -217,3 +217,40 @@ def test_japanese_to_coordinating_two_actions_parts_two_asks(ja):
     assert (d.mode, d.reason) == ("full", "ambiguous")
     assert next(c for c in d.evidence if c.id == "airflow-dag").pieces[0].detail.endswith(
         'next to a specific trigger of "access-request"')
+
+
+MINUTES = """\
+schema_version: 1
+skills:
+  team-meeting-notes:
+    path: skills/team-meeting-notes.md
+    priority: P2
+    triggers: [minutes, meeting notes]
+    description: Take and send the minutes of the weekly team meeting
+  delivery-app-incidents:
+    path: skills/delivery-app-incidents.md
+    priority: P0
+    triggers: [rider, late delivery]
+    description: Handle a delivery app order that went wrong
+routing:
+  max_index_ratio: 1.0
+"""
+
+
+@pytest.fixture(scope="module")
+def minutes() -> Router:
+    return Router.from_registry(parse_registry(MINUTES.encode(), "skills.yaml"))
+
+
+def test_a_unit_of_time_counted_by_a_number_is_a_duration(minutes):
+    # "40 minutes late": a duration, not the minutes of a meeting
+    d = minutes.route("A rider turned up 40 minutes late with a late delivery")
+    assert (d.mode, d.reason, d.skills) == ("index", "clear_candidate", ("delivery-app-incidents",))
+    notes = next(c for c in d.evidence if c.id == "team-meeting-notes")
+    assert [(p.kind, p.weight, p.detail) for p in notes.pieces] == [
+        ("measure", 0, '"minutes" counts time here (a duration)')]
+    assert notes.why == "not selected: its word counts time here"
+    for task in ("five minutes late", "a few minutes ago", "twenty-five minutes"):
+        assert [p.kind for p in minutes.route(task).evidence[0].pieces] == ["measure"], task
+    # the minutes of a meeting stay a trigger
+    assert [p.kind for p in minutes.route("send the minutes of Monday's meeting").evidence[0].pieces][0] == "trigger"

@@ -31,6 +31,8 @@ A **piece** is one of:
 - ``yields``: a trigger inside a longer matched trigger of another skill
   ("deploy" inside "deploy model"), or a generic word right next to another
   skill's phrase that holds it ("a blue-green deploy"): it does not count.
+- ``measure``: a unit of time counted by a number ("40 minutes late"): a
+  duration, it does not count.
 - ``not_when``: one of the skill's ``not_when`` phrases matched: the skill
   is dropped.
 
@@ -52,8 +54,8 @@ from routelens.routing.decision import format_score, quote
 from routelens.routing.columns import OwnWords, own_words_of
 from routelens.routing.matching import Match, PreparedTask
 from routelens.routing.pointers import heading, instead, pointed_back
-from routelens.routing.signals import (Signal, asks, identifiers, ja_object, markup, names_more, negated, number_verb,
-                                      own_request, within)
+from routelens.routing.signals import (Signal, asks, duration, identifiers, ja_object, markup, names_more, negated,
+                                      number_verb, own_request, within)
 from routelens.routing.spans import Spans
 from routelens.text.unicode import normalize_text
 from routelens.text.words import lemma_candidates, terms
@@ -83,7 +85,7 @@ class Piece:
     """One piece of evidence for a candidate (docs/formats.md §6.10).
 
     ``kind``: ``trigger`` | ``term`` | ``context`` | ``ask`` | ``negated`` | ``markup``
-    | ``yields`` | ``not_when``; ``text``: the task's text at ``span``
+    | ``yields`` | ``measure`` | ``not_when``; ``text``: the task's text at ``span``
     (``[start, end)`` character offsets into the task as typed);
     ``weight``: what it adds (0 when it does not count); ``detail``: a
     phrase saying what it is ("the everyday word 'model' (Zipf 5.1)");
@@ -344,6 +346,10 @@ def _trigger_pieces(best: Match, hits: dict[str, list[Match]], text: str, negati
         mk = within(span, marks)
         if mk is not None:
             trig_pieces.append((span, Piece("markup", shown, span, 0, f"{quote(shown)} is inside markup",
+                                            m.trigger)))
+            continue
+        if duration(span, text):
+            trig_pieces.append((span, Piece("measure", shown, span, 0, f"{quote(shown)} counts time here (a duration)",
                                             m.trigger)))
             continue
         longer = next((o for o in spans.containing(span) if o[0] != sid), None)

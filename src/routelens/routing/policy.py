@@ -347,13 +347,17 @@ def _pieces_words(c: Candidate) -> str:
     return f"{quote(c.id)}: " + ", ".join(counted) if counted else f"{quote(c.id)}: nothing that counts"
 
 
+_NOT_COUNTED = ("negated", "markup", "yields", "lookalike", "measure")
+
+
 def _unsupported_why(c: Candidate) -> str:
     if c.dropped_by:
         return f"dropped: its not_when {quote(c.dropped_by)} matched"
     if not any(p.kind == "trigger" for p in c.pieces):
-        kinds = sorted({p.kind for p in c.pieces if p.kind in ("negated", "markup", "yields", "lookalike")})
+        kinds = sorted({p.kind for p in c.pieces if p.kind in _NOT_COUNTED})
         why = {"negated": "its trigger is negated", "markup": "its trigger is inside markup", "lookalike":
-               "its typo is another word", "yields": "its trigger lies inside a longer trigger of another skill"}
+               "its typo is another word", "measure": "its word counts time here",
+               "yields": "its trigger lies inside a longer trigger of another skill"}
         return "not selected: " + "; ".join(why[k] for k in kinds) if kinds else "not selected: no evidence counts"
     return "not selected: weak evidence (" + ", ".join(p.detail for p in c.pieces if p.counts) + ")"
 
@@ -366,7 +370,7 @@ def _weak_sentence(cands: list[Candidate]) -> str:
     if c.dropped_by:
         return (f"{quote(c.id)} is ruled out by its not_when {quote(c.dropped_by)}" +
                 (f", and {len(cands) - 1} other candidate(s) lack evidence" if len(cands) > 1 else ""))
-    neg = [p for p in c.pieces if p.kind in ("negated", "markup", "yields", "lookalike")]
+    neg = [p for p in c.pieces if p.kind in _NOT_COUNTED]
     trig = [p for p in c.pieces if p.kind == "trigger"]
     if not trig and neg:
         return f"the only evidence for {quote(c.id)} does not count: {neg[0].detail}"

@@ -100,7 +100,7 @@ _JA_FOR = re.compile(r"\s*(?:用|向け|のため)")
 _FOR_BREAK = re.compile(r"[.;:!?\n。！？；]|[,，]|\s[-\u2013\u2014]\s|\b(?:and|or|but|also|then|plus)\b", re.I)
 _JA_FOR_BREAK = re.compile(r"[.;!?\n。！？；]")
 _FOR_REACH = 60
-_TRIGGERISH = ("trigger", "repeated", "negated", "markup", "yields", "lookalike")
+_TRIGGERISH = ("trigger", "repeated", "negated", "markup", "yields", "lookalike", "measure")
 _DETERMINERS = frozenset("a an the this that these those my our your his her their its some any all every each".split())
 
 

@@ -53,7 +53,7 @@ from routelens.routing.decision import quote
 from routelens.text.unicode import normalize_text
 
 __all__ = ["folded", "steering", "destructive", "negated", "contrast", "markup", "identifiers", "clause_breaks",
-           "separate_asks", "and_request", "asks", "ja_object", "within", "own_request", "number_verb", "names_more",
+           "separate_asks", "and_request", "asks", "ja_object", "within", "own_request", "number_verb", "names_more", "duration",
            "Signal"]
 
 #: ``(start, end, text)``: a span of the task as typed and what it says
@@ -655,3 +655,19 @@ def number_verb(trigger: str, span: tuple[int, int], text: str) -> str:
     if before and not _CLAUSE_OPEN.search(before):
         return ""
     return f"the number {quote(normalize_text(text[span[0]:span[1]]))} used as a verb"
+
+
+#: units of time (a closed class of English) and what counts them: "40 minutes late", "a few hours"
+_TIME_UNIT = re.compile(r"(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|nights?|weeks?|months?|years?)", re.I)
+_COUNT_BEFORE = re.compile(r"(?:\b\d+(?:[.,]\d+)?|\b(?:a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
+                           r"twelve|fifteen|twenty|thirty|forty|fifty|sixty|ninety|few|several|couple\s+of|"
+                           r"many|more))[\s-]*$", re.I)
+
+
+def duration(span: tuple[int, int], text: str) -> bool:
+    """Whether the word at ``span`` is a unit of time counted by the number
+    right before it ("40 minutes late", "five minutes", "a few hours"): a
+    duration, whatever else the word means ("minutes" of a meeting)
+    (docs/formats.md §6.10 ``measure``)."""
+    return bool(_TIME_UNIT.fullmatch(text, span[0], span[1])) and bool(
+        _COUNT_BEFORE.search(text[max(0, span[0] - 16):span[0]]))
