@@ -339,10 +339,10 @@ async def test_rebuild_after_confirmation_makes_the_index_fresh(registry):
         await pilot.press("f5")
         await pilot.pause()
         await pilot.press("y")
-        for _ in range(100):
+        for _ in range(100):  # the rebuild's worker, then its note: wait on state, not a clock
+            await settle(app, pilot)
             if len(rebuild_notes()) == 2:
                 break
-            await pilot.pause(0.02)
         assert rebuild_notes()[1:] == [("Index up to date", "Already up to date: nothing to write.")]
 
 
