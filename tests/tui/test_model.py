@@ -81,6 +81,11 @@ def test_filter_skills_by_id_trigger_description_width_forms():
     assert [s.id for s in filter_skills(skills, "翻訳")] == ["translation"]
     assert [s.id for s in filter_skills(skills, "primary sources")] == ["research"]
     assert len(filter_skills(skills, "  ")) == 11
+    # ranked by the id: the exact id, then ids that begin with the word, then the rest
+    # (at 10,000 skills a typed exact id was somewhere in registry order)
+    assert [s.id for s in filter_skills(skills, "docs")] == ["docs-update", "deploy-docs"]
+    assert [s.id for s in filter_skills(skills[::-1], "release")] == ["release", "release-notes"]
+    assert [s.id for s in filter_skills(skills[::-1], "release notes")][:1] == ["release-notes"]
 
 
 def test_read_body_frontmatter_missing_and_refused(tmp_path):
