@@ -314,3 +314,18 @@ def test_format_index_cuts_the_file_as_the_slow_layout_would(registry):
     odd = format_index(b'{"skills":[["a",1],2,[3]],"rules":{"r":1}}')
     assert odd.text == '{\n "skills":[\n  ["a",1],\n  2,\n  [3]\n ],\n "rules":{"r":1}\n}'
     assert odd.rows == {"skills:a": 2}
+
+
+def test_the_skill_list_gives_up_its_status_column_before_cutting_ids():
+    """At 80x24 the browser's list has 33 cells: ids were cut to 10
+    ("accessibi…") to keep a 4-cell "sta…" column. Now the status column
+    goes first (the detail pane shows it; a non-active id keeps its flag
+    colour), ids get its cells; wide enough, every column is whole."""
+    from routelens.tui.widgets.skill_list import SkillList
+
+    reg = load_registry(CASES.parent.parent.parent / "skills.yaml")
+    table = SkillList(list(reg.skills.values()))
+    assert table._natural == [21, 7, 4, 10]  # the longest id, a line range, prio, "deprecated"
+    assert table.fit(33) == [16, 7, 4, 0]
+    assert table.fit(45) == [21, 7, 4, 5]  # ids whole: the status shrinks behind an ellipsis
+    assert table.fit(62) == [21, 7, 4, 10]
