@@ -302,7 +302,7 @@ def no_verified_fix(untried: int) -> str:
         return (f"No verified fix yet: {untried} candidate edit{'s' if untried != 1 else ''} left unchecked when "
                 "the time for checking ran out (`routelens route TASK --fixes-seconds N` checks longer).")
     return ("No verified fix for this task: no candidate edit (a trigger, a not_when phrase, a setting) makes it "
-            "route. `routelens explain TASK` says why each skill was not chosen.")
+            "route. F2 says, for each skill, why it was not chosen (`routelens explain TASK --skill ID` too).")
 
 
 def fix_copied(yaml: str, where: str, how: str, index: int, count: int, pasted: str = "") -> tuple[str, str]:

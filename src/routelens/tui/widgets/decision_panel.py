@@ -198,7 +198,7 @@ class DecisionPanel(Vertical):
         if len(evidence) > len(shown):
             more = len(evidence) - len(shown)
             parts += [(f"\nevidence … and {num(more)} more candidate{'s' * (more != 1)} above the threshold "
-                       "(the matches table lists them; `routelens explain` says why for each)", "$text-muted")]
+                       "(the matches table lists them; F2 says why for each)", "$text-muted")]
         self.selected.update(Content.assemble(*parts))
 
         thr = f"{threshold:g}"
