@@ -23,8 +23,9 @@ def register(sub, common) -> None:
     p.add_argument("--theme", default="textual-dark", metavar="NAME", help="Textual theme (default textual-dark)")
     p.add_argument("--cases", type=path_arg, default=None, metavar="FILE",
                    help="open on these labelled cases (each with its outcome, live as the registry changes)")
-    p.add_argument("--log", type=path_arg, default=None, metavar="FILE",
-                   help="open on this decision log, replayed against the registry")
+    p.add_argument("--replay", "--log", dest="log", type=path_arg, default=None, metavar="FILE",
+                   help="open on this decision log (written by `routelens route --log` or `routelens mcp --log`), "
+                   "replayed against the registry; the UI reads it and never writes to it")
     p.set_defaults(func=run)
 
 
