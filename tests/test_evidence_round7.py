@@ -180,6 +180,9 @@ def test_a_word_that_is_what_the_work_acts_on_or_an_ask_of_its_own_still_rivals(
     # the skill named again in a request of its own: a second need
     assert decided(purpose, "Set up an email campaign for Valentine's Day bookings and confirm the booking") == (
         "index", "multi_need", ("newsletter", "reservations"), None)
+    # a task weighing alternatives weighs the two skills too
+    assert decided(purpose, "Should we set up an email campaign for Valentine's Day bookings or just post on "
+                            "Instagram?") == ("full", "ambiguous", (), None)
 
 
 JA_AND = """\

@@ -127,10 +127,11 @@ def what_it_is_for(c: Candidate, top: Candidate, task: str) -> str | None:
     ("Set up an email campaign for Valentine's Day bookings", "SHAP values
     for the LightGBM churn model"; not "add tests for the regex"); in Japanese, the word is
     followed by 用, 向け or のため, in the same sentence after that trigger
-    ("dish descriptionを書いて、printed menu用に短く"). Returns the words saying
-    so, or None."""
-    if c.strong or c.phrase or c.dropped_by:
-        return None
+    ("dish descriptionを書いて、printed menu用に短く"); never in a task that
+    weighs alternatives ("or", "vs", "either", "whether", "instead", "または"
+    ...: :data:`ALTERNATIVE`). Returns the words saying so, or None."""
+    if c.strong or c.phrase or c.dropped_by or ALTERNATIVE.search(task):
+        return None  # a task weighing alternatives ("... or ...?") weighs the two skills too
     trig = [p for p in c.pieces if p.kind == "trigger" and p.counts]
     # one trigger and nothing else of its own: no term, no ask, no other trigger anywhere (written again after
     # "and" it is an ask of its own too)
