@@ -257,3 +257,43 @@ def test_a_unit_of_time_counted_by_a_number_is_a_duration(minutes):
         assert [p.kind for p in minutes.route(task).evidence[0].pieces] == ["measure"], task
     # the minutes of a meeting stay a trigger
     assert [p.kind for p in minutes.route("send the minutes of Monday's meeting").evidence[0].pieces][0] == "trigger"
+
+
+GOODWILL = """\
+schema_version: 1
+skills:
+  refunds:
+    path: skills/refunds.md
+    priority: P0
+    triggers: [refund, partial refund]
+    description: Process a refund within policy limits
+  vouchers-goodwill:
+    path: skills/vouchers-goodwill.md
+    priority: P1
+    triggers: [voucher, gift card]
+    description: Issue goodwill vouchers
+routing:
+  max_index_ratio: 1.0
+"""
+
+
+@pytest.fixture(scope="module")
+def goodwill() -> Router:
+    return Router.from_registry(parse_registry(GOODWILL.encode(), "skills.yaml"))
+
+
+def test_instead_closing_the_clause_after_a_negation_is_asked_for(goodwill):
+    # "not X: I want Y instead": "instead" closes the clause the negation makes way for
+    task = "Not a refund: the guest would like a voucher instead"
+    assert decided(goodwill, task) == ("index", "clear_candidate", ("vouchers-goodwill",), None)
+    d = goodwill.route(task)
+    ask = next(p for p in next(c for c in d.evidence if c.id == "vouchers-goodwill").pieces if p.kind == "ask")
+    assert (ask.span, ask.detail) == ((45, 52), 'the task asks for it instead ("instead", after the negated "refund")')
+    assert decided(goodwill, "No refund, a voucher instead") == (
+        "index", "clear_candidate", ("vouchers-goodwill",), None)
+    # no negated trigger of another skill before it: nothing is made way for
+    assert decided(goodwill, "Not today: the guest would like a voucher instead") == (
+        "full", "weak_evidence", (), None)
+    # "instead" not closing the clause: no contrast
+    assert decided(goodwill, "Not a refund: the guest would like a voucher instead of cash") == (
+        "full", "weak_evidence", (), None)

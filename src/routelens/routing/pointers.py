@@ -65,6 +65,7 @@ def instead(span: tuple[int, int], sid: str, negations: Sequence[Signal], negate
             continue
         c = contrast(text, neg)
         if c is not None and c[0] <= span[0] and span[1] <= c[1]:
-            return (c[2], (c[0] - len(c[2]), c[0]),
+            at = c[0] - len(c[2]) if text[c[0] - len(c[2]):c[0]].lower() == c[2] else text.lower().find(c[2], c[1])
+            return (c[2], (at, at + len(c[2])),
                     f"the task asks for it instead ({quote(c[2])}, after the negated {quote(other.text)})")
     return None

@@ -339,6 +339,9 @@ def negated(task: str) -> list[Signal]:
 _CONTRAST = re.compile(r"[^.;!?\n,\u2013\u2014]*?(?:[,;:]|\s[-\u2013\u2014])\s*(?:but\s+)?(?:just|only|instead|rather)\b"
                        r"|\s+(?:but\s+)?(?:just|only|instead|rather)\b", _I)
 _CONTRAST_END = re.compile(r"[.;!?\n,]|\s[-\u2013\u2014]\s")
+#: the next clause after a negation's reach, and "instead" closing it: "Not a refund: I'd like a voucher instead"
+_NEXT_CLAUSE = re.compile(r"[^.;!?\n,\u2013\u2014]*?(?:[,;:]|\s[-\u2013\u2014])\s*", _I)
+_INSTEAD_LAST = re.compile(r"\s+instead(?:\s+please)?\s*$", _I)
 
 
 def contrast(task: str, negation: Signal) -> Signal | None:
@@ -346,12 +349,22 @@ def contrast(task: str, negation: Signal) -> Signal | None:
     ``ask``): "No need for an Instagram post, just put it in the newsletter"
     -> the span of "put it in the newsletter" after "just"; ``(start, end,
     word)``, or None when no "just", "only", "instead" or "rather" opens the
-    next clause right after the negation's reach. A clause that opens with
-    its subject ("I just wanted to vent", "we just want to roll it out") is no
-    contrast: the word follows the subject, not the negation."""
+    next clause right after the negation's reach, or "instead" closes that
+    clause ("Not a refund: I'd like a voucher instead" -> "I'd like a
+    voucher"). A clause that opens with its subject ("I just wanted to vent",
+    "we just want to roll it out") is no contrast: the word follows the
+    subject, not the negation."""
     m = _CONTRAST.match(task, negation[1])
     if m is None:
-        return None
+        n = _NEXT_CLAUSE.match(task, negation[1])  # "..., I want Y instead": "instead" closes the next clause
+        if n is None:
+            return None
+        end = _CONTRAST_END.search(task, n.end())
+        stop = end.start() if end else len(task)
+        last = _INSTEAD_LAST.search(task, n.end(), stop)
+        if last is None or last.start() <= n.end():
+            return None
+        return (n.end(), last.start(), "instead")
     end = _CONTRAST_END.search(task, m.end())
     stop = end.start() if end else len(task)
     if stop <= m.end():
