@@ -337,6 +337,6 @@ OUTCOME_LABEL = {
 }
 
 #: The questions for a file when none was given on the command line.
-ASK_CASES = "Labelled cases file (the format of `routelens eval`), e.g. tests/cases/routing.yaml:"
+ASK_CASES = "Labelled cases file (the format of `routelens eval`, e.g. cases.yaml beside the registry):"
 ASK_LOG = "Decision log (written by `routelens route --log` or `routelens mcp --log`):"
 TUNE_NEEDS_CASES = "The tune plot needs labelled cases: open them first (F8) or start with --cases FILE."
