@@ -56,15 +56,13 @@ from routelens.gcpause import gc_paused
 from routelens.limits import LIMITS
 from routelens.paths import is_absolute_or_escaping
 from routelens.registry.model import PRIORITIES, STATUSES, Registry, Skill, new_skill
-from routelens.registry.split import skills_section
+from routelens.registry.split import skills_line, skills_section, top_level_line
 from routelens.registry.validate import SKILL_KEYS, compose_registry, validate_registry
 from routelens.text.canonical import sha256_hex
 from routelens.text.yaml_events import MAP, NULL_WORDS, SCALAR, Reader, ReadStoppedError, sorted_unique
 
 __all__ = ["scan_skills", "parse_scanned"]
 
-_SKILLS_LINE = re.compile(r"^skills:[ \t]*(?:#[^\n]*)?$", re.M)
-_TOP_LEVEL = re.compile(r"^[^ \t#\n]", re.M)
 _FIRST_CONTENT = re.compile(r"^( +)[^ \t#\n]", re.M)
 #: characters the parser refuses, masks (U+0085/U+2028/U+2029, docs/formats.md §2) or reads as
 #: white space (tab), and the BOM: no decided chunk holds one (the parser reads them where they are)
@@ -386,12 +384,12 @@ def scan_skills(text: str, progress: Callable[[float], None] | None = None) -> S
     times with the fraction of the section read."""
     if "\x85" in text or "\u2028" in text or "\u2029" in text:
         return None  # the parser reads them as line breaks unless masked (docs/formats.md §2)
-    found = _SKILLS_LINE.search(text)
-    if found is None or _SKILLS_LINE.search(text, found.end()) is not None:
+    found = skills_line(text)
+    if found is None:
         return None
-    start = found.end() + 1
-    top = _TOP_LEVEL.search(text, start)
-    section_end = top.start() if top is not None else len(text)
+    start = found[1] + 1
+    top = top_level_line(text, start)
+    section_end = top if top is not None else len(text)
     first = _FIRST_CONTENT.search(text, start, section_end)
     if first is None:
         return None
@@ -406,7 +404,7 @@ def scan_skills(text: str, progress: Callable[[float], None] | None = None) -> S
     # entry key lines: a line at the entries' indentation that is no comment
     starts = [m.start() + 1 for m in re.compile(r"\n {%d}(?=[^ #\n])" % indent).finditer(text, start - 1, section_end)]
     starts.append(section_end)
-    scan = Scan(found.start(), section_end)
+    scan = Scan(found[0], section_end)
     decided = scan.decided
     regions = scan.regions
     undecided = scan.undecided
