@@ -21,10 +21,10 @@ routelens has, and routelens's word-frequency cache, in a folder of this
 run unless ``ROUTELENS_MATCHER_CACHE`` names one), and three whole
 processes run there in turn, ``--repeat`` rounds, interleaved so that a
 busy machine slows all of them alike: the Go binary, ``routelens build
---jobs 2`` (on a registry of a megabyte or more a second process makes the
-catalog and the warnings while the first builds the index; by default
-``build`` does so only when a CPU is idle) and ``routelens build --jobs
-1``. Printed: the median and the
+--jobs 2`` (on a registry of a megabyte or more a second process reads half
+of the entries, then another makes the catalog and the warnings while the
+first builds the index; by default ``build`` does so only when a CPU is
+idle) and ``routelens build --jobs 1``. Printed: the median and the
 best wall time of each (seconds), the ratio of each routelens median to
 the Go median in the same run, and the peak resident memory (MiB) of the
 routelens process and of its second process, from ``getrusage`` in a fresh
