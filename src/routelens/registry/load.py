@@ -66,7 +66,7 @@ def parse_registry(raw: bytes, path: str | Path = "skills.yaml", display_name: s
     if progress is not None:
         progress = _forward_only(progress)
     if _fast:
-        reg = parse_scanned(text, path, display, progress)
+        reg = parse_scanned(text, path, display, progress, jobs)
         if reg is not None:
             return reg
     if jobs >= 2 and _fast:
@@ -136,6 +136,8 @@ def read_registry_bytes(path: str | Path, display: str | None = None) -> bytes:
             message = f"cannot read the registry: it is {exc.detail}, not a regular file (refused without reading)"
         elif exc.kind in ("missing", "not_a_folder"):
             message = "cannot read the registry: No such file or directory"
+        elif exc.kind == "symlink_loop":
+            message = "cannot read the registry: it is a symlink loop (its links lead back to themselves, never to a file)"
         else:
             message = f"cannot read the registry: {exc.detail or exc}"
         raise RegistryError([Diagnostic(display, 1, 1, "", message)]) from None

@@ -30,10 +30,9 @@ def register(sub, common) -> None:
     p.add_argument("--quiet", "-q", action="store_true", help="print nothing on success")
     p.add_argument("--jobs", "-j", type=positive_int, default=None, metavar="N",
                    help="processes for a big registry: 2 shares the work on a registry of a megabyte or more "
-                   "between two processes (the catalog and the warnings are made in the second while the index "
-                   "is built; a registry the line reader cannot read is parsed in two halves), 1 does it all in "
-                   "this process; the result is the same (default: 2 when a CPU is idle, judged by the load "
-                   "average, else 1)")
+                   "between two processes (its entries are read in two halves, then the catalog and the warnings "
+                   "are made in the second process while the index is built), 1 does it all in this process; the "
+                   "result is the same (default: 2 when a CPU is idle, judged by the load average, else 1)")
     p.set_defaults(func=run)
 
 
