@@ -1,0 +1,128 @@
+"""A newcomer's findings in the CLI and its tools, each with the input that
+failed: junk triggers proposed by ``suggest`` and route's fixes, ``suggest``
+without the common options, ``--demo`` writing the bundled example,
+``explain``'s reason for a score of 0, lint's shadowed-trigger warning that
+ignored ``not_when``, and smaller wording faults."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from routelens.artifacts.write import write_generated
+from routelens.cli import main
+from routelens.registry import load_registry
+from routelens.routing.router import Router
+from routelens.tools.fixes import fixes_for
+from routelens.tools.evaluate import load_cases
+from routelens.tools.suggest import (
+    candidate_phrases, misspelling_of, proper_trigger, respell, spelled_words, suggest,
+)
+from routelens.registry.load import read_registry_bytes
+
+PHOTO = """\
+schema_version: 1
+skills:
+  photo-culling:
+    path: skills/photo-culling.md
+    priority: P1
+    triggers: [cull the shoot, pick the keepers, reject blurry frames]
+    description: Cull a photo shoot down to the keepers
+  color-grading:
+    path: skills/color-grading.md
+    priority: P1
+    triggers: [color grade, colour grade, apply a film look]
+    not_when: [video color grade]
+    description: Colour grade a set of still photos
+  video-edit:
+    path: skills/video-edit.md
+    priority: P1
+    triggers: [video color grade, cut the video, edit the reel]
+    description: Edit and grade wedding video footage
+  card-backup:
+    path: skills/card-backup.md
+    priority: P1
+    triggers: [back up memory cards, copy the cards, offload cards]
+    description: Back up memory cards before they are wiped
+  client-gallery:
+    path: skills/client-gallery.md
+    priority: P2
+    triggers: [client gallery, upload the gallery]
+    description: Publish a client gallery online
+composition:
+  wedding-delivery: [photo-culling, color-grading, client-gallery]
+"""
+
+PHOTO_CASES = """\
+cases:
+  - task: my cards are full, copy them before I wipe
+    expect: [card-backup]
+  - task: cull the shoot from saturday
+    expect: [photo-culling]
+  - task: tell them before you leave
+    must_fallback: true
+  - task: colour grade the beach set
+    expect: [color-grading]
+"""
+
+
+def photo_registry(folder: Path, extra: str = "") -> Path:
+    """The newcomer's photography registry in ``folder`` (built), with
+    ``extra`` appended; card-backup's body says "them before"."""
+    (folder / "skills").mkdir(parents=True)
+    for sid in ("photo-culling", "color-grading", "video-edit", "card-backup", "client-gallery"):
+        (folder / "skills" / f"{sid}.md").write_text(f"# {sid}\n")
+    (folder / "skills" / "card-backup.md").write_text(
+        "# card-backup\n\nCopy every card to two drives and verify them before anyone wipes them.\n")
+    reg = folder / "skills.yaml"
+    reg.write_text(PHOTO + extra)
+    write_generated(load_registry(reg), folder / "generated")
+    return reg
+
+
+# --------------------------------------------------------------------------- 1. junk triggers
+
+
+def test_candidate_phrases_never_start_or_end_with_a_function_word():
+    # before: 'copy them', 'them before' and 'grde the set' were candidates
+    assert [p.text for p in candidate_phrases("my cards are full, copy them before I wipe")] == [
+        "cards", "cards are full", "full", "copy", "wipe"]
+    assert [p.text for p in candidate_phrases("tell them before you leave")] == ["tell", "leave"]
+    assert [p.text for p in candidate_phrases("need to colour grde the set")] == ["colour", "colour grde", "grde"]
+
+
+def test_proper_trigger_and_respelling():
+    assert [proper_trigger(t) for t in ("them before", "copy them", "grde the set", "the", "copy the cards",
+                                        "バグ報告")] == [False, False, False, False, True, True]
+    spelled = spelled_words(["color grade", "colour grade", "apply a film look"], "color-grading")
+    assert spelled == frozenset({"color", "colour", "grade", "apply", "film", "look", "grading"})
+    assert misspelling_of("grde", spelled) == "grade"
+    assert misspelling_of("grades", spelled) is None  # an inflection, spelled right
+    assert misspelling_of("carts", frozenset({"cards"})) is None  # a real word (Zipf 3.9), no typo
+    assert misspelling_of("reveiw", frozenset({"review"})) == "review"
+    assert respell("colour grde the set", spelled) == "colour grade the set"
+    assert respell("need grde", frozenset()) == "need grde"
+
+
+def test_suggest_proposes_no_phrase_ending_with_a_function_word(tmp_path):
+    reg_path = photo_registry(tmp_path)
+    (tmp_path / "cases.yaml").write_text(PHOTO_CASES)
+    rep = suggest(load_registry(reg_path), read_registry_bytes(reg_path), load_cases(tmp_path / "cases.yaml"))
+    # before: 'copy them' was proposed for card-backup ("no labelled case worse")
+    assert [(s.skill, s.trigger) for s in rep.suggestions] == []
+    assert [r.case.line for r in rep.unresolved] == [2]
+
+
+def test_route_fixes_never_enshrine_a_typo(tmp_path):
+    reg_path = photo_registry(tmp_path, "routing:\n  threshold: 96\n")
+    reg = load_registry(reg_path)
+    router = Router.from_registry(reg)
+    d = router.route("need to colour grde the set")
+    assert d.reason == "no_match"
+    # before: 'colour grde the set', 'colour grde' and 'grde the set' were offered
+    assert [(f.kind, f.skill, f.edit.value) for f in fixes_for(d, reg)] == [("threshold", None, "94")]
+    # the existing spelling is proposed instead of the typo
+    d = router.route("colour grde the beach portraits")
+    assert [(f.kind, f.skill, f.edit.value) for f in fixes_for(d, reg)] == [
+        ("add_trigger", "color-grading", "colour grade the beach"), ("threshold", None, "94")]
