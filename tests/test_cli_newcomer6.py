@@ -126,3 +126,57 @@ def test_route_fixes_never_enshrine_a_typo(tmp_path):
     d = router.route("colour grde the beach portraits")
     assert [(f.kind, f.skill, f.edit.value) for f in fixes_for(d, reg)] == [
         ("add_trigger", "color-grading", "colour grade the beach"), ("threshold", None, "94")]
+
+
+# --------------------------------------------------------------------------- 2. the common options
+
+
+def _subparsers():
+    from routelens.cli import entry
+
+    parser = entry.build_parser()
+    return parser._subparsers._group_actions[0].choices
+
+
+def test_every_command_but_init_takes_the_common_options_with_their_meaning():
+    from routelens.cli.commands.common import common_options
+
+    common = {o: a for a in common_options()._actions for o in a.option_strings if o not in ("-h", "--help")}
+    assert sorted(common) == ["--demo", "--generated", "--out", "--registry"]
+    without = []
+    for name, p in _subparsers().items():
+        own = p._option_string_actions
+        if not any(o in own for o in common):
+            without.append(name)
+            continue
+        for o, a in common.items():
+            # the same option, dest, type and help: no command redefines one with another meaning
+            assert o in own, (name, o)
+            b = own[o]
+            assert (b.dest, b.type, b.help, b.metavar, tuple(b.option_strings)) == (
+                a.dest, a.type, a.help, a.metavar, tuple(a.option_strings)), (name, o)
+    assert without == ["init"]
+
+
+def test_suggest_takes_demo_and_out_is_the_generated_folder(tmp_path, capsys, monkeypatch):
+    reg_path = photo_registry(tmp_path / "photo")
+    cases = tmp_path / "cases.yaml"
+    cases.write_text(PHOTO_CASES)
+    monkeypatch.chdir(tmp_path / "photo")
+    before = reg_path.read_bytes()
+    # before: "unrecognized arguments: --demo" and "refusing to write generated: it is a folder"
+    assert main(["--out", "generated", "suggest", str(cases)]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == (
+        f"{cases} against skills.yaml: 1 missed, 0 wrong (coverage 66.7%, confident precision 100.0%)")
+    assert main(["suggest", str(cases), "--demo"]) == 2  # the bundled example has no card-backup
+    err = capsys.readouterr().err
+    assert "using the bundled example registry (--demo)" in err and "unknown skill 'card-backup'" in err
+    # --out names the generated folder: a file there is refused, and said to be --copy's job
+    assert main(["suggest", str(cases), "--out", str(cases)]) == 2
+    assert capsys.readouterr().err == (f"routelens suggest: --out {cases} names a file: --out (--generated) is the "
+                                       "generated folder, which suggest never writes; the patched copy is --copy FILE\n")
+    assert main(["suggest", str(cases), "--out", "gen-new"]) == 0
+    assert not (tmp_path / "photo" / "gen-new").exists()  # before: a registry copy written as a FILE gen-new
+    assert reg_path.read_bytes() == before
+    assert "--copy FILE" in _subparsers()["suggest"].format_help()
+    assert "else ./skills.yaml, else the bundled one" not in _subparsers()["suggest"].format_help()
