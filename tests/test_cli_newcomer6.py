@@ -180,3 +180,34 @@ def test_suggest_takes_demo_and_out_is_the_generated_folder(tmp_path, capsys, mo
     assert reg_path.read_bytes() == before
     assert "--copy FILE" in _subparsers()["suggest"].format_help()
     assert "else ./skills.yaml, else the bundled one" not in _subparsers()["suggest"].format_help()
+
+
+# --------------------------------------------------------------------------- 3. --demo is read-only
+
+
+def test_demo_never_writes_the_bundled_example(tmp_path, capsys, monkeypatch):
+    from routelens.paths import bundled_registry, default_out_dir
+
+    bundled = bundled_registry()
+    gen = default_out_dir(bundled)
+    before = {p: p.read_bytes() for p in (bundled, gen / "routing.min.json", gen / "catalog.json")}
+    skill = tmp_path / "imp" / "foo"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text("---\nname: foo\ndescription: Foo the bar widgets carefully\n---\n# foo\n")
+    monkeypatch.chdir(bundled.parent)
+    # before: appended foo to the bundled skills.yaml and rebuilt its generated/
+    assert main(["--demo", "import", str(tmp_path / "imp"), "--write"]) == 2
+    assert capsys.readouterr().err == (
+        f"routelens: --demo is read-only: import --write would write the bundled example registry ({bundled}): "
+        "make a registry of your own with `routelens init` and use it without --demo\n")
+    assert main(["build", "--demo"]) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"routelens: --demo is read-only: build --demo would write the bundled example's generated files ({gen}); "
+        "give --out DIR to write them elsewhere, or make a registry of your own with `routelens init` and use it "
+        "without --demo")
+    assert main(["build", "--demo", "--out", "generated"]) == 2  # the same folder, named relatively
+    capsys.readouterr()
+    assert {p: p.read_bytes() for p in before} == before
+    # elsewhere is the user's folder
+    assert main(["build", "--demo", "--out", str(tmp_path / "gen"), "-q"]) == 0
+    assert sorted(p.name for p in (tmp_path / "gen").iterdir()) == ["catalog.json", "routing.min.json"]

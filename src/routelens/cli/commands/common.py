@@ -37,6 +37,7 @@ __all__ = [
     "registry_of",
     "resolve_paths",
     "DEMO_LABEL",
+    "demo_read_only",
     "load_or_exit",
     "report_registry_error",
     "positive_int",
@@ -112,6 +113,35 @@ def registry_of(args: argparse.Namespace) -> Path:
             return folder / REGISTRY_NAME
         return args.registry
     return default_registry()
+
+
+def demo_read_only(args: argparse.Namespace, doing: str, out: Path | None = None) -> None:
+    """``--demo`` is read-only (docs/formats.md §11.3): a command that would
+    write the bundled example registry, or its generated folder, says so
+    on standard error and raises :class:`CommandExit` (2) before anything
+    is written. ``doing``: what the command would do (``import --write``);
+    ``out``: the generated folder it would write, refused only when it is
+    the bundled example's (``build --demo --out DIR`` elsewhere writes
+    only ``DIR``); None: the command writes the registry itself, always
+    refused. Does nothing without ``--demo``."""
+    if not getattr(args, "demo", False):
+        return
+    if out is not None:
+        bundled_out = default_out_dir(bundled_registry())
+        try:
+            same = Path(out).resolve() == bundled_out.resolve()
+        except OSError:
+            same = False
+        if not same:
+            return
+        what = f"the bundled example's generated files ({bundled_out})"
+        other = "; give --out DIR to write them elsewhere, or"
+    else:
+        what = f"the bundled example registry ({bundled_registry()})"
+        other = ":"
+    print(f"routelens: --demo is read-only: {doing} would write {what}{other} make a registry of your own "
+          "with `routelens init` and use it without --demo", file=sys.stderr)
+    raise CommandExit(2)
 
 
 def resolve_paths(args: argparse.Namespace) -> tuple[Path, Path]:
