@@ -211,3 +211,30 @@ def test_demo_never_writes_the_bundled_example(tmp_path, capsys, monkeypatch):
     # elsewhere is the user's folder
     assert main(["build", "--demo", "--out", str(tmp_path / "gen"), "-q"]) == 0
     assert sorted(p.name for p in (tmp_path / "gen").iterdir()) == ["catalog.json", "routing.min.json"]
+
+
+# --------------------------------------------------------------------------- 4. explain's reason for a score of 0
+
+
+def test_explain_says_no_trigger_appears_and_names_the_composition_said_in_words(tmp_path, capsys):
+    reg_path = photo_registry(tmp_path)
+    assert main(["explain", "wedding delivery for the Sato wedding", "--skill", "photo-culling",
+                 "--registry", str(reg_path)]) == 0
+    # before: 'Its best trigger "cull the shoot" scored 0 on "the" (characters 21-24), below the threshold 85
+    # and below 60'
+    assert capsys.readouterr().out.splitlines() == [
+        'None of the triggers of "photo-culling" appears in the task, even approximately (the threshold is 85).',
+        'The task names the composition "wedding-delivery", which "photo-culling" belongs to, in words: a '
+        'composition is asked for by its id, so write /wedding-delivery in the task to route to it.',
+        "It was not selected because none of its triggers appears in the task.",
+        "The decision: Fell back to the full registry: no skill trigger scored 60 or more on the task, so there is "
+        "no near miss (the threshold is 85).",
+    ]
+    # a skill of no composition named gets no such line; the asked-for composition gets none either
+    assert main(["explain", "wedding delivery for the Sato wedding", "--skill", "card-backup",
+                 "--registry", str(reg_path)]) == 0
+    assert "composition" not in capsys.readouterr().out.splitlines()[1]
+    assert main(["explain", "/wedding-delivery for the Sato wedding", "--skill", "photo-culling",
+                 "--registry", str(reg_path)]) == 0
+    assert capsys.readouterr().out.splitlines()[1] == (
+        'It was selected as a member of composition "wedding-delivery" (mode fast, reason explicit).')
