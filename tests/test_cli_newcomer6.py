@@ -238,3 +238,25 @@ def test_explain_says_no_trigger_appears_and_names_the_composition_said_in_words
                  "--registry", str(reg_path)]) == 0
     assert capsys.readouterr().out.splitlines()[1] == (
         'It was selected as a member of composition "wedding-delivery" (mode fast, reason explicit).')
+
+
+# --------------------------------------------------------------------------- 5. lint's shadowed-trigger and not_when
+
+
+def test_a_containing_trigger_the_not_when_covers_is_no_shadow(tmp_path):
+    from routelens.tools.lint import lint
+
+    def shadows(reg_path: Path) -> list[tuple[str, str]]:
+        return [(f.key_path, f.message) for f in lint(load_registry(reg_path)).findings
+                if f.code == "shadowed-trigger"]
+
+    # before: "trigger 'color grade' occurs inside 'video color grade', a trigger of video-edit" though
+    # color-grading has `not_when: [video color grade]`
+    assert shadows(photo_registry(tmp_path / "with")) == []
+    # without the not_when the warning stays, word for word
+    folder = tmp_path / "plain"
+    reg_path = photo_registry(folder)
+    reg_path.write_text(PHOTO.replace("    not_when: [video color grade]\n", ""))
+    assert shadows(reg_path) == [
+        ("skills.color-grading.triggers[0]", "trigger 'color grade' occurs inside 'video color grade', a trigger of "
+         "video-edit: every task that says 'video color grade' also matches color-grading")]
