@@ -260,3 +260,70 @@ def test_a_containing_trigger_the_not_when_covers_is_no_shadow(tmp_path):
     assert shadows(reg_path) == [
         ("skills.color-grading.triggers[0]", "trigger 'color grade' occurs inside 'video color grade', a trigger of "
          "video-edit: every task that says 'video color grade' also matches color-grading")]
+
+
+# --------------------------------------------------------------------------- 6. smaller
+
+
+def test_the_error_count_leaves_out_the_readers_stop_note(tmp_path, capsys):
+    lines = ["schema_version: 1", "skills:"]
+    for i in range(250):
+        lines += [f"  s{i}:", "    priority: P9", "    triggers: [x]"]
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("\n".join(lines) + "\n")
+    assert main(["check", "--registry", str(bad)]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err[-2].endswith(": too many errors: stopped after 200")
+    # before: "bad.yaml: 201 errors" (the note counted)
+    assert err[-1] == f"{bad}: 200 errors (reading stopped there: there may be more)"
+    # each skill of the first hundred has two errors (its priority, its missing path): 200 listed
+    assert (len([e for e in err if ": unknown priority 'P9'" in e]), len(err)) == (100, 202)
+
+
+def test_an_option_of_another_command_is_named_with_its_command(tmp_path, capsys):
+    reg_path = photo_registry(tmp_path)
+    # before: the top-level usage, "unrecognized arguments: --theme y", and 'x' silently the task
+    with pytest.raises(SystemExit) as exc:
+        main(["route", "--theme", "x", "y", "--registry", str(reg_path)])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err[0].startswith("usage: routelens route ")
+    assert err[-1] == ("routelens route: error: unrecognized arguments: --theme y; --theme is an option of the UI "
+                       "(routelens tui --theme ..., or routelens --theme ...), not of route ('x' after it was read "
+                       "as the task): nothing was done (routelens route --help lists its options)")
+    with pytest.raises(SystemExit):
+        main(["build", "--cases", "c.yaml", "--registry", str(reg_path)])
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "routelens build: error: unrecognized arguments: --cases c.yaml; --cases is an option of routelens tui, "
+        "route and explain, not of build: nothing was done (routelens build --help lists its options)")
+    # an option no command has: the command's own usage and the plain error
+    with pytest.raises(SystemExit):
+        main(["route", "--bogus", "x", "--registry", str(reg_path)])
+    err = capsys.readouterr().err.splitlines()
+    assert (err[0].startswith("usage: routelens route "), err[-1]) == (
+        True, "routelens route: error: unrecognized arguments: --bogus")
+    assert main(["--theme", "x", "route", "y"]) == 2
+    assert capsys.readouterr().err == (
+        "routelens route: unrecognized arguments: --theme; --theme is an option of the UI (routelens tui --theme ..., "
+        "or routelens --theme ...), not of route: nothing was done (routelens route --help lists its options)\n")
+
+
+def test_a_partial_phrase_match_is_not_called_a_typo(tmp_path):
+    extra = ("  contracts:\n    path: skills/contracts.md\n    priority: P2\n"
+             "    triggers: [shoot contract, model release]\n    description: Draft a photo shoot contract\n")
+    folder = tmp_path / "c"
+    reg_path = photo_registry(folder)
+    (folder / "skills" / "contracts.md").write_text("# contracts\n")
+    reg_path.write_text(PHOTO.replace("composition:\n", extra + "composition:\n") + "routing:\n  threshold: 60\n")
+    router = Router.from_registry(load_registry(reg_path))
+    d = router.route("draft the contract")
+    assert (d.reason, d.skills) == ("weak_evidence", ())
+    # before: "the only evidence is a typo of "shoot contract""
+    assert d.message == ('Fell back to the full registry: the only evidence is part of the phrase "shoot contract"; '
+                         "nothing else in the task is about contracts")
+    assert [p.detail for c in d.evidence for p in c.pieces] == [
+        "part of the phrase \"shoot contract\" (61.5, scored as a typo: 'shoot' missing)"]
+    # a misspelt phrase is still a typo
+    assert router.route("shoot contrat").message.startswith(
+        'Routed to "contracts": trigger "shoot contract" scored 92.3 (threshold 60); evidence: the phrase "shoot '
+        'contract" with a typo (92.3)')

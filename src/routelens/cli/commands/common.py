@@ -37,6 +37,7 @@ __all__ = [
     "registry_of",
     "resolve_paths",
     "DEMO_LABEL",
+    "LIMIT_NOTE",
     "demo_read_only",
     "load_or_exit",
     "report_registry_error",
@@ -152,18 +153,27 @@ def resolve_paths(args: argparse.Namespace) -> tuple[Path, Path]:
     return reg, args.out or default_out_dir(reg)
 
 
+#: how the registry reader's closing note begins when it stops at ``LIMITS["max_errors"]`` errors
+LIMIT_NOTE = "too many errors: stopped after "
+
+
 def report_registry_error(path: Path, exc: RegistryError, outcome: str = "") -> None:
     """Print every diagnostic of ``exc`` to stderr, then its warnings (they
     often explain an error), then ``PATH: N errors``
     (``; outcome`` appended, e.g. ``nothing was written``), and how to name
-    a registry when there is no file at ``path``."""
+    a registry when there is no file at ``path``. ``N`` counts the errors
+    only: the reader's note that it stopped (:data:`LIMIT_NOTE`) is not one
+    of them, and adds `` (reading stopped there: there may be more)``."""
     for d in exc.diagnostics:
         print(str(d), file=sys.stderr)
     for w in exc.warnings:  # "unknown top-level key `skils`" explains "missing required key `skills`"
         print(str(w), file=sys.stderr)
-    n = len(exc.diagnostics)
+    # the reader's closing "too many errors: stopped after N" is a note, not an error of the file
+    notes = [d for d in exc.diagnostics if not d.key_path and d.message.startswith(LIMIT_NOTE)]
+    n = len(exc.diagnostics) - len(notes)
     tail = f"; {outcome}" if outcome else ""
-    print(f"{path}: {n} error{'s' if n != 1 else ''}{tail}", file=sys.stderr)
+    more = " (reading stopped there: there may be more)" if notes else ""
+    print(f"{path}: {n} error{'s' if n != 1 else ''}{more}{tail}", file=sys.stderr)
     if not Path(path).exists():
         print(f"routelens: no registry there: {_named_by(path)}", file=sys.stderr)
 
