@@ -279,7 +279,7 @@ async def test_f7_while_fixes_are_checked_and_when_none_was_found(registry, monk
         await pilot.pause()
         assert list(app._notifications)[-1].message == (
             "No verified fix for this task: no candidate edit (a trigger, a not_when phrase, a setting) makes it "
-            "route. `routelens explain TASK` says why each skill was not chosen.")
+            "route. F2 says, for each skill, why it was not chosen (`routelens explain TASK --skill ID` too).")
 
 
 # --------------------------------------------------------------------------- snapshots
