@@ -329,3 +329,18 @@ def test_the_skill_list_gives_up_its_status_column_before_cutting_ids():
     assert table.fit(33) == [16, 7, 4, 0]
     assert table.fit(45) == [21, 7, 4, 5]  # ids whole: the status shrinks behind an ellipsis
     assert table.fit(62) == [21, 7, 4, 10]
+
+
+def test_paths_show_never_names_a_folder_as_dot(tmp_path, monkeypatch):
+    """`--log FOLDER` titled its screen "Decision log ." (the folder was the
+    registry's): a path is shown relative only when that names something."""
+    from routelens.tui.model import Paths
+
+    reg = tmp_path / "reg" / "skills.yaml"
+    paths = Paths.make(reg)
+    monkeypatch.chdir(tmp_path)
+    assert paths.show(tmp_path / "reg" / "generated" / "routing.min.json") == "generated/routing.min.json"
+    assert paths.show(tmp_path / "reg") == "reg"  # relative to the current folder instead
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    assert paths.show(tmp_path / "reg") == str(tmp_path / "reg")

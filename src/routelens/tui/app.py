@@ -180,12 +180,20 @@ class RouteLensApp(App[None]):
 
         self.push_screen(HelpScreen())
 
+    def _not_loaded(self) -> tuple[str]:
+        """Why a view of the whole registry cannot open yet: the registry is
+        still being read (a 100,000-skill parse takes seconds; typed tasks
+        already route), or no load has succeeded."""
+        if self.main.failure is None:
+            return (words.STILL_READING + (" (typed tasks route already)." if self.main.early is not None else "."),)
+        return ("No valid registry loaded yet: fix the errors shown and it reloads.",)
+
     def action_skills(self) -> None:
         """Open the skill browser."""
         from routelens.tui.screens.skills import SkillBrowser
 
         if self.main.snapshot is None:
-            self.notify("No valid registry loaded yet.", severity="warning")
+            self.notify(*self._not_loaded(), severity="warning")
             return
         # the detail waits for a pause in typing (none when routing has no debounce either, as in tests)
         pause = SkillBrowser.DETAIL_PAUSE if self.main.route_debounce > 0 else 0.0
@@ -202,7 +210,7 @@ class RouteLensApp(App[None]):
         from routelens.tui.screens.stats import StatsScreen
 
         if self.main.snapshot is None:
-            self.notify("No valid registry loaded yet.", severity="warning")
+            self.notify(*self._not_loaded(), severity="warning")
             return
         self.push_screen(StatsScreen(self.main.snapshot, last_good=self.main.failure is not None))
 
@@ -251,6 +259,7 @@ class RouteLensApp(App[None]):
 
         self.cases_path = path
         self.main.cases_path = path
+        self._replace_list()
         self.push_screen(CasesScreen(path, self.main.snapshot, self.poll_interval, self.paths.show(path)),
                          callback=self._list_closed)
 
@@ -259,8 +268,18 @@ class RouteLensApp(App[None]):
         from routelens.tui.screens.log import LogScreen
 
         self.log_path = path
+        self._replace_list()
         self.push_screen(LogScreen(path, self.main.snapshot, self.poll_interval, self.paths.show(path)),
                          callback=self._list_closed)
+
+    def _replace_list(self) -> None:
+        """Close the cases or log list on screen before another opens: F9
+        from F8 stacked on it, Esc went back to F8, and a task typed there
+        fired its one-letter keys ("o" asked for another file)."""
+        from routelens.tui.screens.cases import ListScreen
+
+        while isinstance(self.screen, ListScreen):
+            self.pop_screen()
 
     def _list_closed(self, task: str | None) -> None:
         if task is not None:
@@ -274,7 +293,7 @@ class RouteLensApp(App[None]):
             self.notify(words.TUNE_NEEDS_CASES, severity="warning")
             return
         if self.main.snapshot is None or self.main.snapshot.router is None:
-            self.notify("No valid registry loaded yet.", severity="warning")
+            self.notify(*self._not_loaded(), severity="warning")
             return
         self.push_screen(TuneScreen(self.cases_path, self.main.snapshot, display=self.paths.show(self.cases_path)))
 

@@ -18,7 +18,8 @@ def register(sub, common) -> None:
         "says why it fell back. Watches the files and reloads on change.",
     )
     p.add_argument("--index", type=path_arg, default=None, metavar="PATH",
-                   help="the compact index (default: routing.min.json in --out, else generated/ beside the registry)")
+                   help="the compact index (default: routing.min.json in --out, else generated/ beside the registry); "
+                   "the debug catalog is read from the same folder, and F5 writes both there")
     p.add_argument("--task", default="", metavar="TEXT", help="start with this task typed in")
     p.add_argument("--theme", default="textual-dark", metavar="NAME", help="Textual theme (default textual-dark)")
     p.add_argument("--cases", type=path_arg, default=None, metavar="FILE",
