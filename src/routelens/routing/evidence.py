@@ -57,6 +57,7 @@ from routelens.routing.pointers import heading, instead, pointed_back
 from routelens.routing.signals import (Signal, asks, duration, identifiers, ja_object, markup, names_more, negated,
                                       number_verb, own_request, within)
 from routelens.routing.spans import Spans
+from routelens.text.typos import missing_words
 from routelens.text.unicode import normalize_text
 from routelens.text.words import lemma_candidates, terms
 
@@ -383,6 +384,12 @@ def _trigger_pieces(best: Match, hits: dict[str, list[Match]], text: str, negati
             w, detail = _STRONG, f"a typo of the specific word {quote(key)} ({format_score(m.score)})"
         elif typo and (z is not None or m.score < _PHRASE_TYPO_MIN):
             w, detail = _WEAK, f"a typo of {quote(m.trigger)} ({format_score(m.score)})"
+            gone = missing_words(m.trigger, shown) if z is None else []
+            if gone:
+                # "contract" for "shoot contract" is part of the phrase, no typo of it: wording only (the
+                # piece stays weak and its detail keeps "typo", which the tiers read)
+                detail = (f"part of the phrase {quote(m.trigger)} ({format_score(m.score)}, scored as a typo: "
+                          f"{' '.join(gone)!r} missing)")
         elif typo:
             w, detail = _STRONG, f"the phrase {quote(m.trigger)} with a typo ({format_score(m.score)})"
         elif z is None:

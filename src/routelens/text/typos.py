@@ -5,8 +5,11 @@ which keeps only those that would score as a typo at the threshold)."""
 
 from __future__ import annotations
 
+import re
+
 from rapidfuzz.distance import OSA, Levenshtein
 
+from routelens.text.unicode import normalize_text
 from routelens.text.words import inflects
 
 _WORD_SIM_FLOOR = 60.0  # below this a word pair counts as "not aligned"
@@ -95,3 +98,17 @@ def word_similarity(u: str, t: str) -> float:
     if best < 90.0 and len(t) >= 5 and t.endswith("s") and abs(len(u) - len(t) + 1) <= 2:
         best = max(best, _typo_score(u, t[:-1]) - 1.0)  # "dashbaords"
     return best if best >= _WORD_SIM_FLOOR else 0.0
+
+
+_WORD_RUN = re.compile(r"[^\W_]+")
+
+
+def missing_words(trigger: str, shown: str) -> list[str]:
+    """The Latin words (4 letters or more) of ``trigger`` that the task's
+    text ``shown`` holds in no form, equal, inflected or misspelt
+    (:func:`word_similarity` 60 or more): a match
+    missing them is part of the phrase, not a typo of it. ``[]`` for a
+    trigger in a script without spaces."""
+    said = _WORD_RUN.findall(normalize_text(shown))
+    return [u for u in _WORD_RUN.findall(normalize_text(trigger))
+            if u.isascii() and len(u) >= 4 and not any(word_similarity(u, t) >= 60.0 for t in said)]

@@ -13,7 +13,9 @@ from routelens.artifacts.forked import Forked
 from routelens.artifacts.sizes import exact_reduction
 from routelens.artifacts.vocabulary import TriggerFacts, stem_collisions, triggers_facts
 from routelens.artifacts.write import write_built, write_generated
-from routelens.cli.commands.common import DEMO_LABEL, load_or_exit, positive_int, registry_warning_lines, resolve_paths
+from routelens.cli.commands.common import (
+    DEMO_LABEL, demo_read_only, load_or_exit, positive_int, registry_warning_lines, resolve_paths,
+)
 from routelens.errors import BuildError
 from routelens.gcpause import gc_paused
 from routelens.paths import CATALOG_NAME, INDEX_NAME
@@ -160,6 +162,7 @@ class _Helper:
 
 def run(args) -> int:
     reg_path, out = resolve_paths(args)
+    demo_read_only(args, "build --demo", out)  # the bundled example's generated/ is not the user's to rewrite
     t0 = time.perf_counter()
     try:
         size = reg_path.stat().st_size
