@@ -285,9 +285,10 @@ def _decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdic
         rivals = sorted((c for c in live_c if c is not top and c.counted and (c.rival or apart(c))),
                         key=lambda c: (-c.weight, -c.score, c.id))
         rival_ids = {id(c) for c in rivals}
+        everyday_why = f"not selected: an everyday word only, next to the evidence for {quote(top.id)}"
         for c in live_c:
             if c is not top and c.counted and id(c) not in rival_ids:
-                c.why = f"not selected: an everyday word only, next to the evidence for {quote(top.id)}"
+                c.why = everyday_why
         if rivals:
             second = rivals[0]
             if top.weight >= second.weight + 2 and not any(c.strong or apart(c) for c in rivals):
@@ -327,13 +328,14 @@ def _decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdic
 
 def _mark(supported: list[Candidate], v: Verdict) -> None:
     chosen = set(v.skills)
+    full_why = f"not selected: {v.reason.replace('_', ' ')}"
     for c in supported:
         if c.id in chosen:
             c.selected = True
             c.why = f"selected as a member of composition {quote(v.composition)}" if v.composition \
                 else "selected: " + _pieces_words(c)
         elif v.mode == "full":
-            c.why = f"not selected: {v.reason.replace('_', ' ')}"
+            c.why = full_why
 
 
 def _pieces_words(c: Candidate) -> str:
@@ -632,7 +634,8 @@ def _compositions(entries: Entries, live: tuple[Match, ...], dropped: tuple[tupl
             if not (sa <= sb or sb <= sa) and (cand & sa) - sb and (cand & sb) - sa:
                 # name every composition the candidates are spread over, not only this pair; one
                 # inside another touched composition is no part of the conflict
-                outer = [c for c in touched if not any(sets[c] < sets[o] for o in touched)]
+                touched_sets = [sets[o] for o in touched]  # (a C-level test per pair: touched grows with the candidates)
+                outer = [c for c in touched if not any(map(sets[c].__lt__, touched_sets))]
                 order = {m.id: n for n, m in enumerate(live)}
                 named = _and(f"{quote(c)} ({', '.join(sorted(cand & sets[c], key=order.__getitem__))})"
                              for c in outer)
