@@ -284,8 +284,7 @@ def _decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdic
         # a rival: evidence beyond one everyday word, or one everyday word in a clause of its own (§6.3 step 9)
         rivals = sorted((c for c in live_c if c is not top and c.counted and (c.rival or apart(c))),
                         key=lambda c: (-c.weight, -c.score, c.id))
-        rival_ids = {id(c) for c in rivals}
-        everyday_why = f"not selected: an everyday word only, next to the evidence for {quote(top.id)}"
+        rival_ids, everyday_why = {id(c) for c in rivals}, f"not selected: an everyday word only, next to the evidence for {quote(top.id)}"
         for c in live_c:
             if c is not top and c.counted and id(c) not in rival_ids:
                 c.why = everyday_why
@@ -327,8 +326,7 @@ def _decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdic
 
 
 def _mark(supported: list[Candidate], v: Verdict) -> None:
-    chosen = set(v.skills)
-    full_why = f"not selected: {v.reason.replace('_', ' ')}"
+    chosen, full_why = set(v.skills), f"not selected: {v.reason.replace('_', ' ')}"
     for c in supported:
         if c.id in chosen:
             c.selected = True
@@ -634,8 +632,7 @@ def _compositions(entries: Entries, live: tuple[Match, ...], dropped: tuple[tupl
             if not (sa <= sb or sb <= sa) and (cand & sa) - sb and (cand & sb) - sa:
                 # name every composition the candidates are spread over, not only this pair; one
                 # inside another touched composition is no part of the conflict
-                touched_sets = [sets[o] for o in touched]  # (a C-level test per pair: touched grows with the candidates)
-                outer = [c for c in touched if not any(map(sets[c].__lt__, touched_sets))]
+                outer = [c for c in touched if not any(map(sets[c].__lt__, list(map(sets.__getitem__, touched))))]
                 order = {m.id: n for n, m in enumerate(live)}
                 named = _and(f"{quote(c)} ({', '.join(sorted(cand & sets[c], key=order.__getitem__))})"
                              for c in outer)
