@@ -53,3 +53,61 @@ def test_pyproject_cites_files_that_exist():
 def test_the_checker_sees_a_missing_file():
     assert cited("see `docs/nothing.md` and [x](screenshots/none.png), not `src/<id>.md`") == {
         ("docs/nothing.md", False), ("screenshots/none.png", True)}
+
+
+# --------------------------------------------------------------------------- the contract's examples
+
+FORMATS = (ROOT / "docs" / "formats.md").read_text(encoding="utf-8")
+
+
+def _bundled_stats() -> dict:
+    import json
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "routelens", "stats", "--json", "--registry", str(ROOT / "skills.yaml")],
+                         capture_output=True, text=True, check=True).stdout
+    return json.loads(out)
+
+
+def test_the_contracts_decision_examples_are_what_the_bundled_registry_gives():
+    """docs/formats.md §6.1 says its examples come from the bundled registry;
+    a newcomer found its hashes, sizes and budget three registry edits old.
+    Each full decision example must be `route --json` of its task, key for key."""
+    import json
+
+    from routelens.routing.router import Router
+
+    router = Router.from_paths(ROOT / "skills.yaml")
+    checked = 0
+    for block in re.findall(r"```json\n(.*?)```", FORMATS, re.S):
+        try:
+            shown = json.loads(block)
+        except ValueError:
+            continue  # a shape with "..." in it, not a whole value
+        if isinstance(shown, dict) and "task" in shown and "mode" in shown and "matcher_version" in shown:
+            got = json.loads(json.dumps(router.route(shown["task"]).to_dict(), ensure_ascii=False))
+            got["message"] = got["message"].replace(str(ROOT / "skills.yaml"), "skills.yaml")
+            assert shown == got, shown["task"]
+            checked += 1
+    assert checked == 2
+
+
+def test_the_contracts_bundled_figures_are_the_bundled_registrys():
+    """The sizes, hash and budget docs/formats.md quotes for the bundled
+    registry (its preamble, §3.1, §3.2, §5.2) are what `stats` says now."""
+    st = _bundled_stats()
+    reg, idx, cat, budget = st["registry"], st["index"], st["catalog"], st["budget"]
+    from routelens.text.canonical import source_sha256
+
+    sha = source_sha256((ROOT / "skills.yaml").read_bytes())
+    assert (f"({reg['lines']} lines, {reg['chars']:,} characters, {reg['bytes']:,} bytes, "
+            f"`source_sha256` `{sha[:12]}…`)") in FORMATS
+    for key in ("registry", "catalog", "index", "budget"):
+        import json
+        assert f'"{key}": {json.dumps(st[key])}' in FORMATS, key
+    limit = reg["chars"] * budget["max_index_ratio"]
+    assert f"{reg['chars']:,} x {budget['max_index_ratio']} = {limit:,.1f}, so at most {int(limit):,}" in FORMATS
+    assert f"`{round(idx['reduction'] * 100, 1)}% smaller`, `{round(-cat['reduction'] * 100, 1)}% larger`" in FORMATS
+    edited = source_sha256((ROOT / "skills.yaml").read_bytes() + b"# edit\n")
+    assert f"`{sha[:12]}…` to `{edited[:12]}…`" in FORMATS

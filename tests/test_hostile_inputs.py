@@ -689,7 +689,7 @@ def test_the_top_level_help_names_the_options_every_command_takes(capsys):
         "                          generated/ beside the registry)\n"
         "\n"
         "the UI also takes --index PATH, --task TEXT, --theme NAME, --cases FILE,\n"
-        "  --log FILE (routelens tui --help)\n"
+        "  --replay FILE (routelens tui --help)\n"
         "each command's own options: routelens COMMAND --help\n")
     assert max(len(line) for line in tail.splitlines()) <= 79
 

@@ -8,6 +8,7 @@ import hashlib
 import json
 import os
 import sys
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -285,3 +286,27 @@ def test_route_task_candidates_are_cut_like_the_decision_json(tmp_path):
     assert ids == [f"notes-{i:02d}" for i in range(1, 21)]
     assert p["candidates_total"] == 30
     assert not any(c["selected"] for c in p["candidates"])
+
+
+def test_every_request_read_before_end_of_input_is_answered(registry):
+    """`printf REQUESTS | routelens mcp` answered the initialize and the
+    unknown-tool call but never the route_task calls between them, exit 0:
+    the SDK's stdio loop cancels running calls at end of input (python-sdk
+    issue #2678). The server now drains them first."""
+    pytest.importorskip("mcp")
+    lines = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+         "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        *({"jsonrpc": "2.0", "id": i, "method": "tools/call",
+           "params": {"name": "route_task", "arguments": {"task": "please review my diff"}}} for i in range(2, 8)),
+        {"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": {"name": "nope", "arguments": {}}},
+    ]
+    proc = subprocess.run([sys.executable, "-m", "routelens", "mcp", "--registry", str(registry)],
+                          input="".join(json.dumps(m) + "\n" for m in lines), capture_output=True, text=True,
+                          timeout=120)
+    answers = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert proc.returncode == 0
+    assert sorted(a["id"] for a in answers) == [1, 2, 3, 4, 5, 6, 7, 8]
+    routed = [json.loads(a["result"]["content"][0]["text"]) for a in answers if 2 <= a["id"] <= 7]
+    assert {(d["mode"], tuple(d["skills"])) for d in routed} == {("index", ("code-review",))}

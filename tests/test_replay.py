@@ -198,7 +198,8 @@ def test_unreadable_logs_exit_2_without_blocking(bundled, tmp_path, capsys):
     os.mkfifo(fifo)
     for target, words in ((fifo, "cannot read the log: it is a FIFO, not a regular file"),
                           (tmp_path, "cannot read the log: it is a directory, not a file"),
-                          (tmp_path / "missing.log", "cannot read the log: it is missing (no such file)")):
+                          (tmp_path / "missing.log", "cannot read the log: it is missing (no such file); a decision "
+                           "log is written by `routelens route --log FILE` or `routelens mcp --log FILE`")):
         assert main(["replay", str(target), "--registry", str(bundled)]) == 2
         assert words in capsys.readouterr().err
     # writing into a FIFO is refused too, before routing
@@ -273,3 +274,16 @@ def test_a_log_that_cannot_be_opened_is_refused_at_start(bundled, tmp_path, caps
     assert main(["route", "review this PR", "--json", "--log", str(missing), "--registry", str(bundled)]) == 2
     out = capsys.readouterr()
     assert out.out == "" and not missing.parent.exists()
+
+
+def test_the_ui_names_its_log_option_replay_and_keeps_log_as_its_alias(tmp_path):
+    """`routelens tui --log FILE` reads a log where `route --log FILE`
+    appends one (a newcomer expected the UI to write it): the UI's option is
+    `--replay FILE`, `--log` stays an alias of it, and neither writes."""
+    from routelens.cli.entry import build_parser
+
+    parser = build_parser("tui")
+    for flag in ("--replay", "--log"):
+        args = parser.parse_args(["tui", flag, str(tmp_path / "d.jsonl")])
+        assert args.log == tmp_path / "d.jsonl"
+    assert "never writes to it" in parser._subparsers._group_actions[0].choices["tui"].format_help()

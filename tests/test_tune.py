@@ -178,3 +178,52 @@ def test_with_settings_does_not_touch_the_original(small):
     assert router.route("refactoring code in the parser").reason == "no_match"
     assert lower.route("refactoring code in the parser").skills == ("refactoring",)
     assert parse_cases("cases: []\n") == []
+
+
+NOT_WHEN_REGISTRY = """\
+schema_version: 1
+skills:
+  color-grading:
+    path: c.md
+    priority: P1
+    triggers: [color grade]
+    not_when: [video color grade]
+  video-edit:
+    path: v.md
+    priority: P1
+    triggers: [video color grade, video edit]
+routing:
+  threshold: THRESHOLD
+  ambiguity_margin: 5
+"""
+
+
+def _not_when_router(tmp_path, threshold: int) -> Router:
+    d = tmp_path / str(threshold)
+    d.mkdir()
+    for name in ("c.md", "v.md"):
+        (d / name).write_text("# body\n", encoding="utf-8")
+    (d / "skills.yaml").write_text(NOT_WHEN_REGISTRY.replace("THRESHOLD", str(threshold)), encoding="utf-8")
+    write_generated(load_registry(d / "skills.yaml"), d / "generated")
+    return Router.from_paths(d / "skills.yaml")
+
+
+def test_tune_at_a_lower_threshold_is_eval_with_it_pasted_not_when_included(tmp_path):
+    """A newcomer's tune recommended threshold 60 at 92.6% coverage; pasted
+    and rebuilt, eval said 88.9%: with_settings rebuilt every matcher but the
+    not_when one, and at 60 "video color grade" (the not_when) matched
+    "please color grade the engagement photos" on its shared words and
+    dropped color-grading. A not_when now needs max(threshold, 85) (docs §6.7)
+    and with_settings rebuilds its matcher too."""
+    task = "please color grade the engagement photos"
+    swept = _not_when_router(tmp_path, 85).with_settings(threshold=60)
+    pasted = _not_when_router(tmp_path, 60)
+    for router in (swept, pasted):
+        d = router.route(task)
+        assert (d.mode, d.reason, d.skills) == ("index", "clear_candidate", ("color-grading",))
+        assert router._not_when.floor == 85.0
+    assert _not_when_router(tmp_path, 97).with_settings(threshold=60)._not_when.floor == 85.0
+    # the whole not_when phrase still drops the skill at a low threshold
+    d = pasted.route("a video color grade for the wedding film")
+    assert (d.mode, d.skills) == ("index", ("video-edit",))
+    assert [(c.id, c.dropped_by) for c in d.evidence if c.dropped_by] == [("color-grading", "video color grade")]

@@ -302,8 +302,83 @@ def argument_problem(tool: str, arguments: Any) -> str | None:
     return None
 
 
+#: Seconds the server waits after standard input closes for the answers to
+#: the requests it has read (then it exits, and unanswered ones are lost).
+DRAIN_SECONDS = 30.0
+
+
 def serve(registry_path: str | Path, index_path: str | Path | None = None,
           on_decision: Callable[[Decision], None] | None = None) -> None:
     """Run the server on standard input/output until the client closes it
-    (``on_decision``: see :func:`build_server`)."""
-    build_server(registry_path, index_path, on_decision).run("stdio")
+    (``on_decision``: see :func:`build_server`). Every request read before
+    standard input closes is answered first (within :data:`DRAIN_SECONDS`):
+    the SDK's own stdio loop cancels the calls still running at end of
+    input, so ``printf REQUESTS | routelens mcp`` lost the last answers
+    (python-sdk issue #2678, open for mcp 2.3)."""
+    server = build_server(registry_path, index_path, on_decision)
+    low = getattr(server, "_lowlevel_server", None) or getattr(server, "_mcp_server", None)
+    if low is None:  # an SDK whose insides differ: its own loop, with its behaviour at end of input
+        server.run("stdio")
+        return
+    import anyio
+
+    anyio.run(_serve_stdio_draining, low)
+
+
+def _message_of(item: Any) -> Any:
+    """The JSON-RPC object of a transport item (mcp 1.x wraps it in ``.root``), or None."""
+    message = getattr(item, "message", None)
+    return getattr(message, "root", message)
+
+
+async def _serve_stdio_draining(low: Any) -> None:
+    """The SDK's stdio transport with the server behind a relay that, at end
+    of input, holds the server's input open until every request read has
+    its response (or :data:`DRAIN_SECONDS` pass); a request the client
+    cancels (``notifications/cancelled``) is not waited for."""
+    import anyio
+    from mcp.server.stdio import stdio_server
+
+    try:  # mcp 2.x: the server's streams carry context
+        from mcp.shared._context_streams import create_context_streams as streams
+    except ImportError:  # mcp 1.x
+        streams = anyio.create_memory_object_stream
+    pending: set[Any] = set()
+    answered = anyio.Event()
+
+    async with stdio_server() as (read_stream, write_stream):
+        to_server, server_in = streams(0)
+        server_out, from_server = streams(0)
+
+        async def relay_in() -> None:
+            nonlocal answered
+            async with to_server:
+                async with read_stream:
+                    async for item in read_stream:
+                        m = _message_of(item)
+                        if getattr(m, "method", None) is not None and getattr(m, "id", None) is not None:
+                            pending.add(m.id)
+                        elif getattr(m, "method", None) == "notifications/cancelled":
+                            params = getattr(m, "params", None) or {}
+                            rid = params.get("requestId") if isinstance(params, dict) else getattr(params, "requestId", None)
+                            pending.discard(rid)
+                        await to_server.send(item)
+                with anyio.move_on_after(DRAIN_SECONDS):
+                    while pending:
+                        await answered.wait()
+                        answered = anyio.Event()
+
+        async def relay_out() -> None:
+            async with write_stream:
+                async with from_server:
+                    async for item in from_server:
+                        await write_stream.send(item)
+                        m = _message_of(item)
+                        if getattr(m, "method", None) is None and getattr(m, "id", None) in pending:
+                            pending.discard(m.id)
+                            answered.set()
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(relay_in)
+            tg.start_soon(relay_out)
+            await low.run(server_in, server_out, low.create_initialization_options())

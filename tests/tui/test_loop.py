@@ -173,6 +173,28 @@ async def test_log_screen_shows_what_a_registry_edit_changed(registry):
         assert app.decision.skills == ("code-review",)
 
 
+async def test_the_log_and_the_cases_replace_each_other_instead_of_stacking(registry):
+    """F9 opened from F8 stacked on it: Esc went back to F8, and a task
+    typed there fired its one-letter keys ("o" asked for another file).
+    Each replaces the other; Esc goes back to the main screen."""
+    cases = write_cases(registry)
+    log = registry.parent / "agent.log"
+    DecisionLog(log, clock=lambda: "2026-12-01T00:00:00Z").append(
+        Router.from_paths(registry).route("write a blog post about the launch"))
+    app = make_app(registry, log=log, cases=cases)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f8")
+        await settle(app, pilot)
+        assert [type(s).__name__ for s in app.screen_stack[1:]] == ["CasesScreen"]
+        await pilot.press("f9")
+        await settle(app, pilot)
+        assert [type(s).__name__ for s in app.screen_stack[1:]] == ["LogScreen"]
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert len(app.screen_stack) == 1
+
+
 async def test_a_bad_log_line_is_named(registry):
     log = registry.parent / "agent.log"
     log.write_text('{"v":1,"task":"x","decision":{"mode":"full","reason":"no_match","skills":[],'
@@ -279,7 +301,7 @@ async def test_f7_while_fixes_are_checked_and_when_none_was_found(registry, monk
         await pilot.pause()
         assert list(app._notifications)[-1].message == (
             "No verified fix for this task: no candidate edit (a trigger, a not_when phrase, a setting) makes it "
-            "route. `routelens explain TASK` says why each skill was not chosen.")
+            "route. F2 says, for each skill, why it was not chosen (`routelens explain TASK --skill ID` too).")
 
 
 # --------------------------------------------------------------------------- snapshots

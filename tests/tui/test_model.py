@@ -81,6 +81,11 @@ def test_filter_skills_by_id_trigger_description_width_forms():
     assert [s.id for s in filter_skills(skills, "翻訳")] == ["translation"]
     assert [s.id for s in filter_skills(skills, "primary sources")] == ["research"]
     assert len(filter_skills(skills, "  ")) == 11
+    # ranked by the id: the exact id, then ids that begin with the word, then the rest
+    # (at 10,000 skills a typed exact id was somewhere in registry order)
+    assert [s.id for s in filter_skills(skills, "docs")] == ["docs-update", "deploy-docs"]
+    assert [s.id for s in filter_skills(skills[::-1], "release")] == ["release", "release-notes"]
+    assert [s.id for s in filter_skills(skills[::-1], "release notes")][:1] == ["release-notes"]
 
 
 def test_read_body_frontmatter_missing_and_refused(tmp_path):
@@ -309,3 +314,33 @@ def test_format_index_cuts_the_file_as_the_slow_layout_would(registry):
     odd = format_index(b'{"skills":[["a",1],2,[3]],"rules":{"r":1}}')
     assert odd.text == '{\n "skills":[\n  ["a",1],\n  2,\n  [3]\n ],\n "rules":{"r":1}\n}'
     assert odd.rows == {"skills:a": 2}
+
+
+def test_the_skill_list_gives_up_its_status_column_before_cutting_ids():
+    """At 80x24 the browser's list has 33 cells: ids were cut to 10
+    ("accessibi…") to keep a 4-cell "sta…" column. Now the status column
+    goes first (the detail pane shows it; a non-active id keeps its flag
+    colour), ids get its cells; wide enough, every column is whole."""
+    from routelens.tui.widgets.skill_list import SkillList
+
+    reg = load_registry(CASES.parent.parent.parent / "skills.yaml")
+    table = SkillList(list(reg.skills.values()))
+    assert table._natural == [21, 7, 4, 10]  # the longest id, a line range, prio, "deprecated"
+    assert table.fit(33) == [16, 7, 4, 0]
+    assert table.fit(45) == [21, 7, 4, 5]  # ids whole: the status shrinks behind an ellipsis
+    assert table.fit(62) == [21, 7, 4, 10]
+
+
+def test_paths_show_never_names_a_folder_as_dot(tmp_path, monkeypatch):
+    """`--log FOLDER` titled its screen "Decision log ." (the folder was the
+    registry's): a path is shown relative only when that names something."""
+    from routelens.tui.model import Paths
+
+    reg = tmp_path / "reg" / "skills.yaml"
+    paths = Paths.make(reg)
+    monkeypatch.chdir(tmp_path)
+    assert paths.show(tmp_path / "reg" / "generated" / "routing.min.json") == "generated/routing.min.json"
+    assert paths.show(tmp_path / "reg") == "reg"  # relative to the current folder instead
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    assert paths.show(tmp_path / "reg") == str(tmp_path / "reg")

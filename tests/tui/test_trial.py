@@ -385,4 +385,4 @@ async def test_the_skill_a_decision_is_about_comes_first_among_many_matches(tmp_
         evidence = [ln.split(" · ")[0].strip() for ln in text.splitlines() if ln.lstrip().startswith("evidence")]
         assert evidence == ["evidence deploy-search", "evidence a-0", "evidence a-1", "evidence a-2",
                             "evidence … and 5 more candidates above the threshold (the matches table lists them; "
-                            "`routelens explain` says why for each)"]
+                            "F2 says why for each)"]

@@ -82,7 +82,8 @@ def common_epilog(common: argparse.ArgumentParser, ui: argparse.ArgumentParser |
         lines += textwrap.wrap(action.help or "", 79, initial_indent=f"  {name(action).ljust(width)}  ",
                                subsequent_indent=" " * (width + 4))
     if ui is not None:
-        own = [name(a) for a in ui._actions
+        # each under its first name only (`--replay FILE`, not its old alias `--log`)
+        own = [a.option_strings[0] + (f" {a.metavar}" if a.metavar else "") for a in ui._actions
                if a.option_strings and a.dest not in {c.dest for c in common._actions} and a.dest != "help"]
         line = "the UI also takes"
         lines.append("")
@@ -104,7 +105,7 @@ _TOP_LEVEL = ("-h", "--help", "--version")
 _COMMON = ("--demo", "--registry", "--out", "--generated")
 #: options (the common ones and the UI's) whose next word is their value, not a command
 #: (both lists are checked against the parsers by the tests)
-_VALUED = ("--registry", "--out", "--generated", "--index", "--task", "--theme", "--cases", "--log")
+_VALUED = ("--registry", "--out", "--generated", "--index", "--task", "--theme", "--cases", "--replay", "--log")
 
 
 #: commands whose one positional argument is a task: several loose words are an unquoted task

@@ -126,6 +126,19 @@ FUZZY_CAP = 99.0
 #: also the floor the skill matcher's inverted index is cut to.
 NEAR_MISS_FLOOR = 60.0
 
+#: The lowest score at which a ``not_when`` phrase matches, whatever the
+#: threshold (docs/formats.md §6.7): the default threshold. A negative
+#: trigger drops a skill, so a threshold lowered for recall must not make it
+#: fire on the words it shares with the skill's own trigger ("video color
+#: grade" scored 60 on "please color grade the engagement photos").
+NOT_WHEN_FLOOR = 85.0
+
+
+def not_when_floor(threshold: float) -> float:
+    """The score (0-100) a ``not_when`` phrase needs at ``threshold``: the
+    threshold, and at least :data:`NOT_WHEN_FLOOR` (docs/formats.md §6.7)."""
+    return max(float(threshold), NOT_WHEN_FLOOR)
+
 #: Word units that do not generate candidates and that may be missing from
 #: the task at a small cost (:data:`_MISSING_STOPWORD_COST`).
 STOPWORDS = MATCH_STOP_WORDS

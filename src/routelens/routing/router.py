@@ -44,6 +44,7 @@ from routelens.routing.matching import (
     MAX_TASK_CHARS,
     NEAR_MISS_FLOOR,
     Match,
+    not_when_floor,
     PreparedTask,
     TriggerMatcher,
     prepare,
@@ -176,7 +177,7 @@ class Router:
             lex.own_words.backed_by(skills)  # both from skill_triggers: the cache keeps the words as the triggers
             return (skills, TriggerMatcher(rule_triggers, floor=floors[1]),
                     TriggerMatcher([(t, [t]) for t in self.high_risk_terms], floor=floors[1]),
-                    TriggerMatcher(not_when, floor=floors[1]), lex)
+                    TriggerMatcher(not_when, floor=not_when_floor(floors[1])), lex)
 
         if cached is not None and cached.get("floors") == floors and fresh.state == "fresh" and index is not None:
             built = cached["built"]
@@ -307,13 +308,17 @@ class Router:
         new.high_risk_terms = tuple(new.settings.high_risk)
         new.settings = dataclasses.replace(new.settings, threshold=new.threshold, ambiguity_margin=new.margin,
                                            high_risk=new.high_risk_terms)
-        skill_triggers, rule_triggers, _ = self._trigger_lists
+        skill_triggers, rule_triggers, not_when = self._trigger_lists
         floor = min(NEAR_MISS_FLOOR, new.threshold)
         if floor != self._skills.floor:
             new._skills = TriggerMatcher(skill_triggers, floor=floor)
         if new.threshold != self.threshold or new.high_risk_terms != self.high_risk_terms:
             new._rules = TriggerMatcher(rule_triggers, floor=new.threshold)
             new._risk = TriggerMatcher([(t, [t]) for t in new.high_risk_terms], floor=new.threshold)
+        if not_when_floor(new.threshold) != self._not_when.floor:
+            # the not_when matcher too (it kept the old threshold's floor: tune's figures at a
+            # lower threshold were not eval's with that threshold pasted)
+            new._not_when = TriggerMatcher(not_when, floor=not_when_floor(new.threshold))
         return new
 
     # ------------------------------------------------------------------ what it routes over
@@ -416,8 +421,9 @@ class Router:
         if matches:
             nw: dict[str, Match] = {}
             if self._not_when.triggers:
-                for owner, m in self._not_when.match(p, threshold, 0).items():
-                    if m.score >= threshold:
+                bar = not_when_floor(threshold)
+                for owner, m in self._not_when.match(p, bar, 0).items():
+                    if m.score >= bar:
                         nw[owner] = m
             candidates = tuple(assess(p, skill_hits, matches, self.lexicon, nw, negated(text)))
         return Evidence(task, matches, near, tuple(rule_hits), tuple(risk_hits), explicit, p.truncated,

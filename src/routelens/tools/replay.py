@@ -153,7 +153,9 @@ def _read_bounded(path: Path, display: str) -> bytes:
     try:
         return read_bounded(path, MAX_LOG_BYTES, what="the decision log", display=display)
     except FileReadError as exc:
-        raise DecisionLogError([Diagnostic(display, 1, 1, "", f"cannot read the log: it {exc.reason}")]) from None
+        hint = ("; a decision log is written by `routelens route --log FILE` or `routelens mcp --log FILE`"
+                if not path.exists() and not path.is_symlink() else "")
+        raise DecisionLogError([Diagnostic(display, 1, 1, "", f"cannot read the log: it {exc.reason}{hint}")]) from None
 
 
 def _str_or_none(v: Any) -> bool:

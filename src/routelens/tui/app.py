@@ -251,6 +251,7 @@ class RouteLensApp(App[None]):
 
         self.cases_path = path
         self.main.cases_path = path
+        self._replace_list()
         self.push_screen(CasesScreen(path, self.main.snapshot, self.poll_interval, self.paths.show(path)),
                          callback=self._list_closed)
 
@@ -259,8 +260,18 @@ class RouteLensApp(App[None]):
         from routelens.tui.screens.log import LogScreen
 
         self.log_path = path
+        self._replace_list()
         self.push_screen(LogScreen(path, self.main.snapshot, self.poll_interval, self.paths.show(path)),
                          callback=self._list_closed)
+
+    def _replace_list(self) -> None:
+        """Close the cases or log list on screen before another opens: F9
+        from F8 stacked on it, Esc went back to F8, and a task typed there
+        fired its one-letter keys ("o" asked for another file)."""
+        from routelens.tui.screens.cases import ListScreen
+
+        while isinstance(self.screen, ListScreen):
+            self.pop_screen()
 
     def _list_closed(self, task: str | None) -> None:
         if task is not None:

@@ -253,9 +253,11 @@ class Paths:
         base = self.registry.parent
         for root in (base, Path.cwd()):
             try:
-                return str(Path(os.path.abspath(path)).relative_to(os.path.abspath(root)))
+                rel = str(Path(os.path.abspath(path)).relative_to(os.path.abspath(root)))
             except ValueError:
                 continue
+            if rel != ".":  # the folder itself (a log given as a folder): "Decision log ." said nothing
+                return rel
         return str(path)
 
     @property

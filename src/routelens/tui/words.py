@@ -42,6 +42,7 @@ __all__ = [
     "WAITING_FOR_REGISTRY",
     "NOTHING_ROUTED",
     "LAST_GOOD_KEPT",
+    "LAST_GOOD_DECISION",
     "RECOVERED",
     "REBUILD_QUESTION",
     "rebuild_detail",
@@ -252,6 +253,9 @@ WAITING_FOR_REGISTRY = "Waiting for a valid registry."
 NOTHING_ROUTED = "The registry has errors: nothing can be routed until they are fixed."
 #: ``(title, message)`` when a reload fails and the last good version stays.
 LAST_GOOD_KEPT = ("Registry not reloaded", "The registry has errors; the last good version stays on screen.")
+#: Opens the decision while the registry on disk cannot be loaded (errors, or the file is gone).
+LAST_GOOD_DECISION = ("the registry on disk cannot be loaded now: `routelens route` and the MCP server "
+                      "refuse it (exit 2); this is what the last good load decides")
 #: ``(title, message)`` when a broken registry is valid again.
 RECOVERED = ("Recovered", "The registry is valid again and was reloaded.")
 
@@ -298,7 +302,7 @@ def no_verified_fix(untried: int) -> str:
         return (f"No verified fix yet: {untried} candidate edit{'s' if untried != 1 else ''} left unchecked when "
                 "the time for checking ran out (`routelens route TASK --fixes-seconds N` checks longer).")
     return ("No verified fix for this task: no candidate edit (a trigger, a not_when phrase, a setting) makes it "
-            "route. `routelens explain TASK` says why each skill was not chosen.")
+            "route. F2 says, for each skill, why it was not chosen (`routelens explain TASK --skill ID` too).")
 
 
 def fix_copied(yaml: str, where: str, how: str, index: int, count: int, pasted: str = "") -> tuple[str, str]:
@@ -333,6 +337,6 @@ OUTCOME_LABEL = {
 }
 
 #: The questions for a file when none was given on the command line.
-ASK_CASES = "Labelled cases file (the format of `routelens eval`), e.g. tests/cases/routing.yaml:"
+ASK_CASES = "Labelled cases file (the format of `routelens eval`, e.g. cases.yaml beside the registry):"
 ASK_LOG = "Decision log (written by `routelens route --log` or `routelens mcp --log`):"
 TUNE_NEEDS_CASES = "The tune plot needs labelled cases: open them first (F8) or start with --cases FILE."

@@ -18,13 +18,15 @@ def register(sub, common) -> None:
         "says why it fell back. Watches the files and reloads on change.",
     )
     p.add_argument("--index", type=path_arg, default=None, metavar="PATH",
-                   help="the compact index (default: routing.min.json in --out, else generated/ beside the registry)")
+                   help="the compact index (default: routing.min.json in --out, else generated/ beside the registry); "
+                   "the debug catalog is read from the same folder, and F5 writes both there")
     p.add_argument("--task", default="", metavar="TEXT", help="start with this task typed in")
     p.add_argument("--theme", default="textual-dark", metavar="NAME", help="Textual theme (default textual-dark)")
     p.add_argument("--cases", type=path_arg, default=None, metavar="FILE",
                    help="open on these labelled cases (each with its outcome, live as the registry changes)")
-    p.add_argument("--log", type=path_arg, default=None, metavar="FILE",
-                   help="open on this decision log, replayed against the registry")
+    p.add_argument("--replay", "--log", dest="log", type=path_arg, default=None, metavar="FILE",
+                   help="open on this decision log (written by `routelens route --log` or `routelens mcp --log`), "
+                   "replayed against the registry; the UI reads it and never writes to it")
     p.set_defaults(func=run)
 
 

@@ -527,6 +527,8 @@ class MainScreen(Screen[None]):
         elif first_error:
             title, text = words.LAST_GOOD_KEPT
             self.notify(text, severity="error", title=title)
+            if self.decision is not None and not self._route_pending:  # now the last good load's: say so
+                self._show_decision(self._route_seq, self.decision)
 
     def _show_snapshot(self, snap: Snapshot) -> None:
         recovered = self.failure is not None and self.snapshot is not None
@@ -746,7 +748,8 @@ class MainScreen(Screen[None]):
             chars, threshold = len(self.snapshot.registry.text), self.snapshot.registry.routing.threshold
         else:  # the router's settings are the fresh index's, which are the registry's (docs/formats.md §3.4)
             chars, threshold = len(self.early[0].text), router.threshold
-        panel.show_decision(decision, self.hits, self.near, self.hit_index, chars, threshold)
+        panel.show_decision(decision, self.hits, self.near, self.hit_index, chars, threshold,
+                            last_good=self.failure is not None)
         self._paint_hits()
         self._start_fixes(seq, decision)
         self.decisions += 1

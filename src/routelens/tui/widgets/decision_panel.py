@@ -15,7 +15,7 @@ from routelens.text.visible import pictured
 from routelens.tui.fit import fit_widths
 from routelens.tui.model import Hit
 from routelens.tui.widgets.hits_table import HitsTable
-from routelens.tui.words import MODE_LABEL, REASON_LABEL, fix_line, num, pct
+from routelens.tui.words import LAST_GOOD_DECISION, MODE_LABEL, REASON_LABEL, fix_line, num, pct
 
 __all__ = ["DecisionPanel", "task_content", "no_lone_word"]
 
@@ -151,13 +151,20 @@ class DecisionPanel(Vertical):
         self.near_misses.set_hits([])
 
     def show_decision(self, decision: Any, hits: list[Hit], near: list[Hit], current: int,
-                      registry_chars: int, threshold: float) -> None:
-        """Fill the panel from a router ``Decision``."""
+                      registry_chars: int, threshold: float, last_good: bool = False) -> None:
+        """Fill the panel from a router ``Decision``. ``last_good``: the
+        registry on disk cannot be loaded now (errors, or gone), so the
+        decision is the last good load's, which ``routelens route`` would
+        refuse (exit 2): the summary opens by saying so."""
         self.remove_class("-empty")
         mode = decision.mode
         badge = Content.styled(f" {MODE_LABEL.get(mode, mode.upper())} ", _MODE_STYLE.get(mode, "reverse"))
         reason = Content.styled(f" {REASON_LABEL.get(decision.reason, decision.reason)} ", "bold $text on $panel")
         self._summary = Content.assemble(badge, reason, " ", Content(pictured(decision.message or "")))
+        if last_good:
+            self._summary = Content.assemble(
+                (" LAST GOOD LOAD ", "bold $text on $error"), " ", (LAST_GOOD_DECISION, "$text-muted"), "\n",
+                self._summary)
         self._paint_summary()
 
         self._paint_task(decision, hits, near, current)
@@ -191,7 +198,7 @@ class DecisionPanel(Vertical):
         if len(evidence) > len(shown):
             more = len(evidence) - len(shown)
             parts += [(f"\nevidence … and {num(more)} more candidate{'s' * (more != 1)} above the threshold "
-                       "(the matches table lists them; `routelens explain` says why for each)", "$text-muted")]
+                       "(the matches table lists them; F2 says why for each)", "$text-muted")]
         self.selected.update(Content.assemble(*parts))
 
         thr = f"{threshold:g}"

@@ -116,8 +116,8 @@ class HeaderBar(Widget):
         else:
             size = size_short = Content("")
         budget = (
-            Content.styled(" budget ✓ ", "$success") if s.budget_ok
-            else Content.styled(" budget ✗ ", "bold $error") if s.budget_ok is False else Content("")
+            Content.styled(" index budget ✓ ", "$success") if s.budget_ok
+            else Content.styled(" index budget ✗ ", "bold $error") if s.budget_ok is False else Content("")
         )
         if not s.loaded:
             note = Content.styled(" nothing loaded: fix the registry and it reloads " if s.errors

@@ -133,10 +133,21 @@ class SkillList(ScrollView, can_focus=True):
         self.post_message(self.Highlighted(self, self.current))
 
     def on_resize(self, event: events.Resize) -> None:
-        width = max(self.scrollable_content_region.width - 2 * _PAD * len(_COLUMNS), 0)
-        self._widths = fit_widths([Column(n, c[1], c[2]) for n, c in zip(self._natural, _COLUMNS)], width)
+        self._widths = self.fit(self.scrollable_content_region.width)
         self.virtual_size = Size(self.scrollable_content_region.width, len(self.order) + 1)
         self.refresh()
+
+    def fit(self, content: int) -> list[int]:
+        """The columns' widths in ``content`` cells. When the ids would be
+        cut even with the statuses shrunk, the status column goes (width 0:
+        the detail pane shows the status, and a skill that is not active
+        keeps its flag colour on its id) and its cells go to the ids."""
+        columns = [Column(n, c[1], c[2]) for n, c in zip(self._natural, _COLUMNS)]
+        widths = fit_widths(columns, max(content - 2 * _PAD * len(columns), 0))
+        if widths[0] < self._natural[0]:
+            widths = fit_widths(columns[:-1], max(content - 2 * _PAD * (len(columns) - 1), 0)) + [0]
+        return widths
+
 
     def cells(self, skill: Skill) -> tuple[str, str, str, str]:
         """The texts of a skill's row, as shown before fitting."""
@@ -199,7 +210,10 @@ class SkillList(ScrollView, can_focus=True):
         row = base + get("skill-list--cursor") if position == self.cursor else base
         muted = row + get("skill-list--muted")
         status = row + get("skill-list--flag") if skill.status != "active" else muted
-        return self._strip(self.cells(skill), (row + get("skill-list--id"), muted, row, status), width, row)
+        ident = row + get("skill-list--id")
+        if not self._widths[-1] and skill.status != "active":  # no status column: the id carries the flag
+            ident = ident + get("skill-list--flag")
+        return self._strip(self.cells(skill), (ident, muted, row, status), width, row)
 
     def _strip(self, cells: Sequence[str], styles: Sequence[Style], width: int, pad: Style) -> Strip:
         """One row as plain segments (no Rich rendering: ~30 rows a frame,
@@ -207,6 +221,8 @@ class SkillList(ScrollView, can_focus=True):
         segments = []
         used = 0
         for value, style, w in zip(cells, styles, self._widths):
+            if not w:  # a column given up to fit (the status at narrow widths)
+                continue
             n = cell_len(value)
             if n > w:
                 value = _cut(value, w)
