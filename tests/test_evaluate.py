@@ -186,3 +186,26 @@ def test_closest_gives_a_hint_only_when_close():
     assert closest("satus", ["path", "status"]) == "status"
     assert closest("status", ["path", "status"]) is None  # a known key needs no hint
     assert closest("owner", ["path", "priority", "triggers", "status"]) is None
+
+
+def test_one_run_names_every_mistake_of_every_case():
+    """A case stopped at its first mistake, so fixing a cases file took a run
+    per mistake (a typo, then the mode, then the flag). Each case now reports
+    every field that is wrong, in line order; a `tsk:` typo is not also
+    reported as a missing task."""
+    text = ("cases:\n"
+            "  - task: deploy it\n"
+            "    mode: quick\n"
+            "    must_falback: true\n"
+            "    expect_all: maybe\n"
+            "  - tsk: review my diff\n"
+            "    category: [a]\n")
+    with pytest.raises(CasesError) as exc:
+        parse_cases(text, "c.yaml")
+    assert [(d.line, d.column, d.key_path, d.message) for d in exc.value.diagnostics] == [
+        (3, 11, "cases[0].mode", "unknown mode 'quick' (fast, index or full)"),
+        (4, 5, "cases[0].must_falback", "unknown key `must_falback`: did you mean `must_fallback`?"),
+        (5, 17, "cases[0].expect_all", "expect_all must be true or false"),
+        (6, 5, "cases[1].tsk", "unknown key `tsk`: did you mean `task`?"),
+        (7, 15, "cases[1].category", "category must be a label (text)"),
+    ]

@@ -200,3 +200,20 @@ def test_seal_and_unseal_a_cache_payload():
     assert unseal(data[:-1] + b"X", b"fmt 1\n", "k1") is None  # a byte flipped
     assert unseal(b"fmt 1\nk1\n" + b"x" * 10, b"fmt 1\n", "k1") is None  # shorter than a digest
     assert unseal(seal(b"fmt 1\n", "k1", b""), b"fmt 1\n", "k1") == b""
+
+
+def test_a_symlink_loop_is_named_as_one(tmp_path, capsys):
+    """a.yaml -> b.yaml -> a.yaml said "Too many levels of symbolic links"
+    and then "no registry there: check the path given with --registry": the
+    path is there; it is a loop of links."""
+    from routelens.cli import main
+
+    (tmp_path / "a.yaml").symlink_to("b.yaml")
+    (tmp_path / "b.yaml").symlink_to("a.yaml")
+    with pytest.raises(FileReadError) as exc:
+        read_bounded(tmp_path / "a.yaml", 100, what="the registry")
+    assert exc.value.kind == "symlink_loop"
+    assert main(["check", "--registry", str(tmp_path / "a.yaml")]) == 2
+    assert capsys.readouterr().err == (
+        f"{tmp_path / 'a.yaml'}:1:1: cannot read the registry: it is a symlink loop (its links lead back to "
+        f"themselves, never to a file)\n{tmp_path / 'a.yaml'}: 1 error\n")

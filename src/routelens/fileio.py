@@ -42,7 +42,8 @@ from routelens.errors import FileReadError
 __all__ = ["FileReadError", "read_bounded", "file_kind", "is_inside", "same_file", "KINDS", "seal", "unseal"]
 
 #: The values of :attr:`FileReadError.kind`.
-KINDS = ("missing", "not_a_folder", "directory", "not_regular", "symlink", "outside", "too_big", "unreadable")
+KINDS = ("missing", "not_a_folder", "directory", "not_regular", "symlink", "outside", "too_big", "unreadable",
+         "symlink_loop")
 
 _FLAGS = (os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
           | getattr(os, "O_BINARY", 0))
@@ -123,6 +124,9 @@ def read_bounded(path: str | Path, limit: int, *, what: str = "file", display: s
     except OSError as exc:
         if exc.errno == errno.ELOOP and not follow_symlinks:
             raise refuse("symlink", "is a symlink: refused", "a symlink") from None
+        if exc.errno == errno.ELOOP:  # a.yaml -> b.yaml -> a.yaml: no file at the end of the links
+            raise refuse("symlink_loop", "is a symlink loop (its links lead back to themselves, never to a file)",
+                         "a symlink loop") from None
         raise refuse("unreadable", f"cannot be read: {exc.strerror or exc}", exc.strerror or str(exc)) from None
     try:
         st = os.fstat(fd)

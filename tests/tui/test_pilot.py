@@ -688,3 +688,21 @@ async def test_the_footer_shows_only_whole_keys_beside_the_palette_key(registry)
     assert await _footer_keys(registry, 80) == (first, True)
     assert await _footer_keys(registry, 90) == (first + ["f6"], True)
     assert await _footer_keys(registry, 160) == (first + ["f6", "f7", "f8", "f9"], True)
+
+
+async def test_views_of_the_whole_registry_say_why_they_cannot_open_yet(registry):
+    """F2/F3 during a 100,000-skill parse said "No valid registry loaded
+    yet", as for a broken registry: now it says the registry is being read,
+    and whether typed tasks route meanwhile."""
+    app = make_app(registry)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(app, pilot)
+        main = app.main
+        main.failure, main.early = None, None
+        assert app._not_loaded() == ("The registry is still being read; this opens once it is loaded.",)
+        main.early = object()
+        assert app._not_loaded() == ("The registry is still being read; this opens once it is loaded "
+                                     "(typed tasks route already).",)
+        main.early, main.failure = None, object()
+        assert app._not_loaded() == ("No valid registry loaded yet: fix the errors shown and it reloads.",)
+        main.failure = None

@@ -136,6 +136,8 @@ def read_registry_bytes(path: str | Path, display: str | None = None) -> bytes:
             message = f"cannot read the registry: it is {exc.detail}, not a regular file (refused without reading)"
         elif exc.kind in ("missing", "not_a_folder"):
             message = "cannot read the registry: No such file or directory"
+        elif exc.kind == "symlink_loop":
+            message = "cannot read the registry: it is a symlink loop (its links lead back to themselves, never to a file)"
         else:
             message = f"cannot read the registry: {exc.detail or exc}"
         raise RegistryError([Diagnostic(display, 1, 1, "", message)]) from None

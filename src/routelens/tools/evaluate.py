@@ -266,18 +266,23 @@ def parse_cases(text: str | bytes, display: str = "<cases>") -> list[Case]:
             err(key, f"{key} must be true or false")
             return None
 
-        typo = next(((k, h) for k in item if isinstance(k, str) for h in [closest(k, CASE_KEYS, 80)] if h), None)
-        if typo is not None:  # `must_falback: true` would be ignored and the case measured as something else
-            err(typo[0], f"unknown key `{typo[0]}`: did you mean `{typo[1]}`?", key_nodes[typo[0]])
-            continue
+        typos = [(k, h) for k in item if isinstance(k, str) for h in [closest(k, CASE_KEYS, 80)] if h]
+        for key, hint in typos:  # `must_falback: true` would be ignored and the case measured as something else
+            err(key, f"unknown key `{key}`: did you mean `{hint}`?", key_nodes[key])
+        # every field is checked, so that one run names every mistake of the case
+        # (a case stopped at its first one, and a second run showed the next)
+        broken = bool(typos)
+        task = ""
         if "task" not in item:
-            err("task", "missing")
-            continue
-        ok, task = scalar(item["task"])
-        if not ok:
-            err("task", "task must be text (a string), not a list or a mapping")
-            continue
-        task = task or ""
+            if "task" not in {hint for _, hint in typos}:  # `tsk:` was named above as what it is
+                err("task", "missing")
+            broken = True
+        else:
+            ok, task = scalar(item["task"])
+            if not ok:
+                err("task", "task must be text (a string), not a list or a mapping")
+                broken = True
+            task = (task or "") if ok else ""
         expect: list[str] = []
         expect_at: list[tuple[int, int]] = []
         if "expect" in item:
@@ -291,14 +296,14 @@ def parse_cases(text: str | bytes, display: str = "<cases>") -> list[Case]:
                 expect_at = [at(c) for c in enode.items]
             else:
                 err("expect", "expect must be a list of skill ids")
-                continue
+                broken = True
         comp = None
         comp_at = None
         if "composition" in item:
             ok, comp = scalar(item["composition"])
             if not ok:
                 err("composition", "composition must be an id or null")
-                continue
+                broken, comp = True, None
             comp_at = at(item["composition"])
         mode = None
         if "mode" in item:
@@ -306,31 +311,30 @@ def parse_cases(text: str | bytes, display: str = "<cases>") -> list[Case]:
             if not ok or (mode is not None and mode not in MODES):
                 shown = mode if ok else "a list or mapping"
                 err("mode", f"unknown mode {shown!r} (fast, index or full)")
-                continue
+                broken = True
         mf = flag("must_fallback")
-        if mf is None:
-            continue
         every = flag("expect_all")
-        if every is None:
-            continue
+        broken = broken or mf is None or every is None
         note = None
         if "note" in item:
             ok, note = scalar(item["note"])
             if not ok:
                 err("note", "note must be text")
-                continue
+                broken = True
         cat = "uncategorised"
         if "category" in item:
             ok, c = scalar(item["category"])
             if not ok:
                 err("category", "category must be a label (text)")
-                continue
-            cat = c or "uncategorised"
+                broken = True
+            cat = (c if ok else None) or "uncategorised"
+        if broken:
+            continue
         tline = at(item["task"])[0]
         cases.append(Case(task, tuple(expect), comp, mode, mf, cat, tline, every, note, index=i, file=display,
                           expect_at=tuple(expect_at), composition_at=comp_at))
     if errors:
-        raise CasesError(errors)
+        raise CasesError(sorted(errors, key=lambda d: (d.line, d.column)))
     return cases
 
 

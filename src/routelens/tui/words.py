@@ -43,6 +43,7 @@ __all__ = [
     "NOTHING_ROUTED",
     "LAST_GOOD_KEPT",
     "LAST_GOOD_DECISION",
+    "STILL_READING",
     "RECOVERED",
     "REBUILD_QUESTION",
     "rebuild_detail",
@@ -253,6 +254,8 @@ WAITING_FOR_REGISTRY = "Waiting for a valid registry."
 NOTHING_ROUTED = "The registry has errors: nothing can be routed until they are fixed."
 #: ``(title, message)`` when a reload fails and the last good version stays.
 LAST_GOOD_KEPT = ("Registry not reloaded", "The registry has errors; the last good version stays on screen.")
+#: Said when F2, F3 or the tune plot is asked for while the registry is still being read.
+STILL_READING = "The registry is still being read; this opens once it is loaded"
 #: Opens the decision while the registry on disk cannot be loaded (errors, or the file is gone).
 LAST_GOOD_DECISION = ("the registry on disk cannot be loaded now: `routelens route` and the MCP server "
                       "refuse it (exit 2); this is what the last good load decides")

@@ -134,7 +134,7 @@ def report_registry_error(path: Path, exc: RegistryError, outcome: str = "") -> 
     n = len(exc.diagnostics)
     tail = f"; {outcome}" if outcome else ""
     print(f"{path}: {n} error{'s' if n != 1 else ''}{tail}", file=sys.stderr)
-    if not Path(path).exists():
+    if not os.path.lexists(path):  # a symlink loop is there, and said so above
         print(f"routelens: no registry there: {_named_by(path)}", file=sys.stderr)
 
 
