@@ -2,7 +2,7 @@
 
 For each case set, the cases are split deterministically by position (even
 and odd index). `suggest` runs on one half (in-sample); the registry with
-every proposal applied (what `suggest --out` writes) is then evaluated on
+every proposal applied (what `suggest --copy` writes) is then evaluated on
 the other half (out-of-sample), against the unpatched registry on the same
 half. Both directions are run. Prints a Markdown table (the README's
 "Closing the loop" figures).

@@ -44,3 +44,52 @@ _PIECES = list("abcAB1 _-.\t\nxyzé") + ["the", "for", "and", "データ", "東�
 @given(st.lists(st.sampled_from(_PIECES), max_size=40).map("".join))
 def test_term_candidates_that_are_terms_are_the_terms_on_random_texts(text):
     assert _counts(text) == Counter(terms(text))
+
+
+# --------------------------------------------------------------------------- line-start searches (build round 6)
+
+import re  # noqa: E402
+
+from routelens.registry.split import skills_line, top_level_line  # noqa: E402
+
+_OLD_SKILLS_LINE = re.compile(r"^skills:[ \t]*(?:#[^\n]*)?$", re.M)
+_OLD_TOP_LEVEL = re.compile(r"^[^ \t#\n]", re.M)
+
+
+def _old_skills_line(text: str):
+    found = _OLD_SKILLS_LINE.search(text)
+    if found is None or _OLD_SKILLS_LINE.search(text, found.end()) is not None:
+        return None
+    return found.start(), found.end()
+
+
+def _old_top_level(text: str, pos: int):
+    m = _OLD_TOP_LEVEL.search(text, pos)
+    return m.start() if m is not None else None
+
+
+_LINE_TRAPS = [
+    "", "skills:", "skills:\n", "skills: # c\n  a:\n", "skills:  \n", "skills:\t#x", " skills:\n", "#skills:\n",
+    "skills: x\n", "skillsx:\n", "a: 1\nskills:\n  b:\n", "a: 1\nskills:\nskills:\n", "skills:\n  a:\nskills: #\n",
+    "\nskills:", "\n\nskills:\n\n", "skills:\r\n", "x\n skills:\nskills:", "skills:\nrules:\n", "skills:#\n",
+    "skills: #a\n  b:\n    c: 1\ncomposition:\n", "  \nskills:\n\t\n#c\n x\ny", "skills:\n\n\n", "skills:\nx",
+]
+
+
+@given(st.lists(st.sampled_from(["skills:", "skills: ", "\n", " ", "\t", "#", "a", ": x", "skills:\n", "\nz"]),
+                max_size=12).map("".join))
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_line_start_searches_find_what_the_multiline_patterns_find(text):
+    """skills_line and top_level_line (a LF searched for, not a ``^`` tried
+    at every character) give what the ``^...$`` patterns under re.M give,
+    from every position."""
+    assert skills_line(text) == _old_skills_line(text)
+    for pos in range(len(text) + 2):
+        assert top_level_line(text, pos) == _old_top_level(text, pos), (text, pos)
+
+
+def test_line_start_searches_on_traps():
+    for text in _LINE_TRAPS:
+        assert skills_line(text) == _old_skills_line(text), text
+        for pos in range(len(text) + 2):
+            assert top_level_line(text, pos) == _old_top_level(text, pos), (text, pos)

@@ -562,3 +562,31 @@ def test_a_bad_not_when_or_high_risk_list_is_named_as_itself(tmp_path, cli):
                    f"{reg}:12:15: skills.b.not_when: not_when is empty: give at least one phrase\n"
                    f"{reg}:14:14: routing.high_risk: high_risk must be a non-empty list of strings\n"
                    f"{reg}: 3 errors; nothing was written\n")
+
+
+def test_a_build_process_leaves_without_teardown_and_loses_no_output(tmp_path):
+    """``python -m routelens build`` leaves with ``os._exit`` after flushing
+    (cli.entry.run, QUICK_EXIT): every line of its summary reaches a pipe,
+    and its exit code is main()'s; a command outside QUICK_EXIT exits as
+    before, and bad input still exits 2 with its diagnostics."""
+    out = tmp_path / "g"
+    env = dict(os.environ, PYTHONIOENCODING="utf-8")
+    proc = subprocess.run([sys.executable, "-m", "routelens", "build", "--registry", str(EXAMPLE), "--out", str(out)],
+                          capture_output=True, text=True, timeout=120, cwd=tmp_path, env=env)
+    from routelens.cli import main
+
+    assert proc.returncode == 0
+    lines = proc.stdout.splitlines()
+    assert lines[0].startswith(f"built {out / INDEX_NAME} and {out / CATALOG_NAME} from {EXAMPLE} (3 skills, 2 compositions")
+    assert lines[-1].startswith("budget: index ") and len(lines) == 6, lines
+    assert (out / INDEX_NAME).is_file() and (out / CATALOG_NAME).is_file()
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("schema_version: 1\nskills:\n  a:\n    path: [\n", encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-m", "routelens", "check", "--registry", str(bad)],
+                          capture_output=True, text=True, timeout=120, cwd=tmp_path, env=env)
+    assert proc.returncode == 2 and proc.stderr.rstrip().endswith(f"{bad}: 1 error") and "Traceback" not in proc.stderr
+    proc = subprocess.run([sys.executable, "-m", "routelens", "--version"], capture_output=True, text=True,
+                          timeout=120, cwd=tmp_path, env=env)
+    assert proc.returncode == 0 and proc.stdout.startswith("routelens ")
+    # in-process, main() still returns its code (only run() leaves the process)
+    assert main(["build", "--registry", str(EXAMPLE), "--out", str(out), "-q"]) == 0

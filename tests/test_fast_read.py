@@ -521,3 +521,109 @@ def test_a_split_forced_at_any_line_gives_the_one_process_answer(case, data):
         assert_same_split(text.encode("utf-8"))
     finally:
         split.MIN_CHARS, split.can_split, split.split_plan, load_module.parse_scanned = saved
+
+
+# --------------------------------------------------------------------------- the line reader in two processes
+
+
+@pytest.fixture
+def scan_in_two(monkeypatch):
+    """Let the line reader's two-process read (scan_skills with jobs=2) run
+    on small registries and inside the test runner; counts its children."""
+    import routelens.registry.scan as scan
+    import routelens.registry.split as split
+
+    monkeypatch.setattr(split, "MIN_CHARS", 0)
+    monkeypatch.setattr(split, "can_split", lambda: True)
+    started: list[bool] = []
+    real = scan._start_half
+
+    def counted(*args, **kwargs):
+        child = real(*args, **kwargs)
+        started.append(child is not None)
+        return child
+
+    monkeypatch.setattr(scan, "_start_half", counted)
+    return started
+
+
+def _scan_parts(text: str, jobs: int):
+    from routelens.registry.scan import scan_skills
+
+    got = scan_skills(text, jobs=jobs)
+    return None if got is None else (got.skills_start, got.section_end, list(got.decided.items()), got.regions,
+                                     got.undecided)
+
+
+def _bench_registry(n: int, seed: int) -> str:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_build", ROOT / "benchmarks" / "bench_build.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)  # type: ignore[union-attr]
+    return bench.gen_registry(n, seed).decode("utf-8") if seed % 2 else bench.make_registry(n, seed=seed)
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_the_line_reader_in_two_processes_gives_the_one_process_scan(scan_in_two, seed):
+    text = _bench_registry(300, seed)
+    two, one = _scan_parts(text, 2), _scan_parts(text, 1)
+    assert two == one and len(one[2]) == 299  # every entry but the first decided
+    assert scan_in_two == [True]
+    assert _read_jobs(text.encode("utf-8"), 2) == _read_jobs(text.encode("utf-8"), 1)
+
+
+@pytest.mark.parametrize("path", _shipped(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_shipped_yaml_scans_the_same_in_two_processes(scan_in_two, path):
+    text = path.read_bytes().decode("utf-8", "replace")
+    assert _scan_parts(text, 2) == _scan_parts(text, 1)
+    assert_same_split(path.read_bytes())
+
+
+@settings(max_examples=60, **SETTINGS)
+@given(registries())
+def test_generated_registries_scan_the_same_in_two_processes(case):
+    import routelens.registry.split as split
+
+    text, _ = case
+    saved = split.MIN_CHARS, split.can_split
+    split.MIN_CHARS, split.can_split = 0, (lambda: True)
+    try:
+        assert _scan_parts(text, 2) == _scan_parts(text, 1)
+        assert_same_split(text.encode("utf-8"))
+    finally:
+        split.MIN_CHARS, split.can_split = saved
+
+
+@pytest.mark.parametrize("how", ["raises", "exits"])
+def test_a_failing_line_reader_child_leaves_its_half_to_this_process(scan_in_two, monkeypatch, how):
+    import os
+
+    import routelens.registry.scan as scan
+
+    parent = os.getpid()
+    real = scan._read_entry
+
+    def failing(*args, **kwargs):
+        if os.getpid() != parent:
+            if how == "exits":
+                os._exit(3)
+            raise RuntimeError("the child fails")
+        return real(*args, **kwargs)
+
+    text = _bench_registry(120, 3)
+    one = _scan_parts(text, 1)
+    monkeypatch.setattr(scan, "_read_entry", failing)
+    assert _scan_parts(text, 2) == one
+    assert scan_in_two == [True]
+
+
+def test_a_duplicate_id_across_the_two_halves_is_the_same_error(scan_in_two):
+    text = _bench_registry(60, 3)
+    one = _scan_parts(text, 1)
+    second = one[2][0][0]  # the first decided entry (in this process's half), written again as the last entry
+    dup = text.replace("\ncomposition:", f"\n  {second}:\n    path: skills/x.md\n    priority: P1\n    triggers:\n"
+                                          "      - twice\n\ncomposition:", 1)
+    assert _scan_parts(dup, 1) is None and _scan_parts(dup, 2) is None  # decided twice: the usual reading decides
+    got = _read_jobs(dup.encode("utf-8"), 2)
+    assert got == _read_jobs(dup.encode("utf-8"), 1) and got[0] == "error"

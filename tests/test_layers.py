@@ -41,6 +41,8 @@ DEFERRED = {
     ("routelens.cli.commands.tui", "routelens.tui.model"),  # the TUI's model, with the app
     ("routelens.cli.commands.common", "routelens.tools.evaluate"),  # the cases reader and the router it
     # imports (about 90 ms): only for the commands that read cases, never for build, check or stats
+    ("routelens.artifacts.vocabulary", "routelens.text.typos"),  # rapidfuzz (about 15 ms of start-up): only
+    # when the build scores a real word one edit away from a trigger (in the second process of --jobs 2)
 }
 
 

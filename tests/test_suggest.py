@@ -1,4 +1,4 @@
-"""``routelens suggest CASES [--out FILE]``: phrases from missed tasks, each
+"""``routelens suggest CASES [--copy FILE]``: phrases from missed tasks, each
 checked against every labelled case; a patched copy whose only change is the
 added lines; the registry never written; suggestions that hold out of
 sample (docs/formats.md §14)."""
@@ -101,7 +101,7 @@ def test_cli_out_writes_a_patched_copy_and_never_the_registry(small, tmp_path, c
     before = reg_path.read_bytes()
     out = tmp_path / "elsewhere" / "patched.yaml"
     out.parent.mkdir()
-    assert main(["suggest", str(cases_path), "--registry", str(reg_path), "--out", str(out)]) == 0
+    assert main(["suggest", str(cases_path), "--registry", str(reg_path), "--copy", str(out)]) == 0
     text = capsys.readouterr()
     assert reg_path.read_bytes() == before
     assert out.read_bytes() == before.replace(b"[weather report]", b"[weather report, weather forecast]")
@@ -137,7 +137,7 @@ def test_out_may_not_be_the_registry_or_a_generated_file(small, tmp_path, capsys
     link.symlink_to(reg_path)
     before = reg_path.read_bytes()
     for target in (reg_path, link, tmp_path / "generated" / "routing.min.json"):
-        assert main(["suggest", str(cases_path), "--registry", str(reg_path), "--out", str(target)]) == 2
+        assert main(["suggest", str(cases_path), "--registry", str(reg_path), "--copy", str(target)]) == 2
         err = capsys.readouterr().err
         assert "refusing to write" in err and "Traceback" not in err
     assert reg_path.read_bytes() == before

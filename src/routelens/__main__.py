@@ -1,5 +1,3 @@
-import sys
+from routelens.cli.entry import run
 
-from routelens.cli import main
-
-sys.exit(main())
+run()

@@ -41,7 +41,6 @@ from typing import Any, Callable
 from routelens.artifacts.bodies import body_text_info
 from routelens.artifacts.wordfreq_cache import frequencies
 from routelens.registry.model import Registry
-from routelens.text.typos import word_similarity
 from routelens.text.unicode import SPACELESS_RANGES, is_spaceless, normalize_text
 from routelens.text.words import (MATCH_STOP_WORDS, TERM_STOP_WORDS, inflection_key, inflections, inflects,
                                   is_term, lemma_candidates, term_candidates, terms)
@@ -181,9 +180,18 @@ def trigger_key(trigger: str) -> str | None:
     return key  # type: ignore[return-value]
 
 
-#: one character of a script written without spaces (:func:`routelens.text.unicode.is_spaceless` as a class)
-_SPACELESS_CHAR = re.compile("[" + "".join(f"{re.escape(chr(lo))}-{re.escape(chr(hi))}"
-                                           for lo, hi in SPACELESS_RANGES) + "]")
+_SPACELESS: list[re.Pattern[str]] = []
+
+
+def _spaceless_char() -> re.Pattern[str]:
+    """One character of a script written without spaces
+    (:func:`routelens.text.unicode.is_spaceless` as a class), compiled on
+    first use: a class of many ranges, a few milliseconds that a build whose
+    second process keys the triggers never spends in its first."""
+    if not _SPACELESS:
+        _SPACELESS.append(re.compile("[" + "".join(f"{re.escape(chr(lo))}-{re.escape(chr(hi))}"
+                                                   for lo, hi in SPACELESS_RANGES) + "]"))
+    return _SPACELESS[0]
 _ASCII_ALNUM = re.compile(r"[A-Za-z0-9]")
 
 
@@ -194,7 +202,7 @@ def _trigger_key(trigger: str) -> str | None:
     if norm.isascii():  # no character of a script without spaces (all of them are beyond ASCII)
         if _ASCII_ALNUM.search(norm) is None:
             return None  # punctuation alone: what the first rule below gives
-    elif len(rest := _SPACELESS_CHAR.sub("", norm)) != len(norm):  # it holds a character of such a script
+    elif len(rest := _spaceless_char().sub("", norm)) != len(norm):  # it holds a character of such a script
         # written in a script without spaces, punctuation aside ("予約"), or mixing scripts ("CSV出力")
         if rest and any(c.isalnum() for c in rest):
             return None
@@ -449,6 +457,8 @@ def real_neighbours(word: str, threshold: float | None = None) -> list[str]:
     en = _freq("en")
     out = [w for w in cands if w not in forms and (f := en.get(w)) and math.log10(f * 1e9) >= NEAR_MIN_ZIPF]
     if threshold is not None:
+        from routelens.text.typos import word_similarity  # rapidfuzz: only when a neighbour is to be scored
+
         floor = min(threshold, NEAR_MIN_SCORE)
         # the trigger's singular ("panda" for "pandas") is a near miss of its own (§6.7), no typo
         out = [w for w in out if not _spelling_variant(word, w) and not inflects(w, word)

@@ -68,19 +68,26 @@ class Frequencies:
     """One language's word frequencies: ``get(word)`` is the frequency (a
     proportion, 0..1) that ``wordfreq.get_frequency_dict(lang)`` holds for
     ``word``, or ``default`` when the list does not hold it. ``words`` is
-    sorted (code point order), ``buckets[i]`` the centibels below 0 of
-    ``words[i]``."""
+    the sorted list's words as UTF-8 ``bytes`` (whose byte order is the
+    code point order of the words), ``buckets[i]`` the centibels below 0 of
+    ``words[i]``. Bytes, not ``str``: cutting the file's payload into 535,000
+    ``bytes`` took half the time of decoding it and cutting it into ``str``
+    (about 30 ms of a build), and a lookup encodes its one word instead."""
 
     __slots__ = ("words", "buckets")
 
-    def __init__(self, words: list[str], buckets: array):
+    def __init__(self, words: list[bytes], buckets: array):
         self.words = words
         self.buckets = buckets
 
     def get(self, word: str, default: float | None = None) -> float | None:
+        try:
+            key = word.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate: in no list
+            return default
         words = self.words
-        i = bisect.bisect_left(words, word)
-        if i < len(words) and words[i] == word:
+        i = bisect.bisect_left(words, key)
+        if i < len(words) and words[i] == key:
             return 10 ** (-self.buckets[i] / 100)  # wordfreq's cB_to_freq(-bucket), the same float
         return default
 
@@ -128,10 +135,9 @@ def _read(path: Path, key: str) -> Frequencies | None:
     if buckets.itemsize != 2 or len(payload) < 8 + 2 * n:
         return None
     buckets.frombytes(payload[8:8 + 2 * n])
-    try:
-        words = payload[8 + 2 * n:].decode("utf-8").split("\n") if n else []
-    except UnicodeDecodeError:
-        return None
+    # cut as bytes, never decoded: the sealed payload is what a write made of str words (its sha256 says
+    # so); a crafted one that is no UTF-8 only holds words no lookup can equal, and can at worst change figures
+    words = payload[8 + 2 * n:].split(b"\n") if n else []
     if len(words) != n:
         return None
     return Frequencies(words, buckets)

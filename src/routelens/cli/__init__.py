@@ -6,7 +6,7 @@ This face also keeps the names the former ``routelens/cli.py`` had
 """
 
 from routelens.cli.commands.common import common_options, resolve_paths
-from routelens.cli.entry import COMMANDS, build_parser, main
+from routelens.cli.entry import COMMANDS, build_parser, main, run
 from routelens.paths import bundled_registry
 
-__all__ = ["main", "build_parser", "COMMANDS", "common_options", "resolve_paths", "bundled_registry"]
+__all__ = ["main", "run", "build_parser", "COMMANDS", "common_options", "resolve_paths", "bundled_registry"]

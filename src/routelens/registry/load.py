@@ -66,7 +66,7 @@ def parse_registry(raw: bytes, path: str | Path = "skills.yaml", display_name: s
     if progress is not None:
         progress = _forward_only(progress)
     if _fast:
-        reg = parse_scanned(text, path, display, progress)
+        reg = parse_scanned(text, path, display, progress, jobs)
         if reg is not None:
             return reg
     if jobs >= 2 and _fast:

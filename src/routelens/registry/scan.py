@@ -47,6 +47,8 @@ read twice (this read, which gives up, and the usual one).
 
 from __future__ import annotations
 
+import marshal
+import os
 import re
 from bisect import bisect_right
 from pathlib import Path
@@ -56,15 +58,14 @@ from routelens.gcpause import gc_paused
 from routelens.limits import LIMITS
 from routelens.paths import is_absolute_or_escaping
 from routelens.registry.model import PRIORITIES, STATUSES, Registry, Skill, new_skill
-from routelens.registry.split import skills_section
+import routelens.registry.split as split_module
+from routelens.registry.split import fork_with_pipe, skills_line, skills_section, top_level_line
 from routelens.registry.validate import SKILL_KEYS, compose_registry, validate_registry
 from routelens.text.canonical import sha256_hex
 from routelens.text.yaml_events import MAP, NULL_WORDS, SCALAR, Reader, ReadStoppedError, sorted_unique
 
 __all__ = ["scan_skills", "parse_scanned"]
 
-_SKILLS_LINE = re.compile(r"^skills:[ \t]*(?:#[^\n]*)?$", re.M)
-_TOP_LEVEL = re.compile(r"^[^ \t#\n]", re.M)
 _FIRST_CONTENT = re.compile(r"^( +)[^ \t#\n]", re.M)
 #: characters the parser refuses, masks (U+0085/U+2028/U+2029, docs/formats.md §2) or reads as
 #: white space (tab), and the BOM: no decided chunk holds one (the parser reads them where they are)
@@ -376,22 +377,28 @@ class Scan:
         self.undecided: list[tuple[int, int]] = []
 
 
-def scan_skills(text: str, progress: Callable[[float], None] | None = None) -> Scan | None:
+def scan_skills(text: str, progress: Callable[[float], None] | None = None, jobs: int = 1) -> Scan | None:
     """Cut the ``skills`` section of the canonical ``text`` into chunks and
     read the decided ones (see the module's docstring). None when the text
     has no single plain ``skills:`` line at column 0, no entry, a line
     separator U+0085/U+2028/U+2029 anywhere (the usual reading masks them),
     or two decided entries with one id. The first chunk is always left undecided, so the parser still sees
     a ``skills`` mapping. ``progress(fraction)`` is called about a hundred
-    times with the fraction of the section read."""
+    times with the fraction of the section read.
+
+    ``jobs=2`` reads the second half of the chunks in a forked child while
+    this process reads the first (:func:`_scan_in_two`: a registry of
+    :data:`~routelens.registry.split.MIN_CHARS` or more, a process that may
+    fork); the child's skills come back as tuples. What the child fails to
+    send is read here. The answer is the same for any ``jobs``."""
     if "\x85" in text or "\u2028" in text or "\u2029" in text:
         return None  # the parser reads them as line breaks unless masked (docs/formats.md §2)
-    found = _SKILLS_LINE.search(text)
-    if found is None or _SKILLS_LINE.search(text, found.end()) is not None:
+    found = skills_line(text)
+    if found is None:
         return None
-    start = found.end() + 1
-    top = _TOP_LEVEL.search(text, start)
-    section_end = top.start() if top is not None else len(text)
+    start = found[1] + 1
+    top = top_level_line(text, start)
+    section_end = top if top is not None else len(text)
     first = _FIRST_CONTENT.search(text, start, section_end)
     if first is None:
         return None
@@ -400,23 +407,59 @@ def scan_skills(text: str, progress: Callable[[float], None] | None = None) -> S
     if field is None or len(field.group(1)) <= indent:
         return None
     j = len(field.group(1))
-    entry = _entry_pattern(indent, j).fullmatch
-    match = _chunk_pattern(indent, j).fullmatch
-    fields_re = _field_pattern(j)
     # entry key lines: a line at the entries' indentation that is no comment
     starts = [m.start() + 1 for m in re.compile(r"\n {%d}(?=[^ #\n])" % indent).finditer(text, start - 1, section_end)]
     starts.append(section_end)
-    scan = Scan(found.start(), section_end)
+    scan = Scan(found[0], section_end)
+    scan.undecided.append((starts[0] + indent, starts[1]))
+    readers = (_entry_pattern(indent, j).fullmatch, _chunk_pattern(indent, j).fullmatch, _field_pattern(j))
+    pairs = list(zip(starts[1:-1], starts[2:]))
+    total = max(section_end - start, 1)
+    mine, theirs = pairs, []
+    if jobs >= 2 and len(text) >= split_module.MIN_CHARS and len(pairs) >= 2 and split_module.can_split():
+        mine, theirs = pairs[:len(pairs) // 2], pairs[len(pairs) // 2:]
+    child = _start_half(text, theirs, indent, readers) if theirs else None
+    if child is None and theirs:
+        mine, theirs = pairs, []
+    try:
+        ok = _scan_chunks(text, mine, indent, readers, scan, progress, start, total)
+    finally:
+        rest = _receive_half(*child) if child is not None else None
+    if not ok:
+        return None
+    if theirs:
+        if rest is None:  # the child failed: its half is read here, the same
+            if not _scan_chunks(text, theirs, indent, readers, scan, progress, start, total):
+                return None
+        else:
+            decided, regions, undecided = scan.decided, scan.regions, scan.undecided
+            for a, b, t in rest:
+                if t is None:
+                    undecided.append((a + indent, b))
+                else:
+                    if t[0] in decided:
+                        return None
+                    decided[t[0]] = new_skill(*t)
+                    regions.append((a, b))
+    return scan
+
+
+def _scan_chunks(text: str, pairs: list[tuple[int, int]], indent: int, readers: tuple, scan: Scan,
+                 progress: Callable[[float], None] | None, start: int, total: int) -> bool:
+    """Read the chunks ``pairs`` (``(start, end)`` character indices, in file
+    order) into ``scan``; False when a decided id was decided before (the
+    caller gives up)."""
+    if not pairs:
+        return True
+    entry, match, fields_re = readers
     decided = scan.decided
     regions = scan.regions
     undecided = scan.undecided
-    undecided.append((starts[0] + indent, starts[1]))
-    total = max(section_end - start, 1)
     step = start + total // 100 + 1
     count = text.count
-    prev = starts[1] if len(starts) > 2 else 0
+    prev = pairs[0][0]
     line = count("\n", 0, prev) + 1
-    for a, b in zip(starts[1:-1], starts[2:]):
+    for a, b in pairs:
         if a != prev:
             line += count("\n", prev, a)
             prev = a
@@ -431,13 +474,83 @@ def scan_skills(text: str, progress: Callable[[float], None] | None = None) -> S
             undecided.append((a + indent, b))
         else:
             if skill.id in decided:
-                return None
+                return False
             decided[skill.id] = skill
             regions.append((a, b))
         if progress is not None and b >= step:
             step = b + total // 100 + 1
             progress((b - start) / total)
-    return scan
+    return True
+
+
+def _start_half(text: str, pairs: list[tuple[int, int]], indent: int, readers: tuple) -> tuple[int, int] | None:
+    """``(pid, read_fd)`` of a forked child reading the chunks ``pairs`` and
+    sending ``[(start, end, skill tuple or None), ...]`` (the arguments of
+    :func:`~routelens.registry.model.new_skill` of each decided chunk) with
+    :mod:`marshal`, or None when no child can be started."""
+    forked = fork_with_pipe(pipe_size=1 << 20)
+    if forked is None:
+        return None
+    pid, rfd, wfd = forked
+    if pid == 0:  # pragma: no cover - the child's coverage is not collected
+        status = 1
+        try:
+            os.close(rfd)
+            half = Scan(0, 0)
+            try:
+                if not _scan_chunks(text, pairs, indent, readers, half, None, 0, 1):
+                    raise ValueError("an id twice")
+                skills = iter(half.decided.values())
+                regions = set(half.regions)
+                out = []
+                for a, b in pairs:
+                    if (a, b) in regions:
+                        s = next(skills)
+                        out.append((a, b, (s.id, s.path, s.priority, s.triggers, s.description, s.status, s.metadata,
+                                           s.source_start, s.source_end, s.self_contained, s.not_when)))
+                    else:
+                        out.append((a, b, None))
+                payload = marshal.dumps((True, out))
+            except BaseException:  # noqa: BLE001 - any failure: this process reads the half itself
+                payload = marshal.dumps((False, []))
+            view = memoryview(payload)
+            while view:
+                view = view[os.write(wfd, view):]
+            status = 0
+        finally:
+            os._exit(status)
+    os.close(wfd)
+    return pid, rfd
+
+
+def _receive_half(pid: int, fd: int) -> list[tuple] | None:
+    """The child's chunks (:func:`_start_half`), or None when it failed or
+    sent something of another shape; always reaps it."""
+    chunks = []
+    try:
+        while True:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                break
+            chunks.append(chunk)
+    except OSError:
+        chunks = []
+    finally:
+        os.close(fd)
+        _, status = os.waitpid(pid, 0)
+    if status != 0 or not chunks:
+        return None
+    try:
+        ok, out = marshal.loads(b"".join(chunks))
+    except (EOFError, ValueError, TypeError):
+        return None
+    if ok is not True or type(out) is not list:
+        return None
+    for row in out:
+        if type(row) is not tuple or len(row) != 3 or (row[2] is not None and (type(row[2]) is not tuple
+                                                                                 or len(row[2]) != 11)):
+            return None
+    return out
 
 
 def _rest_fits(r: Reader, root: Any, scan: Scan, shift: Callable[[int], int]) -> bool:
@@ -473,7 +586,7 @@ def _rest_fits(r: Reader, root: Any, scan: Scan, shift: Callable[[int], int]) ->
 
 
 def parse_scanned(text: str, path: Path, display: str,
-                  progress: Callable[[float], None] | None = None) -> Registry | None:
+                  progress: Callable[[float], None] | None = None, jobs: int = 1) -> Registry | None:
     """The :class:`Registry` of the canonical ``text`` with its common
     ``skills`` entries read by :func:`scan_skills` and the rest by the YAML
     parser, or None when the caller should read it the usual way: nothing
@@ -482,7 +595,7 @@ def parse_scanned(text: str, path: Path, display: str,
     :func:`_rest_fits`). Never raises for a bad registry: the usual reading
     reports it."""
     with gc_paused():  # many small containers, no cycles (the collector would rescan them again and again)
-        scan = scan_skills(text, progress)
+        scan = scan_skills(text, progress, jobs)
         if scan is None or not scan.regions:
             return None
         # each decided chunk (whole lines) becomes as many comment lines '#' (a comment at column 0 ends

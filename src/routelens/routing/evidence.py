@@ -54,6 +54,7 @@ from routelens.routing.matching import Match, PreparedTask
 from routelens.routing.pointers import heading, instead, pointed_back
 from routelens.routing.signals import Signal, asks, identifiers, ja_object, markup, negated, within
 from routelens.routing.spans import Spans
+from routelens.text.typos import word_similarity
 from routelens.text.unicode import normalize_text
 from routelens.text.words import lemma_candidates, terms
 
@@ -333,6 +334,20 @@ def _adjacent_phrase(span: tuple[int, int], key: str, sid: str, text: str,
     return None
 
 
+_WORD_RUN = _re.compile(r"[^\W_]+")
+
+
+def _missing_words(trigger: str, shown: str) -> list[str]:
+    """The Latin words (4 letters or more) of ``trigger`` that the task's
+    text ``shown`` holds in no form, equal, inflected or misspelt
+    (:func:`routelens.text.typos.word_similarity` 60 or more): a match
+    missing them is part of the phrase, not a typo of it. ``[]`` for a
+    trigger in a script without spaces."""
+    said = _WORD_RUN.findall(normalize_text(shown))
+    return [u for u in _WORD_RUN.findall(normalize_text(trigger))
+            if u.isascii() and len(u) >= 4 and not any(word_similarity(u, t) >= 60.0 for t in said)]
+
+
 def _zipf_words(z: float) -> str:
     return f"Zipf {z:.1f}" if z > 0 else "rare in everyday language"
 
@@ -394,6 +409,12 @@ def _trigger_pieces(best: Match, hits: dict[str, list[Match]], text: str, negati
             w, detail = _STRONG, f"a typo of the specific word {quote(key)} ({format_score(m.score)})"
         elif typo and (z is not None or m.score < _PHRASE_TYPO_MIN):
             w, detail = _WEAK, f"a typo of {quote(m.trigger)} ({format_score(m.score)})"
+            gone = _missing_words(m.trigger, shown) if z is None else []
+            if gone:
+                # "contract" for "shoot contract" is part of the phrase, no typo of it: wording only (the
+                # piece stays weak and its detail keeps "typo", which the tiers read)
+                detail = (f"part of the phrase {quote(m.trigger)} ({format_score(m.score)}, scored as a typo: "
+                          f"{' '.join(gone)!r} missing)")
         elif typo:
             w, detail = _STRONG, f"the phrase {quote(m.trigger)} with a typo ({format_score(m.score)})"
         elif z is None:

@@ -9,12 +9,14 @@ calls :func:`explain`, so it is not imported here).
 
 from __future__ import annotations
 
+import re
 from typing import Protocol
 
 from rapidfuzz import fuzz, process
 
 from routelens.routing.decision import Decision, Explanation, format_score, index_state_words, quote
 from routelens.routing.matching import NEAR_MISS_FLOOR, Match
+from routelens.text.unicode import normalize_text
 
 __all__ = ["Routes", "explain", "SUGGEST_CUTOFF"]
 
@@ -49,8 +51,12 @@ def explain(router: Routes, task: str, skill_id: str) -> Explanation:
     """Why ``skill_id`` was or was not chosen for ``task``: its best
     trigger and score against the threshold, and whether staleness, an
     explicit id, a forced rule, a high-risk term, ambiguity, a composition
-    conflict or its status stopped it. An unknown id (or a composition id)
-    is said so, with the closest skill id when it is close. Never raises."""
+    conflict or its status stopped it. A best score of 0, or one below the
+    near-miss floor, is said as none of its triggers appearing in the task;
+    a composition holding the skill that the task names in words (its id,
+    hyphens as spaces) is said, with how to ask for it (``/ID``). An
+    unknown id (or a composition id) is said so, with the closest skill id
+    when it is close. Never raises."""
     d = router.route(task)
     skill_ids = router.skill_ids
     reasons: list[str] = []
@@ -73,17 +79,27 @@ def explain(router: Routes, task: str, skill_id: str) -> Explanation:
     status = router.skill_status(skill_id)
     selected = skill_id in d.skills
     thr = format_score(router.threshold)
-    if best is None:
+    # a best score of 0, or one below the near-miss floor, is no match at all: the span of such a "best"
+    # trigger is noise ('"cull the shoot" scored 0 on "the"')
+    absent = best is None or best.score <= 0 or (best.score < NEAR_MISS_FLOOR < router.threshold)
+    if absent and (best is None or best.score <= 0):
         reasons.append(f"None of the triggers of {quote(skill_id)} appears in the task, even approximately "
                        f"(the threshold is {thr}).")
+    elif absent:
+        reasons.append(f"None of the triggers of {quote(skill_id)} appears in the task: the closest, "
+                       f"{quote(best.trigger)}, scored {format_score(best.score)} on "
+                       f"{quote(task[best.span[0]:best.span[1]])}, below {format_score(NEAR_MISS_FLOOR)}, the lowest "
+                       f"score listed as a near miss (the threshold is {thr}).")
     else:
         where = task[best.span[0]:best.span[1]]
         rel = "at or above" if best.score >= router.threshold else "below"
-        # below the near-miss floor the decision lists no near miss: say so, as the route's message does
-        floor = ("" if best.score >= NEAR_MISS_FLOOR or NEAR_MISS_FLOOR >= router.threshold else
-                 f" and below {format_score(NEAR_MISS_FLOOR)}, the lowest score listed as a near miss")
         reasons.append(f"Its best trigger {quote(best.trigger)} scored {format_score(best.score)} on {quote(where)} "
-                       f"(characters {best.span[0]}-{best.span[1]}), {rel} the threshold {thr}{floor}.")
+                       f"(characters {best.span[0]}-{best.span[1]}), {rel} the threshold {thr}.")
+    for cid in _compositions_named(router, task, skill_id):
+        if d.composition != cid:
+            reasons.append(f"The task names the composition {quote(cid)}, which {quote(skill_id)} belongs to, in "
+                           f"words: a composition is asked for by its id, so write /{cid} in the task to route "
+                           "to it.")
     if status in ("disabled", "deprecated"):
         reasons.append(f"Its status is {status}" + (": a disabled skill is never selected." if status == "disabled"
                                                     else ": it can still be selected."))
@@ -91,7 +107,7 @@ def explain(router: Routes, task: str, skill_id: str) -> Explanation:
         how = f" as a member of composition {quote(d.composition)}" if d.composition else ""
         reasons.append(f"It was selected{how} (mode {d.mode}, reason {d.reason}).")
     else:
-        reasons.append(_why_not(d, skill_id, best, status, router.threshold, router.margin))
+        reasons.append(_why_not(d, skill_id, None if absent else best, status, router.threshold, router.margin))
     cand = next((c for c in getattr(d, "evidence", ()) if c.id == skill_id), None)
     if cand is not None:
         pieces = "; ".join(f"{p.detail}{'' if p.counts else ' (does not count)'}" for p in cand.pieces)
@@ -99,6 +115,25 @@ def explain(router: Routes, task: str, skill_id: str) -> Explanation:
                        f"{'supported' if cand.supported else 'not enough to route on'}.")
     reasons.append(f"The decision: {d.message}.")
     return Explanation(task, skill_id, True, selected, best, router.threshold, status, tuple(reasons), d)
+
+
+_WORDS = re.compile(r"[^\W_]+")
+
+
+def _compositions_named(router: Routes, task: str, skill_id: str) -> list[str]:
+    """The compositions holding ``skill_id`` whose id, hyphens read as
+    spaces, the task says as words ("wedding delivery" for
+    ``wedding-delivery``), sorted. [] when the router cannot say which
+    compositions hold the skill."""
+    holding = getattr(getattr(router, "entries", None), "compositions_holding", None)
+    if holding is None:
+        return []
+    try:
+        cids = holding(skill_id)
+    except Exception:  # an index range that cannot be read: explain never raises
+        return []
+    said = f" {' '.join(_WORDS.findall(normalize_text(task)))} "
+    return [c for c in cids if f" {' '.join(_WORDS.findall(c))} " in said]
 
 
 def _why_not(d: Decision, skill_id: str, best: Match | None, status: str | None, threshold: float,
@@ -120,6 +155,8 @@ def _why_not(d: Decision, skill_id: str, best: Match | None, status: str | None,
     if r == "high_risk":
         return (f"It was not selected because the task holds the high-risk term {quote(d.high_risk[0])}: "
                 "it goes to the full registry.")
+    if best is None:
+        return "It was not selected because none of its triggers appears in the task."
     if not above:
         return "It was not selected because its score is below the threshold."
     if status == "disabled":

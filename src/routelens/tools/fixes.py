@@ -7,7 +7,10 @@ the router gives it) gets up to :data:`MAX_FIXES` fixes:
 
 - ``add_trigger``: a trigger for a skill that came close (a near miss, or
   one of the tied candidates), taken from the task: the words that nearly
-  matched, or a phrase of the task that speaks for the skill;
+  matched, or a phrase of the task that speaks for the skill; a word that
+  misspells a word of the skill's triggers is written as that word, and a
+  phrase that starts or ends with a function word is never offered
+  (:func:`routelens.tools.suggest.respell`, :func:`~routelens.tools.suggest.proper_trigger`);
 - ``not_when``: a ``not_when`` phrase for the skill that should lose, made
   of what the task says for the one that should win (only where the router
   reads ``not_when``: every fix is verified by routing);
@@ -35,7 +38,7 @@ from routelens.routing.router import Router
 from routelens.text.unicode import normalize_text
 from routelens.tools.evaluate import Case, score
 from routelens.tools.patch import Edit, PatchError, add_list_item, apply_edits, paste_text, set_routing
-from routelens.tools.suggest import candidate_phrases, vocabulary
+from routelens.tools.suggest import candidate_phrases, proper_trigger, respell, spelled_words, vocabulary
 
 __all__ = ["FIXABLE", "FIXES_SECONDS", "MAX_FIXES", "Fix", "fixes_for"]
 
@@ -176,8 +179,12 @@ def fixes_for(decision: Decision, reg: Registry, raw: bytes | None = None, cases
             phrases.append(span)
         phrases = list(dict.fromkeys(phrases))[:_PHRASES_PER_SKILL]
         existing = {normalize_text(t) for t in reg.skills[m.id].triggers}
+        spelled = spelled_words(reg.skills[m.id].triggers, m.id)
+        # the existing spelling, never the task's typo ("colour grde" is "colour grade", a trigger already);
+        # never a phrase that starts or ends with a function word ("them before", "grde the set")
+        phrases = list(dict.fromkeys(respell(text, spelled) for text in phrases))
         for text in phrases:
-            if text and normalize_text(text) not in existing:
+            if text and proper_trigger(text) and normalize_text(text) not in existing:
                 offer("add_trigger", m.id, text,
                       lambda t=text, s=m.id: add_list_item(raw, display, ("skills", s, "triggers"), t))
     if decision.reason in ("ambiguous", "weak_evidence") and len(targets) >= 2:

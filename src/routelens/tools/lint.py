@@ -16,7 +16,9 @@ Checks (code, severity, where the rule comes from):
                                          digits on word boundaries), so every task saying the
                                          longer one also matches the shorter one's skill; one
                                          warning per shorter trigger, the first five longer
-                                         ones named
+                                         ones named; a longer trigger that a ``not_when``
+                                         phrase of the shorter one's skill matches (at the
+                                         threshold, as the router reads it) is no shadow
 ``short-trigger``              warning   3 characters or fewer (after NFKC); for a trigger in a
                                          script written without spaces (Han, kana, Hangul,
                                          Thai, ...) 1 character, since 2 already make a word.
@@ -95,7 +97,7 @@ from routelens.limits import LIMITS
 from routelens.registry.keys import misspelled_keys
 from routelens.registry.model import Registry
 from routelens.routing.evidence import RARE_ZIPF
-from routelens.routing.matching import prepare
+from routelens.routing.matching import TriggerMatcher, prepare
 from routelens.text.canonical import canonical_bytes
 from routelens.text.unicode import JA_STOP_WORDS, STOP_WORDS, is_spaceless
 from routelens.text.visible import describe_control, first_control, visible
@@ -478,10 +480,32 @@ def lint(reg: Registry, budget_chars: int | None = None, context_window: int = D
                      f"matches {other}")
         add("warning", "shadowed-trigger", f"skills.{other}.triggers[{i}]", words)
 
-    for inner, outers in within.items():
-        per_skill = Counter(sid for t in outers for sid in holders[t])
-        total = sum(per_skill.values())
+    # a task that says a containing trigger the inner skill's not_when matches drops the inner skill (as the
+    # router reads not_when: at the threshold, docs/formats.md §1.1): no shadow ('color grade' inside 'video
+    # color grade' when color-grading has `not_when: [video color grade]`)
+    with_not_when = [(s.id, s.not_when) for s in reg.skills.values() if s.not_when]
+    nw_matcher = TriggerMatcher(with_not_when) if with_not_when else None
+    covered_memo: dict[tuple[str, str], bool] = {}
+
+    def covered(sid: str, outer: str) -> bool:
+        """True when a not_when phrase of skill ``sid`` matches the trigger text ``outer``."""
+        if nw_matcher is None or not reg.skills[sid].not_when:
+            return False
+        got = covered_memo.get((sid, outer))
+        if got is None:
+            m = nw_matcher.score_owner(prepare(outer), sid)
+            got = covered_memo[(sid, outer)] = m is not None and m.score >= reg.routing.threshold
+        return got
+
+    for inner, all_outers in within.items():
+        all_per_skill = Counter(sid for t in all_outers for sid in holders[t])
+        all_total = sum(all_per_skill.values())
         for other in holders[inner]:
+            outers, per_skill, total = all_outers, all_per_skill, all_total
+            if reg.skills[other].not_when:
+                outers = [t for t in all_outers if not covered(other, t)]
+                per_skill = Counter(sid for t in outers for sid in holders[t])
+                total = sum(per_skill.values())
             count = total - per_skill.get(other, 0)
             if count <= 0:
                 continue
@@ -492,6 +516,9 @@ def lint(reg: Registry, budget_chars: int | None = None, context_window: int = D
                     break
             shadowed(other, inner, count, len(per_skill) - (other in per_skill), examples)
     for (other, inner), outer in outer_of.items():
+        outer = [(sid, t) for sid, t in outer if not covered(other, t)]
+        if not outer:
+            continue
         shadowed(other, inner, len(outer), len({sid for sid, _ in outer}), outer[:LISTED + 1])
 
     # --- descriptions

@@ -1,5 +1,5 @@
 """Registry edits as text insertions that leave every other byte unchanged
-(``routelens suggest --out``, the ``fixes`` of a decision).
+(``routelens suggest --copy``, the ``fixes`` of a decision).
 
 An :class:`Edit` inserts (or replaces) text at one place of the canonical
 registry text; :func:`apply_edits` carries it into the registry's bytes

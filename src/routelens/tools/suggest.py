@@ -3,8 +3,9 @@ router misses, each checked against every labelled case (docs/formats.md §14).
 
 For every *missed* case (routable, but the router fell back, §7.2) the
 phrases of its task are candidate triggers for its expected skill: runs of
-one to four words (never starting or ending with a stop word, never across
-punctuation) and, in scripts written without spaces, runs of two to six
+one to four words (never starting or ending with a function word,
+:data:`FUNCTION_WORDS`, never across punctuation; a word that misspells a
+word of the skill's triggers is written as that word, :func:`respell`) and, in scripts written without spaces, runs of two to six
 characters holding a Han or Katakana character. They are tried in order of
 how well they speak for the skill: first phrases holding a word of the
 skill's own vocabulary (its id, description and triggers) and none of
@@ -37,13 +38,16 @@ from routelens.registry.load import parse_registry
 from routelens.registry.model import Registry
 from routelens.routing.matching import NEAR_MISS_FLOOR, PreparedTask, TriggerMatcher, prepare, stem
 from routelens.routing.router import Router
+from routelens.text.typos import word_similarity
 from routelens.text.unicode import JA_STOP_WORDS, STOP_WORDS, normalize_text
+from routelens.text.words import MATCH_STOP_WORDS, TERM_STOP_WORDS, inflects
 from routelens.fileio import FileReadError, read_bounded
 from routelens.tools.evaluate import Case, CaseResult, CasesError, check_ids, score
 from routelens.tools.patch import Edit, PatchError, add_list_item, apply_edits, patched_registry
 
-__all__ = ["MAX_TRIED", "Effect", "Suggestion", "Rejection", "SuggestReport", "candidate_phrases", "vocabulary",
-           "suggest"]
+__all__ = ["MAX_TRIED", "FUNCTION_WORDS", "MISSPELLING_ZIPF", "Effect", "Suggestion", "Rejection", "SuggestReport",
+           "candidate_phrases", "vocabulary", "suggest", "misspelling_of", "respell", "spelled_words",
+           "proper_trigger"]
 
 #: Candidate phrases tried per missed case before giving up on it.
 MAX_TRIED = 6
@@ -55,6 +59,79 @@ _PARTICLES = frozenset("をのがにはでともへやか")
 _EXTRA_STOP = frozenset("also again just now today tomorrow yesterday new old some other its it's i'm".split())
 _GOOD = ("correct", "fallback_ok")
 _WORDISH = re.compile(r"[^\W_]+", re.UNICODE)
+
+
+#: Words a proposed trigger never starts or ends with (so a phrase made only of them is never proposed):
+#: the stop words of triggers (:data:`~routelens.text.unicode.STOP_WORDS`), the matcher's
+#: (:data:`~routelens.text.words.MATCH_STOP_WORDS`) and the function words, pronouns and words of
+#: instructions the build never counts as a domain term (:data:`~routelens.text.words.TERM_STOP_WORDS`):
+#: "them before", "copy them", "grde the set" are no triggers (docs/formats.md §14).
+FUNCTION_WORDS = frozenset(STOP_WORDS | MATCH_STOP_WORDS | TERM_STOP_WORDS | _EXTRA_STOP)
+#: A task word rarer than this in everyday language (Zipf, wordfreq: "grde" 0.0, "reveiw" 1.1; real words
+#: such as "carts" 3.9 or "locale" 2.9 are above it) that scores as a typo of a word of a skill's triggers is
+#: a misspelling of it (docs/formats.md §14).
+MISSPELLING_ZIPF = 2.0
+_LATIN_WORD = re.compile(r"[a-z\u00e0-\u024f]+")
+
+
+def _edge_word(word: str) -> bool:
+    """True when a proposed trigger may not start or end with ``word`` (normalised)."""
+    return _stop(word) or word in FUNCTION_WORDS
+
+
+def spelled_words(triggers: Sequence[str], skill_id: str = "") -> frozenset[str]:
+    """The normalised Latin words (4 letters or more) of ``triggers`` and of
+    the id ``skill_id`` (hyphens as spaces): the spellings a proposed trigger
+    for that skill keeps (:func:`respell`)."""
+    out: set[str] = set()
+    for text in (*triggers, skill_id.replace("-", " ")):
+        out.update(w for w in _LATIN_WORD.findall(normalize_text(text)) if len(w) >= 4)
+    return frozenset(out)
+
+
+def misspelling_of(word: str, spelled: frozenset[str] | set[str]) -> str | None:
+    """The word of ``spelled`` (:func:`spelled_words`) that the normalised
+    task word ``word`` misspells, or None. ``word`` misspells ``u`` when it
+    is not ``u`` nor an inflection of it either way (``grades``, ``grading``),
+    it scores as a typo of ``u`` (:func:`routelens.text.typos.word_similarity`
+    60 or more: "grde" for "grade", "reveiw" for "review") and it is rarer
+    than :data:`MISSPELLING_ZIPF` in everyday language (so "carts" is no
+    misspelling of "cards"). The closest such word when several are."""
+    if word in spelled or len(word) < 4 or not word.isalpha() or zipf(word) >= MISSPELLING_ZIPF:
+        return None
+    best: tuple[float, str] | None = None
+    for u in sorted(spelled):
+        if inflects(u, word) or inflects(word, u):
+            return None  # a form of a trigger word, spelled right
+        sim = word_similarity(u, word)
+        if sim >= 60.0 and sim < 100.0 and (best is None or sim > best[0]):
+            best = (sim, u)
+    return best[1] if best else None
+
+
+def respell(text: str, spelled: frozenset[str] | set[str]) -> str:
+    """``text`` (a phrase of a task, lowercase when ASCII) with each word that
+    misspells a word of ``spelled`` written as that word: ``colour grde the
+    set`` -> ``colour grade the set`` for a skill whose trigger is ``colour
+    grade``. Every other character is kept."""
+    def fix(m: re.Match) -> str:
+        w = m.group(0)
+        right = misspelling_of(normalize_text(w), spelled)
+        return right if right is not None else w
+
+    return _LATIN_WORD.sub(fix, text) if text.isascii() else text
+
+
+def proper_trigger(text: str) -> bool:
+    """True when ``text`` may be proposed as a trigger as far as its words
+    go: its first and last Latin word are no :data:`FUNCTION_WORDS` (so it is
+    not made only of them). A text without Latin words (a run of a script
+    without spaces) is judged by :func:`candidate_phrases` instead: True."""
+    words = _WORDISH.findall(normalize_text(text))
+    latin = [w for w in words if not any(_is_han_or_kata(c) for c in w)]
+    if not latin:
+        return bool(words)
+    return not _edge_word(words[0]) and not _edge_word(words[-1])
 
 
 def _is_han_or_kata(c: str) -> bool:
@@ -131,7 +208,7 @@ def candidate_phrases(task: str) -> list[_Phrase]:
 
     for i in range(n):
         if p.kinds[i] == 1:
-            if _stop(p.texts[i]):
+            if _edge_word(p.texts[i]):
                 continue
             inside = i > 0 and glued(i - 1)  # starts inside a hyphenated word: ranked after whole words
             for j in range(i, min(n, i + _MAX_WORDS)):
@@ -141,7 +218,7 @@ def candidate_phrases(task: str) -> list[_Phrase]:
                     gap = task[p.oend[j - 1]:p.ostart[j]]
                     if not gap or gap.strip(" -") or len(gap) > 2:
                         break
-                if _stop(p.texts[j]) or (glued(j) and not inside):
+                if _edge_word(p.texts[j]) or (glued(j) and not inside):
                     continue
                 raw = task[p.ostart[i]:p.oend[j]]
                 text = raw.lower() if raw.isascii() else raw
@@ -152,7 +229,7 @@ def candidate_phrases(task: str) -> list[_Phrase]:
                 words = tuple(stem(w) for w in p.texts[i:j + 1] if not _stop(w))
                 nxt = j + 1
                 chunk_end = not inside and not glued(j) and (
-                    nxt >= n or p.kinds[nxt] != 1 or _stop(p.texts[nxt]) or bool(task[p.oend[j]:p.ostart[nxt]].strip(" -")))
+                    nxt >= n or p.kinds[nxt] != 1 or _edge_word(p.texts[nxt]) or bool(task[p.oend[j]:p.ostart[nxt]].strip(" -")))
                 out.append(_Phrase(text, words, j - i + 1, False, chunk_end))
         else:
             if i > 0 and p.kinds[i - 1] == 2 and p.ostart[i] == p.oend[i - 1] and _cjk_class(
@@ -390,16 +467,18 @@ def suggest(reg: Registry, raw: bytes, cases: Sequence[Case], progress: Callable
                   if normalize_text(ph.text) not in existing]
         phrases = [ph for key, ph in sorted((k, ph) for k, ph in ranked if k is not None)]
         first_reject = None
+        spelled = spelled_words(reg.skills[target].triggers, target)
         for ph in phrases[:max_tried]:
-            key = (target, normalize_text(ph.text))
-            if key in taken:
+            text = respell(ph.text, spelled)  # "colour grde" -> "colour grade": never enshrine a typo
+            key = (target, normalize_text(text))
+            if key in taken or key[1] in existing:
                 continue
-            one = TriggerMatcher([(target, [ph.text])], floor=min(NEAR_MISS_FLOOR, threshold))
+            one = TriggerMatcher([(target, [text])], floor=min(NEAR_MISS_FLOOR, threshold))
             touched = [k for k, p in enumerate(prepared) if one.match(p, threshold, 0)]
             if i not in touched:
                 continue
             try:
-                edit = add_list_item(raw, reg.display_name, ("skills", target, "triggers"), ph.text)
+                edit = add_list_item(raw, reg.display_name, ("skills", target, "triggers"), text)
                 new_reg = parse_registry(apply_edits(raw, [edit]), reg.path, reg.display_name)
             except (PatchError, RegistryError):  # a phrase that cannot be written safely is skipped
                 continue
@@ -409,9 +488,9 @@ def suggest(reg: Registry, raw: bytes, cases: Sequence[Case], progress: Callable
                 continue
             if eff.harm:
                 if first_reject is None:
-                    first_reject = Rejection(target, ph.text, case, eff)
+                    first_reject = Rejection(target, text, case, eff)
                 continue
-            sug = Suggestion(target, ph.text, edit, eff, case, any(w in own for w in ph.words))
+            sug = Suggestion(target, text, edit, eff, case, any(w in own for w in ph.words))
             accepted.append(sug)
             taken[key] = sug
             done.update(position[id(c)] for c, _, _ in eff.fixed)

@@ -13,7 +13,9 @@ from routelens.artifacts.forked import Forked
 from routelens.artifacts.sizes import exact_reduction
 from routelens.artifacts.vocabulary import TriggerFacts, stem_collisions, triggers_facts
 from routelens.artifacts.write import write_built, write_generated
-from routelens.cli.commands.common import DEMO_LABEL, load_or_exit, positive_int, registry_warning_lines, resolve_paths
+from routelens.cli.commands.common import (
+    DEMO_LABEL, demo_read_only, load_or_exit, positive_int, registry_warning_lines, resolve_paths,
+)
 from routelens.errors import BuildError
 from routelens.gcpause import gc_paused
 from routelens.paths import CATALOG_NAME, INDEX_NAME
@@ -30,10 +32,9 @@ def register(sub, common) -> None:
     p.add_argument("--quiet", "-q", action="store_true", help="print nothing on success")
     p.add_argument("--jobs", "-j", type=positive_int, default=None, metavar="N",
                    help="processes for a big registry: 2 shares the work on a registry of a megabyte or more "
-                   "between two processes (the catalog and the warnings are made in the second while the index "
-                   "is built; a registry the line reader cannot read is parsed in two halves), 1 does it all in "
-                   "this process; the result is the same (default: 2 when a CPU is idle, judged by the load "
-                   "average, else 1)")
+                   "between two processes (its entries are read in two halves, then the catalog and the warnings "
+                   "are made in the second process while the index is built), 1 does it all in this process; the "
+                   "result is the same (default: 2 when a CPU is idle, judged by the load average, else 1)")
     p.set_defaults(func=run)
 
 
@@ -161,6 +162,7 @@ class _Helper:
 
 def run(args) -> int:
     reg_path, out = resolve_paths(args)
+    demo_read_only(args, "build --demo", out)  # the bundled example's generated/ is not the user's to rewrite
     t0 = time.perf_counter()
     try:
         size = reg_path.stat().st_size

@@ -37,6 +37,8 @@ __all__ = [
     "registry_of",
     "resolve_paths",
     "DEMO_LABEL",
+    "LIMIT_NOTE",
+    "demo_read_only",
     "load_or_exit",
     "report_registry_error",
     "positive_int",
@@ -114,6 +116,35 @@ def registry_of(args: argparse.Namespace) -> Path:
     return default_registry()
 
 
+def demo_read_only(args: argparse.Namespace, doing: str, out: Path | None = None) -> None:
+    """``--demo`` is read-only (docs/formats.md §11.3): a command that would
+    write the bundled example registry, or its generated folder, says so
+    on standard error and raises :class:`CommandExit` (2) before anything
+    is written. ``doing``: what the command would do (``import --write``);
+    ``out``: the generated folder it would write, refused only when it is
+    the bundled example's (``build --demo --out DIR`` elsewhere writes
+    only ``DIR``); None: the command writes the registry itself, always
+    refused. Does nothing without ``--demo``."""
+    if not getattr(args, "demo", False):
+        return
+    if out is not None:
+        bundled_out = default_out_dir(bundled_registry())
+        try:
+            same = Path(out).resolve() == bundled_out.resolve()
+        except OSError:
+            same = False
+        if not same:
+            return
+        what = f"the bundled example's generated files ({bundled_out})"
+        other = "; give --out DIR to write them elsewhere, or"
+    else:
+        what = f"the bundled example registry ({bundled_registry()})"
+        other = ":"
+    print(f"routelens: --demo is read-only: {doing} would write {what}{other} make a registry of your own "
+          "with `routelens init` and use it without --demo", file=sys.stderr)
+    raise CommandExit(2)
+
+
 def resolve_paths(args: argparse.Namespace) -> tuple[Path, Path]:
     """(registry path, generated folder) from parsed arguments
     (:func:`registry_of`, and ``generated/`` beside the registry when
@@ -122,18 +153,27 @@ def resolve_paths(args: argparse.Namespace) -> tuple[Path, Path]:
     return reg, args.out or default_out_dir(reg)
 
 
+#: how the registry reader's closing note begins when it stops at ``LIMITS["max_errors"]`` errors
+LIMIT_NOTE = "too many errors: stopped after "
+
+
 def report_registry_error(path: Path, exc: RegistryError, outcome: str = "") -> None:
     """Print every diagnostic of ``exc`` to stderr, then its warnings (they
     often explain an error), then ``PATH: N errors``
     (``; outcome`` appended, e.g. ``nothing was written``), and how to name
-    a registry when there is no file at ``path``."""
+    a registry when there is no file at ``path``. ``N`` counts the errors
+    only: the reader's note that it stopped (:data:`LIMIT_NOTE`) is not one
+    of them, and adds `` (reading stopped there: there may be more)``."""
     for d in exc.diagnostics:
         print(str(d), file=sys.stderr)
     for w in exc.warnings:  # "unknown top-level key `skils`" explains "missing required key `skills`"
         print(str(w), file=sys.stderr)
-    n = len(exc.diagnostics)
+    # the reader's closing "too many errors: stopped after N" is a note, not an error of the file
+    notes = [d for d in exc.diagnostics if not d.key_path and d.message.startswith(LIMIT_NOTE)]
+    n = len(exc.diagnostics) - len(notes)
     tail = f"; {outcome}" if outcome else ""
-    print(f"{path}: {n} error{'s' if n != 1 else ''}{tail}", file=sys.stderr)
+    more = " (reading stopped there: there may be more)" if notes else ""
+    print(f"{path}: {n} error{'s' if n != 1 else ''}{more}{tail}", file=sys.stderr)
     if not os.path.lexists(path):  # a symlink loop is there, and said so above
         print(f"routelens: no registry there: {_named_by(path)}", file=sys.stderr)
 

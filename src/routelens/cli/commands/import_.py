@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from routelens.artifacts.write import write_generated
-from routelens.cli.commands.common import load_or_exit, print_json, resolve_paths
+from routelens.cli.commands.common import demo_read_only, load_or_exit, print_json, resolve_paths
 from routelens.errors import BuildError, NoRegistryError, SkillImportError
 from routelens.paths import REGISTRY_NAME, default_out_dir
 from routelens.tools.skill_import import apply_import, entries_yaml, plan_import, write_registry
@@ -35,6 +35,8 @@ def register(sub, common) -> None:
 
 
 def run(args) -> int:
+    if args.write:
+        demo_read_only(args, "import --write")  # it appends to the registry: never the bundled example
     try:
         reg_path, out = resolve_paths(args)
     except NoRegistryError as exc:
@@ -89,8 +91,9 @@ def run(args) -> int:
             print(f"appended {n} {noun} to {target if through else reg_path}{through} and rebuilt {out}")
         elif n and not args.write and problem is None:
             verb = "create" if reg is None else "append"
-            print(f"dry run: would {verb} {n} {noun} {'in' if reg is None else 'to'} {reg_path} "
-                  f"(run with --write to {verb} and rebuild {out}):")
+            how = ("--demo is read-only: to add them, make a registry of your own with `routelens init`"
+                   if getattr(args, "demo", False) else f"run with --write to {verb} and rebuild {out}")
+            print(f"dry run: would {verb} {n} {noun} {'in' if reg is None else 'to'} {reg_path} ({how}):")
         elif not n:
             print(f"nothing to add to {reg_path}")
         width = max((len(p.id) for p in plan.proposals), default=0)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 
 from routelens.cli.commands.common import (
-    CommandExit, diagnostics_exit, load_cases_or_exit, pct, report_registry_error, resolve_paths, tty_progress,
+    CommandExit, diagnostics_exit, load_cases_or_exit, path_arg, pct, report_registry_error, resolve_paths,
+    tty_progress,
 )
 from routelens.errors import RegistryError
 from routelens.paths import CATALOG_NAME, INDEX_NAME
@@ -17,22 +17,20 @@ from routelens.tools.suggest import SuggestReport, suggest
 
 
 def register(sub, common) -> None:
-    # --out names the patched copy here (the word), so the generated folder is --generated only
+    # the common options mean here what they mean everywhere (--out/--generated: the generated folder, which
+    # suggest reads but never writes); the patched copy has its own name, --copy
     p = sub.add_parser(
-        "suggest", help="propose triggers from the labelled cases the router misses",
+        "suggest", parents=[common], help="propose triggers from the labelled cases the router misses",
         description="For every labelled case that should route but falls back, propose a trigger for its "
         "skill, taken from the case's task; each is tried on a patched copy of the registry against every "
         "labelled case and dropped when it would make any case worse. Prints each with its predicted effect. "
-        "--out FILE writes the registry with every proposal applied to FILE (every other byte unchanged); the "
-        "registry itself is never written.")
+        "--copy FILE writes the registry with every proposal applied to FILE (every other byte unchanged); the "
+        "registry and its generated folder are never written.")
     p.add_argument("cases", metavar="CASES.yaml")
     p.add_argument("--json", action="store_true", help="print the proposals as JSON")
-    p.add_argument("--out", dest="out_file", default=None, metavar="FILE",
-                   help="write the patched copy of the registry to FILE (never the registry itself)")
-    p.add_argument("--registry", type=Path, default=None, metavar="PATH",
-                   help="the canonical registry (default: $ROUTELENS_REGISTRY, else ./skills.yaml, else the bundled one)")
-    p.add_argument("--generated", dest="out", type=Path, default=None, metavar="DIR",
-                   help="the registry's generated folder, never written (default: generated/ beside the registry)")
+    p.add_argument("--copy", dest="copy_file", type=path_arg, default=None, metavar="FILE",
+                   help="write the patched copy of the registry to FILE (never the registry itself nor a "
+                   "generated file)")
     p.set_defaults(func=run)
 
 
@@ -78,10 +76,14 @@ def run(args) -> int:
     cases = load_cases_or_exit(args.cases)
     reg_path, out_dir = resolve_paths(args)
     protected = [reg_path, out_dir / INDEX_NAME, out_dir / CATALOG_NAME]
-    if args.out_file is not None:
+    if args.out is not None and args.out.is_file():
+        # `--out FILE` named the copy before --copy did: --out is the generated folder, as everywhere
+        raise _fail(f"--out {args.out} names a file: --out (--generated) is the generated folder, which suggest "
+                    f"never writes; the patched copy is --copy FILE")
+    if args.copy_file is not None:
         for p in protected:
-            if same_file(args.out_file, p):
-                raise _fail(f"refusing to write {args.out_file}: it is {p}, which suggest never writes; "
+            if same_file(args.copy_file, p):
+                raise _fail(f"refusing to write {args.copy_file}: it is {p}, which suggest never writes; "
                             "choose another file for the patched copy")
     try:
         raw = read_registry_bytes(reg_path)
@@ -95,15 +97,15 @@ def run(args) -> int:
         sys.stdout.write(json.dumps(rep.to_dict(), ensure_ascii=False, indent=2) + "\n")
     else:
         print("\n".join(format_report(rep)))
-    if args.out_file is not None:
+    if args.copy_file is not None:
         try:
-            write_copy(args.out_file, rep.patched, protected)
+            write_copy(args.copy_file, rep.patched, protected)
         except PatchError as exc:
             raise _fail(str(exc)) from None
         except OSError as exc:
-            raise _fail(f"cannot write {args.out_file}: {exc.strerror or exc}") from None
+            raise _fail(f"cannot write {args.copy_file}: {exc.strerror or exc}") from None
         added = len(rep.suggestions)
-        print(f"wrote {args.out_file}: {reg_path} with {added} trigger{'s' * (added != 1)} added, every other byte "
+        print(f"wrote {args.copy_file}: {reg_path} with {added} trigger{'s' * (added != 1)} added, every other byte "
               "unchanged. To try it without touching generated/: routelens build --registry FILE --out OTHER_DIR, "
               "then routelens eval CASES --registry FILE --out OTHER_DIR", file=sys.stderr)
     return 0
