@@ -310,3 +310,16 @@ def test_every_request_read_before_end_of_input_is_answered(registry):
     assert sorted(a["id"] for a in answers) == [1, 2, 3, 4, 5, 6, 7, 8]
     routed = [json.loads(a["result"]["content"][0]["text"]) for a in answers if 2 <= a["id"] <= 7]
     assert {(d["mode"], tuple(d["skills"])) for d in routed} == {("index", ("code-review",))}
+
+
+def test_a_registry_stopped_at_the_error_limit_counts_its_errors_not_the_note():
+    """200 errors and the reader's "too many errors: stopped after 200" note
+    were "... and 181 more" (the note counted as an error)."""
+    from routelens.errors import Diagnostic, RegistryError
+    from routelens.mcp_server import _registry_errors
+
+    diags = [Diagnostic("s.yaml", i, 1, f"skills.s{i}", "bad") for i in range(1, 201)]
+    exc = RegistryError(diags + [Diagnostic("s.yaml", 400, 1, "", "too many errors: stopped after 200")])
+    assert (exc.error_count, exc.stopped) == (200, True)
+    assert _registry_errors(exc).splitlines()[-1] == "... and 180 more (reading stopped there: there may be more)"
+    assert (RegistryError(diags[:3]).error_count, RegistryError(diags[:3]).stopped) == (3, False)

@@ -88,6 +88,28 @@ class DiagnosticError(RoutelensError):
         self.warnings = warnings or []
         super().__init__("\n".join(str(d) for d in diagnostics))
 
+    @property
+    def stopped(self) -> bool:
+        """True when the reader stopped at its error limit: the last
+        diagnostic is its note ``too many errors: stopped after N``
+        (:data:`LIMIT_NOTE`), and there may be more errors in the file."""
+        return bool(self.diagnostics) and _is_limit_note(self.diagnostics[-1])
+
+    @property
+    def error_count(self) -> int:
+        """How many errors were found: the diagnostics without the reader's
+        closing note (200 errors and the note are 200, not 201)."""
+        return sum(1 for d in self.diagnostics if not _is_limit_note(d))
+
+
+#: How a reader's closing note begins when it stops at its error limit
+#: (``LIMITS["max_errors"]`` for the registry): a note, not an error of the file.
+LIMIT_NOTE = "too many errors: stopped after "
+
+
+def _is_limit_note(d: Diagnostic) -> bool:
+    return not d.key_path and d.message.startswith(LIMIT_NOTE)
+
 
 class RegistryError(DiagnosticError):
     """The registry cannot be used: unreadable, not UTF-8, bad YAML, or

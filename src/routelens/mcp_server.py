@@ -98,9 +98,9 @@ def _index_path(registry_path: Path, index_path: Path | None) -> Path:
 
 def _registry_errors(exc: RegistryError) -> str:
     lines = [str(d) for d in exc.diagnostics[:20]]
-    more = len(exc.diagnostics) - len(lines)
+    more = exc.error_count - len(lines)  # the reader's "stopped after N" note is no error
     if more > 0:
-        lines.append(f"... and {more} more")
+        lines.append(f"... and {more} more" + (" (reading stopped there: there may be more)" if exc.stopped else ""))
     return "the registry has errors; fix them, then run `routelens build`:\n" + "\n".join(lines)
 
 

@@ -323,6 +323,8 @@ async def test_error_view_of_a_registry_that_never_loaded(tmp_path):
 async def test_rebuild_after_confirmation_makes_the_index_fresh(registry):
     (registry.parent / "generated" / INDEX_NAME).unlink()
     app = make_app(registry)
+    # notes expire after 5 s: under load the first had gone before the second came (the test read [])
+    app.NOTIFICATION_TIMEOUT = 3600
     async with app.run_test(size=(140, 40)) as pilot:
         await settle(app, pilot)
         assert app.snapshot.freshness.state == "missing"
@@ -706,3 +708,24 @@ async def test_views_of_the_whole_registry_say_why_they_cannot_open_yet(registry
         main.early, main.failure = None, object()
         assert app._not_loaded() == ("No valid registry loaded yet: fix the errors shown and it reloads.",)
         main.failure = None
+
+
+async def test_f5_on_the_bundled_example_is_refused_as_build_demo_is(registry):
+    """`build --demo` and `import --demo --write` are refused (--demo is
+    read-only); F5 with --demo still rewrote the bundled generated/."""
+    from routelens.tui.app import RouteLensApp
+    from routelens.tui.model import Paths
+
+    index = registry.parent / "generated" / INDEX_NAME
+    before = index.read_bytes()
+    index.unlink()
+    app = RouteLensApp(Paths.make(registry, demo=True), theme="textual-dark", poll_interval=None, route_debounce=0)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f5")
+        await settle(app, pilot)
+        assert type(app.screen).__name__ != "ConfirmScreen"
+        assert [(n.title, n.message) for n in app._notifications if n.title == "Example is read-only"] == [
+            ("Example is read-only", "--demo shows the bundled example, which is never written: make a registry "
+             "of your own with `routelens init` and open it without --demo.")]
+    assert not index.exists() and before

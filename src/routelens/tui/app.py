@@ -336,8 +336,14 @@ class RouteLensApp(App[None]):
 
     # ------------------------------------------------------------------ rebuild
     def action_rebuild(self) -> None:
-        """Ask, then rebuild generated/ from the registry on disk."""
+        """Ask, then rebuild generated/ from the registry on disk. The
+        bundled example (``--demo``) is read-only, as for ``build --demo``."""
         from routelens.tui.screens.confirm import ConfirmScreen
+
+        if self.paths.demo:
+            title, text = words.DEMO_READ_ONLY
+            self.notify(text, title=title, severity="warning")
+            return
 
         self.push_screen(
             ConfirmScreen(words.REBUILD_QUESTION,
@@ -356,7 +362,7 @@ class RouteLensApp(App[None]):
         try:
             reg = load_registry(self.paths.registry, self.paths.registry_name)
         except RegistryError as exc:
-            self.post_message(RebuildFailed("Rebuild refused", words.rebuild_refused(len(exc.diagnostics))))
+            self.post_message(RebuildFailed("Rebuild refused", words.rebuild_refused(exc.error_count)))
             return
         try:
             _, written = write_generated(reg, self.paths.out_dir)

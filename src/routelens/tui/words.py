@@ -44,6 +44,7 @@ __all__ = [
     "LAST_GOOD_KEPT",
     "LAST_GOOD_DECISION",
     "STILL_READING",
+    "DEMO_READ_ONLY",
     "RECOVERED",
     "REBUILD_QUESTION",
     "rebuild_detail",
@@ -254,6 +255,9 @@ WAITING_FOR_REGISTRY = "Waiting for a valid registry."
 NOTHING_ROUTED = "The registry has errors: nothing can be routed until they are fixed."
 #: ``(title, message)`` when a reload fails and the last good version stays.
 LAST_GOOD_KEPT = ("Registry not reloaded", "The registry has errors; the last good version stays on screen.")
+#: ``(title, message)`` for F5 on the bundled example (``--demo`` is read-only, as for ``build --demo``).
+DEMO_READ_ONLY = ("Example is read-only", "--demo shows the bundled example, which is never written: make a "
+                  "registry of your own with `routelens init` and open it without --demo.")
 #: Said when F2, F3 or the tune plot is asked for while the registry is still being read.
 STILL_READING = "The registry is still being read; this opens once it is loaded"
 #: Opens the decision while the registry on disk cannot be loaded (errors, or the file is gone).

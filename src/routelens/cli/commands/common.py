@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from routelens.artifacts.bodies import body_problems, body_warnings
-from routelens.errors import CasesError, DiagnosticError, RegistryError
+from routelens.errors import LIMIT_NOTE, CasesError, DiagnosticError, RegistryError
 from routelens.paths import REGISTRY_ENV, REGISTRY_NAME, bundled_registry, default_out_dir, default_registry
 from routelens.registry.keys import misspelled_keys
 from routelens.registry.load import load_registry
@@ -153,8 +153,6 @@ def resolve_paths(args: argparse.Namespace) -> tuple[Path, Path]:
     return reg, args.out or default_out_dir(reg)
 
 
-#: how the registry reader's closing note begins when it stops at ``LIMITS["max_errors"]`` errors
-LIMIT_NOTE = "too many errors: stopped after "
 
 
 def report_registry_error(path: Path, exc: RegistryError, outcome: str = "") -> None:
@@ -169,10 +167,9 @@ def report_registry_error(path: Path, exc: RegistryError, outcome: str = "") -> 
     for w in exc.warnings:  # "unknown top-level key `skils`" explains "missing required key `skills`"
         print(str(w), file=sys.stderr)
     # the reader's closing "too many errors: stopped after N" is a note, not an error of the file
-    notes = [d for d in exc.diagnostics if not d.key_path and d.message.startswith(LIMIT_NOTE)]
-    n = len(exc.diagnostics) - len(notes)
+    n = exc.error_count
     tail = f"; {outcome}" if outcome else ""
-    more = " (reading stopped there: there may be more)" if notes else ""
+    more = " (reading stopped there: there may be more)" if exc.stopped else ""
     print(f"{path}: {n} error{'s' if n != 1 else ''}{more}{tail}", file=sys.stderr)
     if not os.path.lexists(path):  # a symlink loop is there, and said so above
         print(f"routelens: no registry there: {_named_by(path)}", file=sys.stderr)
