@@ -258,3 +258,33 @@ def test_near_misses_stop_where_the_kth_best_score_below_the_threshold_beats_eve
     best_below = max(x.score for o, x in every.items() if o != "c")
     assert sorted(x.score for x in one.values()) [-2:] == [best_below, 100.0]
     assert list(m.match(p, 99.0, 0)) == ["a", "c"]
+
+
+def test_the_owners_a_text_keeps_between_tasks_give_what_a_fresh_matcher_gives():
+    """A reached trigger text keeps its owners (trigger id, owner, order) for
+    the next tasks (``TriggerMatcher._text_members``): a matcher that routed
+    other tasks first, and one read back from its pickled state after them
+    (which keeps none of them), give a task the same matches and hits, in the
+    same order, as a fresh matcher."""
+    import pickle
+
+    from routelens.routing.matching import TriggerMatcher, prepare
+
+    pairs = [(f"s{i:02d}", ["review", "code review"] if i % 3 == 0 else ["review"]) for i in range(12)]
+    pairs += [("t", ["review code"]), ("u", ["deploy"])]
+    fresh = TriggerMatcher(pairs)
+    used = TriggerMatcher(pairs)
+    for task in ("deploy it", "please review the code", "a code review", "review"):
+        used.match(prepare(task), 80.0, 5, {})
+    assert used._members is not None and sum(x is not None for x in used._members) >= 3
+    again = pickle.loads(pickle.dumps(used))
+    assert again._members is None and again._firsts is None
+    task = prepare("code review, then review the deploy")
+    want_hits: dict = {}
+    want = fresh.match(task, 80.0, 5, want_hits)
+    assert want["s00"].trigger == "code review" and want["s01"].trigger == "review" and "u" in want
+    for matcher in (used, again):
+        hits: dict = {}
+        assert matcher.match(task, 80.0, 5, hits) == want
+        assert list(hits) == list(want_hits)
+        assert hits == want_hits

@@ -73,7 +73,10 @@ def make_app(registry: Path, **kw) -> RouteLensApp:
     kw.setdefault("theme", THEME)
     kw.setdefault("poll_interval", None)
     kw.setdefault("route_debounce", 0)
-    return RouteLensApp(Paths.make(registry), **kw)
+    app = RouteLensApp(Paths.make(registry), **kw)
+    # notes expire after 5 s of wall time: under load a test read them after they had gone
+    app.NOTIFICATION_TIMEOUT = 3600
+    return app
 
 
 @pytest.fixture

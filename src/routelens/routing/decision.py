@@ -162,7 +162,7 @@ class Decision:
         (the TUI's first hits; :meth:`listed` keeps them)."""
         out = dict.fromkeys(self.skills)
         out.update(dict.fromkeys(_QUOTED.findall(self.message)))
-        out.update(dict.fromkeys(c.id for c in self.evidence if c.selected))
+        out.update(dict.fromkeys([c.id for c in self.evidence if c.selected]))
         return tuple(out)
 
     def listed(self) -> tuple[tuple[Match, ...], tuple]:
@@ -176,9 +176,9 @@ class Decision:
         if len(ms) <= MAX_LISTED:
             return ms, self.evidence
         keep = set(self.named())
-        shown = tuple(m for i, m in enumerate(ms) if i < MAX_LISTED or m.id in keep)
+        shown = tuple(ms[:MAX_LISTED]) + tuple([m for m in ms[MAX_LISTED:] if m.id in keep])
         ids = {m.id for m in shown}
-        return shown, tuple(c for c in self.evidence if c.id in ids)
+        return shown, tuple([c for c in self.evidence if c.id in ids])
 
     def to_dict(self) -> dict:
         """JSON-able dict with a stable key order; spans as ``[start, end]``;

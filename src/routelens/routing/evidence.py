@@ -514,7 +514,9 @@ def assess(task: PreparedTask, hits: dict[str, list[Match]], matches: Sequence[M
         hs = hits.get(sid, [best])
         if len(hs) == 1:
             m = hs[0]
-            near = owners_known(m.span) or owners(m.span)
+            near = owners_known(m.span)
+            if near is None:  # (an empty set is known too: most spans lie in no other trigger)
+                near = owners(m.span)
             sig: tuple | None = None if sid in near else (best.score, m.span, m.trigger, m.score, m.kind)
         else:
             sig = (best.score, *((m.span, m.trigger, m.score, m.kind) for m in hs))

@@ -483,15 +483,16 @@ class _Trigger:
                  "lead", "kana_start", "kana_end", "letter", "content", "punct", "proper", "bound")
 
     def __init__(self, owner: str, text: str, order: int):
+        # (cut the first time a task reaches the text: the loops are kept to C-level steps where they can be)
         self.owner = owner
         self.text = text
         self.order = order
         if text.isascii():
             norm = text.lower()
             found = list(_ASCII_WORD.finditer(norm))
-            units = tuple(m.group() for m in found)
+            units = tuple(map(_group, found))
             kinds: tuple[int, ...] = (_WORD,) * len(units)
-            spans = [(m.start(), m.end()) for m in found]
+            spans = list(map(_span, found))
         else:
             norm = normalize_text(text)
             toks = tokenize(norm)
@@ -504,13 +505,13 @@ class _Trigger:
         # a name written with a capital ("Docker", "Excel", "Polars") does not inflect: "dockers",
         # "excels" are other words; an acronym in capitals ("PDF") takes a plural "s" (:func:`prepare`)
         proper = set()
-        if text.isascii():
+        if text.isascii() and not text.islower():
             for m in found:
                 w = text[m.start():m.end()]
                 if len(w) >= 2 and w[0].isupper() and any(c.islower() for c in w[1:]):
                     proper.add(m.group())
         self.proper = frozenset(proper)
-        self.short = len(norm) - sum(1 for c in norm if c.isspace()) <= SHORT_TRIGGER_CHARS
+        self.short = len(norm) - sum(map(str.isspace, norm)) <= SHORT_TRIGGER_CHARS
         joins = []
         for i in range(len(spans) - 1):
             gap = norm[spans[i][1]:spans[i + 1][0]]
@@ -524,8 +525,8 @@ class _Trigger:
         self.kana_end = bool(units) and kinds[-1] == _SPACELESS and is_katakana(units[-1][-1])
         self.letter = len(units) == 1 and kinds[0] == _WORD and len(units[0]) == 1 and units[0].isalpha() \
             and text.strip() != text.strip().lower()
-        opt = tuple(k == _WORD and u in STOPWORDS for k, u, o in zip(kinds, units, units))
-        content = sum(1 for o in opt if not o)
+        opt = tuple([k == _WORD and u in STOPWORDS for k, u in zip(kinds, units)])
+        content = len(opt) - sum(opt)
         if opt and content <= 1:
             # "on call", "back on", "into Japanese": with one word of content, every word must be there
             opt = (False,) * len(opt)
@@ -534,10 +535,14 @@ class _Trigger:
         self.content = content
         weights = [0 if o else (len(u) if k == _WORD else _SPACELESS_WEIGHT) for k, u, o in zip(kinds, units, opt)]
         total = sum(weights) or 1
-        self.values = tuple(100.0 * w / total for w in weights)
+        self.values = values = tuple([100.0 * w / total for w in weights])
         #: ``(unit, value, is a word)`` of the units that weigh something: what the score's upper bound
         #: reads (:meth:`TriggerMatcher.match`; a stop word weighs 0)
-        self.bound = tuple((u, v, k == _WORD) for k, u, v, o in zip(kinds, units, self.values, opt) if not o)
+        self.bound = tuple([(u, v, k == _WORD) for k, u, v, o in zip(kinds, units, values, opt) if not o])
+
+
+_group = re.Match.group
+_span = re.Match.span
 
 
 class _LazyTriggers:
@@ -704,6 +709,8 @@ class TriggerMatcher:
         self._text_tids = [tuple(t) for t in text_tids]
         #: text index -> its first trigger (:attr:`triggers`), filled in as tasks reach texts
         self._firsts: list[_Trigger | None] | None = None
+        #: text index -> its :meth:`_text_members`, filled in as tasks reach texts whose bound counts
+        self._members: list[tuple | None] | None = None
         self._word_post = word_post
         self._bigram_post = bigram_post
         self._single_post = single_post
@@ -745,7 +752,7 @@ class TriggerMatcher:
         state["_text_tids"] = tt if isinstance(tt, IdLists) else IdLists.of(tt)
         state["_concat_post"] = cp if isinstance(cp, Postings) else Postings.of(cp)
         state["_word_cache"] = {}
-        state["_firsts"] = None
+        state["_firsts"] = state["_members"] = None
         return state
 
     def __setstate__(self, state: dict) -> None:
@@ -1030,6 +1037,20 @@ class TriggerMatcher:
                 out.append((tid, Match(tr.owner, 100.0, tr.text, task.original_span(pos, pos + len(key)))))
         return out
 
+    def _text_members(self, x: int) -> tuple[tuple[int, str, int], ...]:
+        """``(trigger id, owner, order)`` of every trigger whose text is text
+        ``x`` (an index into ``_text_tids``), ascending: made the first time
+        a task's bound for the text reaches the floor, and kept, so that
+        :meth:`match` reads a text's owners without a look-up per trigger in
+        the cache's columns (hundreds of owners share a text on big
+        registries)."""
+        tids = self._text_tids[x]
+        triggers = self.triggers
+        if isinstance(triggers, _LazyTriggers):
+            owners, owner_of, orders = triggers.owners, triggers.owner_of, triggers.orders
+            return tuple((t, owners[owner_of[t]], orders[t]) for t in tids)
+        return tuple((t, triggers[t].owner, triggers[t].order) for t in tids)
+
     def match(self, task: PreparedTask, threshold: float | None = None, keep_below: int = 5,
               collect: dict[str, list[Match]] | None = None) -> dict[str, Match]:
         """Best :class:`Match` per owner scoring at least :attr:`floor`.
@@ -1048,11 +1069,9 @@ class TriggerMatcher:
         triggers = self.triggers
         # the columns of a matcher read from the cache: a trigger's owner, text and order without cutting it
         lazy = triggers if isinstance(triggers, _LazyTriggers) else None
-        if lazy is not None:
-            l_owners, l_owner_of, l_texts, l_orders = lazy.owners, lazy.owner_of, lazy.texts, lazy.orders
 
         def offer(tid: int, m: Match) -> None:
-            order = l_orders[tid] if lazy is not None else triggers[tid].order
+            order = lazy.orders[tid] if lazy is not None else triggers[tid].order
             key = (-m.score, m.span[0], m.span[0] - m.span[1], order)
             old = results.get(m.id)
             if old is None or key < old[0]:
@@ -1078,17 +1097,18 @@ class TriggerMatcher:
         # rank it), and on big registries many skills share a trigger ("review" of hundreds): each
         # distinct text is bounded and aligned once per task, then handed to every owner.
         text_tids = self._text_tids
-        firsts = self._firsts
-        if firsts is None:
+        firsts, members = self._firsts, self._members
+        if firsts is None or members is None:
             firsts = self._firsts = [None] * len(text_tids)
+            members = self._members = [None] * len(text_tids)
         append = queue.append
+        alias = task.alias
         for x in cands:
-            tids = text_tids[x]
             tr = firsts[x]
             if tr is None:
-                tr = firsts[x] = triggers[tids[0]]  # the text's first trigger, cut into units
+                tr = firsts[x] = triggers[text_tids[x][0]]  # the text's first trigger, cut into units
             if tr.short:
-                b = 100.0 if all(u in positions or (task.alias and u in task.alias.values())
+                b = 100.0 if all(u in positions or (alias and u in alias.values())
                                  for u in tr.units) else 0.0
             else:
                 b = 0.0
@@ -1100,8 +1120,12 @@ class TriggerMatcher:
                 b /= 100.0
             if b >= floor:
                 negb = -b
-                for tid in tids:
-                    append((negb, tid, x))
+                text = tr.text
+                owners = members[x]
+                if owners is None:
+                    owners = members[x] = self._text_members(x)
+                for tid, owner, order in owners:
+                    append((negb, tid, x, owner, order, text))
         queue.sort()
         # the best scores of the owners below the threshold, ascending, kept up to date offer by offer
         below: list[float] = sorted(-results[o][0][0] for o in low)
@@ -1110,19 +1134,14 @@ class TriggerMatcher:
         scored_get = scored.get
         results_get = results.get
         new_match = _new_match
-        for negb, tid, x in queue:
+        for negb, tid, x, owner, order, text in queue:
             if negb > -threshold:  # the bound is below the threshold: near misses only from here
                 if len(below) >= keep_below and (keep_below == 0 or -negb < below[-keep_below]):
                     break
-            if lazy is not None:
-                owner, text, order = l_owners[l_owner_of[tid]], l_texts[tid], l_orders[tid]
-            else:
-                tr = triggers[tid]
-                owner, text, order = tr.owner, tr.text, tr.order
             got = scored_get(x, _UNSCORED)
             if got is _UNSCORED:
-                first = text_tids[x][0]  # any trigger of the text scores the same: the first is the one cut up
-                score, a, bb = self._score_trigger(first, task, self._evidence(triggers[first], task, word_pos))
+                first = members[x][0][0]  # any trigger of the text scores the same: the first is the one cut up
+                score, a, bb = self._score_trigger(first, task, self._evidence(firsts[x], task, word_pos))
                 if score >= floor and a >= 0:
                     m = self._to_match(first, task, score, a, bb)
                     sp = m.span

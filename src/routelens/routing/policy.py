@@ -287,12 +287,11 @@ def _decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdic
         rivals = sorted((c for c in live_c if c is not top and c.counted and (c.rival or apart(c))
                          and not purpose.setdefault(id(c), what_it_is_for(c, top, ev.task) or "")),
                         key=lambda c: (-c.weight, -c.score, c.id))
-        rival_ids = {id(c) for c in rivals}
+        rival_ids, everyday_why = {id(c) for c in rivals}, f"not selected: an everyday word only, next to the evidence for {quote(top.id)}"
         for c in live_c:
             if c is not top and c.counted and id(c) not in rival_ids:
                 said = purpose.get(id(c))
-                c.why = (f"not selected: {said}, what the work of {quote(top.id)} is for" if said else
-                         f"not selected: an everyday word only, next to the evidence for {quote(top.id)}")
+                c.why = f"not selected: {said}, what the work of {quote(top.id)} is for" if said else everyday_why
         if rivals:
             second = rivals[0]
             if top.weight >= second.weight + 2 and not any(c.strong or apart(c) for c in rivals):
@@ -331,14 +330,14 @@ def _decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdic
 
 
 def _mark(supported: list[Candidate], v: Verdict) -> None:
-    chosen = set(v.skills)
+    chosen, full_why = set(v.skills), f"not selected: {v.reason.replace('_', ' ')}"
     for c in supported:
         if c.id in chosen:
             c.selected = True
             c.why = f"selected as a member of composition {quote(v.composition)}" if v.composition \
                 else "selected: " + _pieces_words(c)
         elif v.mode == "full":
-            c.why = f"not selected: {v.reason.replace('_', ' ')}"
+            c.why = full_why
 
 
 def _pieces_words(c: Candidate) -> str:
@@ -641,7 +640,7 @@ def _compositions(entries: Entries, live: tuple[Match, ...], dropped: tuple[tupl
             if not (sa <= sb or sb <= sa) and (cand & sa) - sb and (cand & sb) - sa:
                 # name every composition the candidates are spread over, not only this pair; one
                 # inside another touched composition is no part of the conflict
-                outer = [c for c in touched if not any(sets[c] < sets[o] for o in touched)]
+                outer = [c for c in touched if not any(map(sets[c].__lt__, list(map(sets.__getitem__, touched))))]
                 order = {m.id: n for n, m in enumerate(live)}
                 named = _and(f"{quote(c)} ({', '.join(sorted(cand & sets[c], key=order.__getitem__))})"
                              for c in outer)

@@ -118,6 +118,12 @@ def _qualified_ja(task: str, start: int, b: int) -> bool:
     return bool(before) and not re.search(r"[、，,。をがにはでともの]$", before)
 
 
+@lru_cache(maxsize=32)
+def _weighs_alternatives(task: str) -> bool:
+    """Whether ``task`` offers alternatives (:data:`ALTERNATIVE`), once per task."""
+    return ALTERNATIVE.search(task) is not None
+
+
 def what_it_is_for(c: Candidate, top: Candidate, task: str) -> str | None:
     """Whether candidate ``c`` names only what the best candidate's work is
     for (docs/formats.md §6.3 step 9): its one counted trigger is a single
@@ -130,7 +136,7 @@ def what_it_is_for(c: Candidate, top: Candidate, task: str) -> str | None:
     ("dish descriptionを書いて、printed menu用に短く"); never in a task that
     weighs alternatives ("or", "vs", "either", "whether", "instead", "または"
     ...: :data:`ALTERNATIVE`). Returns the words saying so, or None."""
-    if c.strong or c.phrase or c.dropped_by or ALTERNATIVE.search(task):
+    if c.strong or c.phrase or c.dropped_by or _weighs_alternatives(task):
         return None  # a task weighing alternatives ("... or ...?") weighs the two skills too
     trig = [p for p in c.pieces if p.kind == "trigger" and p.counts]
     # one trigger and nothing else of its own: no term, no ask, no other trigger anywhere (written again after
