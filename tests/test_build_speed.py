@@ -1,5 +1,5 @@
 """The build's fourth speed round (issue 14): each shortcut gives exactly
-what the slower way gave (README "Build speed")."""
+what the slower way gave (benchmarks/README.md "Build speed")."""
 
 from __future__ import annotations
 

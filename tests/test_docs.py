@@ -8,7 +8,7 @@ import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+DOCS = [ROOT / "README.md", ROOT / "benchmarks" / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 #: a cited path starts with one of the repository's top-level folders of code, tests and docs
 #: (``skills/x.md`` and ``generated/`` also name example files in the docs, so they are not checked)
 TOP = ("src/", "tests/", "docs/", "benchmarks/", "screenshots/", ".ci/")
