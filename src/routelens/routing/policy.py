@@ -287,7 +287,8 @@ def _decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdic
         rivals = sorted((c for c in live_c if c is not top and c.counted and (c.rival or apart(c))
                          and not purpose.setdefault(id(c), what_it_is_for(c, top, ev.task) or "")),
                         key=lambda c: (-c.weight, -c.score, c.id))
-        rival_ids, everyday_why = {id(c) for c in rivals}, f"not selected: an everyday word only, next to the evidence for {quote(top.id)}"
+        rival_ids = {id(c) for c in rivals}
+        everyday_why = f"not selected: an everyday word only, next to the evidence for {quote(top.id)}"
         for c in live_c:
             if c is not top and c.counted and id(c) not in rival_ids:
                 said = purpose.get(id(c))
