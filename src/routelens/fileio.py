@@ -39,7 +39,7 @@ from pathlib import Path
 
 from routelens.errors import FileReadError
 
-__all__ = ["FileReadError", "read_bounded", "file_kind", "is_inside", "same_file", "KINDS", "seal", "unseal"]
+__all__ = ["FileReadError", "read_bounded", "file_kind", "is_inside", "same_file", "KINDS", "seal", "unseal", "write_all"]
 
 #: The values of :attr:`FileReadError.kind`.
 KINDS = ("missing", "not_a_folder", "directory", "not_regular", "symlink", "outside", "too_big", "unreadable",
@@ -184,3 +184,12 @@ def same_file(a: str | Path, b: str | Path) -> bool:
         return os.path.samefile(ra, rb)
     except OSError:
         return False
+
+
+def write_all(fd: int, data: bytes | memoryview) -> None:
+    """Write every byte of ``data`` to the file descriptor ``fd``
+    (``os.write`` may write fewer than asked: a pipe, a signal); raises
+    ``OSError`` as ``os.write`` does."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]

@@ -29,18 +29,13 @@ import os
 import struct
 from typing import Any, Callable
 
+from routelens.fileio import write_all
 from routelens.gcpause import gc_paused
 from routelens.registry.split import can_split, fork_with_pipe
 
 __all__ = ["Forked"]
 
 _LEN = struct.Struct("<QQ")  # header length, data length (bytes)
-
-
-def _write_all(fd: int, data: bytes | memoryview) -> None:
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view):]
 
 
 def _read_exactly(fd: int, n: int) -> bytes | None:
@@ -84,9 +79,9 @@ class Forked:
 
             def send(header: Any, data: bytes = b"") -> None:
                 head = marshal.dumps(header)
-                _write_all(wfd, _LEN.pack(len(head), len(data)))
-                _write_all(wfd, head)
-                _write_all(wfd, data)
+                write_all(wfd, _LEN.pack(len(head), len(data)))
+                write_all(wfd, head)
+                write_all(wfd, data)
 
             try:
                 with gc_paused():

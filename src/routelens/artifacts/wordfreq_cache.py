@@ -49,7 +49,7 @@ from array import array
 from pathlib import Path
 
 from routelens.errors import FileReadError
-from routelens.fileio import read_bounded, seal, unseal
+from routelens.fileio import read_bounded, seal, unseal, write_all
 from routelens.paths import cache_dir
 
 __all__ = ["FORMAT", "Frequencies", "frequencies", "cache_key"]
@@ -155,9 +155,7 @@ def _write(path: Path, key: str, words: list[str], buckets: array) -> None:
         fd, tmp = tempfile.mkstemp(prefix=".wordfreq-", suffix=".tmp", dir=path.parent)
         try:
             try:
-                view = memoryview(data)
-                while view:
-                    view = view[os.write(fd, view):]
+                write_all(fd, data)
             finally:
                 os.close(fd)
             os.replace(tmp, path)  # atomic: a reader sees the old file or the whole new one

@@ -54,6 +54,7 @@ from bisect import bisect_right
 from pathlib import Path
 from typing import Any, Callable
 
+from routelens.fileio import write_all
 from routelens.gcpause import gc_paused
 from routelens.limits import LIMITS
 from routelens.paths import is_absolute_or_escaping
@@ -513,9 +514,7 @@ def _start_half(text: str, pairs: list[tuple[int, int]], indent: int, readers: t
                 payload = marshal.dumps((True, out))
             except BaseException:  # noqa: BLE001 - any failure: this process reads the half itself
                 payload = marshal.dumps((False, []))
-            view = memoryview(payload)
-            while view:
-                view = view[os.write(wfd, view):]
+            write_all(wfd, payload)
             status = 0
         finally:
             os._exit(status)

@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from routelens.errors import RoutelensError
+from routelens.fileio import write_all
 from routelens.gcpause import gc_paused
 from routelens.registry.model import Registry, new_skill
 from routelens.registry.validate import compose_registry, validate_registry
@@ -216,9 +217,7 @@ def _child(text_b: str, display: str, key: int, fd: int) -> None:
             payload = marshal.dumps((True, _half_skills(r, root, key)))
         except BaseException:  # noqa: BLE001 - any failure means: read in one process
             payload = marshal.dumps((False, []))
-        view = memoryview(payload)
-        while view:
-            view = view[os.write(fd, view):]
+        write_all(fd, payload)
         status = 0
     finally:
         os._exit(status)
