@@ -525,25 +525,8 @@ def _start_half(text: str, pairs: list[tuple[int, int]], indent: int, readers: t
 def _receive_half(pid: int, fd: int) -> list[tuple] | None:
     """The child's chunks (:func:`_start_half`), or None when it failed or
     sent something of another shape; always reaps it."""
-    chunks = []
-    try:
-        while True:
-            chunk = os.read(fd, 1 << 20)
-            if not chunk:
-                break
-            chunks.append(chunk)
-    except OSError:
-        chunks = []
-    finally:
-        os.close(fd)
-        _, status = os.waitpid(pid, 0)
-    if status != 0 or not chunks:
-        return None
-    try:
-        ok, out = marshal.loads(b"".join(chunks))
-    except (EOFError, ValueError, TypeError):
-        return None
-    if ok is not True or type(out) is not list:
+    out = split_module.receive_marshalled(pid, fd)
+    if type(out) is not list:
         return None
     for row in out:
         if type(row) is not tuple or len(row) != 3 or (row[2] is not None and (type(row[2]) is not tuple

@@ -223,8 +223,11 @@ def _child(text_b: str, display: str, key: int, fd: int) -> None:
         os._exit(status)
 
 
-def _receive(pid: int, fd: int) -> list[tuple] | None:
-    """The child's skills, or None when it failed; always reaps it."""
+def receive_marshalled(pid: int, fd: int) -> Any:
+    """What a child of :func:`fork_with_pipe` sent on ``fd`` as
+    ``marshal.dumps((True, value))``: ``value``; None when it exited
+    non-zero, sent ``(False, ...)``, nothing, or bytes of another shape, or
+    the pipe failed. Always closes ``fd`` and reaps the child."""
     chunks = []
     try:
         while True:
@@ -232,16 +235,24 @@ def _receive(pid: int, fd: int) -> list[tuple] | None:
             if not chunk:
                 break
             chunks.append(chunk)
+    except OSError:
+        chunks = []
     finally:
         os.close(fd)
         _, status = os.waitpid(pid, 0)
-    if status != 0:
+    if status != 0 or not chunks:
         return None
     try:
-        ok, skills = marshal.loads(b"".join(chunks))
+        ok, value = marshal.loads(b"".join(chunks))
     except (EOFError, ValueError, TypeError):
         return None
-    return skills if ok is True and isinstance(skills, list) else None
+    return value if ok is True else None
+
+
+def _receive(pid: int, fd: int) -> list[tuple] | None:
+    """The child's skills, or None when it failed; always reaps it."""
+    skills = receive_marshalled(pid, fd)
+    return skills if isinstance(skills, list) else None
 
 
 def parse_split(text: str, path: Path, display: str,
