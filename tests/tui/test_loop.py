@@ -253,6 +253,35 @@ async def test_f7_copies_a_fix_and_lights_up_where_it_goes(registry):
         assert main.fixes == []
 
 
+async def test_on_a_big_registry_f7_checks_the_fixes_instead_of_typing_paying_for_them(registry, monkeypatch):
+    """At 100,000 skills a fallback's fixes, started once typing paused,
+    parsed patched registries in a thread holding the GIL: every keystroke
+    then waited 1-3.5 s (one took 107 s in a benchmark). Above
+    AUTO_FIXES_MAX_SKILLS they are checked when F7 asks."""
+    import routelens.tui.screens.main as main_screen
+
+    monkeypatch.setattr(main_screen, "AUTO_FIXES_MAX_SKILLS", 5)  # the fixture's 11 skills count as big
+    app = make_app(registry)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("escape")
+        await pilot.pause()
+        app.query_one("#task").value = "review the pull request for the parser"
+        await settle(app, pilot)
+        main = app.main
+        assert app.decision.reason == "no_match"
+        assert (main.fixes, main.fixes_pending, main.fixes_on_demand) == ([], False, True)
+        assert not [w for w in app.workers if w.name == "_fixes_worker"]
+        assert str(main.decision_panel.fixes.content).startswith("F7 checks the fixes of this fallback")
+        await pilot.press("f7")
+        await settle(app, pilot)
+        assert main.fixes_on_demand is False and main.fixes_pending is False
+        assert (main.fixes[0].kind, main.fixes[0].skill) == ("add_trigger", "code-review")
+        await pilot.press("f7")  # now F7 copies the first, as on a small registry
+        await settle(app, pilot)
+        assert main.fix_index == 0
+
+
 async def test_f7_while_fixes_are_checked_and_when_none_was_found(registry, monkeypatch):
     """A trial: F7 within a second of a fallback said "No fix to copy:
     fixes are offered when a task falls back because ..." for exactly such

@@ -97,6 +97,10 @@ LOADING_DELAY = 0.25
 
 #: seconds a fallback's decision must stay on screen before its fixes are computed (typing goes on meanwhile)
 FIXES_DELAY = 0.3
+#: Above this many skills a fallback's fixes are checked only when F7 asks: each check parses a
+#: patched copy of the registry (seconds at 100,000 skills) in a thread that holds the GIL, and
+#: started on their own they made every keystroke wait 1-3.5 s for as long as they ran.
+AUTO_FIXES_MAX_SKILLS = 5_000
 
 
 class MainScreen(Screen[None]):
@@ -142,6 +146,8 @@ class MainScreen(Screen[None]):
         self.fixes: list[Fix] = []
         self.fix_index = -1
         self.fixes_pending = False
+        #: the fallback on screen has fixes F7 would check (a registry over AUTO_FIXES_MAX_SKILLS)
+        self.fixes_on_demand = False
         #: candidate edits left unchecked when the fixes' time ran out (docs/formats.md §15)
         self.fixes_untried = 0
         self.poll_interval = poll_interval
@@ -576,7 +582,7 @@ class MainScreen(Screen[None]):
         """No decision on screen: no hits, near misses or fixes; an entry
         the reader browsed to stays current, a hit does not."""
         self.hits, self.near, self.hit_index = [], [], 0
-        self.fixes, self.fix_index, self.fixes_pending = [], -1, False
+        self.fixes, self.fix_index, self.fixes_pending, self.fixes_on_demand = [], -1, False, False
         if self.current is not None and self.current.role != "browse":
             self.current = None
         self._paint_hits()
@@ -765,7 +771,11 @@ class MainScreen(Screen[None]):
 
         # before the parse finishes the fixes wait for it (the load routes again then and starts them here)
         self.fixes_pending = decision.reason in FIXABLE
-        if self.fixes_pending and snap is not None:
+        self.fixes_on_demand = False
+        if self.fixes_pending and snap is not None and len(snap.registry.skills) > AUTO_FIXES_MAX_SKILLS:
+            self.fixes_pending, self.fixes_on_demand = False, True
+            self.decision_panel.show_fixes_on_demand()
+        elif self.fixes_pending and snap is not None:
             # fixes build routers over patched registries (seconds on a big one) in a thread that holds the
             # GIL: started only once typing pauses, so they never slow the next keystroke's decision
             self.set_timer(FIXES_DELAY, lambda: self._fixes_if_current(snap, decision, seq))
@@ -823,6 +833,11 @@ class MainScreen(Screen[None]):
             from routelens.tools.fixes import FIXABLE
 
             if self.fixes_pending:
+                self.notify(words.FIXES_PENDING, severity="information")
+            elif self.fixes_on_demand and self.snapshot is not None and self.decision is not None:
+                self.fixes_on_demand, self.fixes_pending = False, True
+                self.decision_panel.show_fixes_checking()
+                self._fixes_worker(self.snapshot, self.decision, self._route_seq)
                 self.notify(words.FIXES_PENDING, severity="information")
             elif self.decision is not None and self.decision.reason in FIXABLE:
                 self.notify(words.no_verified_fix(self.fixes_untried), severity="warning")

@@ -248,6 +248,13 @@ class DecisionPanel(Vertical):
         """A near miss ("why not" row ``index``) is the current entry of the panes: say so."""
         if 0 <= index < len(near):
             self.border_subtitle = f"why not {index + 1}/{len(near)}: {near[index].id} · ↓↑ move"
+    def show_fixes_on_demand(self) -> None:
+        """The fixes line of a fallback on a registry too big to check its
+        fixes while typing (``AUTO_FIXES_MAX_SKILLS``): F7 checks them."""
+        self.fixes.set_class(True, "-shown")
+        self.fixes.update(Content.styled("F7 checks the fixes of this fallback (seconds on a registry this big; "
+                                         "not started while you type)", "$text-muted"))
+
     def show_fixes_checking(self) -> None:
         """The fixes line while the fallback's fixes are being checked."""
         self.fixes.set_class(True, "-shown")
