@@ -699,12 +699,12 @@ async def test_views_of_the_whole_registry_say_why_they_cannot_open_yet(registry
         await settle(app, pilot)
         main = app.main
         main.failure, main.early = None, None
-        assert app._not_loaded() == ("The registry is still being read; this opens once it is loaded.",)
+        assert app._not_loaded() == "The registry is still being read; this opens once it is loaded."
         main.early = object()
         assert app._not_loaded() == ("The registry is still being read; this opens once it is loaded "
-                                     "(typed tasks route already).",)
+                                     "(typed tasks route already).")
         main.early, main.failure = None, object()
-        assert app._not_loaded() == ("No valid registry loaded yet: fix the errors shown and it reloads.",)
+        assert app._not_loaded() == "No valid registry loaded yet: fix the errors shown and it reloads."
         main.failure = None
 
 

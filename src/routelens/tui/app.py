@@ -180,20 +180,20 @@ class RouteLensApp(App[None]):
 
         self.push_screen(HelpScreen())
 
-    def _not_loaded(self) -> tuple[str]:
+    def _not_loaded(self) -> str:
         """Why a view of the whole registry cannot open yet: the registry is
         still being read (a 100,000-skill parse takes seconds; typed tasks
         already route), or no load has succeeded."""
         if self.main.failure is None:
-            return (words.STILL_READING + (" (typed tasks route already)." if self.main.early is not None else "."),)
-        return ("No valid registry loaded yet: fix the errors shown and it reloads.",)
+            return words.STILL_READING + (" (typed tasks route already)." if self.main.early is not None else ".")
+        return "No valid registry loaded yet: fix the errors shown and it reloads."
 
     def action_skills(self) -> None:
         """Open the skill browser."""
         from routelens.tui.screens.skills import SkillBrowser
 
         if self.main.snapshot is None:
-            self.notify(*self._not_loaded(), severity="warning")
+            self.notify(self._not_loaded(), severity="warning")
             return
         # the detail waits for a pause in typing (none when routing has no debounce either, as in tests)
         pause = SkillBrowser.DETAIL_PAUSE if self.main.route_debounce > 0 else 0.0
@@ -210,7 +210,7 @@ class RouteLensApp(App[None]):
         from routelens.tui.screens.stats import StatsScreen
 
         if self.main.snapshot is None:
-            self.notify(*self._not_loaded(), severity="warning")
+            self.notify(self._not_loaded(), severity="warning")
             return
         self.push_screen(StatsScreen(self.main.snapshot, last_good=self.main.failure is not None))
 
@@ -293,7 +293,7 @@ class RouteLensApp(App[None]):
             self.notify(words.TUNE_NEEDS_CASES, severity="warning")
             return
         if self.main.snapshot is None or self.main.snapshot.router is None:
-            self.notify(*self._not_loaded(), severity="warning")
+            self.notify(self._not_loaded(), severity="warning")
             return
         self.push_screen(TuneScreen(self.cases_path, self.main.snapshot, display=self.paths.show(self.cases_path)))
 

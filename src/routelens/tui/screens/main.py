@@ -534,7 +534,9 @@ class MainScreen(Screen[None]):
             title, text = words.LAST_GOOD_KEPT
             self.notify(text, severity="error", title=title)
             if self.decision is not None and not self._route_pending:  # now the last good load's: say so
-                self._show_decision(self._route_seq, self.decision)
+                chars, threshold = self._panel_scale()
+                self.decision_panel.show_decision(self.decision, self.hits, self.near, self.hit_index, chars,
+                                                  threshold, last_good=True)
 
     def _show_snapshot(self, snap: Snapshot) -> None:
         recovered = self.failure is not None and self.snapshot is not None
@@ -738,7 +740,6 @@ class MainScreen(Screen[None]):
             self.last_decision_at = time.perf_counter()
             return
         reg = view[1]
-        router = self.router
         old_keys = [h.key for h in self.hits]
         self.hits = hits_of(decision, reg)
         self.near = near_hits_of(decision, reg)
@@ -750,10 +751,7 @@ class MainScreen(Screen[None]):
             self.hit_index = 0
         # no candidate: show the best near miss, so "why not" has a place in the registry
         self.current = self.hits[self.hit_index] if self.hits else (self.near[0] if self.near else None)
-        if self.snapshot is not None:
-            chars, threshold = len(self.snapshot.registry.text), self.snapshot.registry.routing.threshold
-        else:  # the router's settings are the fresh index's, which are the registry's (docs/formats.md §3.4)
-            chars, threshold = len(self.early[0].text), router.threshold
+        chars, threshold = self._panel_scale()
         panel.show_decision(decision, self.hits, self.near, self.hit_index, chars, threshold,
                             last_good=self.failure is not None)
         self._paint_hits()
@@ -761,6 +759,13 @@ class MainScreen(Screen[None]):
         self.decisions += 1
         self.last_decision_at = time.perf_counter()
         self.call_after_refresh(self._mark_decision_painted)
+
+    def _panel_scale(self) -> tuple[int, float]:
+        """The registry's characters (a payload's share) and the threshold the decision panel shows."""
+        if self.snapshot is not None:
+            return len(self.snapshot.registry.text), self.snapshot.registry.routing.threshold
+        # the router's settings are the fresh index's, which are the registry's (docs/formats.md §3.4)
+        return len(self.early[0].text), self.router.threshold
 
     # ------------------------------------------------------------------ fixes
     def _start_fixes(self, seq: int, decision: Decision) -> None:
