@@ -60,6 +60,7 @@ from routelens.routing.decision import Expansion, format_score, index_state_word
 from routelens.routing.entries import Entries
 from routelens.routing.evidence import Candidate
 from routelens.routing.matching import NEAR_MISS_FLOOR, Match
+from routelens.routing.unordered import in_another_order
 from routelens.routing.readback import read_back
 from routelens.routing.several import ALTERNATIVE as _ALTERNATIVE, asked_for, parted_ask, stated_apart, what_it_is_for
 from routelens.routing.signals import Signal
@@ -520,7 +521,7 @@ def _forced_rule(ev: Evidence, entries: Entries) -> Verdict | None:
     for m in ev.rule_hits:
         if entries.rule_forced(m.id):
             msg = (f"{_FALLBACK}forced rule {quote(m.id)} matched {quote(m.trigger)} "
-                   f"in the task (score {format_score(m.score)})")
+                   f"in the task ({in_another_order(ev.task, m)}score {format_score(m.score)})")
             return Verdict("full", "forced_rule", msg, rule=m.id)
     return None
 
@@ -535,7 +536,8 @@ def _high_risk(ev: Evidence) -> Verdict | None:
         return None
     m = ev.risk_hits[0]
     more = f" (and {len(ev.risk_hits) - 1} more)" if len(ev.risk_hits) > 1 else ""
-    return Verdict("full", "high_risk", f"{_FALLBACK}the high-risk term {quote(m.id)} appears in the task{more}")
+    order = f" ({in_another_order(ev.task, m)[:-2]})" if m.kind == "unordered" else ""
+    return Verdict("full", "high_risk", f"{_FALLBACK}the high-risk term {quote(m.id)} appears in the task{order}{more}")
 
 
 def _no_match(ev: Evidence, settings: RoutingSettings, note: str) -> Verdict:

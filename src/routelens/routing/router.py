@@ -23,6 +23,7 @@ import dataclasses
 import os
 import re
 import threading
+from functools import cached_property
 from pathlib import Path
 from typing import Callable
 
@@ -56,6 +57,7 @@ from routelens.routing.columns import NamedPostings
 from routelens.routing.matcher_cache import load_or_build
 from routelens.routing.policy import Evidence, ExplicitId, UnknownId, Verdict, decide
 from routelens.routing.signals import clause_breaks, destructive, negated, steering
+from routelens.routing.unordered import UnorderedPhrases
 from routelens.text.canonical import canonical_bytes, sha256_hex, source_sha256
 from routelens.text.words import closest
 
@@ -400,14 +402,19 @@ class Router:
         near = tuple(order[cut:cut + MAX_NEAR_MISSES])
         rules = self._rules.match(p, threshold, 0)
         risks = self._risk.match(p, threshold, 0)
+        any_order = self._any_order
+        for hits, phrases in zip((rules, risks), any_order):
+            phrases.add_to(p, hits, threshold)
         if p.truncated and (self._rules.triggers or self._risk.triggers):
             # safety checks read the WHOLE task: a forced rule or a high-risk term
             # after the first MAX_TASK_CHARS characters still forces the fallback
             for q in prepare_tail(p.original):
-                for hits, matcher in ((rules, self._rules), (risks, self._risk)):
+                for hits, matcher, phrases in ((rules, self._rules, any_order[0]), (risks, self._risk, any_order[1])):
                     if not matcher.triggers:
                         continue
-                    for owner, m in matcher.match(q, threshold, 0).items():
+                    found = matcher.match(q, threshold, 0)
+                    phrases.add_to(q, found, threshold)
+                    for owner, m in found.items():
                         old = hits.get(owner)
                         if old is None or (-m.score, m.span[0]) < (-old.score, old.span[0]):
                             hits[owner] = m
@@ -428,6 +435,13 @@ class Router:
             candidates = tuple(assess(p, skill_hits, matches, self.lexicon, nw, negated(text)))
         return Evidence(task, matches, near, tuple(rule_hits), tuple(risk_hits), explicit, p.truncated,
                         self.freshness, candidates, steer, harm, unknown_ids, tuple(clause_breaks(text)), unknown)
+
+    @cached_property
+    def _any_order(self) -> tuple[UnorderedPhrases, UnorderedPhrases]:
+        """The forced rules' triggers and the high-risk terms that also
+        match in any word order (docs/formats.md §6.7), made on first use."""
+        return tuple(UnorderedPhrases((tr.owner, (tr.text,)) for tr in m.triggers)  # type: ignore[return-value]
+                     for m in (self._rules, self._risk))
 
     def _explicit(self, p: PreparedTask) -> tuple[tuple[ExplicitId, ...], tuple[tuple[int, int, str], ...],
                                                    tuple[UnknownId, ...]]:
