@@ -50,125 +50,22 @@ place in the order; each step is a function that returns a
 
 from __future__ import annotations
 
-import re as _re
-from dataclasses import dataclass
-
-from routelens.artifacts.freshness import Freshness
 from routelens.errors import IndexInvalidError
 from routelens.registry.model import RoutingSettings
+from routelens.routing.compositions import anchor, compositions, weak_members
 from routelens.routing.decision import Expansion, format_score, index_state_words, line_span, listed_evidence, quote
 from routelens.routing.entries import Entries
 from routelens.routing.evidence import Candidate
 from routelens.routing.matching import NEAR_MISS_FLOOR, Match
-from routelens.routing.unordered import in_another_order
 from routelens.routing.readback import read_back
-from routelens.routing.several import ALTERNATIVE as _ALTERNATIVE, asked_for, parted_ask, stated_apart, what_it_is_for
-from routelens.routing.signals import Signal
-from routelens.text.words import inflects
+from routelens.routing.several import (ALTERNATIVE as _ALTERNATIVE, alternatives, asked_for, parted_ask, stated_apart,
+                                       what_it_is_for)
+from routelens.routing.unordered import in_another_order
+from routelens.routing.verdict import FALLBACK, Evidence, ExplicitId, UnknownId, Verdict
 
 __all__ = ["ExplicitId", "UnknownId", "Evidence", "Verdict", "decide"]
 
-_FALLBACK = "Fell back to the full registry: "
 _BUILD = "run `routelens build`"
-
-
-@dataclass(frozen=True, slots=True)
-class ExplicitId:
-    """An id the task names as a word starting with ``/`` or ``$``
-    (docs/formats.md §6.4). ``kind``: ``"skill"`` or
-    ``"composition"``; ``span``: ``(start, end)`` character offsets into the
-    task as typed, the ``/`` or ``$`` included."""
-
-    id: str
-    kind: str
-    span: tuple[int, int]
-
-
-@dataclass(frozen=True, slots=True)
-class UnknownId:
-    """A ``/id`` or ``$id`` word whose id names no skill or composition.
-    ``word``: the word as typed (``/some-skill-id``); ``id``: the id it
-    names after NFKC + case folding; ``closest``: the known skill or
-    composition id closest to it (rapidfuzz's ratio at least 70), or None."""
-
-    word: str
-    id: str
-    closest: str | None
-
-
-@dataclass(slots=True)
-class Evidence:
-    """What the matcher found for one task, and the index's freshness. A
-    value: nothing changes it once made (not frozen only because a frozen
-    dataclass costs several microseconds per route to build).
-
-    ``task``: the task as typed; ``matches``: skills scoring at or above
-    the threshold, best first (ties by id); ``near_misses``: the best
-    skills below it (at most ``MAX_NEAR_MISSES``); ``rule_hits``: rules at
-    or above the threshold, best first; ``risk_hits``: high-risk terms
-    found (``Match.id`` is the term as written), by position; ``explicit``:
-    the ``/id`` and ``$id`` words naming known entries, in task order;
-    ``truncated``: skills were matched on the first ``MAX_TASK_CHARS``
-    characters only (rules and high-risk terms on all of it);
-    ``freshness``: the index against the registry (docs/formats.md §3.5);
-    ``unknown``: the ``/id`` and ``$id`` words that name nothing, in task
-    order, each with the closest known id (said in the decision's message,
-    docs/formats.md §6.4);
-    ``candidates``: the evidence model's view of every match
-    (docs/formats.md §6.10), in ``matches`` order; ``steering``,
-    ``destructive``: spans of steering text and of built-in destructive
-    intents (§6.11); ``unknown_ids``: id-shaped ``/words`` naming nothing
-    (reason ``unknown_id``); ``clause_breaks``: offsets where one ask may
-    end and another begin.
-    """
-
-    task: str
-    matches: tuple[Match, ...]
-    near_misses: tuple[Match, ...]
-    rule_hits: tuple[Match, ...]
-    risk_hits: tuple[Match, ...]
-    explicit: tuple[ExplicitId, ...]
-    truncated: bool
-    freshness: Freshness
-    candidates: tuple[Candidate, ...] = ()
-    steering: tuple[Signal, ...] = ()
-    destructive: tuple[Signal, ...] = ()
-    unknown_ids: tuple[Signal, ...] = ()
-    clause_breaks: tuple[int, ...] = ()
-    unknown: tuple[UnknownId, ...] = ()
-
-    @property
-    def high_risk(self) -> tuple[str, ...]:
-        """The high-risk terms found, as written in the registry."""
-        return tuple(m.id for m in self.risk_hits)
-
-    @property
-    def rule_matches(self) -> tuple[Match, ...]:
-        """Rule hits, then high-risk hits (a decision's ``rule_matches``)."""
-        return self.rule_hits + self.risk_hits
-
-
-@dataclass(slots=True)
-class Verdict:
-    """The outcome of :func:`decide` (a value, like :class:`Evidence`): ``mode`` (``fast`` | ``index`` |
-    ``full``), ``reason`` (one of ``REASONS``), ``message`` (one sentence),
-    the selection (``skills``, ``composition``, ``expansions``), ``dropped``
-    ``(skill id, why)`` pairs, the forced ``rule`` that fired; ``matches``
-    replaces the evidence's candidates when not None (explicit ids join
-    them); ``freshness`` replaces the index's state when not None (a range
-    showed the index is invalid)."""
-
-    mode: str
-    reason: str
-    message: str
-    skills: tuple[str, ...] = ()
-    composition: str | None = None
-    expansions: tuple[Expansion, ...] = ()
-    dropped: tuple[tuple[str, str], ...] = ()
-    rule: str | None = None
-    matches: tuple[Match, ...] | None = None
-    freshness: str | None = None
-    candidates: tuple[Candidate, ...] = ()
 
 
 def decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdict:
@@ -198,7 +95,7 @@ def _decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdic
             a, b, said = ev.steering[0]
             more = f" (and {len(ev.steering) - 1} more)" if len(ev.steering) > 1 else ""
             return Verdict("full", "suspicious_input",
-                           f"{_FALLBACK}the task holds text that tries to steer the router ({quote(said[:80])}"
+                           f"{FALLBACK}the task holds text that tries to steer the router ({quote(said[:80])}"
                            f"{more}); ids and modes named in it are not routes")
         # 3. forced rules, then high-risk terms and destructive intents
         verdict = _forced_rule(ev, entries) or _high_risk(ev)
@@ -211,7 +108,7 @@ def _decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdic
             a, b, word = ev.unknown_ids[0]
             closest = next((u.closest for u in ev.unknown if u.word == word and u.closest), None)
             return Verdict("full", "unknown_id",
-                           f"{_FALLBACK}the task names {word}, which is no skill or composition of "
+                           f"{FALLBACK}the task names {word}, which is no skill or composition of "
                            f"{entries.display_name}" + (f" (closest: {quote(closest)})" if closest else "")
                            + candidate_note(ev, settings))
         rule_note = "; rule " + ", ".join(quote(m.id) for m in ev.rule_hits) + " applies" if ev.rule_hits else ""
@@ -245,16 +142,21 @@ def _decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdic
         if not supported:
             # weak candidates that name two or more members of one composition, each by a word of its own,
             # are independent pieces that agree ("an outage ... write the postmortem": incident-review)
-            verdict = _weak_members(ev, live_c, entries, dropped, note)
+            verdict = weak_members(ev, live_c, entries, dropped, note)
             if verdict is not None:
                 _mark(live_c, verdict)
                 verdict.candidates = ev.candidates
                 return verdict
-            return Verdict("full", "weak_evidence", f"{_FALLBACK}{_weak_sentence(live_c)}" + note, dropped=dropped,
+            return Verdict("full", "weak_evidence", f"{FALLBACK}{_weak_sentence(live_c)}" + note, dropped=dropped,
                            candidates=ev.candidates)
         supported.sort(key=lambda c: (-c.weight, -c.score, c.id))
         by_id = {m.id: m for m in live}
         sup_matches = tuple(by_id[c.id] for c in supported)
+        # 8. two candidates weighed against each other ("A or B?") are no composition and no clear choice
+        alt = alternatives(live_c, ev.task)
+        if alt is not None:
+            return _ambiguous(alt[0], alt[1], [alt[1]], f"are weighed against each other ({quote(alt[2])})", ev,
+                              dropped, note)
         # 8. compositions: candidates asked together that make up a composition corroborate each other
         countable = [c for c in live_c if c.counted]
         verdict = None
@@ -262,10 +164,10 @@ def _decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdic
             # a member backed by one everyday word only (incidental: "burn rate alerts") joins only when the
             # task names the composition's purpose; a rarer word is an ask of its own ("translate it")
             incidental = any(not c.supported and not c.rival and not asked_for(c, ev.task) for c in countable)
-            verdict = _compositions(entries, tuple(by_id[c.id] for c in countable), dropped, note,
+            verdict = compositions(entries, tuple(by_id[c.id] for c in countable), dropped, note,
                                     purpose_of=ev.task if incidental else None)
         if verdict is None:
-            verdict = _compositions(entries, sup_matches, dropped, note)
+            verdict = compositions(entries, sup_matches, dropped, note)
         if verdict is not None:
             _mark(live_c, verdict)
             verdict.candidates = ev.candidates
@@ -312,13 +214,7 @@ def _decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdic
                         c.why = (f"not selected: {quote(top.id)} has more evidence and scored higher "
                                  f"({format_score(top.score)} vs {format_score(c.score)})")
                 else:
-                    msg = (f"{_FALLBACK}{quote(top.id)} and {quote(second.id)} both have evidence "
-                           f"({_pieces_words(top)}; {_pieces_words(second)}) and the task does not say which "
-                           "it wants")
-                    top.why = "not selected: ambiguous with " + quote(second.id)
-                    for c in rivals:
-                        c.why = "not selected: ambiguous with " + quote(top.id)
-                    return Verdict("full", "ambiguous", msg + note, dropped=dropped, candidates=ev.candidates)
+                    return _ambiguous(top, second, rivals, "both have evidence", ev, dropped, note)
         # 10. the clear candidate
         top.selected = True
         top.why = "selected: " + _pieces_words(top)
@@ -327,7 +223,7 @@ def _decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdic
         return v
     except IndexInvalidError as exc:
         return Verdict("full", "index_invalid",
-                       f"{_FALLBACK}the index is invalid: {exc}; {_BUILD}" + candidate_note(ev, settings),
+                       f"{FALLBACK}the index is invalid: {exc}; {_BUILD}" + candidate_note(ev, settings),
                        freshness="invalid", candidates=ev.candidates)
 
 
@@ -340,6 +236,17 @@ def _mark(supported: list[Candidate], v: Verdict) -> None:
                 else "selected: " + _pieces_words(c)
         elif v.mode == "full":
             c.why = full_why
+
+
+def _ambiguous(top: Candidate, second: Candidate, rivals: list[Candidate], how: str, ev: Evidence,
+               dropped: tuple[tuple[str, str], ...], note: str) -> Verdict:
+    """Step 9's ``ambiguous`` fallback naming ``top`` and ``second`` (``how``: "both have evidence")"""
+    msg = (f"{FALLBACK}{quote(top.id)} and {quote(second.id)} {how} ({_pieces_words(top)}; "
+           f"{_pieces_words(second)}) and the task does not say which it wants")
+    top.why = "not selected: ambiguous with " + quote(second.id)
+    for c in rivals:
+        c.why = "not selected: ambiguous with " + quote(top.id)
+    return Verdict("full", "ambiguous", msg + note, dropped=dropped, candidates=ev.candidates)
 
 
 def _pieces_words(c: Candidate) -> str:
@@ -387,13 +294,6 @@ def _weak_sentence(cands: list[Candidate]) -> str:
     return f"no candidate has evidence that holds up (best: {quote(c.id)})"
 
 
-def _anchor(c: Candidate) -> tuple[int, int]:
-    """The span of a candidate's best counted trigger (strongest, then longest, then first)."""
-    best = max((p for p in c.pieces if p.kind == "trigger" and p.counts),
-               key=lambda p: (p.weight, p.span[1] - p.span[0], -p.span[0]))
-    return best.span
-
-
 def _several(ev: Evidence, supported: list[Candidate], expansions: dict[str, Expansion], entries: Entries,
              dropped: tuple[tuple[str, str], ...], note: str) -> Verdict | None:
     """Several needs (docs/formats.md §6.10): supported candidates whose best
@@ -406,8 +306,8 @@ def _several(ev: Evidence, supported: list[Candidate], expansions: dict[str, Exp
     breaks = sorted(set(ev.clause_breaks))
     if not breaks:
         return None
-    order = sorted(supported, key=lambda c: _anchor(c)[0])
-    anchors = [_anchor(c) for c in order]
+    order = sorted(supported, key=lambda c: anchor(c)[0])
+    anchors = [anchor(c) for c in order]
     chosen: list[Candidate] = []
     for i, c in enumerate(order):
         a = anchors[i]
@@ -469,7 +369,7 @@ def _index_not_fresh(ev: Evidence, entries: Entries, settings: RoutingSettings) 
     for advice in (": " + _BUILD, "; " + _BUILD):
         if detail.endswith(advice):  # said once, at the end of the sentence
             detail = detail[: -len(advice)]
-    msg = f"{_FALLBACK}{index_state_words(state)} ({detail}); {_BUILD}" + candidate_note(ev, settings)
+    msg = f"{FALLBACK}{index_state_words(state)} ({detail}); {_BUILD}" + candidate_note(ev, settings)
     return Verdict("full", f"index_{state}", msg, rule=forced, dropped=dropped)
 
 
@@ -507,7 +407,7 @@ def _explicit(ev: Evidence, entries: Entries) -> Verdict:
     matches = tuple(named_matches) + tuple(m for m in ev.matches if m.id not in named_ids)
     if not skills:
         ids = " and ".join(quote(d[0]) for d in dropped)
-        msg = f"{_FALLBACK}the task names {named}, but {ids} {'is' if len(dropped) == 1 else 'are'} disabled"
+        msg = f"{FALLBACK}the task names {named}, but {ids} {'is' if len(dropped) == 1 else 'are'} disabled"
         return Verdict("full", "disabled_skill", msg, dropped=tuple(dropped), matches=matches)
     msg = f"Fast route: the task names {named} explicitly"
     if dropped:
@@ -520,7 +420,7 @@ def _forced_rule(ev: Evidence, entries: Entries) -> Verdict | None:
     """Step 3a: the best-scoring forced rule that matched."""
     for m in ev.rule_hits:
         if entries.rule_forced(m.id):
-            msg = (f"{_FALLBACK}forced rule {quote(m.id)} matched {quote(m.trigger)} "
+            msg = (f"{FALLBACK}forced rule {quote(m.id)} matched {quote(m.trigger)} "
                    f"in the task ({in_another_order(ev.task, m)}score {format_score(m.score)})")
             return Verdict("full", "forced_rule", msg, rule=m.id)
     return None
@@ -532,12 +432,12 @@ def _high_risk(ev: Evidence) -> Verdict | None:
     if not ev.risk_hits:
         if ev.destructive:
             a, b, said = ev.destructive[0]
-            return Verdict("full", "high_risk", f"{_FALLBACK}the task holds the destructive intent {quote(said)}")
+            return Verdict("full", "high_risk", f"{FALLBACK}the task holds the destructive intent {quote(said)}")
         return None
     m = ev.risk_hits[0]
     more = f" (and {len(ev.risk_hits) - 1} more)" if len(ev.risk_hits) > 1 else ""
     order = f" ({in_another_order(ev.task, m)[:-2]})" if m.kind == "unordered" else ""
-    return Verdict("full", "high_risk", f"{_FALLBACK}the high-risk term {quote(m.id)} appears in the task{order}{more}")
+    return Verdict("full", "high_risk", f"{FALLBACK}the high-risk term {quote(m.id)} appears in the task{order}{more}")
 
 
 def _no_match(ev: Evidence, settings: RoutingSettings, note: str) -> Verdict:
@@ -547,18 +447,18 @@ def _no_match(ev: Evidence, settings: RoutingSettings, note: str) -> Verdict:
     ``/id`` words that name nothing."""
     thr = format_score(settings.threshold)
     if ev.unknown:
-        msg = _FALLBACK + "; ".join(
+        msg = FALLBACK + "; ".join(
             f"the task names {u.word}, but no skill or composition has the id {quote(u.id)}"
             + (f" (closest: {quote(u.closest)})" if u.closest else "") for u in ev.unknown)
     elif ev.near_misses:
         m = ev.near_misses[0]
-        msg = (f"{_FALLBACK}no skill reached the threshold {thr} "
+        msg = (f"{FALLBACK}no skill reached the threshold {thr} "
                f"(best: {quote(m.id)} scored {format_score(m.score)} via {quote(m.trigger)})")
     elif NEAR_MISS_FLOOR < settings.threshold:
-        msg = (f"{_FALLBACK}no skill trigger scored {format_score(NEAR_MISS_FLOOR)} or more on the task, "
+        msg = (f"{FALLBACK}no skill trigger scored {format_score(NEAR_MISS_FLOOR)} or more on the task, "
                f"so there is no near miss (the threshold is {thr})")
     else:
-        msg = f"{_FALLBACK}no skill trigger reached the threshold {thr}"
+        msg = f"{FALLBACK}no skill trigger reached the threshold {thr}"
     return Verdict("full", "no_match", msg + note)
 
 
@@ -566,125 +466,11 @@ def _all_disabled(dropped: tuple[tuple[str, str], ...], note: str, ev: Evidence)
     """Step 6: every candidate is disabled."""
     ids = " and ".join(quote(d[0]) for d in dropped)
     many = len(dropped) > 1
-    msg = f"{_FALLBACK}the only candidate{'s' if many else ''} {ids} {'are' if many else 'is'} disabled"
+    msg = f"{FALLBACK}the only candidate{'s' if many else ''} {ids} {'are' if many else 'is'} disabled"
     return Verdict("full", "disabled_skill", msg + note, dropped=dropped, candidates=ev.candidates)
 
 
 #: which weak members may corroborate each other: "any" tier, or at least one "uncommon" (not everyday)
-_WEAK_MEMBERS = "any"
-
-
-def _weak_members(ev: Evidence, live_c: list[Candidate], entries: Entries, dropped: tuple[tuple[str, str], ...],
-                  note: str) -> Verdict | None:
-    """Step 7's one exception (docs/formats.md §6.10): no candidate is
-    supported, but two or more candidates, each backed by a trigger of its
-    own (spans that do not overlap) with no "or" between them, are all
-    members of one composition: the registry says these skills are used
-    together, so each word corroborates the other, and the composition is
-    chosen. Anything else (a conflict, a single member) is no decision."""
-    countable = [c for c in live_c if c.counted]
-    if len(countable) < 2 or len(countable) != len(live_c):
-        return None
-    if _WEAK_MEMBERS == "uncommon" and all(c.tier == "everyday" for c in countable):
-        return None
-    anchors = sorted(_anchor(c) for c in countable)
-    for x, y in zip(anchors, anchors[1:]):
-        if y[0] < x[1] or _ALTERNATIVE.search(ev.task[x[1]:y[0]]):
-            return None
-    by_id = {m.id: m for m in ev.matches}
-    v = _compositions(entries, tuple(by_id[c.id] for c in countable), dropped, note)
-    return v if v is not None and v.mode == "index" else None
-
-
-def _names_purpose(task: str, cid: str, members: tuple[str, ...]) -> bool:
-    """True when the task holds a word of the composition's id that no
-    member's id holds ("launch" of ``model-launch``), or an inflection of it."""
-    own = {w for m in members for w in _re.split(r"[-_.]+", m.lower())}
-    words = [w for w in _re.split(r"[-_.]+", cid.lower()) if len(w) >= 3 and w not in own]
-    if not words:
-        return False
-    toks = set(_re.findall(r"[a-z0-9]+", task.lower()))
-    return any(t == w or inflects(w, t) for w in words for t in toks)
-
-
-def _compositions(entries: Entries, live: tuple[Match, ...], dropped: tuple[tuple[str, str], ...],
-                  note: str, purpose_of: str | None = None) -> Verdict | None:
-    """Steps 6 and 7: two or more live candidates inside one composition
-    (the smallest holding them all) route to it; spread over compositions
-    that do not contain each other, they fall back. With ``purpose_of``
-    (the task), some candidates are unsupported: the composition is chosen
-    only when the task names its purpose (:func:`_names_purpose`)."""
-    if len(live) < 2:
-        return None
-    cand = {m.id for m in live}
-    # only the compositions holding a candidate (in id order; only their ranges are read) hold all or conflict
-    by_member, members = entries.compositions_of(cand)
-    sets = {c: entries.composition_set(c) for c in members}
-    fewest = min(cand, key=lambda sid: (len(by_member[sid]), sid))
-    holding = [c for c in by_member[fewest] if cand <= sets[c]]
-    if purpose_of is not None:
-        holding = [c for c in holding if _names_purpose(purpose_of, c, members[c])]
-        if not holding:
-            return None
-    if holding:
-        smallest = min(len(members[c]) for c in holding)
-        best = sorted(c for c in holding if len(members[c]) == smallest)
-        if len({frozenset(members[c]) for c in best}) == 1:
-            return _select_composition(entries, best[0], members[best[0]], live, dropped, note)
-        msg = (f"{_FALLBACK}the candidates belong to compositions {_and(quote(c) for c in best)}, "
-               "which do not contain each other")
-        return Verdict("full", "composition_conflict", msg + note, dropped=dropped)
-    touched = sorted({c for sid in cand for c in by_member[sid]})
-    for i, a in enumerate(touched):
-        sa = sets[a]
-        for b in touched[i + 1:]:
-            sb = sets[b]
-            # spread: each holds a candidate the other lacks, and neither contains the other
-            if not (sa <= sb or sb <= sa) and (cand & sa) - sb and (cand & sb) - sa:
-                # name every composition the candidates are spread over, not only this pair; one
-                # inside another touched composition is no part of the conflict
-                outer = [c for c in touched if not any(map(sets[c].__lt__, list(map(sets.__getitem__, touched))))]
-                order = {m.id: n for n, m in enumerate(live)}
-                named = _and(f"{quote(c)} ({', '.join(sorted(cand & sets[c], key=order.__getitem__))})"
-                             for c in outer)
-                msg = f"{_FALLBACK}the candidates are spread over compositions {named}, which do not contain each other"
-                return Verdict("full", "composition_conflict", msg + note, dropped=dropped)
-    return None
-
-
-def _and(items) -> str:
-    """``a``, ``a and b``, ``a, b and c``."""
-    items = list(items)
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-
-
-def _select_composition(entries: Entries, cid: str, members: tuple[str, ...], live: tuple[Match, ...],
-                        dropped: tuple[tuple[str, str], ...], note: str) -> Verdict:
-    """Step 6: the composition and its live members, expanded."""
-    comp_exp = entries.expand("composition", cid)
-    exps = [comp_exp]
-    skills = []
-    all_dropped = list(dropped)
-    for sid in members:
-        if not entries.has("skill", sid):
-            raise IndexInvalidError(f"composition {quote(cid)} names {quote(sid)}, which is not in the index")
-        x = entries.expand("skill", sid)
-        if x.status == "disabled":
-            if (sid, "disabled") not in all_dropped:
-                all_dropped.append((sid, "disabled"))
-            continue
-        exps.append(x)
-        skills.append(sid)
-    names = " and ".join(quote(m.id) for m in live)
-    msg = (f"Routed to composition {quote(cid)}: the candidates {names} are all members of it; "
-           f"expanded from {entries.display_name} {line_span(comp_exp.source_start, comp_exp.source_end)} "
-           "and its members' ranges")
-    if any(x.resolved_from == "registry" for x in exps):
-        msg += " (a range is not self-contained, so it was resolved from the whole registry)"
-    return Verdict("index", "clear_candidate", msg + note, skills=tuple(skills), composition=cid,
-                   expansions=tuple(exps), dropped=tuple(all_dropped))
-
-
 def _clear_candidate(top: Match, exp: Expansion, entries: Entries, dropped: tuple[tuple[str, str], ...],
                      settings: RoutingSettings, note: str, cand: Candidate | None = None) -> Verdict:
     """Step 10: the best supported candidate, expanded."""

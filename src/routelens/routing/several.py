@@ -159,3 +159,57 @@ def what_it_is_for(c: Candidate, top: Candidate, task: str) -> str | None:
         if ja is not None and not _JA_FOR_BREAK.search(between) and _qualified_ja(task, p.span[1], b[0]):
             return f"{word} is what {quote(p.text)} is for ({ja.group().strip()})"
     return None
+
+
+#: what offers two alternatives between the words it stands between: "A or B", "A vs B", "AまたはB", "AかBか"
+_BETWEEN = re.compile(r"\b(?:or(?!\s+(?:not|so|else|later)\b)|vs\.?|versus)\b|または|それとも|もしくは|あるいは", re.I)
+_JA_OR = re.compile(r"か(?![らもなりしわ])")
+#: how far an alternative may stand from the word that offers it (characters)
+_ALT_REACH = 80
+#: what ends the reach of an alternative: a sentence end, or a second ask (", and", "and also", "then")
+_ALT_END = re.compile(r"[.!?;](?:\s|$)|[。！？；\n]|,\s*and\b|\band\s+(?:also|then)\b|\bthen\b", re.I)
+
+
+def alternatives(cands: list[Candidate], task: str) -> tuple[Candidate, Candidate, str] | None:
+    """Two candidates the task weighs against each other (docs/formats.md
+    §6.3 step 8): a word offering alternatives ("or", not "or not"; "vs",
+    "versus", "または", "それとも", "もしくは", "あるいは"; in Japanese also "AかBか": a
+    "か" after each) stands between a counted trigger of one and a counted
+    trigger of the other, within :data:`_ALT_REACH` characters of it, with no
+    sentence end or second ask between (:data:`_ALT_END`): the trigger
+    nearest before it, and the nearest after it owned by another skill. At
+    least one of the two is supported; a weak or incidental word counts here:
+    "VAT or consumption tax?" weighs two skills, whatever their weights.
+    Returns ``(first, second, the word offering them)`` in task order, or
+    None. Cost: one pass over the distinct counted spans per such word."""
+    if not cands:
+        return None
+    owners: dict[tuple[int, int], list[Candidate]] = {}
+    for c in cands:
+        if c.counted:  # (not dropped by its not_when)
+            for p in c.pieces:
+                if p.kind == "trigger" and p.counts:
+                    owners.setdefault(p.span, []).append(c)
+    if len(owners) < 2:
+        return None
+    spans = sorted(owners)
+    marks = [(m.start(), m.end()) for m in _BETWEEN.finditer(task)]
+    if not task.isascii():  # "保証修理か初期不良の交換か": a "か" a few characters after each
+        for x, y in zip(spans, spans[1:]):
+            j = _JA_OR.search(task, x[1], min(y[0], x[1] + 8))
+            if j is not None and _JA_OR.search(task, y[1], y[1] + 8):
+                marks.append((j.start(), j.end()))
+    for a, b in marks:
+        left = [s for s in spans if s[1] <= a and a - s[1] <= _ALT_REACH and not _ALT_END.search(task, s[1], a)]
+        right = [s for s in spans if s[0] >= b and s[0] - b <= _ALT_REACH and not _ALT_END.search(task, b, s[0])]
+        if not left:
+            continue
+        first = owners[left[-1]]
+        ids = {c.id for c in first}
+        second = next(([c for c in owners[s] if c.id not in ids] for s in right
+                       if any(c.id not in ids for c in owners[s])), [])
+        for f in first:
+            for c in second:
+                if f.supported or c.supported:
+                    return f, c, task[a:b]
+    return None

@@ -1,0 +1,92 @@
+"""Routing round 8 (matcher 11): two candidates weighed against each other
+("A or B?") fall back `ambiguous` whatever their weights (docs/formats.md
+§6.3 step 8). Each failing input seen on a blind registry is kept here in a
+registry of the same shape."""
+
+import pytest
+
+from routelens.registry.load import parse_registry
+from routelens.routing.router import Router
+
+REGISTRY = b"""schema_version: 1
+skills:
+  uk-vat:
+    path: skills/uk-vat.md
+    priority: P1
+    triggers: [VAT, VAT return, HMRC]
+    description: UK VAT rates, returns and HMRC filings
+  jp-consumption-tax:
+    path: skills/jp-consumption-tax.md
+    priority: P1
+    triggers: [consumption tax, invoice system, \xe6\xb6\x88\xe8\xb2\xbb\xe7\xa8\x8e]
+    description: Japanese consumption tax on orders and the invoice system
+  sale-events:
+    path: skills/sale-events.md
+    priority: P1
+    triggers: [Black Friday sale, sale event, clearance sale]
+    description: Plan dates and stock for a sale event
+  promo-codes:
+    path: skills/promo-codes.md
+    priority: P1
+    triggers: [promo code, discount code, coupon]
+    description: Create and fix promo codes and coupons
+  warranty-repairs:
+    path: skills/warranty-repairs.md
+    priority: P1
+    triggers: [warranty repair, \xe4\xbf\x9d\xe8\xa8\xbc\xe4\xbf\xae\xe7\x90\x86, \xe5\x88\x9d\xe6\x9c\x9f\xe4\xb8\x8d\xe8\x89\xaf]
+    description: Send a faulty item for warranty repair
+  exchanges:
+    path: skills/exchanges.md
+    priority: P1
+    triggers: [exchange, \xe4\xba\xa4\xe6\x8f\x9b]
+    description: Exchange an item for another size, colour or a new one
+composition:
+  seasonal-sale:
+    - sale-events
+    - promo-codes
+"""
+
+
+@pytest.fixture(scope="module")
+def router():
+    return Router.from_registry(parse_registry(REGISTRY, "skills.yaml"))
+
+
+@pytest.mark.parametrize("task, first, second, word", [
+    # an acronym weighing 1 next to a phrase was incidental: the phrase's skill was routed
+    ("VAT or consumption tax on a UK order shipped to Tokyo?", "uk-vat", "jp-consumption-tax", "or"),
+    # two members of one composition weighed against each other: not the composition
+    ("Should the teapot go in the Black Friday sale or get its own promo code?", "sale-events", "promo-codes", "or"),
+    ("Black Friday sale vs a discount code for the teapot?", "sale-events", "promo-codes", "vs"),
+    # "AかBか": the rare 初期不良 stands between; the alternative reaches to the next skill's word
+    ("このケースは保証修理か初期不良の交換か判断してください", "warranty-repairs", "exchanges", "か"),
+    ("消費税またはVATの設定を確認してください", "jp-consumption-tax", "uk-vat", "または"),
+])
+def test_alternatives_fall_back_ambiguous(router, task, first, second, word):
+    d = router.route(task)
+    assert (d.mode, d.reason, d.skills, d.composition) == ("full", "ambiguous", (), None)
+    assert d.message.startswith(f'Fell back to the full registry: "{first}" and "{second}" are weighed against '
+                                f'each other ("{word}") (')
+    whys = {c.id: c.why for c in d.evidence}
+    assert whys[first] == f'not selected: ambiguous with "{second}"'
+    assert whys[second] == f'not selected: ambiguous with "{first}"'
+
+
+@pytest.mark.parametrize("task, mode, reason, skills, composition", [
+    # "or not" offers no alternative between two skills
+    ("Check whether the VAT return is due or not, and the HMRC deadline", "index", "clear_candidate",
+     ("uk-vat",), None),
+    # "or" between two words of the same skill
+    ("Fix the promo code or the coupon for the VIP list", "index", "clear_candidate", ("promo-codes",), None),
+    # "or" with no other skill's word after it
+    ("Check the VAT return for errors or typos", "index", "clear_candidate", ("uk-vat",), None),
+])
+def test_no_alternatives(router, task, mode, reason, skills, composition):
+    d = router.route(task)
+    assert (d.mode, d.reason, d.skills, d.composition) == (mode, reason, skills, composition)
+
+
+def test_without_or_the_composition_is_chosen(router):
+    d = router.route("Plan the Black Friday sale and the promo code for it")
+    assert (d.mode, d.reason, d.skills, d.composition) == (
+        "index", "clear_candidate", ("sale-events", "promo-codes"), "seasonal-sale")
