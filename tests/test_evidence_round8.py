@@ -90,3 +90,57 @@ def test_without_or_the_composition_is_chosen(router):
     d = router.route("Plan the Black Friday sale and the promo code for it")
     assert (d.mode, d.reason, d.skills, d.composition) == (
         "index", "clear_candidate", ("sale-events", "promo-codes"), "seasonal-sale")
+
+
+# --------------------------------------------------------------------------- a noun opens no request
+
+from routelens.routing.signals import asks  # noqa: E402
+from routelens.text.verbs import never_a_verb  # noqa: E402
+
+
+@pytest.mark.parametrize("word, expected", [
+    ("restaurant", True), ("Restaurants", True), ("revision", True), ("timetable", True), ("customer", True),
+    ("booking", False),   # a noun, and the -ing form of "book"
+    ("book", False), ("review", False), ("draft", False), ("deploy", False), ("reconcile", False),
+    ("refactor", False),  # unknown to WordNet: may be a verb
+    ("triage", True),     # a noun to WordNet; a request only before a determiner (below)
+])
+def test_never_a_verb(word, expected):
+    assert never_a_verb(word) is expected
+
+
+@pytest.mark.parametrize("task, expected", [
+    ("Restaurant booking in Gion for six people on Saturday night", []),
+    ("Revision timetable for my son's GCSEs in May", []),
+    ("Customer on order UK-40417 changed her mind", []),
+    ("Booking flights for the Kyoto team", [(0, 15, "Booking")]),
+    ("triage the crash in level 3", [(0, 16, "triage")]),
+    ("Book a table for six", [(0, 12, "Book")]),
+])
+def test_a_noun_opening_a_clause_is_no_request_verb(task, expected):
+    assert asks(task) == expected
+
+
+BOOKING = b"""schema_version: 1
+skills:
+  equipment-booking:
+    path: skills/equipment-booking.md
+    priority: P1
+    triggers: [booking, equipment booking, book the microscope]
+    description: Book shared lab equipment (microscopes, plate readers, the FACS)
+  grant-writing:
+    path: skills/grant-writing.md
+    priority: P1
+    triggers: [grant application, revision]
+    description: Write and revise grant applications
+"""
+
+
+@pytest.mark.parametrize("task, reason, skills", [
+    ("Restaurant booking in Gion for six people on Saturday night", "weak_evidence", ()),
+    ("Revision timetable for my son's GCSEs in May", "weak_evidence", ()),
+    ("Can you check the booking for Friday", "clear_candidate", ("equipment-booking",)),
+])
+def test_noun_phrase_word_sense_traps_fall_back(task, reason, skills):
+    d = Router.from_registry(parse_registry(BOOKING, "skills.yaml")).route(task)
+    assert (d.reason, d.skills) == (reason, skills)

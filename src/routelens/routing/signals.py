@@ -50,6 +50,7 @@ import unicodedata
 from typing import Sequence
 
 from routelens.routing.decision import quote
+from routelens.text.verbs import never_a_verb
 from routelens.text.unicode import normalize_text
 
 __all__ = ["folded", "steering", "destructive", "negated", "contrast", "markup", "identifiers", "clause_breaks",
@@ -486,6 +487,9 @@ def asks(task: str, pronoun: bool = False) -> list[Signal]:
             pass  # "Do the stocktake", "please do an accessibility pass": "do" with an object is the request verb
         elif verb in _NOT_A_REQUEST_VERB or not verb.isalpha() or (len(shown) > 1 and shown.isupper()):
             continue  # no verb: a closed-class word, a number, a punctuated word or an acronym
+        elif words[1].group().lower() not in _DO_OBJECT and never_a_verb(verb):
+            continue  # a noun or an adjective opening a noun phrase ("Restaurant booking in Gion"); "triage the
+            # crash" (a noun to WordNet, a verb in a ticket) stays a request before its determiner
         if verb in _EN_INFO:
             continue  # a request to be told or to be sold something ("recommend a notebook"), not for work
         obj = []
