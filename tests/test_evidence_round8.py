@@ -144,3 +144,37 @@ skills:
 def test_noun_phrase_word_sense_traps_fall_back(task, reason, skills):
     d = Router.from_registry(parse_registry(BOOKING, "skills.yaml")).route(task)
     assert (d.reason, d.skills) == (reason, skills)
+
+
+# --------------------------------------------------------------------------- a disabled skill the task means
+
+SHOPS = """schema_version: 1
+skills:
+  rakuten-listings:
+    path: skills/rakuten-listings.md
+    priority: P1
+    triggers: [Rakuten listing, 楽天, 商品ページ]
+    description: Create and fix product pages on Rakuten Ichiba
+  yahoo-shopping:
+    path: skills/yahoo-shopping.md
+    priority: P2
+    status: disabled
+    triggers: [Yahoo!ショッピング, Yahoo Shopping]
+    description: Listings on Yahoo! Shopping (we left the marketplace in 2025)
+""".encode("utf-8")
+
+
+@pytest.mark.parametrize("task, reason, skills", [
+    ("Yahoo!ショッピングの商品ページを更新してください", "disabled_skill", ()),
+    ("楽天の商品ページを更新してください", "clear_candidate", ("rakuten-listings",)),
+])
+def test_a_disabled_skill_with_as_much_evidence_is_not_replaced(task, reason, skills):
+    d = Router.from_registry(parse_registry(SHOPS, "skills.yaml")).route(task)
+    assert (d.reason, d.skills, d.dropped) == (
+        reason, skills, (("yahoo-shopping", "disabled"),) if reason == "disabled_skill" else ())
+    if reason == "disabled_skill":
+        assert d.message == ('Fell back to the full registry: the disabled "yahoo-shopping" has at least as much '
+                             'evidence as "rakuten-listings" ("yahoo-shopping": the phrase "Yahoo!ショッピング"; '
+                             '"rakuten-listings": the specific word "商品ページ" (rare in everyday language)): the '
+                             'task may mean the disabled skill; '
+                             'dropped disabled "yahoo-shopping"')

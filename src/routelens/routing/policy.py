@@ -21,13 +21,16 @@ The order, as :func:`decide` reads (docs/formats.md §6.3):
    ``fast``; an id-shaped word naming nothing -> ``full`` (``unknown_id``);
 5. no skill scores at or above the threshold -> ``full`` (``no_match``);
 6. candidates whose canonical status is ``disabled`` are dropped (and said
-   so); nothing left -> ``full`` (``disabled_skill``); only candidates that
-   can change the decision are read back (:mod:`~routelens.routing.readback`);
+   so); nothing left, or a disabled one with at least the evidence of the
+   best live one in its clause -> ``full`` (``disabled_skill``); only
+   candidates that can change the decision are read back
+   (:mod:`~routelens.routing.readback`);
 7. the evidence model (:mod:`~routelens.routing.evidence`): candidates
    dropped by their ``not_when``, negated, inside markup or inside a longer
    trigger of another skill do not count; none supported -> ``full``
    (``weak_evidence``);
-8. supported candidates that all belong to one composition -> that
+8. two candidates weighed against each other ("A or B?") -> ``full``
+   (``ambiguous``); supported candidates that all belong to one composition -> that
    composition; spread over compositions that do not contain each other ->
    ``full`` (``composition_conflict``);
 9. one candidate outweighs the others by two pieces -> it alone; two or more
@@ -150,6 +153,18 @@ def _decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdic
             return Verdict("full", "weak_evidence", f"{FALLBACK}{_weak_sentence(live_c)}" + note, dropped=dropped,
                            candidates=ev.candidates)
         supported.sort(key=lambda c: (-c.weight, -c.score, c.id))
+        # 6b. a disabled candidate with as much evidence as the best live one, in its clause (the same ask): the
+        # task may mean the disabled skill
+        t = supported[0]
+        off = [cands[sid] for sid, _ in dropped if sid in cands and cands[sid].supported
+               and cands[sid].weight >= t.weight and not any(min(x[1], y[1]) <= b < max(x[0], y[0])
+                                                              for b in ev.clause_breaks for x in t.spans
+                                                              for y in cands[sid].spans)]
+        if off:
+            d = max(off, key=lambda c: (c.weight, c.score))
+            msg = (f"{FALLBACK}the disabled {quote(d.id)} has at least as much evidence as {quote(supported[0].id)} "
+                   f"({_pieces_words(d)}; {_pieces_words(supported[0])}): the task may mean the disabled skill")
+            return Verdict("full", "disabled_skill", msg + note, dropped=dropped, candidates=ev.candidates)
         by_id = {m.id: m for m in live}
         sup_matches = tuple(by_id[c.id] for c in supported)
         # 8. two candidates weighed against each other ("A or B?") are no composition and no clear choice
@@ -470,7 +485,6 @@ def _all_disabled(dropped: tuple[tuple[str, str], ...], note: str, ev: Evidence)
     return Verdict("full", "disabled_skill", msg + note, dropped=dropped, candidates=ev.candidates)
 
 
-#: which weak members may corroborate each other: "any" tier, or at least one "uncommon" (not everyday)
 def _clear_candidate(top: Match, exp: Expansion, entries: Entries, dropped: tuple[tuple[str, str], ...],
                      settings: RoutingSettings, note: str, cand: Candidate | None = None) -> Verdict:
     """Step 10: the best supported candidate, expanded."""
