@@ -178,3 +178,47 @@ def test_a_disabled_skill_with_as_much_evidence_is_not_replaced(task, reason, sk
                              '"rakuten-listings": the specific word "商品ページ" (rare in everyday language)): the '
                              'task may mean the disabled skill; '
                              'dropped disabled "yahoo-shopping"')
+
+
+# --------------------------------------------------------------------------- a negated trigger is negative evidence
+
+LAUNCH = b"""schema_version: 1
+skills:
+  product-photography:
+    path: skills/product-photography.md
+    priority: P1
+    triggers: [photoshoot, product photos, images]
+    description: Plan a product photoshoot and deliver the images
+  product-copy:
+    path: skills/product-copy.md
+    priority: P1
+    triggers: [product description, product copy]
+    description: Write product descriptions and bullet points
+  supplier-portal:
+    path: skills/supplier-portal.md
+    priority: P2
+    triggers: [supplier portal]
+    description: Supplier portal access and supplier uploads
+composition:
+  product-launch:
+    - product-photography
+    - product-copy
+"""
+
+
+@pytest.mark.parametrize("task, reason, skills, composition", [
+    # "images" stood for the negated photoshoot's skill: the composition of both was chosen
+    ("Skip the photoshoot, we'll reuse the supplier images; just write the product description",
+     "clear_candidate", ("product-copy",), None),
+    # a strong trigger of it outside the negation still counts
+    ("No photoshoot this week; send the product photos we have and write the product description",
+     "clear_candidate", ("product-photography", "product-copy"), "product-launch"),
+])
+def test_a_negated_trigger_is_negative_evidence(task, reason, skills, composition):
+    d = Router.from_registry(parse_registry(LAUNCH, "skills.yaml")).route(task)
+    assert (d.reason, d.skills, d.composition) == (reason, skills, composition)
+    if composition is None:
+        photo = next(c for c in d.evidence if c.id == "product-photography")
+        assert [(p.kind, p.text, p.weight) for p in photo.pieces] == [
+            ("negated", "photoshoot", 0), ("trigger", "images", 0), ("context", "supplier", 0)]
+        assert photo.pieces[1].detail.endswith(", beside its negated trigger")

@@ -49,9 +49,8 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
-from routelens.artifacts.vocabulary import trigger_key
 from routelens.routing.decision import format_score, quote
-from routelens.routing.columns import OwnWords, own_words_of
+from routelens.routing.lexicon import EVERYDAY_ZIPF, RARE_ZIPF, Lexicon
 from routelens.routing.matching import Match, PreparedTask
 from routelens.routing.pointers import heading, instead, pointed_back
 from routelens.routing.signals import (Signal, asks, duration, identifiers, ja_object, markup, names_more, negated,
@@ -63,19 +62,9 @@ from routelens.text.words import lemma_candidates, terms
 
 __all__ = ["RARE_ZIPF", "EVERYDAY_ZIPF", "Piece", "Candidate", "Lexicon", "assess"]
 
-#: A one-word trigger rarer than this in everyday language (Zipf; 2.5 is
-#: about three times per billion words) is specific on its own.
-RARE_ZIPF = 2.0
-#: A one-word trigger at least this common (Zipf 4: ten times per million
-#: words) is an everyday word: a candidate backed by it alone is incidental
-#: next to another skill's evidence; a rarer one is a rival ask.
-EVERYDAY_ZIPF = 4.0
 _STRONG, _WEAK = 2, 1
 #: the same, for the policy's modules: a weak piece weighs 1, a candidate is supported from 2 (§6.10)
 STRONG_WEIGHT, WEAK_WEIGHT = _STRONG, _WEAK
-#: A trigger word at least this common is no sign of the registry's world.
-_CONTEXT_MAX_ZIPF = 4.5
-_TRIGGER_CONTEXT = True
 _MAX_TERMS = 2
 #: A phrase matched with a typo still counts as a phrase from this score up.
 _PHRASE_TYPO_MIN = 90.0
@@ -166,104 +155,6 @@ class Candidate:
                 "selected": self.selected, "why": self.why, "pieces": [p.to_dict() for p in self.pieces]}
 
 
-class Lexicon:
-    """The vocabulary routing reads from the compact index (docs/formats.md
-    §3.7): the everyday commonness of one-word triggers, each skill's
-    domain terms and the registry's terms, indexed for look-up by task word
-    (an inflection finds its term: "scheduled" finds "schedules").
-
-    ``zipf``: word -> Zipf (a word missing is rare); ``skill_terms``: skill
-    id -> terms; ``registry_terms``: terms of the registry's world."""
-
-    def __init__(self, zipf: dict[str, float], skill_terms: Iterable[tuple[str, Sequence[str]]],
-                 registry_terms: Sequence[str], triggers: Iterable[tuple[str, Sequence[str]]] = (),
-                 common: Iterable[str] = (), near: dict[str, Sequence[str]] | None = None):
-        self.zipf = dict(zipf)
-        #: one-word trigger -> the everyday words one edit away (not typos of it)
-        self.near = {k: frozenset(v) for k, v in (near or {}).items()}
-        self._latin: dict[str, list[tuple[str | None, str]]] = {}
-        self._spaceless: dict[str, list[tuple[str | None, str]]] = {}
-        for owner, ts in skill_terms:
-            for t in ts:
-                self._add(owner, t)
-        for t in registry_terms:
-            self._add(None, t)
-        everyday = set(common) | {w for w, z in self.zipf.items() if z >= _CONTEXT_MAX_ZIPF}
-        seen: set[str] = set()
-        #: skill id -> the words of its id and of its triggers (docs/formats.md §6.10 ``yields``)
-        self.own_words = OwnWords()
-        triggers = list(triggers)
-        for owner, ts in triggers:
-            self.own_words.put(owner, own_words_of(owner, ts))
-        for _, ts in triggers:
-            for trig in ts:
-                for w in terms(trig):
-                    if w not in seen and w not in everyday and _TRIGGER_CONTEXT:
-                        seen.add(w)
-                        self._add("", w)
-        self._keys: dict[str, str | None] = {}
-
-    def _add(self, owner: str | None, term: str) -> None:
-        if term.isascii():
-            # the term and the word it inflects ("schedules" -> "schedule"), not a shorter word
-            # ("booking" is not "book")
-            for k in (term, *(b for b in lemma_candidates(term) if len(b) >= len(term) - 1)):
-                self._latin.setdefault(k, []).append((owner, term))
-        elif len(term) >= 2:
-            self._spaceless.setdefault(term[:2], []).append((owner, term))
-
-    def key(self, trigger: str) -> str | None:
-        """The word whose commonness decides how specific ``trigger`` is
-        (None for a phrase), cached."""
-        k = self._keys.get(trigger, "\x00")
-        if k == "\x00":
-            k = trigger_key(trigger)
-            if len(self._keys) < 200_000:
-                self._keys[trigger] = k
-        return k
-
-    def tier(self, trigger: str) -> str:
-        """``phrase``, ``rare`` (Zipf below :data:`RARE_ZIPF`), ``uncommon``
-        (below :data:`EVERYDAY_ZIPF`) or ``everyday``."""
-        strong, z, _ = self.specificity(trigger)
-        if z is None:
-            return "phrase"
-        return "rare" if strong else ("uncommon" if z < EVERYDAY_ZIPF else "everyday")
-
-    def specificity(self, trigger: str) -> tuple[bool, float | None, str | None]:
-        """``(strong, zipf or None, key word)`` of a trigger: a phrase is
-        strong (zipf None); a word is strong when rarer than
-        :data:`RARE_ZIPF`."""
-        k = self.key(trigger)
-        if k is None:
-            return True, None, None
-        z = self.zipf.get(k, 0.0)
-        return z < RARE_ZIPF, z, k
-
-    def terms_in(self, task: PreparedTask) -> list[tuple[str | None, str, tuple[int, int]]]:
-        """``(skill id or None for a registry term, term, span)`` for every
-        term the task holds."""
-        out = []
-        latin = self._latin
-        if latin:
-            for j, (k, t) in enumerate(zip(task.kinds, task.texts)):
-                if k != 1 or len(t) < 3:
-                    continue  # terms are 3+ characters
-                seen = set()
-                for key in (t, *lemma_candidates(t)):
-                    for owner, term in latin.get(key, ()):
-                        if (owner, term) not in seen:
-                            seen.add((owner, term))
-                            out.append((owner, term, (task.ostart[j], task.oend[j])))
-        if self._spaceless and not task.norm.isascii():
-            norm = task.norm
-            for i in range(len(norm) - 1):
-                for owner, term in self._spaceless.get(norm[i:i + 2], ()):
-                    if norm.startswith(term, i):
-                        out.append((owner, term, task.original_span(i, i + len(term))))
-        return out
-
-
 #: a trigger's tight punctuation: ``C#``, ``C++``, ``GP%``, ``.NET``, ``Node.js``, ``1:1``, ``A/B``, ``R&D``
 _PUNCT_TRIGGER = _re.compile(r"[0-9A-Za-z][#+%]|(?:^|[0-9A-Za-z])[./:&][0-9A-Za-z]")
 _ACRONYM = _re.compile(r"[A-Z][A-Z0-9]+")
@@ -271,6 +162,8 @@ _SHAPE_DETAILS = ("the punctuated trigger", "the acronym")
 _INCIDENTAL = "next to a specific trigger of"
 OWN_ASK = "the task asks for it in a request of its own"  # an everyday word's ask of its own (several.py)
 _NO_WORLD = ", and no other word of the task is about the registry's world"
+#: said of the weaker pieces of a skill whose trigger the task negates (they do not count)
+_BESIDE_NEGATED = ", beside its negated trigger"
 
 
 def _shape(trigger: str, shown: str, z: float | None) -> str:
@@ -662,6 +555,12 @@ def assess(task: PreparedTask, hits: dict[str, list[Match]], matches: Sequence[M
             got = instead(counted[0].span, sid, negations, negated_other, text) if len(counted) == 1 else None
             if got is not None:
                 pieces.append(Piece("ask", got[0], got[1], _WEAK, got[2], ""))
+        if negations and any(p.kind == "negated" for p in pieces) and not any(
+                p.kind == "trigger" and p.weight >= _STRONG for p in pieces):
+            # the task negates a trigger of this skill: its weaker words say no more than that ("Skip the
+            # photoshoot, we'll reuse the supplier images": "images" is no ask for product photography)
+            pieces = [Piece(p.kind, p.text, p.span, 0, p.detail + _BESIDE_NEGATED, p.trigger)
+                      if p.counts and p.kind in ("trigger", "term", "context", "ask") else p for p in pieces]
         return tuple(pieces), tier, tuple(counted_spans)
 
     shared: dict[tuple, tuple[tuple[Piece, ...], str, tuple[tuple[int, int], ...], int, bool]] = {}
