@@ -222,3 +222,47 @@ def test_a_negated_trigger_is_negative_evidence(task, reason, skills, compositio
         assert [(p.kind, p.text, p.weight) for p in photo.pieces] == [
             ("negated", "photoshoot", 0), ("trigger", "images", 0), ("context", "supplier", 0)]
         assert photo.pieces[1].detail.endswith(", beside its negated trigger")
+
+
+# --------------------------------------------------------------------------- Japanese: the clause a negation makes way for
+
+RETURNS = """schema_version: 1
+skills:
+  refunds:
+    path: skills/refunds.md
+    priority: P0
+    triggers: [refund, 返金]
+    description: Refund an order in full or in part
+  exchanges:
+    path: skills/exchanges.md
+    priority: P1
+    triggers: [exchange, 交換]
+    description: Exchange an item for another size, colour or a new one
+  email-campaigns:
+    path: skills/email-campaigns.md
+    priority: P2
+    triggers: [newsletter, メルマガ]
+    description: Write and schedule email campaigns
+  promo-codes:
+    path: skills/promo-codes.md
+    priority: P1
+    triggers: [promo code, クーポン]
+    description: Create and fix promo codes and coupons
+""".encode("utf-8")
+
+
+@pytest.mark.parametrize("task, reason, skills, ask", [
+    ("返金はしないで、交換で対応してください", "clear_candidate", ("exchanges",),
+     'the task asks for it instead ("てください", after the negated "返金")'),
+    ("メルマガは不要です。クーポンだけ作成してください", "clear_candidate", ("promo-codes",),
+     'the task asks for it instead ("てください", after the negated "メルマガ")'),
+    # a wish makes way for nothing: no request ends the next clause
+    ("返金はしないで、交換したい", "weak_evidence", (), None),
+    # no negated trigger of another skill before it
+    ("交換で対応してください", "weak_evidence", (), None),
+])
+def test_japanese_clause_after_a_negation_is_asked_for(task, reason, skills, ask):
+    d = Router.from_registry(parse_registry(RETURNS, "skills.yaml")).route(task)
+    assert (d.reason, d.skills) == (reason, skills)
+    got = [p.detail for c in d.evidence for p in c.pieces if p.kind == "ask"]
+    assert got == ([ask] if ask else [])

@@ -354,7 +354,13 @@ def contrast(task: str, negation: Signal) -> Signal | None:
     clause ("Not a refund: I'd like a voucher instead" -> "I'd like a
     voucher"). A clause that opens with its subject ("I just wanted to vent",
     "we just want to roll it out") is no contrast: the word follows the
-    subject, not the negation."""
+    subject, not the negation. In Japanese the negation's cue ends the
+    negated clause ("返金はしないで", "メルマガは不要です", "返品ではなく"): the
+    next clause, up to its sentence end, is made way for when it ends with a
+    te-form request or お願い ("、交換で対応してください", "。クーポンだけ作成して
+    ください"): its span up to that ending, and the ending as the word."""
+    if not negation[2].isascii():
+        return _ja_contrast(task, negation)
     m = _CONTRAST.match(task, negation[1])
     if m is None:
         n = _NEXT_CLAUSE.match(task, negation[1])  # "..., I want Y instead": "instead" closes the next clause
@@ -372,6 +378,24 @@ def contrast(task: str, negation: Signal) -> Signal | None:
         return None
     word = m.group().split()[-1]
     return (m.end(), stop, word)
+
+
+#: what may follow a Japanese negation's cue before its clause ends: "です", "でいい", then a comma or full stop
+_JA_NEG_TAIL = re.compile(r"(?:です|でいい|で大丈夫|で結構)?[、。，．,.\s]+")
+
+
+def _ja_contrast(task: str, negation: Signal) -> Signal | None:
+    """Japanese :func:`contrast`: the clause after the negated one, ending with a request."""
+    m = _JA_NEG_TAIL.match(task, negation[1] + len(negation[2]))
+    if m is None:
+        return None
+    sent = _JA_SENTENCE.match(task, m.end())
+    if sent is None:
+        return None
+    for a in _JA_ASK.finditer(sent.group()):
+        if a.start() > 0 and not _JA_INFO.search(sent.group()[:a.start()]):
+            return (m.end(), m.end() + a.start(), a.group())
+    return None
 
 
 def markup(task: str) -> list[Signal]:
