@@ -8,7 +8,8 @@ import pytest
 
 from routelens.registry import parse_registry
 from routelens.routing.router import Router
-from routelens.routing.signals import destructive, folded, negated, steering
+from routelens.routing.safety import destructive, folded, steering
+from routelens.routing.signals import negated
 
 REGISTRY = """\
 schema_version: 1

@@ -8,7 +8,7 @@ import pytest
 
 from routelens.registry import parse_registry
 from routelens.routing.router import Router
-from routelens.routing.signals import destructive, steering
+from routelens.routing.safety import destructive, steering
 
 REGISTRY = """\
 schema_version: 1

@@ -1,0 +1,248 @@
+"""What a task says that must send it to the full registry whatever else it
+says (docs/formats.md §6.11): text that tries to steer the router and the
+built-in destructive intents. Both read the task as the matcher does
+(:func:`folded`: NFKC per character, invisible format characters dropped)
+and answer with ``(start, end, text)`` spans on the task as typed. They are
+general rules about how such text is written, not lists of any registry's
+words:
+
+- :func:`steering`: a fake role line (``SYSTEM:``, ``システム：``), a
+  "developer mode" or override claim, an authority claim ("I'm the admin"),
+  an order to ignore or skip the router's rules or checks, a decision
+  written as data (JSON, XML or ``[[...]]`` naming a skill, a mode or a
+  confidence), ``mode=fast`` and the like; role-play and make-believe about
+  the router's world ("pretend the registry says X is pre-approved"),
+  claims about what the registry allows, a new identity for the router
+  ("you are now ..."), and words addressed to it ("Router: ...");
+- :func:`destructive`: the built-in destructive intents: a destroying verb
+  with a bulk word (delete / drop / truncate / wipe / erase / purge /
+  remove / clear out / empty / overwrite / reset / revoke ... all / every /
+  everything / the whole / completely / permanently / for good), a
+  destroying verb on a data container (table, database, schema, topic,
+  bucket, history, logs, records, backups ...), ``rm -rf``, force push,
+  ``git reset --hard``, safety skipped ("no backup needed", "no need to
+  check"), irreversible verbs (uninstall, unpublish, terminate ...) with a
+  bulk word or a protected target (production, the main branch), safeguards
+  switched off ("turn off branch protection"), "scale ... to zero", and the
+  Japanese forms (全件削除, 全部消して, 一括削除, 本番データ削除, 物理削除, 本番の…を初期化
+  ...); a progressive after a verb of duration ("keeps dropping") or a
+  bulk word that counts time ("every 10 minutes") is no request;
+
+Nothing in this module imports Textual.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+
+from routelens.routing.signals import Signal
+
+__all__ = ["folded", "steering", "destructive"]
+
+_I = re.IGNORECASE
+
+_STEERING = [
+    # a fake role or system line
+    re.compile(r"(?:^|[\n\[<{(\"'])\s*(?:system|developer|assistant|admin(?:istrator)?|operator|root)"
+               r"(?:\s+(?:prompt|message|note|instruction|override))?\s*[:：]", _I),
+    re.compile(r"(?:^|[\n\[<{(])\s*(?:システム|管理者|開発者)(?:メッセージ|指示)?\s*[:：]"),
+    # "developer mode", "god mode", "jailbreak"
+    re.compile(r"\b(?:developer|debug|god|admin|maintenance|jailbreak|unrestricted)\s+mode\b", _I),
+    re.compile(r"\bjailbreak\w*", _I),
+    # orders to ignore or bypass the router's rules and checks
+    re.compile(r"\b(?:ignore|disregard|forget|bypass|override|skip|disable|turn\s+off|suspend)\b[^.\n]{0,40}?"
+               r"\b(?:instructions?|rules?|checks?|guardrails?|safety|restrictions?|filters?|polic(?:y|ies)|"
+               r"routing|router|registry|fallbacks?|threshold|flags?|validation)\b", _I),
+    re.compile(r"\b(?:never|don'?t|do\s+not|no)\s+fall\s*-?\s*back\b", _I),
+    re.compile(r"\b(?:rules?|checks?)\s+(?:don'?t|do\s+not|doesn'?t)\s+apply\b", _I),
+    # authority claims
+    re.compile(r"\b(?:i'?m|i\s+am|as)\s+(?:the|an?|your)\s+(?:admin|administrator|owner|registry\s+owner|root|"
+               r"developer|operator|sysadmin|superuser)\b", _I),
+    re.compile(r"\bi\s+(?:authori[sz]e|order|instruct|command)\s+you\b", _I),
+    # the decision written for the router
+    re.compile(r"\b(?:mode|skill|confidence|forced_rule|high_risk|verified|threshold|route)\s*[=:]\s*[\"']?"
+               r"(?:fast|index|full|true|false|\d|[a-z][a-z0-9-]*-[a-z0-9-]+)", _I),
+    re.compile(r"\bpretend\b[^.\n]{0,40}\b(?:threshold|skill|mode|router|rules?|checks?)\b", _I),
+    re.compile(r"\b(?:answer|respond|reply)\s+mode\b", _I),
+    re.compile(r"<\s*/?\s*(?:route|router|skill|system|decision|override|instructions?)\b[^>]*>", _I),
+    re.compile(r"\{[^{}]{0,200}[\"'](?:skill|mode|route|confidence|decision|selected)[\"']\s*:", _I),
+    re.compile(r"\[\[[^\]]{0,200}\b(?:override|router|route|skill|mode|confidence)\b", _I),
+    re.compile(r"\b(?:route|send|pick|choose|select|treat|classify|force)\b[^.\n]{0,30}?\b(?:as\s+(?:the\s+)?skill|"
+               r"straight\s+to|directly\s+to|without\s+(?:checks?|checking|fallback))\b", _I),
+    # role-play and make-believe about the router's world: "pretend the registry says X is pre-approved"
+    re.compile(r"\b(?:pretend(?:ing)?|act\s+as\s+(?:if|though)|role-?play(?:ing)?|make\s+believe)\b[^.\n]{0,60}?"
+               r"\b(?:registry|router|routing|index|pre-?approved|approved|authori[sz]ed|allow-?listed|whitelisted|"
+               r"permitted|admin(?:istrator)?|you\s+are|you'?re|skill|mode|threshold|rules?|checks?)\b", _I),
+    re.compile(r"\b(?:imagine|suppose|assume|let'?s\s+say)\b[^.\n]{0,60}?\b(?:the\s+registry|the\s+router|routing\s+rules?|"
+               r"pre-?approved|allow-?listed|whitelisted|the\s+threshold)\b", _I),
+    # claims about what the registry or the router allows
+    re.compile(r"\bthe\s+(?:registry|router|routing\s+(?:table|index|rules?)|index|routing\s+policy)\s+"
+               r"(?:says|said|states|allows|permits|marks|lists|approves|approved|has\s+approved|confirms|wants)\b", _I),
+    re.compile(r"\b(?:pre-?approved|pre-?authori[sz]ed|pre-?cleared|allow-?listed|whitelisted)\s+(?:for|to\s+(?:run|do|use))"
+               r"\s+(?:everything|anything|all|any)\b", _I),
+    # a new identity given to the router
+    re.compile(r"\b(?:you\s+are\s+now|you'?re\s+now|you\s+will\s+now\s+(?:act|behave|be)|from\s+now\s+on,?\s+"
+               r"(?:you|always|route|treat|skip)|act\s+as\s+(?:the|an?|my)\s+(?:router|admin(?:istrator)?|system|"
+               r"registry\s+owner|superuser))\b", _I),
+    # instructions addressed to the router itself: "Router: ...", "note to the router"
+    re.compile(r"(?:^|[\n.!?]\s*)(?:dear\s+|hey\s+|hi\s+|attention\s+)?(?:router|routing\s+(?:model|system|agent|layer)|"
+               r"classifier|dispatcher)\s*[,:：]", _I),
+    re.compile(r"\b(?:note|message|instructions?|memo)\s+(?:to|for)\s+(?:the\s+)?(?:router|routing\s+(?:model|system|layer)|"
+               r"classifier|dispatcher)\b", _I),
+    # Japanese
+    re.compile(r"管理者(?:です|権限|として|の権限)"),
+    re.compile(r"(?:ふりをして|と仮定して|と想定して|ということにして)"),
+    re.compile(r"(?:事前)?承認済み(?:です|として|扱い|なので)"),
+    re.compile(r"(?:レジストリ|ルーター)(?:に|で|は|が)\S{0,12}?(?:と書いて|許可|承認|指示)"),
+    re.compile(r"(?:今から|これから)(?:あなた|君|きみ)は"),
+    re.compile(r"(?:チェック|確認|フォールバック|審査|判定)\s*(?:は|を|も)?\s*(?:不要|禁止|省略|無効|スキップ|しない)"),
+    re.compile(r"(?:ルーティング|振り分け)\s*(?:し|して|すること|せよ)"),
+    re.compile(r"強制(?:選択|的に選|指定)"),
+]
+
+_BULK = (r"(?:all|every|everything|everyone|everybody|entire|whole|each|completely|permanently|for\s+good|"
+         r"irreversibl\w*|in\s+one\s+go|at\s+once|altogether|wholesale)")
+#: the destroying and irreversible verbs, as a request (base form; the -ing form of a few for "start deleting
+#: all ..."), docs/formats.md §6.11
+_DESTROY = (r"(?:delete|deleting|drop|dropping|truncate|wipe|wiping|erase|erasing|purge|purging|remove|removing|"
+            r"clear(?:\s+out)?|empty|destroy|reset|overwrite|overwriting|zero(?:\s+out)?|revoke|unsubscribe|cancel|"
+            r"nuke|obliterate|uninstall|unpublish|unregister|deregister|decommission|deprovision|terminate|"
+            r"tear\s+down|take\s+down|unlink|discard|shred|force[- ]delete)")
+_CONTAINER = (r"(?:tables?|databases?|db|dbs|schemas?|topics?|buckets?|indexes|indices|clusters?|collections?|"
+              r"repos?|repository|branch(?:es)?|volumes?|namespaces?|accounts?|profiles?|histor(?:y|ies)|logs?|"
+              r"records|backups?|archives?|snapshots?|releases?|versions?|packages?|images?|deployments?)")
+#: a protected target: production itself, or the main line of a repository
+_PROTECTED = r"(?:prod|production|(?:on|to|from|of|in)\s+(?:the\s+)?(?:main|master)(?:\s+branch)?(?=\s*(?:[,.;!?]|$|\s+(?:in|on|and|branch|of))))"
+#: safeguards that a request switches off
+_SAFEGUARD = r"(?:protections?|protected|safeguards?|guard\s*rails?|retention|backups?|versioning|deletion\s+lock|locks?)"
+_DESTRUCTIVE = [
+    re.compile(r"\brm\s+-(?:rf|fr|r|f)\b", _I),
+    re.compile(r"\bforce[- ]push(?:ed|ing)?\b", _I),
+    re.compile(r"\bpush\s+(?:-f|--force(?:-with-lease)?)\b", _I),
+    re.compile(r"\bgit\s+reset\s+--hard\b", _I),
+    re.compile(r"\bfactory[- ]reset\b", _I),
+    re.compile(rf"\b(?:all|every|everything|the\s+whole|the\s+entire)\b(?:\W+\w+){{0,3}}?\W+"
+               r"(?:deleted|wiped|erased|purged|removed|destroyed|dropped|overwritten|uninstalled|unpublished)\b", _I),
+    re.compile(rf"\b(?:delete|drop|destroy|wipe|purge|nuke|erase|uninstall|unpublish|terminate|decommission)\b"
+               rf"(?:\W+\w+){{0,3}}?\W+{_CONTAINER}\b", _I),
+    # safeguards switched off: "turn off branch protection", "disable versioning"
+    re.compile(rf"\b(?:disable|disabling|turn(?:ing)?\s+off|switch(?:ing)?\s+off|remove|removing|lift|drop)\b"
+               rf"(?:\W+[\w-]+){{0,3}}?\W+{_SAFEGUARD}\b", _I),
+    # everything scaled to nothing: "scale every deployment in prod to zero"
+    re.compile(r"\bscale\b(?:\W+[\w-]+){0,8}?\W+(?:to|down\s+to)\s+(?:zero|0)\b(?!\.\d|\s*%)", _I),
+    re.compile(r"\b(?:no|without)\s+(?:a\s+|any\s+)?(?:backups?|dry[- ]run|checks?|checking|confirmation)\b"
+               r"(?:\s+(?:needed|required|necessary))?", _I),
+    re.compile(r"\bno\s+need\s+to\s+(?:check|keep|confirm|back\s*up|review|verify)\b", _I),
+    re.compile(r"全件削除|全削除|本番データ削除|物理削除|一括削除|一括返金|完全削除"),
+    re.compile(r"(?:全部|すべて|全て|一括|丸ごと|全)\S{0,6}?(?:削除|消し|消す|消去|リセット|上書き|破棄|クリア|初期化|返金|"
+               r"アンインストール|ドロップ)"),
+    re.compile(r"(?:削除|消去|上書き|初期化)\S{0,3}?(?:全部|すべて|全て)"),
+    # production or the main branch as the object (本番の…を削除 / 初期化)
+    re.compile(r"(?:本番|プロダクション|mainブランチ)\S{0,12}?(?:削除|消し|消す|消去|リセット|初期化|破棄|ドロップ|"
+               r"アンインストール|強制プッシュ)"),
+    re.compile(r"(?:保護|バックアップ|バージョニング)\S{0,4}?(?:を|は)?(?:無効|解除|オフ|外)"),
+]
+
+#: a destroying verb, found once per task; what follows it is matched from there (one pass over a long task)
+_DESTROY_VERB = re.compile(rf"\b{_DESTROY}\b", _I)
+_AFTER_VERB = [
+    # a bulk object: "delete every row", "uninstall everything"
+    re.compile(rf"(?:\W+\w+){{0,6}}?\W+{_BULK}\b", _I),
+    # production or the main branch: "terminate the batch instances in production"
+    re.compile(rf"(?:\W+[\w-]+){{0,6}}?\W+{_PROTECTED}\b", _I),
+]
+
+#: a destroying verb in the progressive after a verb of duration is a symptom, not a request ("keeps dropping")
+_SYMPTOM = re.compile(r"\b(?:keeps?|kept|is|are|was|were|been|be|stops?|stopped|starts?|started|went|goes|'s|'re)"
+                      r"(?:\s+on)?\s+$", _I)
+#: "every ten minutes": a bulk word that counts time is a frequency, not the object
+_FREQUENCY = re.compile(r"\s*(?:\d+|few|couple|other|single|one|two|three|five|ten|fifteen|thirty|so)?\s*"
+                        r"(?:of\s+(?:the\s+)?)?(?:seconds?|minutes?|mins?|hours?|hrs?|days?|nights?|weeks?|months?|"
+                        r"years?|mornings?|evenings?|time|times|often|now\s+and\s+then|\d+)\b", _I)
+_BULK_WORD = re.compile(r"(?:every|each|all)$", _I)
+
+
+def _request(task: str, start: int, end: int, said: str) -> bool:
+    """False when the intent found at ``[start, end)`` is a symptom or a
+    frequency rather than a request: "keeps dropping every 10 minutes"."""
+    if _SYMPTOM.search(task[max(0, start - 20):start]) and re.match(r"\w+ing\b", said, _I):
+        return False
+    if _BULK_WORD.search(said) and _FREQUENCY.match(task, end):
+        return False
+    return True
+
+
+@functools.lru_cache(maxsize=8)  # steering() and destructive() fold the same task, one after the other
+def folded(task: str) -> tuple[str, tuple[int, ...] | None]:
+    """``task`` as the safety checks read it (docs/formats.md §6.11): each
+    character NFKC-normalised (full-width ``ＳＹＳＴＥＭ`` is ``SYSTEM``, as
+    the matcher reads it, §6.8) and the invisible format characters (Unicode
+    category Cf: zero-width space and joiners, bidi controls) dropped, so
+    ``ign\u200bore`` is ``ignore``. Returns ``(text, starts)``: ``starts[i]``
+    is the index in ``task`` of the character that gave ``text[i]``, with
+    ``starts[len(text)] == len(task)``; ``starts`` is None when ``text`` is
+    ``task`` itself (ASCII, or nothing to change)."""
+    if task.isascii():
+        return task, None
+    chars: list[str] = []
+    starts: list[int] = []
+    changed = False
+    for i, c in enumerate(task):
+        if c.isascii():
+            chars.append(c)
+            starts.append(i)
+            continue
+        if unicodedata.category(c) == "Cf":
+            changed = True
+            continue
+        n = unicodedata.normalize("NFKC", c)
+        changed = changed or n != c
+        chars.extend(n)
+        starts.extend([i] * len(n))
+    if not changed:
+        return task, None
+    starts.append(len(task))
+    return "".join(chars), tuple(starts)
+
+
+def _on_task(task: str, spans: list[tuple[int, int]], starts: tuple[int, ...] | None) -> list[Signal]:
+    """Spans found on :func:`folded` text, given back on ``task`` as typed
+    (start of the first character, end of the last one's source)."""
+    out = []
+    for a, b in spans:
+        if starts is not None:
+            a, b = starts[a], (starts[b - 1] + 1 if b > a else starts[a])
+        out.append((a, b, task[a:b].strip()))
+    return sorted(set(out))
+
+
+def steering(task: str) -> list[Signal]:
+    """Spans of text that try to steer the router (docs/formats.md §6.11),
+    in task order, as ``(start, end, text)`` on ``task`` as typed (the
+    patterns read :func:`folded` text); ``[]`` for an ordinary request."""
+    text, starts = folded(task)
+    return _on_task(task, [m.span() for rx in _STEERING for m in rx.finditer(text)], starts)
+
+
+def destructive(task: str) -> list[Signal]:
+    """Spans of the built-in destructive intents (docs/formats.md §6.11), in
+    task order, as ``(start, end, text)`` on ``task`` as typed (the patterns
+    read :func:`folded` text)."""
+    text, starts = folded(task)
+    return _on_task(task, _destructive_spans(text), starts)
+
+
+def _destructive_spans(task: str) -> list[tuple[int, int]]:
+    out = []
+    for v in _DESTROY_VERB.finditer(task):
+        for rx in _AFTER_VERB:
+            m = rx.match(task, v.end())
+            if m is not None and _request(task, v.start(), m.end(), task[v.start():m.end()]):
+                out.append((v.start(), m.end()))
+    for rx in _DESTRUCTIVE:
+        for m in rx.finditer(task):
+            if _request(task, m.start(), m.end(), m.group()):
+                out.append((m.start(), m.end()))
+    return out
