@@ -140,6 +140,10 @@ skills:
     ("Restaurant booking in Gion for six people on Saturday night", "weak_evidence", ()),
     ("Revision timetable for my son's GCSEs in May", "weak_evidence", ()),
     ("Can you check the booking for Friday", "clear_candidate", ("equipment-booking",)),
+    # a generic verb and the word, nothing else: underspecified
+    ("check the booking", "weak_evidence", ()),
+    ("Can you please fix the booking?", "weak_evidence", ()),
+    ("cancel the booking", "clear_candidate", ("equipment-booking",)),
 ])
 def test_noun_phrase_word_sense_traps_fall_back(task, reason, skills):
     d = Router.from_registry(parse_registry(BOOKING, "skills.yaml")).route(task)

@@ -344,6 +344,26 @@ def _askable_typo(p: Piece, lexicon: Lexicon) -> bool:
     return key is not None and z is not None and z < EVERYDAY_ZIPF and key.isascii() and len(key) >= 4
 
 
+#: request verbs that say nothing of the work: "check the booking" could be any skill's booking
+_GENERIC_VERBS = frozenset("check look see fix handle sort help".split())
+#: words that say nothing about the work either: politeness, determiners, pronouns, particles
+_NOTHING = frozenset("please pls plz can could would will you the a an this that these those my our your it its "
+                     "out at into on up over for me us".split())
+
+
+def _bare(text: str, verb: str, trigger: str) -> bool:
+    """Whether the whole task is a generic request verb (:data:`_GENERIC_VERBS`)
+    and the trigger with nothing else but politeness and determiners ("check
+    the booking", "Can you fix the invoice?"): underspecified, no ask."""
+    if verb.lower() not in _GENERIC_VERBS:
+        return False
+    rest = _re.findall(r"[\w']+", text.lower())
+    for w in (verb.lower(), *_re.findall(r"[\w']+", trigger.lower())):
+        if w in rest:
+            rest.remove(w)
+    return all(w in _NOTHING for w in rest)
+
+
 def _asked(pieces: list[Piece], requests: list[Signal], mixups: list[tuple[int, int]], text: str,
            lexicon: Lexicon | None = None) -> Piece | None:
     """The ``ask`` piece (docs/formats.md §6.10) of a candidate whose only
@@ -369,6 +389,8 @@ def _asked(pieces: list[Piece], requests: list[Signal], mixups: list[tuple[int, 
         return None  # inside a longer phrase the registry names as another skill's mix-up (its not_when)
     if not verb.isascii() and not ja_object(text, r, p.span):
         return None  # "デプロイして": the request names nothing to work on
+    if verb.isascii() and _bare(text, verb, p.text):
+        return None  # "check the booking": a generic verb and the word, nothing else to tell which work
     if verb.isascii():
         if p.span[0] == r[0]:
             return Piece("ask", verb, (r[0], r[1]), _WEAK, f"the task asks to {quote(verb)} something", "")
