@@ -1,0 +1,47 @@
+"""Every shipped case set's figures, pinned (docs/formats.md §7.3): a change
+of the matcher or the policy that moves any set's precision, coverage,
+must-fallback recall or off-topic rate shows here, on every set at once — a
+gain on one set paid for by another is no gain. Each tuple is
+``(right routes, routed, routable routed, routable, must-fallback cases that
+fell back, must-fallback cases, off-topic routed, off-topic)``; the index is
+built in memory from each registry, so the figures do not depend on a
+generated/ folder. When a change moves a figure on purpose, update it here
+and the per-category tables in README.md in the same commit."""
+
+from pathlib import Path
+
+import pytest
+
+from routelens.registry.load import load_registry
+from routelens.routing.router import Router
+from routelens.tools.evaluate import evaluate, load_cases
+
+ROOT = Path(__file__).resolve().parents[1]
+BENCH = ROOT / "benchmarks" / "registries"
+
+SETS = {
+    # written with the bundled registry in view
+    "routing": (ROOT / "skills.yaml", ROOT / "tests/cases/routing.yaml", (157, 157, 157, 168, 47, 47, 0, 18)),
+    # written blind
+    "holdout": (ROOT / "skills.yaml", ROOT / "tests/cases/routing-holdout.yaml", (67, 67, 67, 69, 17, 17, 0, 8)),
+    "data-platform": (BENCH / "data-platform/skills.yaml", BENCH / "data-platform/cases.yaml",
+                      (165, 166, 165, 178, 147, 147, 0, 10)),
+    "hospitality": (BENCH / "hospitality/skills.yaml", BENCH / "hospitality/cases.yaml",
+                    (152, 153, 152, 182, 152, 153, 0, 12)),
+    # written blind in routing round 8, then dev sets of that round
+    "retail-ops": (BENCH / "retail-ops/skills.yaml", BENCH / "retail-ops/cases.yaml",
+                   (189, 193, 191, 225, 160, 162, 0, 12)),
+    "research-lab": (BENCH / "research-lab/skills.yaml", BENCH / "research-lab/cases.yaml",
+                     (190, 198, 192, 213, 166, 172, 0, 13)),
+}
+
+
+@pytest.mark.parametrize("name", list(SETS))
+def test_case_set_figures(name):
+    registry, cases, want = SETS[name]
+    rep = evaluate(Router.from_registry(load_registry(registry)), load_cases(cases))
+    k = rep.counts
+    got = (k["routed_correct"], k["routed"], k["routable_routed"], k["routable"], k["must_fallback_ok"],
+           k["must_fallback"], k["offtopic_routed"], k["offtopic"])
+    assert got == want, [(r.case.line, r.outcome, r.case.task[:60]) for r in rep.results
+                         if r.outcome in ("wrong_route", "false_route", "missed")]
