@@ -32,8 +32,11 @@ def task_content(task: str, spans: list[tuple[int, int]], current: tuple[int, in
     offsets) underlined, ``current`` painted strongest and ``risk`` spans
     (forced rules, high-risk terms) in the error colour. Line breaks and
     other control characters are shown as visible symbols so the panel
-    keeps one line per task line."""
-    shown = "".join(c if c.isprintable() or c == " " else "↵" if c in "\n\r\u2028\u2029\x85" else "·" for c in task)
+    keeps one line per task line: a line break as ↵, a control character
+    as its picture (``␛`` for ESC, :func:`~routelens.text.visible.pictured`),
+    any other invisible character as ``·``."""
+    shown = "".join(c if c.isprintable() or c == " " else "↵" if c in "\n\r\u2028\u2029\x85"
+                    else p if (p := pictured(c)) != c else "·" for c in task)
     content = Content(shown)
     n = len(shown)
 

@@ -16,15 +16,26 @@ enter, ...) only after the key has bubbled up to the app: keys typed in a
 burst were applied out of order ("deploy", six backspaces, "review" gave
 "drevie"; "derev", backspace, "rev" gave "derevre"). :class:`LineInput`
 runs those bindings as the key arrives, in order with the typing.
+
+A pasted or ``--task`` value can hold control characters (ESC, BEL, the
+bidirectional overrides: a coloured log line, a hostile task). Textual's
+``Input`` draws its value as it is, so an ESC sequence reached the terminal
+and recoloured the input. :class:`LineInput` draws each such character as
+its picture (``␛``, :func:`routelens.text.visible.pictured`, one for one)
+while its ``value`` keeps the task as given, which routing reads.
 """
 
 from __future__ import annotations
 
+from rich.cells import cell_len
+from rich.text import Text
 from textual import events
 from textual.binding import BindingsMap
 from textual.geometry import Size
 from textual.reactive import Reactive
 from textual.widgets import Input
+
+from routelens.text.visible import pictured
 
 __all__ = ["LineInput"]
 
@@ -43,6 +54,31 @@ class LineInput(Input):
             await self.run_action(bindings[0].action)
             return
         await super()._on_key(event)
+
+    @property
+    def _value(self) -> Text:
+        """The value as drawn: each control character pictured, one for one."""
+        if self.password:
+            return super()._value
+        text = Text(pictured(self.value), no_wrap=True, overflow="ignore", end="")
+        return self.highlighter(text) if self.highlighter is not None else text
+
+    def _position_to_cell(self, position: int) -> int:
+        # the pictures are one cell wide where the characters they stand for took none
+        return cell_len(pictured(self.value[:position]).expandtabs(4))
+
+    def _cell_offset_to_index(self, offset: int) -> int:
+        shown = pictured(self.value)
+        if shown is self.value:
+            return super()._cell_offset_to_index(offset)
+        cells = 0
+        offset += self.scroll_offset[0]
+        for index, char in enumerate(shown):
+            width = cell_len(char)
+            if cells <= offset < cells + width:
+                return index
+            cells += width
+        return max(0, min(offset, len(self.value)))
 
 
 #: key -> the Input's own bindings (editing, moving, submit), run as the key arrives
