@@ -67,10 +67,27 @@ def test_a_longer_word_that_is_no_inflection_does_not_count():
     assert _found(RULES, "deploy the product page") == {}
 
 
-def test_one_word_and_spaceless_triggers_take_no_part():
+def test_spaceless_triggers_take_no_part_and_one_word_only_done_again():
     phrases = UnorderedPhrases([("a", ("deploy",)), ("b", ("本番 環境",)), ("c", ("the deploy",))])
-    assert not phrases
+    # a one-word trigger as written is the ordered matcher's; the spaceless one never takes part
     assert _found(phrases, "deploy 環境 本番 the") == {}
+    assert not UnorderedPhrases([("b", ("本番 環境",))])
+
+
+@pytest.mark.parametrize("task, expected", [
+    # "re" + the word: the same action done again (the newcomer's bypass of `format the card`)
+    ("back up the card, then reformat the card", {"wipe": (90.0, "format the card", "reformat the card"),
+                                                   "fmt": (90.0, "format", "reformat")}),
+    ("reformatting the sd card now", {"wipe": (90.0, "format the card", "reformatting the sd card"),
+                                      "fmt": (90.0, "format", "reformatting")}),
+    ("redeploy it to production", {"prod": (90.0, "production deploy", "redeploy it to production")}),
+    # a word that merely starts with "re" is no other word done again
+    ("the report is ready; refresh the cards", {}),
+])
+def test_a_word_done_again_counts_for_safety(task, expected):
+    phrases = UnorderedPhrases([("wipe", ("format the card",)), ("fmt", ("format",)),
+                                ("prod", ("production deploy",))])
+    assert {k: (v[0], v[1], v[3]) for k, v in _found(phrases, task).items()} == expected
 
 
 def test_an_owner_already_matched_keeps_its_match():
@@ -124,3 +141,21 @@ def test_a_long_task_is_read_to_its_end_in_any_order():
     task = "please review my diff " + "x " * 6000 + "then deploy it to production"
     d = route(task, BUNDLED)
     assert (d.mode, d.reason, d.rule) == ("full", "forced_rule", "production-change")
+
+
+def test_a_forced_rule_done_again_falls_back():
+    reg = parse_registry(b"""schema_version: 1
+skills:
+  photo-backup:
+    path: skills/photo-backup.md
+    priority: P0
+    triggers: [back up the card, photo backup]
+rules:
+  destroy-originals:
+    forced: true
+    triggers: [format the card]
+""", "skills.yaml")
+    d = Router.from_registry(reg).route("back up the card, then reformat the card")
+    assert (d.mode, d.reason, d.rule, d.skills) == ("full", "forced_rule", "destroy-originals", ())
+    assert d.message == ('Fell back to the full registry: forced rule "destroy-originals" matched "format the card" '
+                         'in the task (a word of it done again: "reformat the card", score 90)')

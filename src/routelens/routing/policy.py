@@ -451,7 +451,7 @@ def _high_risk(ev: Evidence) -> Verdict | None:
         return None
     m = ev.risk_hits[0]
     more = f" (and {len(ev.risk_hits) - 1} more)" if len(ev.risk_hits) > 1 else ""
-    order = f" ({in_another_order(ev.task, m)[:-2]})" if m.kind == "unordered" else ""
+    order = f" ({how[:-2]})" if (how := in_another_order(ev.task, m)) else ""
     return Verdict("full", "high_risk", f"{FALLBACK}the high-risk term {quote(m.id)} appears in the task{order}{more}")
 
 

@@ -7,8 +7,11 @@ high-risk term of two or more content words also matches when all of its
 content words (each as written or as a regular inflection) stand in one
 sentence of the task in another order, close together —
 `production deploy` on "deploy the new build to production tonight",
-`delete all bookings` on "the bookings: delete all of them". Such a match
-scores :data:`UNORDERED_SCORE` and has kind ``unordered``.
+`delete all bookings` on "the bookings: delete all of them". A task word
+that starts with "re" stands for the word after it too, the same action done
+again: `format the card` on "reformat the card", a one-word `format` on
+"reformat it". Such a match scores :data:`UNORDERED_SCORE` and has kind
+``unordered``.
 
 Nothing in this module imports Textual.
 """
@@ -34,6 +37,9 @@ MAX_WORDS_BETWEEN = 6
 #: What ends a sentence between two tokens: the words of a trigger must stand in one sentence.
 _SENTENCE_END = re.compile(r"[!?;。！？；\n]|\.\s")
 _WORD = 1
+#: A task word of this many letters or more that starts with "re" also stands for the word after it: the
+#: same action done again ("reformat the card" formats it, "redeploy to production" deploys)
+_MIN_REDONE = 5
 
 
 class UnorderedPhrases:
@@ -56,10 +62,10 @@ class UnorderedPhrases:
         for owner, triggers in owners:
             for trig in triggers:
                 toks = tokenize(normalize_text(trig))
-                if len(toks) < 2 or any(k != _WORD for k, _, _, _ in toks):
+                if not toks or any(k != _WORD for k, _, _, _ in toks):
                     continue
                 words = tuple(t for _, t, _, _ in toks if t not in MATCH_STOP_WORDS)
-                if len(words) < 2:
+                if not words:
                     continue
                 i = len(self._phrases)
                 self._phrases.append((owner, trig, words))
@@ -90,16 +96,25 @@ class UnorderedPhrases:
             sentence[j] = s
         # the phrases a task word can take part in, with the positions of each of their words
         reached: dict[int, dict[str, list[int]]] = {}
+        redone: set[int] = set()  # phrases reached through a word done again ("reformat" for "format")
         for j, (k, t) in enumerate(zip(p.kinds, p.texts)):
             if k != _WORD:
                 continue
-            for key in (t, *lemma_candidates(t)):
-                for i in self._by_word.get(key, ()):
-                    for w in self._phrases[i][2]:
-                        if w == key and inflects(w, t):
-                            reached.setdefault(i, {}).setdefault(w, []).append(j)
+            forms = [(t, False)]
+            if t.startswith("re") and len(t) >= _MIN_REDONE:
+                forms.append((t[2:], True))
+            for form, again in forms:
+                for key in (form, *lemma_candidates(form)):
+                    for i in self._by_word.get(key, ()):
+                        for w in self._phrases[i][2]:
+                            if w == key and inflects(w, form):
+                                reached.setdefault(i, {}).setdefault(w, []).append(j)
+                                if again:
+                                    redone.add(i)
         for i in sorted(reached):
             owner, trig, words = self._phrases[i]
+            if len(set(words)) < 2 and i not in redone:
+                continue  # a one-word trigger as written is the ordered matcher's
             old = found.get(owner)
             if old is not None and old.score >= threshold:
                 continue
@@ -108,26 +123,32 @@ class UnorderedPhrases:
                 continue
             best = _window(words, got, sentence)
             if best is not None:
-                found[owner] = Match(owner, UNORDERED_SCORE, trig, (p.ostart[best[0]], p.oend[best[1]]), "unordered")
+                kind = "redone" if i in redone and any(
+                    p.texts[j].startswith("re") and not any(inflects(w, p.texts[j]) for w in words)
+                    for j in range(best[0], best[1] + 1)) else "unordered"
+                found[owner] = Match(owner, UNORDERED_SCORE, trig, (p.ostart[best[0]], p.oend[best[1]]), kind)
 
 
 def _window(words: tuple[str, ...], positions: dict[str, list[int]], sentence: list[int]) -> tuple[int, int] | None:
     """The shortest ``(first, last)`` token window of one sentence holding
     a position of every word, with at most :data:`MAX_WORDS_BETWEEN`
-    other tokens inside; the earliest of equal length. None when there is
-    none."""
+    other tokens inside; of equal length, the first that opens with the
+    trigger's first word, else the earliest. None when there is none."""
     need = sorted(set(words))
     events = sorted((j, w) for w in need for j in positions[w])
     best: tuple[int, int] | None = None
+    rank: tuple[int, bool] | None = None
     count: dict[str, int] = {}
     lo = 0
     for hi, (j, w) in enumerate(events):
         count[w] = count.get(w, 0) + 1
         while len(count) == len(need):
             a = events[lo][0]
-            if sentence[a] == sentence[j] and j - a + 1 - len(need) <= MAX_WORDS_BETWEEN and (
-                    best is None or j - a < best[1] - best[0]):
-                best = (a, j)
+            if sentence[a] == sentence[j] and j - a + 1 - len(need) <= MAX_WORDS_BETWEEN:
+                # the shortest; of equal length, one with the words in the trigger's order
+                r = (j - a, events[lo][1] != words[0])
+                if rank is None or r < rank:
+                    best, rank = (a, j), r
             lw = events[lo][1]
             count[lw] -= 1
             if not count[lw]:
@@ -139,7 +160,11 @@ def _window(words: tuple[str, ...], positions: dict[str, list[int]], sentence: l
 def in_another_order(task: str, m: Match) -> str:
     """``its words in another order: "deploy it to production", `` for a
     safety trigger ``m`` matched in any word order in ``task`` (kind
-    ``unordered``), for a decision's message; "" for any other match."""
+    ``unordered``), ``a word of it done again: "reformat the card", `` for
+    one matched through a "re" word (kind ``redone``), for a decision's
+    message; "" for any other match."""
+    if m.kind == "redone":
+        return f"a word of it done again: {quote(task[m.span[0]:m.span[1]])}, "
     if m.kind != "unordered":
         return ""
     return f"its words in another order: {quote(task[m.span[0]:m.span[1]])}, "
