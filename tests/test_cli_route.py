@@ -245,3 +245,15 @@ def test_route_near_misses_leave_out_selected_skills(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "near misses" not in out
     assert "     100  release-train            0-14        80-82     " in out
+
+
+def test_route_says_when_no_fix_was_found(reg_path, capsys):
+    """A newcomer's trial: a fixable fallback with no fix said nothing about fixes."""
+    assert main(["route", "バックアップを取ってください", "--registry", str(reg_path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1] == "reason:   no_match"
+    assert out[-1] == ("fixes: none found: no skill came close enough to propose an edit from the task; add a "
+                       "trigger that says this work to the skill you meant, then `routelens build`")
+    # with --no-fixes nothing is said about them
+    assert main(["route", "バックアップを取ってください", "--registry", str(reg_path), "--no-fixes"]) == 0
+    assert "fixes" not in capsys.readouterr().out

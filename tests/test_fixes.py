@@ -199,3 +199,19 @@ def test_a_new_routing_section_is_shown_and_given_as_both_its_lines(tmp_path, ca
     at = out.index("  2. routing: set  routing:")
     assert out[at + 1:at + 3] == ["                     threshold: 76",
                                   f"     at {reg}:8 (a new `routing:` section at the end of the file)"]
+
+
+def test_no_fix_joins_two_things_or_feeds_a_deprecated_skill(tmp_path):
+    """A newcomer's trial: "write a dockerfile and a threat model" was offered the trigger
+    "dockerfile and a threat", and a deprecated skill was offered a phrase of an everyday sentence."""
+    from routelens.tools.suggest import proper_trigger
+    assert not proper_trigger("dockerfile and a threat") and not proper_trigger("refund or voucher")
+    assert proper_trigger("threat model") and proper_trigger("rock and roll playlist") is False
+    reg_path = tmp_path / "skills.yaml"
+    reg_path.write_text("schema_version: 1\nskills:\n  old-panorama:\n    path: o.md\n    priority: P2\n"
+                        "    status: deprecated\n    triggers: [panorama]\n  retouch:\n    path: r.md\n"
+                        "    priority: P1\n    triggers: [retouch portraits]\n", encoding="utf-8")
+    reg = load_registry(reg_path)
+    d = Router.from_registry(reg).route("The panorama from the hotel was beautiful")
+    assert d.reason == "weak_evidence" and [m.id for m in d.matches] == ["old-panorama"]
+    assert [f.skill for f in fixes_for(d, reg)] == []

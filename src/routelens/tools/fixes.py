@@ -163,10 +163,12 @@ def fixes_for(decision: Decision, reg: Registry, raw: bytes | None = None, cases
 
     matches = list(decision.matches)
     near = list(decision.near_misses)
+    # a deprecated or disabled skill gets no new trigger: the registry is moving away from it
+    live = {sid for sid, s in reg.skills.items() if s.status == "active"}
     if decision.reason == "no_match":
-        targets = [m for m in near if m.id in reg.skills][:2]
+        targets = [m for m in near if m.id in live][:2]
     else:
-        targets = [m for m in matches if m.id in reg.skills][:2]
+        targets = [m for m in matches if m.id in live][:2]
     for m in targets:
         span = _phrase(task, m.span)
         vocab = own.get(m.id, set())

@@ -122,16 +122,22 @@ def respell(text: str, spelled: frozenset[str] | set[str]) -> str:
     return _LATIN_WORD.sub(fix, text) if text.isascii() else text
 
 
+#: words that join two things: a phrase holding one names two asks or two objects, no one trigger
+_JOINING = frozenset(("and", "or", "nor", "plus", "versus", "vs"))
+
+
 def proper_trigger(text: str) -> bool:
     """True when ``text`` may be proposed as a trigger as far as its words
     go: its first and last Latin word are no :data:`FUNCTION_WORDS` (so it is
-    not made only of them). A text without Latin words (a run of a script
-    without spaces) is judged by :func:`candidate_phrases` instead: True."""
+    not made only of them), and no word joins two things ("dockerfile and a
+    threat": "and", "or", "plus" ...). A text without Latin words (a run of a
+    script without spaces) is judged by :func:`candidate_phrases` instead:
+    True."""
     words = _WORDISH.findall(normalize_text(text))
     latin = [w for w in words if not any(_is_han_or_kata(c) for c in w)]
     if not latin:
         return bool(words)
-    return not _edge_word(words[0]) and not _edge_word(words[-1])
+    return not _edge_word(words[0]) and not _edge_word(words[-1]) and not any(w in _JOINING for w in latin)
 
 
 def _is_han_or_kata(c: str) -> bool:

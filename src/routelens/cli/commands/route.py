@@ -269,6 +269,19 @@ def run(args) -> int:
         sys.stdout.write(json.dumps(out, ensure_ascii=False, indent=2) + "\n")
     else:
         print("\n".join([format_decision(d, router), *format_fixes(fixes)]))
+        if d.reason in FIXABLE and not args.no_fixes and not fixes and not note:
+            print("\n" + no_fix_note(tally))
     if note:
         print(note, file=sys.stderr)
     return 0
+
+
+def no_fix_note(tally: dict[str, int]) -> str:
+    """What ``route`` says of a fallback a registry edit could fix when no
+    edit tried did (docs/formats.md §15): how many were tried, and what to
+    do instead."""
+    n = tally.get("candidates", 0)
+    tried = (f"none of the {n} edits tried (triggers taken from the task, not_when, settings) routes it"
+             if n else "no skill came close enough to propose an edit from the task")
+    return f"fixes: none found: {tried}; add a trigger that says this work to the skill you meant, then `routelens build`"
+
