@@ -209,3 +209,18 @@ def test_one_run_names_every_mistake_of_every_case():
         (6, 5, "cases[1].tsk", "unknown key `tsk`: did you mean `task`?"),
         (7, 15, "cases[1].category", "category must be a label (text)"),
     ]
+
+
+def test_cases_that_measure_nothing_fail(tmp_path, capsys):
+    """A newcomer's trial: `cases: [{task: x}]` (no label) passed the bar with every metric n/a."""
+    from routelens.cli import main
+    p = tmp_path / "c.yaml"
+    p.write_text("cases:\n  - {task: x}\n", encoding="utf-8")
+    assert main(["eval", str(p), "--demo"]) == 1
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        "FAIL: below the quality bar: nothing measured: no case is routable, must_fallback or off-topic, and none "
+        "routed (give cases `expect`, `composition`, `must_fallback: true` or `category: offtopic`) (not measured, "
+        "0/0: confident precision, coverage, must-fallback recall, off-topic false-route)")
+    # one off-topic case is something measured
+    p.write_text("cases:\n  - {task: x, category: offtopic}\n", encoding="utf-8")
+    assert main(["eval", str(p), "--demo"]) == 0

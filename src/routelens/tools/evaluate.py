@@ -151,7 +151,14 @@ class EvalReport:
 
     @property
     def failures(self) -> list[str]:
-        """Sentences naming each metric below the :data:`QUALITY_BAR`."""
+        """Sentences naming each metric below the :data:`QUALITY_BAR`; one
+        sentence when no metric has a case behind it (every metric 0/0: no
+        decision routed, no routable, ``must_fallback`` or off-topic case),
+        which measures nothing and so cannot pass (docs/formats.md §7.4)."""
+        c = self.counts
+        if not any(c.get(k, 0) for k in ("routed", "routable", "must_fallback", "offtopic")):
+            return ["nothing measured: no case is routable, must_fallback or off-topic, and none routed "
+                    "(give cases `expect`, `composition`, `must_fallback: true` or `category: offtopic`)"]
         out = []
         for name, (op, bound) in QUALITY_BAR.items():
             value = self.metrics[name]
