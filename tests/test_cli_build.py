@@ -590,3 +590,20 @@ def test_a_build_process_leaves_without_teardown_and_loses_no_output(tmp_path):
     assert proc.returncode == 0 and proc.stdout.startswith("routelens ")
     # in-process, main() still returns its code (only run() leaves the process)
     assert main(["build", "--registry", str(EXAMPLE), "--out", str(out), "-q"]) == 0
+
+
+def test_a_folder_where_a_generated_file_goes_is_named_and_kept(tmp_path, cli):
+    """A newcomer's trial: a folder at generated/routing.min.json gave 'cannot write to generated: Is a
+    directory', naming the folder above it. The error names the file and says the folder is never removed."""
+    import shutil
+
+    shutil.copyfile(EXAMPLE, tmp_path / "skills.yaml")
+    (tmp_path / "g" / "routing.min.json").mkdir(parents=True)
+    (tmp_path / "g" / "routing.min.json" / "keep.txt").write_text("mine\n", encoding="utf-8")
+    code, _, err = cli("build", "--registry", tmp_path / "skills.yaml", "--out", tmp_path / "g")
+    assert code == 2
+    assert err.splitlines()[-1] == (
+        f"routelens build: cannot write {tmp_path / 'g' / 'routing.min.json'}: it is a folder, which routelens never "
+        "removes: move it away, then build again; the previous generated files are unchanged")
+    assert (tmp_path / "g" / "routing.min.json" / "keep.txt").read_text(encoding="utf-8") == "mine\n"
+    assert not (tmp_path / "g" / "catalog.json").exists()

@@ -213,6 +213,11 @@ def write_built(reg: Registry, out_dir: str | Path, out: BuildOutput) -> tuple[B
             errno.EROFS: "read-only file system",
             errno.EPERM: "operation not permitted",
             errno.ENOTDIR: "not a folder",
+            errno.EISDIR: "it is a folder, which routelens never removes: move it away, then build again",
         }.get(exc.errno or 0, exc.strerror or str(exc))
-        raise BuildError(f"cannot write to {out_dir}: {reason}; the previous generated files are unchanged") from None
+        # the generated file the error is about, when it is one (a folder where routing.min.json should be)
+        named = exc.filename2 or exc.filename
+        where = (f"cannot write {named}" if named and Path(named).name in (INDEX_NAME, CATALOG_NAME)
+                 else f"cannot write to {out_dir}")
+        raise BuildError(f"{where}: {reason}; the previous generated files are unchanged") from None
     return out, written
