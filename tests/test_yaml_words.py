@@ -154,6 +154,19 @@ def test_a_key_that_lost_its_indentation_is_the_line_to_fix():
         "while parsing a block mapping)")
 
 
+def test_a_first_key_indented_apart_from_its_siblings_is_the_line_to_fix():
+    """A newcomer's trial: `path:` indented by 3 under a skill whose other keys have 4. The words blamed
+    line 36 ("indented more than line 35") where line 35 was the odd one out."""
+    text = H + "  a:\n   path: a.md\n    priority: P1\n    triggers: [x]\n"
+    assert _syntax(text) == (
+        "x.yaml:4:4: YAML syntax error: line 4 (`path: a.md`) is indented by 3, the keys below it by 4: indent line 4 "
+        "by 4 like them (or line 5 and the keys after it by 3) (YAML parser: mapping values are not allowed in this "
+        "context, at line 5, column 13)")
+    # one key alone below it: no siblings to line up with, the older words stand
+    text = H + "  a:\n   path: a.md\n    priority: P1\n"
+    assert _syntax(text).startswith("x.yaml:5:5: YAML syntax error: line 5 is indented more than line 4 above it")
+
+
 def test_unknown_mistakes_keep_the_parsers_words():
     assert explain("a: b\n", "something new", "while doing it", 2, None) is None
     with pytest.raises(RegistryError) as info:

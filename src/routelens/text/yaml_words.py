@@ -305,9 +305,25 @@ def _indented_more(t: _Text, problem: str, context: str, index: int, cidx: int |
         # the line above lost its indentation (a key pasted at column 1 inside a skill): it is the one to fix
         return _lost_indentation(t, prev, before, row, "is indented more than the line above it",
                                  f"indent line {t.number(row)} by {t.indent(prev)}")
+    if (before is not None and t.lines[before].rstrip().endswith(":") and t.indent(before) < t.indent(prev)
+            and _next_lines_up(t, row)):
+        # the line above is the first key of its block and the lines from this one on line up with each other:
+        # the first key is the odd one out (`path:` indented by 3 under a skill whose other keys have 4)
+        return Explained(t.first_char(prev), f"line {t.number(prev)} (`{t.shown(prev)}`) is indented by "
+                                             f"{t.indent(prev)}, the keys below it by {t.indent(row)}: indent line "
+                                             f"{t.number(prev)} by {t.indent(row)} like them (or line {t.number(row)} "
+                                             f"and the keys after it by {t.indent(prev)})")
     return Explained(t.first_char(row), f"line {t.number(row)} is indented more than line {t.number(prev)} above it "
                                         f"({t.indent(row)} spaces, not {t.indent(prev)}): a key lines up with the "
                                         "keys beside it")
+
+
+def _next_lines_up(t: _Text, row: int) -> bool:
+    """Whether the next content line after ``row`` is indented as ``row`` is."""
+    r = row + 1
+    while r < len(t.lines) and not t.content(r):
+        r += 1
+    return r < len(t.lines) and t.indent(r) == t.indent(row)
 
 
 def _lost_indentation(t: _Text, cut: int, before: int, row: int, what: str, otherwise: str) -> Explained:
