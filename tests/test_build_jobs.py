@@ -116,9 +116,9 @@ def _fail(kind: str):
             send(["not", "the", "catalog"], b"xx")
             return
         if kind == "short facts":
-            keys, counts = V.triggers_facts(self.reg)
+            keys, *rest = V.triggers_facts(self.reg)
             keys.pop(next(iter(keys)))  # one trigger missing: not trusted
-            send((keys, counts))
+            send((keys, *rest))
             raise RuntimeError("boom")
         send(V.triggers_facts(self.reg))  # "after the facts"
         os._exit(3)
@@ -161,8 +161,12 @@ def test_the_vocabulary_given_the_triggers_facts_is_its_own(path):
     own = V.vocabulary(reg, {})
     facts = V.triggers_facts(reg)
     assert V.vocabulary(reg, {}, lambda: facts) == own
-    keys, counts = facts
+    keys, counts, zipf, common, near, term_zipf = facts
     assert sum(counts.values()) == sum(len(V.terms(t)) for s in reg.skills.values() for t in s.triggers)
-    wrong = ({t: k for t, k in list(keys.items())[1:]}, counts)  # a trigger missing: computed again
+    assert (zipf, common, near) == (own["zipf"], own["common"], own["near"])
+    assert term_zipf == {w: V.zipf(w) for w in counts}
+    wrong = ({t: k for t, k in list(keys.items())[1:]}, *facts[1:])  # a trigger missing: computed again
     assert V.vocabulary(reg, {}, lambda: wrong) == own
+    for short in (facts[:5], (*facts[:3], tuple(common), near, term_zipf), [*facts], "facts"):  # other shapes
+        assert V.vocabulary(reg, {}, lambda: short) == own
     assert V.vocabulary(reg, {}, lambda: None) == own
