@@ -137,12 +137,14 @@ def test_a_words_commonness_takes_the_same_branch_as_the_character_tests():
 
 # --------------------------------------------------------------------------- the vocabulary, counted in pairs
 
-def _reference_vocabulary(reg, facts) -> dict:
+def _reference_vocabulary(reg) -> dict:
     """The seventh round's vocabulary (a Counter per skill), given the
-    triggers' facts (:func:`triggers_facts`), bodies as the build reads them."""
+    triggers' facts (:func:`triggers_facts`, :func:`words_facts`), bodies as
+    the build reads them."""
     from routelens.artifacts.bodies import body_text_info
 
-    tkey, trigger_term_counts, zipf_map, common_words, near, _ = facts
+    tkey, trigger_term_counts, _ = V.triggers_facts(reg)
+    zipf_map, common_words, near = V.words_facts(reg, tkey)
     skills = list(reg.skills.values())
     key_of = V._TermKeys()
     tkeys = {t: [key_of[w] for w in terms(t)] for t in {t for s in skills for t in s.triggers}}
@@ -239,8 +241,7 @@ def _synthetic(tmp_path: Path, n: int, seed: int, bodies: bool) -> Path:
 @pytest.mark.parametrize("path", _shipped(), ids=lambda p: str(p.relative_to(ROOT)))
 def test_the_vocabulary_counted_in_pairs_is_the_per_skill_count_on_every_shipped_registry(path):
     reg = load_registry(path)
-    facts = V.triggers_facts(reg)
-    assert V.vocabulary(reg, {}) == _reference_vocabulary(reg, facts)
+    assert V.vocabulary(reg, {}) == _reference_vocabulary(reg)
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -248,7 +249,7 @@ def test_the_vocabulary_counted_in_pairs_is_the_per_skill_count_on_synthetic_reg
     path = _synthetic(tmp_path, 40 + 30 * seed, seed, bodies=seed % 2 == 0)
     reg = load_registry(path)
     got = V.vocabulary(reg, {})
-    assert got == _reference_vocabulary(reg, V.triggers_facts(reg))
+    assert got == _reference_vocabulary(reg)
     assert any(got["skill_terms"].values())  # something was ranked
 
 
@@ -260,6 +261,6 @@ def test_a_skills_own_trigger_word_is_no_term_of_it_in_pairs():
             "  c:\n    path: c.md\n    priority: P1\n    triggers: [pipelines run]\n")
     reg = parse_registry(text.encode(), "skills.yaml")
     got = V.vocabulary(reg, {})
-    assert got == _reference_vocabulary(reg, V.triggers_facts(reg))
+    assert got == _reference_vocabulary(reg)
     assert "kubeflow" not in got["skill_terms"]["a"] and "ledger" not in got["skill_terms"]["b"]
     assert unicodedata.is_normalized("NFC", "".join(chain.from_iterable(got["skill_terms"].values())))

@@ -6,6 +6,7 @@ everything about every entry, pretty-printed, with the size statistics of
 from __future__ import annotations
 
 import json
+from itertools import islice
 from typing import Any, Iterator
 
 from routelens.artifacts.bodies import body_info
@@ -131,17 +132,21 @@ def _catalog_bytes(reg: Registry, index_data: bytes | None,
 SkillsChunks = tuple[list[bytes], int, int]
 
 
-def skills_chunks(reg: Registry, bodies: dict[str, dict[str, Any]] | None = None) -> SkillsChunks:
+def skills_chunks(reg: Registry, bodies: dict[str, dict[str, Any]] | None = None, start: int = 0,
+                  stop: int | None = None) -> SkillsChunks:
     """The catalog's ``skills`` object (docs/formats.md §4), as the catalog
     holds it (at its indentation, without the key), as ``(chunks, chars,
     lines)``: UTF-8 ``bytes`` chunks (one per skill) that join to its bytes,
     its length in characters and its count of ``\\n``. ``bodies``: as for
-    :func:`catalog_and_stats` (a path it lacks is read here). What ``routelens
-    build --jobs 2`` renders in its second process while the first builds
-    the index."""
+    :func:`catalog_and_stats` (a path it lacks is read here). With
+    ``start``/``stop`` (indices into the skills, in id order), only the part
+    of the skills ``start:stop``, the brace that opens the object with the
+    first skill and the one that closes it with the last: the parts of
+    consecutive ranges join to the whole. What ``routelens build --jobs 2``
+    renders in its two processes, a part in each."""
     chunks: list[bytes] = []
     chars = lines = 0
-    for piece in _skills_pieces(reg, "\n  ", bodies):
+    for piece in _skills_pieces(reg, "\n  ", bodies, start, stop):
         chars += len(piece)
         lines += piece.count("\n")
         chunks.append(piece.encode("utf-8"))
@@ -153,12 +158,17 @@ def skills_chunks(reg: Registry, bodies: dict[str, dict[str, Any]] | None = None
 _SKILLS_SENTINEL = "\x00skills\x00"
 
 
-def _skills_pieces(reg: Registry, pad: str, bodies: dict[str, dict[str, Any]] | None = None) -> Iterator[str]:
+def _skills_pieces(reg: Registry, pad: str, bodies: dict[str, dict[str, Any]] | None = None, start: int = 0,
+                   stop: int | None = None) -> Iterator[str]:
     """The catalog's ``skills`` object (docs/formats.md §4) at indentation
     ``pad``, exactly as the stdlib's pretty printer would write it, in
-    pieces (one per skill), written straight from the registry."""
-    if not reg.skills:
-        yield "{}"
+    pieces (one per skill), written straight from the registry; only the
+    skills ``start:stop`` (see :func:`skills_chunks`)."""
+    n = len(reg.skills)
+    stop = n if stop is None else min(stop, n)
+    if not n:
+        if start == 0:
+            yield "{}"
         return
     enc = encode_str
     p1 = pad + "  "
@@ -166,13 +176,14 @@ def _skills_pieces(reg: Registry, pad: str, bodies: dict[str, dict[str, Any]] | 
     p3 = p2 + "  "
     lit = LITERALS
     dirs: dict[str, Any] = {}
-    sep = "{" + p1
+    sep = ("{" if start == 0 else ",") + p1
     join3 = "," + p3
     reg.compositions_of("")  # builds the skill -> compositions map once
     comps_of = reg._comps_of or {}
     missing_text: dict[str, str] = {}  # a body error -> its text (most skills share one)
     metadata_sep = "," + p3
-    for s in reg.skills.values():
+    skills = reg.skills.values()
+    for s in islice(skills, start, stop) if start or stop < n else skills:
         trig_text = ("[" + p3 + join3.join(map(enc, s.triggers)) + p2 + "]") if s.triggers else "[]"
         nw_text = ("[" + p3 + join3.join(map(enc, s.not_when)) + p2 + "]") if s.not_when else "[]"
         meta = s.metadata
@@ -208,7 +219,8 @@ def _skills_pieces(reg: Registry, pad: str, bodies: dict[str, dict[str, Any]] | 
             f'{p2}"self_contained": {lit[s.self_contained]},{p2}"body": {body_text}{p1}}}'
         )
         sep = "," + p1
-    yield pad + "}"
+    if stop == n and start < n:
+        yield pad + "}"
 
 
 def _catalog_measure(reg: Registry, m: tuple[int, int, int], digits: int = 4) -> dict[str, Any]:

@@ -37,7 +37,7 @@ import unicodedata
 from collections import Counter, deque
 from itertools import chain, count, groupby, islice, repeat
 from operator import add, attrgetter, floordiv, itemgetter
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 from routelens.artifacts.bodies import body_text_info
 from routelens.artifacts.wordfreq_cache import frequencies
@@ -59,6 +59,8 @@ __all__ = [
     "vocabulary",
     "triggers_facts",
     "TriggerFacts",
+    "words_facts",
+    "WordFacts",
     "stem_collisions",
 ]
 
@@ -256,7 +258,8 @@ class _TermKeys(dict):
 
 
 def vocabulary(reg: Registry, bodies: dict[str, dict[str, Any]] | None = None,
-               trigger_facts: Callable[[], TriggerFacts | None] | None = None) -> dict[str, Any]:
+               trigger_facts: Callable[[], TriggerFacts | None] | None = None,
+               word_facts: Callable[[], WordFacts | None] | None = None) -> dict[str, Any]:
     """``{"zipf": {word: zipf}, "skill_terms": {skill id: [term, ...]},
     "registry_terms": [term, ...], "common": [word, ...], "near": {word:
     [word, ...]}, "source": "wordfreq 3.1.1"}`` for the compact index
@@ -267,8 +270,11 @@ def vocabulary(reg: Registry, bodies: dict[str, dict[str, Any]] | None = None,
     each body once. ``trigger_facts``, when given, is called once the
     skills' terms are counted and gives :func:`triggers_facts` of this
     registry (computed meanwhile by another process: ``routelens build
-    --jobs 2``), or None: they are then computed here. The result is the
-    same either way."""
+    --jobs 2``), or None; ``word_facts``, called once the terms are ranked
+    when ``trigger_facts`` gave its facts, gives :func:`words_facts`, or
+    None. What they do not give is computed here; the result is the same
+    either way. Raises ``ImportError`` when wordfreq is needed and not
+    installed."""
     skills = list(reg.skills.values())
     lists = [s.triggers for s in skills]
     written = list(chain.from_iterable(lists))  # every trigger as written, skill by skill
@@ -319,8 +325,8 @@ def vocabulary(reg: Registry, bodies: dict[str, dict[str, Any]] | None = None,
     # index says of the key words (given by another process, or computed here)
     facts = trigger_facts() if trigger_facts is not None else None
     if not _facts_fit(facts, number):
-        facts = triggers_facts(reg)
-    tkey, trigger_term_counts, zipf_map, common_words, near, term_zipf = facts  # type: ignore[misc]
+        facts, word_facts = triggers_facts(reg), None
+    tkey, trigger_term_counts, term_zipf = facts  # type: ignore[misc]
     # a skill's own trigger words are no terms of it (-width: no key, or a key no text writes as a term)
     own_of = [-width if (k := tkey[t]) is None else kid.get(key_of[k], -width) for t in distinct]
     own = set(map(add, map(own_of.__getitem__, tid), owner))
@@ -381,6 +387,10 @@ def vocabulary(reg: Registry, bodies: dict[str, dict[str, Any]] | None = None,
                      if REGISTRY_MIN_DF <= m <= n_skills // 2 and tf[k] >= REGISTRY_MIN_COUNT
                      and common[k] < REGISTRY_MAX_ZIPF and k not in trigger_words),
                     key=lambda k: (-keyness(k), shown[k]))
+    words = word_facts() if word_facts is not None else None
+    if not _words_fit(words):
+        words = words_facts(reg, tkey)
+    zipf_map, common_words, near = words  # type: ignore[misc]
     return {"zipf": zipf_map, "skill_terms": skill_terms,
             "registry_terms": sorted(shown[k] for k in shared[:REGISTRY_TERMS]),
             "common": common_words, "near": near, "source": f"wordfreq {WORDFREQ_VERSION}"}
@@ -399,44 +409,61 @@ class _Numbers(dict):
         return n
 
 
-#: :func:`triggers_facts`: ``(keys, counts, zipf, common, near, term_zipf)``
-TriggerFacts = tuple[dict[str, "str | None"], dict[str, int], dict[str, float], list[str], dict[str, list[str]],
-                     dict[str, float]]
+#: :func:`triggers_facts`: ``(keys, counts, term_zipf)``
+TriggerFacts = tuple[dict[str, "str | None"], dict[str, int], dict[str, float]]
+#: :func:`words_facts`: ``(zipf, common, near)``
+WordFacts = tuple[dict[str, float], list[str], dict[str, list[str]]]
 
 
 def _facts_fit(facts: Any, triggers: dict[str, int]) -> bool:
     """Whether ``facts`` has the shape of :func:`triggers_facts` for the
     distinct ``triggers`` (the keys; a message from another process is used
     only then)."""
-    return (type(facts) is tuple and len(facts) == 6 and type(facts[0]) is dict and facts[0].keys() == triggers.keys()
-            and type(facts[1]) is dict and type(facts[2]) is dict and type(facts[3]) is list
-            and type(facts[4]) is dict and type(facts[5]) is dict)
+    return (type(facts) is tuple and len(facts) == 3 and type(facts[0]) is dict and facts[0].keys() == triggers.keys()
+            and type(facts[1]) is dict and type(facts[2]) is dict)
 
 
-def triggers_facts(reg: Registry) -> TriggerFacts:
+def _words_fit(words: Any) -> bool:
+    """Whether ``words`` has the shape of :func:`words_facts`."""
+    return (type(words) is tuple and len(words) == 3 and type(words[0]) is dict and type(words[1]) is list
+            and type(words[2]) is dict)
+
+
+def triggers_facts(reg: Registry, _terms_out: dict[str, tuple[str, ...]] | None = None) -> TriggerFacts:
     """What :func:`vocabulary` takes from the triggers of the registry's
-    skills alone: ``(keys, counts, zipf, common, near, term_zipf)``.
+    skills alone to count the skills' terms: ``(keys, counts, term_zipf)``.
     ``keys`` maps each distinct trigger text to its :func:`trigger_key`
     (which :func:`stem_collisions` then finds remembered in this process);
     ``counts`` each term (:func:`routelens.text.words.terms`) to how often
     the triggers write it, every trigger counted as often as skills write
-    it; ``zipf``, ``common`` and ``near`` are the index's
-    ``vocabulary.zipf`` (each key word's commonness, from 2.0: a key word
-    of acronym triggers in capitals as :func:`trigger_zipf` gives it,
-    sorted), ``vocabulary.common`` (the everyday words of phrase triggers,
-    sorted) and ``vocabulary.near`` (:func:`real_neighbours` of the key
-    words below :data:`NEAR_FOR_ZIPF_BELOW`) (docs/formats.md §3.7);
-    ``term_zipf`` the :func:`zipf` of every term in ``counts``. Each
-    distinct trigger is keyed once and cut into terms once per distinct
-    word (:func:`routelens.text.words.terms_by_parts`)."""
+    it; ``term_zipf`` the :func:`zipf` of every term in ``counts``
+    (docs/formats.md §3.7). Each distinct trigger is keyed once and cut into
+    terms once per distinct word (:func:`routelens.text.words.terms_by_parts`);
+    ``_terms_out``, when given, receives each trigger's terms (for
+    :func:`words_facts`)."""
     per = Counter(chain.from_iterable([s.triggers for s in reg.skills.values()]))  # each trigger: how often
     tterms = dict(zip(per, terms_by_parts(list(per), PartTerms())))
+    if _terms_out is not None:
+        _terms_out.update(tterms)
     tkey = {t: trigger_key(t) for t in per}
     counts: dict[str, int] = {}
     get = counts.get
     for t, n in per.items():
         for w in tterms[t]:
             counts[w] = get(w, 0) + n
+    return tkey, counts, {w: zipf(w) for w in counts}
+
+
+def words_facts(reg: Registry, tkey: dict[str, str | None],
+                tterms: dict[str, tuple[str, ...]] | None = None) -> WordFacts:
+    """``(zipf, common, near)``, what the index says of the triggers' words
+    (docs/formats.md §3.7): ``vocabulary.zipf`` (each key word's
+    commonness, from 2.0: a key word of acronym triggers in capitals as
+    :func:`trigger_zipf` gives it; sorted), ``vocabulary.common`` (the
+    everyday words of phrase triggers, sorted) and ``vocabulary.near``
+    (:func:`real_neighbours` of the key words below
+    :data:`NEAR_FOR_ZIPF_BELOW`). ``tkey`` is :func:`triggers_facts`'s
+    ``keys``; ``tterms`` each trigger's terms, when the caller has them."""
     plain: set[str] = set()  # keys of triggers that are not acronyms in capitals
     acronym: dict[str, float] = {}  # keys of acronym triggers -> their commonness (trigger_zipf)
     for t, k in tkey.items():
@@ -452,8 +479,9 @@ def triggers_facts(reg: Registry) -> TriggerFacts:
     zipf_map = {k: z for k in all_keys
                 if (z := max(zipf(k) if k in plain else 0.0, acronym.get(k, 0.0))) >= MIN_WRITTEN_ZIPF}
     # the everyday words of phrase triggers: each distinct word once
-    in_phrases = set(chain.from_iterable([tterms[t] for t, k in tkey.items() if k is None]))
-    common_words = {w for w in in_phrases if w.isascii() and zipf(w) >= DOMAIN_MAX_ZIPF}
+    phrases = [t for t, k in tkey.items() if k is None]
+    cut = [tterms[t] for t in phrases] if tterms is not None else terms_by_parts(phrases, PartTerms())
+    common_words = {w for w in set(chain.from_iterable(cut)) if w.isascii() and zipf(w) >= DOMAIN_MAX_ZIPF}
     near = {}
     for k in sorted(all_keys):
         if zipf(k) >= NEAR_FOR_ZIPF_BELOW:
@@ -461,8 +489,7 @@ def triggers_facts(reg: Registry) -> TriggerFacts:
         others = real_neighbours(k, reg.routing.threshold)
         if others:
             near[k] = others
-    return (tkey, counts, dict(sorted(zipf_map.items())), sorted(common_words - set(zipf_map)), near,
-            {w: zipf(w) for w in counts})
+    return dict(sorted(zipf_map.items())), sorted(common_words - set(zipf_map)), near
 
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
@@ -519,15 +546,17 @@ def _spelling_variant(a: str, b: str) -> bool:
         (i > 0 and longer[i - 1] == longer[i]) or (i + 1 < len(longer) and longer[i + 1] == longer[i]))
 
 
-def stem_collisions(reg: Registry) -> list[tuple[str, str, str, str]]:
+def stem_collisions(reg: Registry, triggers: Iterable[str] | None = None) -> list[tuple[str, str, str, str]]:
     """One-word triggers of different skills whose inflections meet
     (``migration`` and ``migrations``; ``plan`` and ``planning``): one task
     word then matches both. ``(skill a, trigger a, skill b, trigger b)``,
-    sorted; equal triggers are not collisions (lint reports those)."""
+    sorted; equal triggers are not collisions (lint reports those).
+    ``triggers``: the registry's distinct triggers, when the caller has them
+    (each once; they are found here otherwise)."""
     skills = list(reg.skills.values())
     # each distinct trigger text once: (inflection key, key word), or None when it cannot collide
     keyed: dict[str, tuple[str, str] | None] = {}
-    for t in set().union(*[s.triggers for s in skills]):
+    for t in (set().union(*[s.triggers for s in skills]) if triggers is None else triggers):
         k = trigger_key(t)
         if k is None or not k.isalpha() or not k.isascii() or len(k) <= 3:
             keyed[t] = None  # a short trigger matches only as written (or as an acronym's plural, "PDFs")
@@ -541,6 +570,8 @@ def stem_collisions(reg: Registry) -> list[tuple[str, str, str, str]]:
     for t, both in keyed.items():
         if both is not None and len(words_of[both[0]]) < 2:
             keyed[t] = None  # one word written one way by every skill: no collision
+    if all(both is None for both in keyed.values()):
+        return []  # no key word written two ways: no skill needs to be looked at
     by_key: dict[str, list[tuple[str, str, str]]] = {}
     for s in skills:
         for t in s.triggers:

@@ -378,7 +378,8 @@ class Scan:
         self.undecided: list[tuple[int, int]] = []
 
 
-def scan_skills(text: str, progress: Callable[[float], None] | None = None, jobs: int = 1) -> Scan | None:
+def scan_skills(text: str, progress: Callable[[float], None] | None = None, jobs: int = 1,
+                meanwhile: Callable[[list[tuple[int, int]]], None] | None = None) -> Scan | None:
     """Cut the ``skills`` section of the canonical ``text`` into chunks and
     read the decided ones (see the module's docstring). None when the text
     has no single plain ``skills:`` line at column 0, no entry, a line
@@ -391,7 +392,11 @@ def scan_skills(text: str, progress: Callable[[float], None] | None = None, jobs
     this process reads the first (:func:`_scan_in_two`: a registry of
     :data:`~routelens.registry.split.MIN_CHARS` or more, a process that may
     fork); the child's skills come back as tuples. What the child fails to
-    send is read here. The answer is the same for any ``jobs``."""
+    send is read here. The answer is the same for any ``jobs``.
+    ``meanwhile(regions)``, when given and a child reads, is called once this
+    process has read its half and before it waits for the child's, with the
+    decided regions the scan will have if every chunk of the child's half
+    is decided (the common case): the caller may start on them."""
     if "\x85" in text or "\u2028" in text or "\u2029" in text:
         return None  # the parser reads them as line breaks unless masked (docs/formats.md §2)
     found = skills_line(text)
@@ -424,6 +429,8 @@ def scan_skills(text: str, progress: Callable[[float], None] | None = None, jobs
         mine, theirs = pairs, []
     try:
         ok = _scan_chunks(text, mine, indent, readers, scan, progress, start, total)
+        if ok and child is not None and meanwhile is not None:
+            meanwhile(scan.regions + theirs)
     finally:
         rest = _receive_half(*child) if child is not None else None
     if not ok:
@@ -567,6 +574,45 @@ def _rest_fits(r: Reader, root: Any, scan: Scan, shift: Callable[[int], int]) ->
     return True
 
 
+def _compose_rest(text: str, regions: list[tuple[int, int]], display: str) -> tuple[Reader, Any, Callable] | None:
+    """The YAML parser's reading of ``text`` with the decided chunks
+    ``regions`` (in file order) turned into comment lines: ``(reader, root,
+    shift)``, ``shift`` mapping a character index of the file outside the
+    chunks to the read text's; None when the parser stopped (the caller
+    reads the file the usual way)."""
+    # each decided chunk (whole lines) becomes as many comment lines '#' (a comment at column 0 ends
+    # a block scalar, a plain scalar and a block mapping, as the next entry's key line does): lines
+    # keep their numbers, the lines outside the chunks their columns; character indices move back
+    pieces = []
+    ends: list[int] = []
+    removed: list[int] = []
+    at = gone = 0
+    count = text.count
+    for a, b in regions:
+        pieces.append(text[at:a])
+        lines = count("\n", a, b)
+        pieces.append("#\n" * lines)
+        gone += b - a - 2 * lines
+        ends.append(b)
+        removed.append(gone)
+        at = b
+    pieces.append(text[at:])
+    rest = "".join(pieces)
+    del pieces
+
+    def shift(index: int) -> int:
+        i = bisect_right(ends, index)
+        return index - removed[i - 1] if i else index
+
+    r = Reader(rest, display)
+    r.compose_paths = True
+    try:
+        root = compose_registry(r, rest, {})
+    except (ReadStoppedError, RecursionError):
+        return None
+    return r, root, shift
+
+
 def parse_scanned(text: str, path: Path, display: str,
                   progress: Callable[[float], None] | None = None, jobs: int = 1) -> Registry | None:
     """The :class:`Registry` of the canonical ``text`` with its common
@@ -577,39 +623,19 @@ def parse_scanned(text: str, path: Path, display: str,
     :func:`_rest_fits`). Never raises for a bad registry: the usual reading
     reports it."""
     with gc_paused():  # many small containers, no cycles (the collector would rescan them again and again)
-        scan = scan_skills(text, progress, jobs)
+        guessed: list[Any] = []
+
+        def meanwhile(regions: list[tuple[int, int]]) -> None:
+            # while the child reads its half: the rest read as if every chunk of that half is decided
+            guessed.extend((regions, _compose_rest(text, regions, display)))
+
+        scan = scan_skills(text, progress, jobs, meanwhile)
         if scan is None or not scan.regions:
             return None
-        # each decided chunk (whole lines) becomes as many comment lines '#' (a comment at column 0 ends
-        # a block scalar, a plain scalar and a block mapping, as the next entry's key line does): lines
-        # keep their numbers, the lines outside the chunks their columns; character indices move back
-        pieces = []
-        ends: list[int] = []
-        removed: list[int] = []
-        at = gone = 0
-        count = text.count
-        for a, b in scan.regions:
-            pieces.append(text[at:a])
-            lines = count("\n", a, b)
-            pieces.append("#\n" * lines)
-            gone += b - a - 2 * lines
-            ends.append(b)
-            removed.append(gone)
-            at = b
-        pieces.append(text[at:])
-        rest = "".join(pieces)
-        del pieces
-
-        def shift(index: int) -> int:
-            i = bisect_right(ends, index)
-            return index - removed[i - 1] if i else index
-
-        r = Reader(rest, display)
-        r.compose_paths = True
-        try:
-            root = compose_registry(r, rest, {})
-        except (ReadStoppedError, RecursionError):
+        composed = guessed[1] if guessed and guessed[0] == scan.regions else _compose_rest(text, scan.regions, display)
+        if composed is None:
             return None
+        r, root, shift = composed
         if r.errors or r.limit_note is not None or not _rest_fits(r, root, scan, shift):
             return None
         try:
