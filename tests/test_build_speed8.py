@@ -264,3 +264,29 @@ def test_a_skills_own_trigger_word_is_no_term_of_it_in_pairs():
     assert got == _reference_vocabulary(reg)
     assert "kubeflow" not in got["skill_terms"]["a"] and "ledger" not in got["skill_terms"]["b"]
     assert unicodedata.is_normalized("NFC", "".join(chain.from_iterable(got["skill_terms"].values())))
+
+
+# --------------------------------------------------------------------------- body warnings located on the first lines
+
+@pytest.mark.parametrize("final_lf", [True, False])
+def test_body_warnings_located_on_the_first_lines_only_are_the_same(tmp_path, final_lf):
+    from routelens.artifacts.bodies import body_problems, body_warnings
+
+    folder = tmp_path / "reg"
+    (folder / "skills").mkdir(parents=True)
+    lines = ["schema_version: 1", "skills:"]
+    for i in range(40):
+        lines += [f"  s{i:02d}:", f"    path: skills/s{i:02d}.md", "    priority: P1", "    triggers: [x]"]
+        if i < 25:  # the bodies of the first skills exist: the warned ones are the last in the file
+            (folder / "skills" / f"s{i:02d}.md").write_text("body", encoding="utf-8")
+    lines[-1] = '    "triggers": [x]'  # a quoted key on the very last line
+    text = "\n".join(lines) + ("\n" if final_lf else "")
+    (folder / "skills.yaml").write_text(text, encoding="utf-8")
+    reg = load_registry(folder / "skills.yaml")
+    fast = [str(d) for d in body_warnings(reg, 20)]
+    assert reg._lines is None  # located without splitting every line
+    problems = body_problems(reg)
+    reg.lines  # noqa: B018 - every line split, as before
+    assert [str(d) for d in body_warnings(reg, 20, problems)] == fast
+    assert [str(d) for d in body_warnings(reg, None, problems)][:len(fast)] == fast
+    assert len(fast) == 15 and fast[-1].startswith(f"{folder / 'skills.yaml'}:")

@@ -92,3 +92,15 @@ def test_a_sealed_file_whose_parts_disagree_is_not_used(tmp_path, monkeypatch):
         path.write_bytes(seal(wc.FORMAT, key, bad))
         assert isinstance(wc.frequencies("ja"), dict)  # read through wordfreq, and the file written again
         assert isinstance(wc.frequencies("ja"), wc.Frequencies)
+
+
+def test_unsealed_at_agrees_with_unseal():
+    from routelens.fileio import seal, unseal, unsealed_at
+
+    good = seal(b"magic 1\n", "k" * 64, b"payload\nbytes")
+    for data in (good, good[:-1], good + b"x", good[:20], b"", good.replace(b"magic 1", b"magic 2"),
+                 good[:-3] + b"xyz", seal(b"magic 1\n", "k" * 64, b"")):
+        got, at = unseal(data, b"magic 1\n", "k" * 64), unsealed_at(data, b"magic 1\n", "k" * 64)
+        assert (got is None) == (at is None)
+        if at is not None:
+            assert data[at:] == got

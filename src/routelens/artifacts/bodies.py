@@ -133,9 +133,9 @@ def body_problems(reg: Registry) -> list[tuple[Any, str]]:
     for s in reg.skills.values():
         problem = body_state(base, s.path, dirs)
         if problem is not None:
-            found.append((s, problem))
-    found.sort(key=lambda sp: sp[0].source_start)  # ranges never overlap: file order
-    return found
+            found.append((s.source_start, s, problem))
+    found.sort()  # ranges never overlap (no two first lines are equal): file order
+    return [(s, problem) for _, s, problem in found]
 
 
 def body_warnings(reg: Registry, limit: int | None = None,
@@ -149,9 +149,16 @@ def body_warnings(reg: Registry, limit: int | None = None,
     ``limit`` when given. ``problems`` is :func:`body_problems` when the
     caller has it already."""
     found = body_problems(reg) if problems is None else problems
+    shown = found[:limit] if limit is not None else found
+    # only the lines the shown skills span: splitting a big registry into all its lines cost more than the
+    # warnings (the first ones in file order are near its top)
+    lines = reg._lines
+    if lines is None and shown:
+        last = max(s.source_end for s, _ in shown)
+        lines = reg.text.split("\n", last)[:last]
     out = []
-    for s, problem in found[:limit] if limit is not None else found:
-        line, col = path_position(reg, s)
+    for s, problem in shown:
+        line, col = path_position(reg, s, lines)
         out.append(Diagnostic(reg.display_name, line, col, f"skills.{s.id}.path",
                               f"{body_sentence(s.path, problem)}; {s.id} still routes, and its decisions say the "
                               "body cannot be loaded", "warning"))
@@ -161,11 +168,14 @@ def body_warnings(reg: Registry, limit: int | None = None,
 _PATH_KEY = re.compile(r"""(?:^|[\s{,])(["']?)path\1\s*:\s*""")
 
 
-def path_position(reg: Registry, skill: Any) -> tuple[int, int]:
+def path_position(reg: Registry, skill: Any, lines: list[str] | None = None) -> tuple[int, int]:
     """``(line, column)`` (1-based, in characters) of a skill's ``path:``
     value in the canonical registry, found in the skill's line range; the
-    key's line and column when it cannot be found (a merged ``path``)."""
-    lines = reg.lines
+    key's line and column when it cannot be found (a merged ``path``).
+    ``lines``: the registry's lines (:attr:`Registry.lines`), or the first
+    of them up to the skill's last at least."""
+    if lines is None:
+        lines = reg.lines
     for n in range(skill.source_start, skill.source_end + 1):
         m = _PATH_KEY.search(lines[n - 1])
         if m is not None:

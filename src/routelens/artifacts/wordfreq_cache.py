@@ -49,7 +49,7 @@ from array import array
 from pathlib import Path
 
 from routelens.errors import FileReadError
-from routelens.fileio import read_bounded, seal, unseal, write_all
+from routelens.fileio import read_bounded, seal, unsealed_at, write_all
 from routelens.paths import cache_dir
 
 __all__ = ["FORMAT", "Frequencies", "frequencies", "cache_key"]
@@ -72,20 +72,22 @@ class Frequencies:
     ``word``, or ``default`` when the list does not hold it; ``len()`` is
     the number of words.
 
-    ``region`` holds the sorted list's words as UTF-8 (whose byte order is
-    the code point order of the words), each as ``LF word TAB bucket``, the
-    bucket (wordfreq's centibels below 0) in three ASCII digits, and a
-    final LF; ``starts[j]`` is the index in ``region`` of the first byte of
+    ``data[at:]`` holds the sorted list's words as UTF-8 (whose byte order
+    is the code point order of the words), each as ``LF word TAB bucket``,
+    the bucket (wordfreq's centibels below 0) in three ASCII digits, and a
+    final LF; ``starts[j]`` is the index (from ``at``) of the first byte of
     word ``j * BLOCK``, ``heads[j]`` that word. A lookup bisects ``heads``
     (in C) for the one block of :data:`BLOCK` words that could hold the
     word, and finds ``LF word TAB`` in that block's bytes (``bytes.find``).
-    Nothing is cut per word when the file is read: cutting 535,000 words
-    into ``bytes`` took about 35 ms of every build."""
+    Nothing is cut per word or copied when the file is read: cutting
+    535,000 words into ``bytes`` took about 35 ms of every build, and each
+    copy of a list's bytes a few milliseconds of fresh memory."""
 
-    __slots__ = ("region", "starts", "heads", "count")
+    __slots__ = ("data", "at", "starts", "heads", "count")
 
-    def __init__(self, region: bytes, starts: array, heads: list[bytes], count: int):
-        self.region = region
+    def __init__(self, data: bytes, at: int, starts: array, heads: list[bytes], count: int):
+        self.data = data
+        self.at = at
         self.starts = starts
         self.heads = heads
         self.count = count
@@ -102,14 +104,12 @@ class Frequencies:
         j = bisect.bisect_right(self.heads, key) - 1
         if j < 0 or b"\n" in key or b"\t" in key:
             return default
-        starts = self.starts
-        lo = starts[j]
-        region = self.region
-        at = region.find(b"\n" + key + b"\t", lo - 1, starts[j + 1] if j + 1 < len(starts) else len(region))
-        if at < 0:
+        starts, at, data = self.starts, self.at, self.data
+        found = data.find(b"\n" + key + b"\t", at + starts[j] - 1, at + starts[j + 1] if j + 1 < len(starts) else len(data))
+        if found < 0:
             return default
-        at += len(key) + 2
-        digits = region[at:at + 3]
+        found += len(key) + 2
+        digits = data[found:found + 3]
         if not digits.isdigit():  # pragma: no cover - a sealed file always has them
             return default
         return 10 ** (-int(digits) / 100)  # wordfreq's cB_to_freq(-bucket), the same float
@@ -150,26 +150,26 @@ def _read(path: Path, key: str) -> Frequencies | None:
         data = read_bounded(path, MAX_BYTES, what="word-frequency cache")
     except FileReadError:
         return None
-    payload = unseal(data, FORMAT, key)
-    if payload is None or len(payload) < 16:
+    base = unsealed_at(data, FORMAT, key)  # the payload is data[base:], never copied
+    if base is None or len(data) < base + 16:
         return None
-    n = int.from_bytes(payload[:8], "little")
-    n_heads = int.from_bytes(payload[8:16], "little")
+    n = int.from_bytes(data[base:base + 8], "little")
+    n_heads = int.from_bytes(data[base + 8:base + 16], "little")
     blocks = (n + BLOCK - 1) // BLOCK
     starts = array("I")
-    at = 16 + 4 * blocks
-    if starts.itemsize != 4 or len(payload) < at + n_heads + 1:
+    at = base + 16 + 4 * blocks
+    if starts.itemsize != 4 or len(data) < at + n_heads + 1:
         return None
-    starts.frombytes(payload[16:at])
-    heads = payload[at:at + n_heads].split(b"\n") if blocks else []
+    starts.frombytes(data[base + 16:at])
+    heads = data[at:at + n_heads].split(b"\n") if blocks else []
     # never decoded: the sealed payload is what a write made of str words (its sha256 says so); a crafted
     # one that is no UTF-8 only holds words no lookup can equal, and can at worst change figures
-    region = payload[at + n_heads:]
-    if (len(heads) != blocks or region[:1] != b"\n" or region[-1:] != b"\n" or region.count(b"\n") != n + 1
-            or (blocks and not (starts[0] == 1 and starts[-1] < len(region)))
+    at += n_heads  # the words' part: data[at:]
+    if (len(heads) != blocks or data[at:at + 1] != b"\n" or data[-1:] != b"\n" or data.count(b"\n", at) != n + 1
+            or (blocks and not (starts[0] == 1 and starts[-1] < len(data) - at))
             or sorted(set(starts)) != starts.tolist()):
         return None
-    return Frequencies(region, starts, heads, n)
+    return Frequencies(data, at, starts, heads, n)
 
 
 def _write(path: Path, key: str, words: list[str], buckets: array) -> None:

@@ -614,14 +614,16 @@ def _compose_rest(text: str, regions: list[tuple[int, int]], display: str) -> tu
 
 
 def parse_scanned(text: str, path: Path, display: str,
-                  progress: Callable[[float], None] | None = None, jobs: int = 1) -> Registry | None:
+                  progress: Callable[[float], None] | None = None, jobs: int = 1,
+                  data: bytes | None = None) -> Registry | None:
     """The :class:`Registry` of the canonical ``text`` with its common
     ``skills`` entries read by :func:`scan_skills` and the rest by the YAML
     parser, or None when the caller should read it the usual way: nothing
     was decided, or the answer might differ from the usual reading in any
     way (an error anywhere, a doubt about where an entry ends; see
     :func:`_rest_fits`). Never raises for a bad registry: the usual reading
-    reports it."""
+    reports it. ``data``: the text's UTF-8 (the canonical bytes), when the
+    caller has it (hashed for ``source_sha256``; else the text is encoded)."""
     with gc_paused():  # many small containers, no cycles (the collector would rescan them again and again)
         guessed: list[Any] = []
 
@@ -647,7 +649,7 @@ def parse_scanned(text: str, path: Path, display: str,
     if progress is not None:
         progress(1.0)
     reg.warnings = sorted_unique(reg.warnings)
-    reg.source_sha256 = sha256_hex(text.encode("utf-8"))
+    reg.source_sha256 = sha256_hex(data if data is not None else text.encode("utf-8"))
     return reg
 
 

@@ -256,14 +256,16 @@ def _receive(pid: int, fd: int) -> list[tuple] | None:
 
 
 def parse_split(text: str, path: Path, display: str,
-                progress: Callable[[float], None] | None = None) -> Registry | None:
+                progress: Callable[[float], None] | None = None, data: bytes | None = None) -> Registry | None:
     """The :class:`Registry` of the canonical ``text`` read in two processes
     (see the module's docstring), or None when this process should read it
     alone: the split is not possible here (:func:`can_split`,
     :data:`MIN_CHARS`, :func:`split_plan`) or not exactly the one-process
     answer (any error or doubt). Never raises for a bad registry: the
     one-process read reports it. ``progress(fraction)`` follows the first
-    half, which ends about when the child does."""
+    half, which ends about when the child does. ``data``: the text's UTF-8
+    (the canonical bytes), when the caller has it (hashed for
+    ``source_sha256``; else the text is encoded)."""
     if len(text) < MIN_CHARS or not can_split():
         return None
     plan = split_plan(text)
@@ -312,7 +314,7 @@ def parse_split(text: str, path: Path, display: str,
     if progress is not None:
         progress(1.0)
     reg.warnings = sorted_unique(reg.warnings)
-    reg.source_sha256 = sha256_hex(text.encode("utf-8"))
+    reg.source_sha256 = sha256_hex(data if data is not None else text.encode("utf-8"))
     return reg
 
 
