@@ -290,3 +290,50 @@ def test_body_warnings_located_on_the_first_lines_only_are_the_same(tmp_path, fi
     assert [str(d) for d in body_warnings(reg, 20, problems)] == fast
     assert [str(d) for d in body_warnings(reg, None, problems)][:len(fast)] == fast
     assert len(fast) == 15 and fast[-1].startswith(f"{folder / 'skills.yaml'}:")
+
+
+# --------------------------------------------------------------------------- the scan's patterns without _BAD
+
+import routelens.registry.scan as scan_module  # noqa: E402
+
+_CHUNK_PIECES = ["  gamma:\n", "    path: g.md\n", "    priority: P0\n", "    triggers:\n", "      - g\n",
+                 "      - 'it''s'\n", '      - "a: b"\n', "    description: |\n", "      block line\n",
+                 "    description: >-\n", "    notes: x # y\n", "    # comment\n", "\n", "  # c\n", "      - a:b\n",
+                 "    status: deprecated\n", "    not_when:\n", "      - x \n", "    key: - x\n", "        - deep\n",
+                 "    description: plain value\n", "      h\n", "    owner: team-1\n", "    metadata: é ü 予約\n",
+                 "    x: '\n", '    y: "\\u0041"\n', "    z: [a, b]\n", "    w: &a x\n", "      - *a\n", "  delta:\n"]
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(_CHUNK_PIECES), min_size=1, max_size=14).map("".join))
+def test_the_scans_patterns_without_bad_characters_match_as_the_full_ones_on_clean_texts(chunk):
+    assert scan_module._clean(chunk)
+    for i, j in ((2, 4), (4, 6)):
+        chunk_i = chunk if i == 2 else chunk.replace("\n  ", "\n    ").replace("  gamma", "    gamma", 1)
+        full = scan_module._entry_pattern(i, j).fullmatch(chunk_i)
+        fast = scan_module._entry_pattern(i, j, "").fullmatch(chunk_i)
+        assert (full is None) == (fast is None)
+        if full is not None:
+            assert full.groupdict() == fast.groupdict()
+        assert ((scan_module._chunk_pattern(i, j).fullmatch(chunk_i) is None)
+                == (scan_module._chunk_pattern(i, j, "").fullmatch(chunk_i) is None))
+
+
+@pytest.mark.parametrize("bad", ["\t", "\x00", "\x1b", "\x85", "\x9f", "\u2028", "\u2029", "\ufeff", "\ufffe", "\uffff"])
+def test_a_text_with_a_bad_character_anywhere_is_not_clean(bad):
+    text = "schema_version: 1\nskills:\n  a:\n    path: a.md\n"
+    assert scan_module._clean(text)
+    assert not scan_module._clean(text + f"# {bad}\n") and not scan_module._clean(bad + text)
+
+
+@pytest.mark.parametrize("path", _shipped(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_the_scan_is_the_same_with_the_full_patterns(path, monkeypatch):
+    text = path.read_text(encoding="utf-8")
+
+    def scanned():
+        scan = scan_module.scan_skills(text)
+        return (scan.decided, scan.regions, scan.undecided) if scan is not None else None
+
+    fast = scanned()
+    monkeypatch.setattr(scan_module, "_clean", lambda text: False)
+    assert scanned() == fast
