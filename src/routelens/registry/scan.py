@@ -73,9 +73,12 @@ _FIRST_CONTENT = re.compile(r"^( +)[^ \t#\n]", re.M)
 _BAD = "\\x00-\\x09\\x0b-\\x1f\\x7f-\\x9f\\u2028\\u2029\\ufeff\\ufffe\\uffff"
 _SKILL_KEYS = frozenset(SKILL_KEYS)
 
-#: the same characters within Latin-1 (a cheap class to compile): a text with none of these and none of
-#: U+2028, U+2029, U+FEFF, U+FFFE, U+FFFF holds no character of _BAD
-_BAD_LATIN1 = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f]")
+#: every byte but those of the one-byte characters of _BAD (U+0000-U+0009, U+000B-U+001F, U+007F): what
+#: `bytes.translate` deletes from UTF-8 to find them, in one pass in C
+_NOT_BAD_BYTES = bytes(b for b in range(256) if not (b <= 0x09 or 0x0b <= b <= 0x1f or b == 0x7f))
+#: the UTF-8 of the other characters of _BAD: U+0080-U+009F, U+2028, U+2029, U+FEFF, U+FFFE, U+FFFF
+_BAD_C1 = re.compile(rb"\xc2[\x80-\x9f]")
+_BAD_WIDE = (b"\xe2\x80\xa8", b"\xe2\x80\xa9", b"\xef\xbb\xbf", b"\xef\xbf\xbe", b"\xef\xbf\xbf")
 
 
 def _parts(bad: str) -> dict[str, str]:
@@ -103,11 +106,17 @@ _BLOCK_LINE = _FULL["block_line"]
 _COMMENT_TEXT = _FULL["comment_text"]
 
 
-def _clean(text: str) -> bool:
-    """Whether ``text`` holds no character of ``_BAD`` (the scan's patterns
-    may then leave those characters out of their classes)."""
-    return (_BAD_LATIN1.search(text) is None and "\u2028" not in text and "\u2029" not in text
-            and "\ufeff" not in text and "\ufffe" not in text and "\uffff" not in text)
+def _clean(data: bytes | None) -> bool:
+    """Whether the UTF-8 ``data`` of a text holds no character of ``_BAD``
+    (the scan's patterns may then leave those characters out of their
+    classes); False without ``data``. The one-byte characters are found by
+    ``bytes.translate`` in one pass (2 ms over 2.8 MB, where a regular
+    expression class over the text took 8 ms and 32 memchr scans 10)."""
+    if data is None or data.translate(None, _NOT_BAD_BYTES):
+        return False
+    if b"\xc2" in data and _BAD_C1.search(data) is not None:
+        return False
+    return not any(wide in data for wide in _BAD_WIDE)
 
 
 def _entry_pattern(i: int, j: int, bad: str = _BAD) -> re.Pattern[str]:
@@ -407,7 +416,8 @@ class Scan:
 
 
 def scan_skills(text: str, progress: Callable[[float], None] | None = None, jobs: int = 1,
-                meanwhile: Callable[[list[tuple[int, int]]], None] | None = None) -> Scan | None:
+                meanwhile: Callable[[list[tuple[int, int]]], None] | None = None,
+                data: bytes | None = None) -> Scan | None:
     """Cut the ``skills`` section of the canonical ``text`` into chunks and
     read the decided ones (see the module's docstring). None when the text
     has no single plain ``skills:`` line at column 0, no entry, a line
@@ -424,7 +434,9 @@ def scan_skills(text: str, progress: Callable[[float], None] | None = None, jobs
     ``meanwhile(regions)``, when given and a child reads, is called once this
     process has read its half and before it waits for the child's, with the
     decided regions the scan will have if every chunk of the child's half
-    is decided (the common case): the caller may start on them."""
+    is decided (the common case): the caller may start on them. ``data``:
+    the text's UTF-8, when the caller has it (a text free of the characters
+    no decided chunk holds is then read with simpler patterns, the same)."""
     if "\x85" in text or "\u2028" in text or "\u2029" in text:
         return None  # the parser reads them as line breaks unless masked (docs/formats.md §2)
     found = skills_line(text)
@@ -446,7 +458,7 @@ def scan_skills(text: str, progress: Callable[[float], None] | None = None, jobs
     starts.append(section_end)
     scan = Scan(found[0], section_end)
     scan.undecided.append((starts[0] + indent, starts[1]))
-    bad = "" if _clean(text) else _BAD  # a text without such characters: patterns ten times faster to compile
+    bad = "" if _clean(data) else _BAD  # a text without such characters: patterns five times faster to compile
     readers = (_entry_pattern(indent, j, bad).fullmatch, _chunk_pattern(indent, j, bad).fullmatch, _field_pattern(j))
     pairs = list(zip(starts[1:-1], starts[2:]))
     total = max(section_end - start, 1)
@@ -660,7 +672,7 @@ def parse_scanned(text: str, path: Path, display: str,
             # while the child reads its half: the rest read as if every chunk of that half is decided
             guessed.extend((regions, _compose_rest(text, regions, display)))
 
-        scan = scan_skills(text, progress, jobs, meanwhile)
+        scan = scan_skills(text, progress, jobs, meanwhile, data)
         if scan is None or not scan.regions:
             return None
         composed = guessed[1] if guessed and guessed[0] == scan.regions else _compose_rest(text, scan.regions, display)
