@@ -128,7 +128,11 @@ def _fail(kind: str):
         if kind == "bad words":
             send(("not", "the", "words"))
             os._exit(3)
-        send(V.words_facts(self.reg, facts[0]))
+        frame = build_cmd.catalog_frame(self.reg)
+        if kind == "bad frame":  # the words as they are, a frame of another shape: made here
+            send((V.words_facts(self.reg, facts[0]), ("pre", b"post", {})))
+            os._exit(3)
+        send((V.words_facts(self.reg, facts[0]), frame))
         if kind == "after the words":
             os._exit(3)
         if kind == "bad skills":
@@ -140,7 +144,7 @@ def _fail(kind: str):
 
 
 @pytest.mark.parametrize("kind", ["at once", "exit", "garbage", "short facts", "after the facts", "bad words",
-                                  "after the words", "bad skills"])
+                                  "after the words", "bad skills", "bad frame"])
 def test_a_failing_second_process_changes_nothing(two_processes, capsys, tmp_path, monkeypatch, kind):
     registry = _registry_with_bodies(tmp_path)
     one = _build(capsys, registry, tmp_path / "one", 1)

@@ -12,10 +12,11 @@ from typing import Any, Iterator
 from routelens.artifacts.bodies import body_info
 from routelens.artifacts.index_file import INDEX_VERSION, index_bytes
 from routelens.artifacts.jsonfmt import LITERALS, encode_str, pretty, pretty_into
-from routelens.artifacts.sizes import size_stats
+from routelens.artifacts.sizes import measure, size_stats
 from routelens.registry.model import Registry
 
-__all__ = ["catalog_bytes", "catalog_and_stats", "catalog_object", "skills_chunks", "SkillsChunks"]
+__all__ = ["catalog_bytes", "catalog_and_stats", "catalog_object", "catalog_frame", "CatalogFrame", "skills_chunks",
+           "SkillsChunks"]
 
 
 def catalog_object(reg: Registry, index_data: bytes | None = None) -> dict[str, Any]:
@@ -54,9 +55,31 @@ def _rest_object(reg: Registry) -> dict[str, Any]:
     }
 
 
+#: ``(pre, post, registry measure)`` of :func:`catalog_frame`
+CatalogFrame = tuple[str, str, dict[str, int]]
+
+
+def catalog_frame(reg: Registry) -> CatalogFrame:
+    """What the catalog holds around its skills that does not depend on the
+    index: ``(pre, post, measure)``, the catalog's text before its skills
+    and after them up to its statistics (``,\\n  "stats": ``), and the
+    registry's ``{"chars", "bytes", "lines"}`` (docs/formats.md §5).
+    ``routelens build --jobs 2`` makes it in its second process."""
+    rest = pretty(_rest_object(reg))
+    marker = encode_str(_SKILLS_SENTINEL)
+    at = rest.index(marker)  # the first: the keys before "skills" cannot hold it
+    pre, post = rest[:at], rest[at + len(marker):]
+    if not post.endswith("\n}\n"):  # pragma: no cover - pretty() always ends so
+        raise AssertionError("unexpected catalog layout")
+    # json.dumps(obj with stats last) == ... + ',\n  "stats": ' + stats + "\n}"
+    return pre, post[:-3] + ',\n  "stats": ', measure(reg.text)
+
+
 def _catalog_bytes(reg: Registry, index_data: bytes | None,
                    bodies: dict[str, dict[str, Any]] | None = None,
-                   skills: SkillsChunks | None = None) -> tuple[bytes, dict[str, Any]]:
+                   skills: SkillsChunks | None = None,
+                   frame: CatalogFrame | None = None,
+                   base_stats: dict[str, Any] | None = None) -> tuple[bytes, dict[str, Any]]:
     """The catalog, exactly as ``json.dumps(catalog, ensure_ascii=False,
     indent=2) + "\\n"`` would write it, rendered in parts: the skills (the
     bulk) straight from the registry, one UTF-8 chunk per skill, so no copy
@@ -69,19 +92,15 @@ def _catalog_bytes(reg: Registry, index_data: bytes | None,
     dict, as the index's build found them) saves reading each body again;
     a path it lacks is read here. ``skills``, when given, is
     :func:`skills_chunks` of this registry made elsewhere (another process
-    of ``routelens build --jobs 2``): it is used as it is."""
+    of ``routelens build --jobs 2``), and ``frame`` :func:`catalog_frame`:
+    they are used as they are; ``base_stats``, the statistics of the index
+    and the registry (:func:`routelens.artifacts.sizes.size_stats` with the
+    catalog measured as zeros), when made already."""
     if index_data is None:
         bodies = {} if bodies is None else bodies
         index_data = index_bytes(reg, bodies)
     idx = index_data
-    rest = pretty(_rest_object(reg))
-    marker = encode_str(_SKILLS_SENTINEL)
-    at = rest.index(marker)  # the first: the keys before "skills" cannot hold it
-    pre, post = rest[:at], rest[at + len(marker):]
-    if not post.endswith("\n}\n"):  # pragma: no cover - pretty() always ends so
-        raise AssertionError("unexpected catalog layout")
-    # json.dumps(obj with stats last) == ... + ',\n  "stats": ' + stats + "\n}"
-    post = post[:-3] + ',\n  "stats": '
+    pre, post, reg_measure = catalog_frame(reg) if frame is None else frame
     chunks: list[bytes] = [pre.encode("utf-8")]
     if skills is None:
         skills = skills_chunks(reg, bodies)
@@ -91,7 +110,8 @@ def _catalog_bytes(reg: Registry, index_data: bytes | None,
     chars = len(pre) + skill_chars + len(post)
     lines = pre.count("\n") + skill_lines + post.count("\n")
     nbytes = sum(map(len, chunks))
-    base_stats = size_stats(reg, idx, (0, 0, 0))
+    if base_stats is None:
+        base_stats = size_stats(reg, idx, (0, 0, 0), reg_measure)
 
     def render(m: tuple[int, int, int], digits: int) -> tuple[bytes, tuple[int, int, int]]:
         st = dict(base_stats)
@@ -240,7 +260,9 @@ def catalog_bytes(reg: Registry, index_data: bytes | None = None,
 
 def catalog_and_stats(reg: Registry, index_data: bytes | None = None,
                       bodies: dict[str, dict[str, Any]] | None = None,
-                      skills: SkillsChunks | None = None) -> tuple[bytes, dict[str, Any]]:
+                      skills: SkillsChunks | None = None,
+                      frame: CatalogFrame | None = None,
+                      base_stats: dict[str, Any] | None = None) -> tuple[bytes, dict[str, Any]]:
     """``(catalog_bytes(reg, index_data), stats)``: the catalog and the size
     statistics of docs/formats.md §5 (``{"registry", "catalog", "index",
     "budget", "top_contributors"}``, exactly what
@@ -250,5 +272,8 @@ def catalog_and_stats(reg: Registry, index_data: bytes | None = None,
     filled while building ``index_data`` (skill path -> what the catalog
     says about that body): each body is then read once per build.
     ``skills``: :func:`skills_chunks` of this registry when it was made
-    elsewhere (then ``bodies`` is not used)."""
-    return _catalog_bytes(reg, index_data, bodies, skills)
+    elsewhere (then ``bodies`` is not used); ``frame``: :func:`catalog_frame`
+    of it, likewise; ``base_stats``: the statistics of the index and the
+    registry when made already (:func:`routelens.artifacts.sizes.size_stats`
+    with the catalog measured as zeros)."""
+    return _catalog_bytes(reg, index_data, bodies, skills, frame, base_stats)

@@ -44,7 +44,7 @@ from routelens.artifacts.wordfreq_cache import frequencies
 from routelens.registry.model import Registry
 from routelens.text.unicode import SPACELESS_RANGES, normalize_text
 from routelens.text.words import (MATCH_STOP_WORDS, PartTerms, inflection_key, inflections, inflects, is_term,
-                                  lemma_candidates, term_candidates, terms, terms_by_parts)
+                                  lemma_candidates, term_candidates, terms, terms_by_parts, terms_per_text)
 
 __all__ = [
     "WORDFREQ_VERSION",
@@ -300,11 +300,10 @@ def vocabulary(reg: Registry, bodies: dict[str, dict[str, Any]] | None = None,
     counted = Counter(map(add, chain.from_iterable(occ), chain.from_iterable(map(repeat, owner, map(len, occ)))))
     desc_terms: list[str] = []  # every term written in descriptions
     pairs: list[int] = []
-    for i, d in enumerate(map(attrgetter("description"), skills)):
-        if d:
-            found = terms(d)
-            desc_terms += found
-            pairs += map(add, map(kids, map(keys, found)), repeat(i))
+    described = [(i, d) for i, d in enumerate(map(attrgetter("description"), skills)) if d]
+    for (i, _), found in zip(described, terms_per_text([d for _, d in described])):
+        desc_terms += found
+        pairs += map(add, map(kids, map(keys, found)), repeat(i))
     counted.update(pairs)
     in_body: Counter[int] = Counter()  # the same pairs, counted in the skills' bodies
     body_words: list[str] = []  # every word of term_candidates written in bodies
@@ -329,10 +328,10 @@ def vocabulary(reg: Registry, bodies: dict[str, dict[str, Any]] | None = None,
     tkey, trigger_term_counts, term_zipf = facts  # type: ignore[misc]
     # a skill's own trigger words are no terms of it (-width: no key, or a key no text writes as a term)
     own_of = [-width if (k := tkey[t]) is None else kid.get(key_of[k], -width) for t in distinct]
-    own = set(map(add, map(own_of.__getitem__, tid), owner))
-    deque(map(counted.pop, counted.keys() & own), maxlen=0)
+    # each trigger written: its skill's own pair popped, in C (a set of them and an intersection cost more)
+    deque(map(counted.pop, map(add, map(own_of.__getitem__, tid), owner), repeat(0)), maxlen=0)
     if in_body:
-        deque(map(in_body.pop, in_body.keys() & own), maxlen=0)
+        deque(map(in_body.pop, map(add, map(own_of.__getitem__, tid), owner), repeat(0)), maxlen=0)
     # every term written in descriptions and triggers, counted: each description's terms, and each distinct
     # trigger's terms as often as the skills write that trigger
     written3 = Counter(desc_terms)
