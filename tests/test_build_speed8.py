@@ -74,24 +74,6 @@ def test_terms_cut_by_parts_are_the_terms_on_random_texts(text):
     assert Counter(found) == Counter(terms(text))
 
 
-def test_terms_of_many_texts_at_once_are_each_texts_terms():
-    from routelens.text.words import terms_per_text
-
-    texts = TRAPS + _shipped_texts()
-    assert terms_per_text(texts) == [terms(t) for t in texts]
-    for group in (texts[::-1], ["\u0301" + t for t in TRAPS], [t + "\u0308" for t in TRAPS], [], [""], ["a\x00b", "abc"]):
-        assert terms_per_text(group) == [terms(t) for t in group]
-
-
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(st.lists(st.sampled_from(_PIECES + ["\x00", "東京都庁舎前", "カタカナ", "ｶﾀｶﾅ"]), max_size=12).map("".join),
-                max_size=8))
-def test_terms_of_many_texts_at_once_on_random_texts(texts):
-    from routelens.text.words import terms_per_text
-
-    assert terms_per_text(texts) == [terms(t) for t in texts]
-
-
 # --------------------------------------------------------------------------- the trigger key word, ASCII fast path
 
 _ACRONYM = V._ACRONYM_TRIGGER

@@ -44,7 +44,7 @@ from routelens.artifacts.wordfreq_cache import frequencies
 from routelens.registry.model import Registry
 from routelens.text.unicode import SPACELESS_RANGES, normalize_text
 from routelens.text.words import (MATCH_STOP_WORDS, PartTerms, inflection_key, inflections, inflects, is_term,
-                                  lemma_candidates, term_candidates, terms, terms_by_parts, terms_per_text)
+                                  lemma_candidates, term_candidates, terms, terms_by_parts)
 
 __all__ = [
     "WORDFREQ_VERSION",
@@ -276,7 +276,10 @@ def vocabulary(reg: Registry, bodies: dict[str, dict[str, Any]] | None = None,
     either way. Raises ``ImportError`` when wordfreq is needed and not
     installed."""
     skills = list(reg.skills.values())
-    lists = [s.triggers for s in skills]
+    # every field used, read from each skill in one pass: each skill's object and dict are scattered in
+    # memory, and every pass over 10,000 of them cost 5-10 ms of cache misses
+    ids, lists, descriptions, paths = list(zip(*map(attrgetter("id", "triggers", "description", "path"), skills))) or [
+        (), (), (), ()]
     written = list(chain.from_iterable(lists))  # every trigger as written, skill by skill
     # A skill's count of a term key is counted as the pair (the key's number x skills + the skill's number),
     # one int: all skills' counts are one Counter made in C (an int is its own hash: with the skill's number
@@ -300,19 +303,20 @@ def vocabulary(reg: Registry, bodies: dict[str, dict[str, Any]] | None = None,
     counted = Counter(map(add, chain.from_iterable(occ), chain.from_iterable(map(repeat, owner, map(len, occ)))))
     desc_terms: list[str] = []  # every term written in descriptions
     pairs: list[int] = []
-    described = [(i, d) for i, d in enumerate(map(attrgetter("description"), skills)) if d]
-    for (i, _), found in zip(described, terms_per_text([d for _, d in described])):
-        desc_terms += found
-        pairs += map(add, map(kids, map(keys, found)), repeat(i))
+    for i, d in enumerate(descriptions):
+        if d:
+            found = terms(d)
+            desc_terms += found
+            pairs += map(add, map(kids, map(keys, found)), repeat(i))
     counted.update(pairs)
     in_body: Counter[int] = Counter()  # the same pairs, counted in the skills' bodies
     body_words: list[str] = []  # every word of term_candidates written in bodies
     body_key: dict[str, str | None] = {}  # such a word -> its term key, or None: no term
     dirs: dict[str, Any] = {}  # each body folder resolved and listed once
-    for i, s in enumerate(skills):
-        info, body = body_text_info(reg, s.path, dirs, want_text=True)  # a body that cannot be read: None
+    for i, path in enumerate(paths):
+        info, body = body_text_info(reg, path, dirs, want_text=True)  # a body that cannot be read: None
         if bodies is not None:
-            bodies[s.path] = info
+            bodies[path] = info
         if body:
             # a body's words are counted in C; each distinct word of all bodies is judged and keyed once
             found = term_candidates(body[:200_000])
@@ -367,7 +371,6 @@ def vocabulary(reg: Registry, bodies: dict[str, dict[str, Any]] | None = None,
         rows = [(i, -m, common[k], shown[k])
                 for p, m in counted.items() for j, i in (divmod(p, width),) if j in eligible for k in (key_list[j],)]
     rows.sort()
-    ids = [s.id for s in skills]
     skill_terms: dict[str, list[str]] = {sid: [] for sid in ids}
     for i, group in groupby(rows, itemgetter(0)):
         skill_terms[ids[i]] = [row[3] for row in islice(group, TERMS_PER_SKILL)]

@@ -32,7 +32,7 @@ from typing import Callable, Iterable
 from routelens.text.unicode import normalize_text
 
 __all__ = ["MATCH_STOP_WORDS", "inflects", "inflections", "lemma_candidates", "inflection_key", "is_katakana", "terms", "term_candidates", "is_term",
-           "TERM_STOP_WORDS", "PartTerms", "terms_by_parts", "terms_per_text"]
+           "TERM_STOP_WORDS", "PartTerms", "terms_by_parts"]
 
 _VOWELS = frozenset("aeiou")
 _LATIN_WORD = re.compile(r"[0-9a-z\u00e0-\u024f]+")
@@ -211,48 +211,6 @@ def terms_by_parts(texts: list[str], parts: PartTerms) -> list[tuple]:
     seen once (descriptions, bodies): each part then costs a call."""
     get = parts.__getitem__
     return list(map(tuple, map(chain.from_iterable, map(map, repeat(get), map(str.split, texts, repeat(" "))))))
-
-
-_LATIN_WORD_OR_NUL = re.compile(r"[0-9a-z\u00e0-\u024f]+|\x00")
-_KATAKANA_RUN_OR_NUL = re.compile(r"[\u30a1-\u30fa\u30fc-\u30ff\u31f0-\u31ff]{2,}|\x00")
-_HAN_RUN_OR_NUL = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3005]{2,}|\x00")
-
-
-def terms_per_text(texts: list[str]) -> list[list[str]]:
-    """``[terms(t) for t in texts]`` (the same lists, in the same order),
-    cut in three passes of a regular expression over all the texts at once,
-    joined by NUL: NFKC and case folding never join a NUL to its neighbours
-    (a starter that no composition pair holds) and no term holds one, so
-    each text's terms lie between two NULs; thousands of short texts (a big
-    registry's descriptions) then cost one call, not one each. Texts that
-    hold a NUL themselves are cut one by one."""
-    if not texts:
-        return []
-    joined = "\x00".join(texts)
-    norm = normalize_text(joined)
-    if joined.count("\x00") != len(texts) - 1 or norm.count("\x00") != len(texts) - 1:
-        return [terms(t) for t in texts]
-    out: list[list[str]] = [[] for _ in texts]
-    stop = TERM_STOP_WORDS
-    at = 0
-    cur = out[0]
-    for w in _LATIN_WORD_OR_NUL.findall(norm):
-        if w == "\x00":
-            at += 1
-            cur = out[at]
-        elif len(w) >= 3 and w not in stop and not w.isdigit():
-            cur.append(w)
-    if not norm.isascii():
-        for pattern, longest in ((_KATAKANA_RUN_OR_NUL, None), (_HAN_RUN_OR_NUL, 4)):
-            at = 0
-            cur = out[0]
-            for w in pattern.findall(norm):
-                if w == "\x00":
-                    at += 1
-                    cur = out[at]
-                elif longest is None or len(w) <= longest:
-                    cur.append(w)
-    return out
 
 
 def term_candidates(text: str) -> list[str]:
