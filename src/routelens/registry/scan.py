@@ -51,6 +51,8 @@ import marshal
 import os
 import re
 from bisect import bisect_right
+from itertools import compress
+from operator import ne
 from pathlib import Path
 from typing import Any, Callable
 
@@ -622,17 +624,25 @@ def _compose_rest(text: str, regions: list[tuple[int, int]], display: str) -> tu
     """The YAML parser's reading of ``text`` with the decided chunks
     ``regions`` (in file order) turned into comment lines: ``(reader, root,
     shift)``, ``shift`` mapping a character index of the file outside the
-    chunks to the read text's; None when the parser stopped (the caller
-    reads the file the usual way)."""
+    chunks (or at a chunk's start) to the read text's; None when the parser
+    stopped (the caller reads the file the usual way)."""
     # each decided chunk (whole lines) becomes as many comment lines '#' (a comment at column 0 ends
     # a block scalar, a plain scalar and a block mapping, as the next entry's key line does): lines
     # keep their numbers, the lines outside the chunks their columns; character indices move back
+    # neighbouring chunks are one run of comment lines: the same text, and the same shift for every index
+    # outside a run (the caller maps only those: undecided chunks' keys and ends, the section's end)
+    if regions:
+        firsts, lasts = zip(*regions)
+        cut = list(compress(range(len(regions) - 1), map(ne, firsts[1:], lasts[:-1])))  # a gap after these
+        runs = list(zip([firsts[0], *(firsts[i + 1] for i in cut)], [*(lasts[i] for i in cut), lasts[-1]]))
+    else:
+        runs = []
     pieces = []
     ends: list[int] = []
     removed: list[int] = []
     at = gone = 0
     count = text.count
-    for a, b in regions:
+    for a, b in runs:
         pieces.append(text[at:a])
         lines = count("\n", a, b)
         pieces.append("#\n" * lines)
