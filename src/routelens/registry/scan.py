@@ -50,9 +50,6 @@ from __future__ import annotations
 import marshal
 import os
 import re
-from bisect import bisect_right
-from itertools import compress
-from operator import ne
 from pathlib import Path
 from typing import Any, Callable
 
@@ -62,10 +59,10 @@ from routelens.limits import LIMITS
 from routelens.paths import is_absolute_or_escaping
 from routelens.registry.model import PRIORITIES, STATUSES, Registry, Skill, new_skill
 import routelens.registry.split as split_module
-from routelens.registry.split import fork_with_pipe, skills_line, skills_section, top_level_line
-from routelens.registry.validate import SKILL_KEYS, compose_registry, validate_registry
+from routelens.registry.split import compose_blanked, fork_with_pipe, skills_line, skills_section, top_level_line
+from routelens.registry.validate import SKILL_KEYS, validate_registry
 from routelens.text.canonical import sha256_hex
-from routelens.text.yaml_events import MAP, NULL_WORDS, SCALAR, Reader, ReadStoppedError, sorted_unique
+from routelens.text.yaml_events import MAP, NULL_WORDS, SCALAR, Reader, sorted_unique
 
 __all__ = ["scan_skills", "parse_scanned"]
 
@@ -620,53 +617,6 @@ def _rest_fits(r: Reader, root: Any, scan: Scan, shift: Callable[[int], int]) ->
     return True
 
 
-def _compose_rest(text: str, regions: list[tuple[int, int]], display: str) -> tuple[Reader, Any, Callable] | None:
-    """The YAML parser's reading of ``text`` with the decided chunks
-    ``regions`` (in file order) turned into comment lines: ``(reader, root,
-    shift)``, ``shift`` mapping a character index of the file outside the
-    chunks (or at a chunk's start) to the read text's; None when the parser
-    stopped (the caller reads the file the usual way)."""
-    # each decided chunk (whole lines) becomes as many comment lines '#' (a comment at column 0 ends
-    # a block scalar, a plain scalar and a block mapping, as the next entry's key line does): lines
-    # keep their numbers, the lines outside the chunks their columns; character indices move back
-    # neighbouring chunks are one run of comment lines: the same text, and the same shift for every index
-    # outside a run (the caller maps only those: undecided chunks' keys and ends, the section's end)
-    if regions:
-        firsts, lasts = zip(*regions)
-        cut = list(compress(range(len(regions) - 1), map(ne, firsts[1:], lasts[:-1])))  # a gap after these
-        runs = list(zip([firsts[0], *(firsts[i + 1] for i in cut)], [*(lasts[i] for i in cut), lasts[-1]]))
-    else:
-        runs = []
-    pieces = []
-    ends: list[int] = []
-    removed: list[int] = []
-    at = gone = 0
-    count = text.count
-    for a, b in runs:
-        pieces.append(text[at:a])
-        lines = count("\n", a, b)
-        pieces.append("#\n" * lines)
-        gone += b - a - 2 * lines
-        ends.append(b)
-        removed.append(gone)
-        at = b
-    pieces.append(text[at:])
-    rest = "".join(pieces)
-    del pieces
-
-    def shift(index: int) -> int:
-        i = bisect_right(ends, index)
-        return index - removed[i - 1] if i else index
-
-    r = Reader(rest, display)
-    r.compose_paths = True
-    try:
-        root = compose_registry(r, rest, {})
-    except (ReadStoppedError, RecursionError):
-        return None
-    return r, root, shift
-
-
 def parse_scanned(text: str, path: Path, display: str,
                   progress: Callable[[float], None] | None = None, jobs: int = 1,
                   data: bytes | None = None) -> Registry | None:
@@ -683,12 +633,12 @@ def parse_scanned(text: str, path: Path, display: str,
 
         def meanwhile(regions: list[tuple[int, int]]) -> None:
             # while the child reads its half: the rest read as if every chunk of that half is decided
-            guessed.extend((regions, _compose_rest(text, regions, display)))
+            guessed.extend((regions, compose_blanked(text, regions, display)))
 
         scan = scan_skills(text, progress, jobs, meanwhile, data)
         if scan is None or not scan.regions:
             return None
-        composed = guessed[1] if guessed and guessed[0] == scan.regions else _compose_rest(text, scan.regions, display)
+        composed = guessed[1] if guessed and guessed[0] == scan.regions else compose_blanked(text, scan.regions, display)
         if composed is None:
             return None
         r, root, shift = composed
