@@ -1,4 +1,4 @@
-"""The build's eighth speed round (issue 14): each shortcut gives exactly
+"""The build's seventh speed round (issue 14): each shortcut gives exactly
 what the slower way gave (benchmarks/README.md "Build speed"). The slower
 ways are kept here as the reference: the vocabulary counted skill by skill
 with a Counter each (the seventh round's code), the trigger key word and
