@@ -1,7 +1,7 @@
 """The build's seventh speed round (issue 14): each shortcut gives exactly
 what the slower way gave (benchmarks/README.md "Build speed"). The slower
 ways are kept here as the reference: the vocabulary counted skill by skill
-with a Counter each (the seventh round's code), the trigger key word and
+with a Counter each (the sixth round's code), the trigger key word and
 the commonness of a word as they were written before their fast paths."""
 
 from __future__ import annotations
@@ -139,7 +139,7 @@ def test_a_words_commonness_takes_the_same_branch_as_the_character_tests():
 # --------------------------------------------------------------------------- the vocabulary, counted in pairs
 
 def _reference_vocabulary(reg) -> dict:
-    """The seventh round's vocabulary (a Counter per skill), given the
+    """The sixth round's vocabulary (a Counter per skill), given the
     triggers' facts (:func:`triggers_facts`, :func:`words_facts`), bodies as
     the build reads them."""
     from routelens.artifacts.bodies import body_text_info
