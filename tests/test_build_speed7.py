@@ -348,3 +348,38 @@ def test_the_scan_is_the_same_with_the_full_patterns(path, monkeypatch):
     fast = scanned()
     monkeypatch.setattr(scan_module, "_clean", lambda text, data: False)
     assert scanned() == fast
+
+
+# --------------------------------------------------------------------------- bodies of a missing folder
+
+def test_bodies_of_a_folder_known_missing_are_judged_as_before(tmp_path, monkeypatch):
+    import routelens.artifacts.bodies as bodies_module
+    from routelens.artifacts.bodies import body_state, body_text_info
+
+    base = tmp_path / "reg"
+    (base / "present").mkdir(parents=True)
+    (base / "present" / "a.md").write_text("body", encoding="utf-8")
+    (base / "afile").write_text("not a folder", encoding="utf-8")
+    (base / "present" / "sub").mkdir()
+    (tmp_path / "outside").mkdir()
+    (base / "link").symlink_to(tmp_path / "outside")
+    reg = parse_registry(b"schema_version: 1\nskills: {}\n", base / "skills.yaml")
+    rels = []
+    for folder in ("missing", "missing/deeper", "afile", "present", "link", "", "present/sub"):
+        for name in ("a.md", "b.md", ".", "", "x\\y.md", "..", "a\x00.md"):
+            rels.append(f"{folder}/{name}" if folder else name)
+    rels += ["/abs.md", "C:/x.md", "missing\\a.md", "../x.md", "missing/../present/a.md", "missing//a.md"]
+
+    def judged() -> list:
+        dirs_state: dict = {}
+        dirs_text: dict = {}
+        out = []
+        for _ in range(2):  # the second time every folder is in the caches
+            for rel in rels:
+                out.append((body_state(reg.base_dir, rel, dirs_state), body_text_info(reg, rel, dirs_text, True)))
+        return out
+
+    fast = judged()
+    monkeypatch.setattr(bodies_module, "_in_missing_folder", lambda rel, dirs: None)  # every path the long way
+    assert judged() == fast
+    assert ("missing", ({"exists": False, "error": "missing"}, None)) in fast
