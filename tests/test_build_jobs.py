@@ -154,6 +154,28 @@ def test_a_failing_second_process_changes_nothing(two_processes, capsys, tmp_pat
     assert two_processes == [True]
 
 
+def test_the_catalogs_frame_is_taken_when_the_facts_were_not(two_processes, capsys, tmp_path, monkeypatch):
+    registry = _registry_with_bodies(tmp_path)
+    one = _build(capsys, registry, tmp_path / "one", 1)
+    taken: list[bool] = []
+    real = build_cmd._Helper.frame
+
+    def frame(self):
+        got = real(self)
+        taken.append(got is not None)
+        return got
+
+    def work(self, send) -> None:
+        send("not the facts")  # the vocabulary computes them here, and never asks for the words' message
+        send((V.words_facts(self.reg, V.triggers_facts(self.reg)[0]), build_cmd.catalog_frame(self.reg)))
+        os._exit(3)
+
+    monkeypatch.setattr(build_cmd._Helper, "frame", frame)
+    monkeypatch.setattr(build_cmd._Helper, "_work", work)
+    two = _build(capsys, registry, tmp_path / "two", 2)
+    assert two == one and taken == [True]
+
+
 @pytest.mark.parametrize("share", [0.0, 0.01, 0.5, 1.0])
 def test_the_catalogs_skills_split_anywhere_between_the_processes_join_to_the_same_files(
         two_processes, capsys, tmp_path, monkeypatch, share):

@@ -179,7 +179,8 @@ class _Helper:
         return chunks, chars, breaks
 
     def frame(self) -> CatalogFrame | None:
-        self._message(1)  # it comes with the words' facts
+        if self.received < 2:  # it comes with the words' facts, which the vocabulary did not ask for
+            self.word_facts()
         return self.given_frame
 
     def warning_lines(self) -> list[str]:
