@@ -113,20 +113,38 @@ def _fail(kind: str):
             os._exit(3)
         if kind == "garbage":
             send("not the facts")
+            send("not the words")
             send(["not", "the", "catalog"], b"xx")
             return
+        facts = V.triggers_facts(self.reg)
         if kind == "short facts":
-            keys, counts = V.triggers_facts(self.reg)
+            keys, *rest = facts
             keys.pop(next(iter(keys)))  # one trigger missing: not trusted
-            send((keys, counts))
+            send((keys, *rest))
             raise RuntimeError("boom")
-        send(V.triggers_facts(self.reg))  # "after the facts"
-        os._exit(3)
+        send(facts)
+        if kind == "after the facts":
+            os._exit(3)
+        if kind == "bad words":
+            send(("not", "the", "words"))
+            os._exit(3)
+        frame = build_cmd.catalog_frame(self.reg)
+        if kind == "bad frame":  # the words as they are, a frame of another shape: made here
+            send((V.words_facts(self.reg, facts[0]), ("pre", b"post", {})))
+            os._exit(3)
+        send((V.words_facts(self.reg, facts[0]), frame))
+        if kind == "after the words":
+            os._exit(3)
+        if kind == "bad skills":
+            send((["a warning"], 1), b"xx")  # a header of another shape
+            return
+        raise AssertionError(kind)
 
     return work
 
 
-@pytest.mark.parametrize("kind", ["at once", "exit", "garbage", "short facts", "after the facts"])
+@pytest.mark.parametrize("kind", ["at once", "exit", "garbage", "short facts", "after the facts", "bad words",
+                                  "after the words", "bad skills", "bad frame"])
 def test_a_failing_second_process_changes_nothing(two_processes, capsys, tmp_path, monkeypatch, kind):
     registry = _registry_with_bodies(tmp_path)
     one = _build(capsys, registry, tmp_path / "one", 1)
@@ -134,6 +152,38 @@ def test_a_failing_second_process_changes_nothing(two_processes, capsys, tmp_pat
     two = _build(capsys, registry, tmp_path / "two", 2)
     assert two == one and two[0] == 0
     assert two_processes == [True]
+
+
+def test_the_catalogs_frame_is_taken_when_the_facts_were_not(two_processes, capsys, tmp_path, monkeypatch):
+    registry = _registry_with_bodies(tmp_path)
+    one = _build(capsys, registry, tmp_path / "one", 1)
+    taken: list[bool] = []
+    real = build_cmd._Helper.frame
+
+    def frame(self):
+        got = real(self)
+        taken.append(got is not None)
+        return got
+
+    def work(self, send) -> None:
+        send("not the facts")  # the vocabulary computes them here, and never asks for the words' message
+        send((V.words_facts(self.reg, V.triggers_facts(self.reg)[0]), build_cmd.catalog_frame(self.reg)))
+        os._exit(3)
+
+    monkeypatch.setattr(build_cmd._Helper, "frame", frame)
+    monkeypatch.setattr(build_cmd._Helper, "_work", work)
+    two = _build(capsys, registry, tmp_path / "two", 2)
+    assert two == one and taken == [True]
+
+
+@pytest.mark.parametrize("share", [0.0, 0.01, 0.5, 1.0])
+def test_the_catalogs_skills_split_anywhere_between_the_processes_join_to_the_same_files(
+        two_processes, capsys, tmp_path, monkeypatch, share):
+    registry = _registry_with_bodies(tmp_path)
+    one = _build(capsys, registry, tmp_path / "one", 1)
+    monkeypatch.setattr(build_cmd, "CHILD_SHARE", share)
+    two = _build(capsys, registry, tmp_path / "two", 2)
+    assert two == one and two[0] == 0
 
 
 def test_a_broken_registry_starts_no_second_process_and_writes_nothing(two_processes, capsys, tmp_path):
@@ -160,9 +210,16 @@ def test_the_vocabulary_given_the_triggers_facts_is_its_own(path):
     reg = load_registry(path)
     own = V.vocabulary(reg, {})
     facts = V.triggers_facts(reg)
-    assert V.vocabulary(reg, {}, lambda: facts) == own
-    keys, counts = facts
+    words = V.words_facts(reg, facts[0])
+    assert V.vocabulary(reg, {}, lambda: facts, lambda: words) == own
+    keys, counts, term_zipf = facts
     assert sum(counts.values()) == sum(len(V.terms(t)) for s in reg.skills.values() for t in s.triggers)
-    wrong = ({t: k for t, k in list(keys.items())[1:]}, counts)  # a trigger missing: computed again
-    assert V.vocabulary(reg, {}, lambda: wrong) == own
+    assert words == (own["zipf"], own["common"], own["near"])
+    assert term_zipf == {w: V.zipf(w) for w in counts}
+    wrong = ({t: k for t, k in list(keys.items())[1:]}, *facts[1:])  # a trigger missing: computed again
+    assert V.vocabulary(reg, {}, lambda: wrong, lambda: words) == own
+    for short in (facts[:2], (keys, counts, list(term_zipf)), [*facts], "facts"):  # other shapes
+        assert V.vocabulary(reg, {}, lambda: short, lambda: words) == own
+    for bad in (words[:2], (words[0], tuple(words[1]), words[2]), None, "words"):
+        assert V.vocabulary(reg, {}, lambda: facts, lambda: bad) == own
     assert V.vocabulary(reg, {}, lambda: None) == own

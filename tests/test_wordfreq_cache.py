@@ -22,11 +22,15 @@ def test_the_cache_gives_wordfreqs_frequency_of_every_word(tmp_path, monkeypatch
         cached = wc.frequencies(lang)
         assert isinstance(cached, wc.Frequencies)
         truth = wordfreq.get_frequency_dict(lang)
-        assert len(cached.words) == len(truth)
+        assert len(cached) == len(truth)
         assert first == truth
         for word, freq in truth.items():
             assert cached.get(word) == freq, (lang, word)  # the same float, not a close one
-        for missing in ("", "zzzzqqqq-not-a-word", "\uffff", " "):
+        first = min(truth)
+        # the block search finds whole words only: no prefix or longer word, nothing across a LF or TAB,
+        # nothing before the first word or after the last
+        for missing in ("", "zzzzqqqq-not-a-word", "\uffff", " ", "\t", "\n", "\x00", first[:-1], first + "\t",
+                        "\n" + first, first + "\n", "the\t", "the\t000", max(truth) + "a", "\U0010ffff"):
             if missing not in truth:
                 assert cached.get(missing) is None
     assert [p.name.split("-")[1] for p in _files(tmp_path)] == ["en", "ja"]
@@ -65,3 +69,38 @@ def test_no_cache_when_switched_off_or_unwritable(tmp_path, monkeypatch):
     monkeypatch.setenv("ROUTELENS_MATCHER_CACHE", str(blocked / "cache"))
     assert wc.frequencies("en").get("the") == wordfreq.get_frequency_dict("en")["the"]
     assert not (blocked / "cache").exists()
+
+
+def test_a_sealed_file_whose_parts_disagree_is_not_used(tmp_path, monkeypatch):
+    # the seal only says the bytes are what some write made: the parts' sizes and order are checked too
+    from routelens.fileio import seal, unseal
+
+    monkeypatch.setenv("ROUTELENS_MATCHER_CACHE", str(tmp_path))
+    wc.frequencies("ja")
+    (path,) = _files(tmp_path)
+    key = path.name.split("-", 2)[2].removesuffix(".words")
+    payload = unseal(path.read_bytes(), wc.FORMAT, key)
+    assert payload is not None and isinstance(wc.frequencies("ja"), wc.Frequencies)
+    n = int.from_bytes(payload[:8], "little")
+    blocks = (n + wc.BLOCK - 1) // wc.BLOCK
+    starts = payload[16:16 + 4 * blocks]
+    swapped = starts[4:8] + starts[:4] + starts[8:]  # two blocks' offsets out of order
+    for bad in (payload[:16] + swapped + payload[16 + 4 * blocks:],  # offsets out of order
+                (n + 1).to_bytes(8, "little") + payload[8:],  # one word more than the words' part holds
+                payload[:8] + (2 ** 40).to_bytes(8, "little") + payload[16:],  # heads longer than the file
+                payload[:-1]):  # no final LF
+        path.write_bytes(seal(wc.FORMAT, key, bad))
+        assert isinstance(wc.frequencies("ja"), dict)  # read through wordfreq, and the file written again
+        assert isinstance(wc.frequencies("ja"), wc.Frequencies)
+
+
+def test_unsealed_at_agrees_with_unseal():
+    from routelens.fileio import seal, unseal, unsealed_at
+
+    good = seal(b"magic 1\n", "k" * 64, b"payload\nbytes")
+    for data in (good, good[:-1], good + b"x", good[:20], b"", good.replace(b"magic 1", b"magic 2"),
+                 good[:-3] + b"xyz", seal(b"magic 1\n", "k" * 64, b"")):
+        got, at = unseal(data, b"magic 1\n", "k" * 64), unsealed_at(data, b"magic 1\n", "k" * 64)
+        assert (got is None) == (at is None)
+        if at is not None:
+            assert data[at:] == got

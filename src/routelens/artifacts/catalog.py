@@ -6,15 +6,17 @@ everything about every entry, pretty-printed, with the size statistics of
 from __future__ import annotations
 
 import json
+from itertools import islice
 from typing import Any, Iterator
 
 from routelens.artifacts.bodies import body_info
 from routelens.artifacts.index_file import INDEX_VERSION, index_bytes
 from routelens.artifacts.jsonfmt import LITERALS, encode_str, pretty, pretty_into
-from routelens.artifacts.sizes import size_stats
+from routelens.artifacts.sizes import measure, size_stats
 from routelens.registry.model import Registry
 
-__all__ = ["catalog_bytes", "catalog_and_stats", "catalog_object", "skills_chunks", "SkillsChunks"]
+__all__ = ["catalog_bytes", "catalog_and_stats", "catalog_object", "catalog_frame", "CatalogFrame", "skills_chunks",
+           "SkillsChunks"]
 
 
 def catalog_object(reg: Registry, index_data: bytes | None = None) -> dict[str, Any]:
@@ -53,9 +55,31 @@ def _rest_object(reg: Registry) -> dict[str, Any]:
     }
 
 
+#: ``(pre, post, registry measure)`` of :func:`catalog_frame`
+CatalogFrame = tuple[str, str, dict[str, int]]
+
+
+def catalog_frame(reg: Registry) -> CatalogFrame:
+    """What the catalog holds around its skills that does not depend on the
+    index: ``(pre, post, measure)``, the catalog's text before its skills
+    and after them up to its statistics (``,\\n  "stats": ``), and the
+    registry's ``{"chars", "bytes", "lines"}`` (docs/formats.md §5).
+    ``routelens build --jobs 2`` makes it in its second process."""
+    rest = pretty(_rest_object(reg))
+    marker = encode_str(_SKILLS_SENTINEL)
+    at = rest.index(marker)  # the first: the keys before "skills" cannot hold it
+    pre, post = rest[:at], rest[at + len(marker):]
+    if not post.endswith("\n}\n"):  # pragma: no cover - pretty() always ends so
+        raise AssertionError("unexpected catalog layout")
+    # json.dumps(obj with stats last) == ... + ',\n  "stats": ' + stats + "\n}"
+    return pre, post[:-3] + ',\n  "stats": ', measure(reg.text)
+
+
 def _catalog_bytes(reg: Registry, index_data: bytes | None,
                    bodies: dict[str, dict[str, Any]] | None = None,
-                   skills: SkillsChunks | None = None) -> tuple[bytes, dict[str, Any]]:
+                   skills: SkillsChunks | None = None,
+                   frame: CatalogFrame | None = None,
+                   base_stats: dict[str, Any] | None = None) -> tuple[bytes, dict[str, Any]]:
     """The catalog, exactly as ``json.dumps(catalog, ensure_ascii=False,
     indent=2) + "\\n"`` would write it, rendered in parts: the skills (the
     bulk) straight from the registry, one UTF-8 chunk per skill, so no copy
@@ -68,19 +92,15 @@ def _catalog_bytes(reg: Registry, index_data: bytes | None,
     dict, as the index's build found them) saves reading each body again;
     a path it lacks is read here. ``skills``, when given, is
     :func:`skills_chunks` of this registry made elsewhere (another process
-    of ``routelens build --jobs 2``): it is used as it is."""
+    of ``routelens build --jobs 2``), and ``frame`` :func:`catalog_frame`:
+    they are used as they are; ``base_stats``, the statistics of the index
+    and the registry (:func:`routelens.artifacts.sizes.size_stats` with the
+    catalog measured as zeros), when made already."""
     if index_data is None:
         bodies = {} if bodies is None else bodies
         index_data = index_bytes(reg, bodies)
     idx = index_data
-    rest = pretty(_rest_object(reg))
-    marker = encode_str(_SKILLS_SENTINEL)
-    at = rest.index(marker)  # the first: the keys before "skills" cannot hold it
-    pre, post = rest[:at], rest[at + len(marker):]
-    if not post.endswith("\n}\n"):  # pragma: no cover - pretty() always ends so
-        raise AssertionError("unexpected catalog layout")
-    # json.dumps(obj with stats last) == ... + ',\n  "stats": ' + stats + "\n}"
-    post = post[:-3] + ',\n  "stats": '
+    pre, post, reg_measure = catalog_frame(reg) if frame is None else frame
     chunks: list[bytes] = [pre.encode("utf-8")]
     if skills is None:
         skills = skills_chunks(reg, bodies)
@@ -90,7 +110,8 @@ def _catalog_bytes(reg: Registry, index_data: bytes | None,
     chars = len(pre) + skill_chars + len(post)
     lines = pre.count("\n") + skill_lines + post.count("\n")
     nbytes = sum(map(len, chunks))
-    base_stats = size_stats(reg, idx, (0, 0, 0))
+    if base_stats is None:
+        base_stats = size_stats(reg, idx, (0, 0, 0), reg_measure)
 
     def render(m: tuple[int, int, int], digits: int) -> tuple[bytes, tuple[int, int, int]]:
         st = dict(base_stats)
@@ -131,17 +152,21 @@ def _catalog_bytes(reg: Registry, index_data: bytes | None,
 SkillsChunks = tuple[list[bytes], int, int]
 
 
-def skills_chunks(reg: Registry, bodies: dict[str, dict[str, Any]] | None = None) -> SkillsChunks:
+def skills_chunks(reg: Registry, bodies: dict[str, dict[str, Any]] | None = None, start: int = 0,
+                  stop: int | None = None) -> SkillsChunks:
     """The catalog's ``skills`` object (docs/formats.md §4), as the catalog
     holds it (at its indentation, without the key), as ``(chunks, chars,
     lines)``: UTF-8 ``bytes`` chunks (one per skill) that join to its bytes,
     its length in characters and its count of ``\\n``. ``bodies``: as for
-    :func:`catalog_and_stats` (a path it lacks is read here). What ``routelens
-    build --jobs 2`` renders in its second process while the first builds
-    the index."""
+    :func:`catalog_and_stats` (a path it lacks is read here). With
+    ``start``/``stop`` (indices into the skills, in id order), only the part
+    of the skills ``start:stop``, the brace that opens the object with the
+    first skill and the one that closes it with the last: the parts of
+    consecutive ranges join to the whole. What ``routelens build --jobs 2``
+    renders in its two processes, a part in each."""
     chunks: list[bytes] = []
     chars = lines = 0
-    for piece in _skills_pieces(reg, "\n  ", bodies):
+    for piece in _skills_pieces(reg, "\n  ", bodies, start, stop):
         chars += len(piece)
         lines += piece.count("\n")
         chunks.append(piece.encode("utf-8"))
@@ -153,12 +178,17 @@ def skills_chunks(reg: Registry, bodies: dict[str, dict[str, Any]] | None = None
 _SKILLS_SENTINEL = "\x00skills\x00"
 
 
-def _skills_pieces(reg: Registry, pad: str, bodies: dict[str, dict[str, Any]] | None = None) -> Iterator[str]:
+def _skills_pieces(reg: Registry, pad: str, bodies: dict[str, dict[str, Any]] | None = None, start: int = 0,
+                   stop: int | None = None) -> Iterator[str]:
     """The catalog's ``skills`` object (docs/formats.md §4) at indentation
     ``pad``, exactly as the stdlib's pretty printer would write it, in
-    pieces (one per skill), written straight from the registry."""
-    if not reg.skills:
-        yield "{}"
+    pieces (one per skill), written straight from the registry; only the
+    skills ``start:stop`` (see :func:`skills_chunks`)."""
+    n = len(reg.skills)
+    stop = n if stop is None else min(stop, n)
+    if not n:
+        if start == 0:
+            yield "{}"
         return
     enc = encode_str
     p1 = pad + "  "
@@ -166,13 +196,14 @@ def _skills_pieces(reg: Registry, pad: str, bodies: dict[str, dict[str, Any]] | 
     p3 = p2 + "  "
     lit = LITERALS
     dirs: dict[str, Any] = {}
-    sep = "{" + p1
+    sep = ("{" if start == 0 else ",") + p1
     join3 = "," + p3
     reg.compositions_of("")  # builds the skill -> compositions map once
     comps_of = reg._comps_of or {}
     missing_text: dict[str, str] = {}  # a body error -> its text (most skills share one)
     metadata_sep = "," + p3
-    for s in reg.skills.values():
+    skills = reg.skills.values()
+    for s in islice(skills, start, stop) if start or stop < n else skills:
         trig_text = ("[" + p3 + join3.join(map(enc, s.triggers)) + p2 + "]") if s.triggers else "[]"
         nw_text = ("[" + p3 + join3.join(map(enc, s.not_when)) + p2 + "]") if s.not_when else "[]"
         meta = s.metadata
@@ -208,7 +239,8 @@ def _skills_pieces(reg: Registry, pad: str, bodies: dict[str, dict[str, Any]] | 
             f'{p2}"self_contained": {lit[s.self_contained]},{p2}"body": {body_text}{p1}}}'
         )
         sep = "," + p1
-    yield pad + "}"
+    if stop == n and start < n:
+        yield pad + "}"
 
 
 def _catalog_measure(reg: Registry, m: tuple[int, int, int], digits: int = 4) -> dict[str, Any]:
@@ -228,7 +260,9 @@ def catalog_bytes(reg: Registry, index_data: bytes | None = None,
 
 def catalog_and_stats(reg: Registry, index_data: bytes | None = None,
                       bodies: dict[str, dict[str, Any]] | None = None,
-                      skills: SkillsChunks | None = None) -> tuple[bytes, dict[str, Any]]:
+                      skills: SkillsChunks | None = None,
+                      frame: CatalogFrame | None = None,
+                      base_stats: dict[str, Any] | None = None) -> tuple[bytes, dict[str, Any]]:
     """``(catalog_bytes(reg, index_data), stats)``: the catalog and the size
     statistics of docs/formats.md §5 (``{"registry", "catalog", "index",
     "budget", "top_contributors"}``, exactly what
@@ -238,5 +272,8 @@ def catalog_and_stats(reg: Registry, index_data: bytes | None = None,
     filled while building ``index_data`` (skill path -> what the catalog
     says about that body): each body is then read once per build.
     ``skills``: :func:`skills_chunks` of this registry when it was made
-    elsewhere (then ``bodies`` is not used)."""
-    return _catalog_bytes(reg, index_data, bodies, skills)
+    elsewhere (then ``bodies`` is not used); ``frame``: :func:`catalog_frame`
+    of it, likewise; ``base_stats``: the statistics of the index and the
+    registry when made already (:func:`routelens.artifacts.sizes.size_stats`
+    with the catalog measured as zeros)."""
+    return _catalog_bytes(reg, index_data, bodies, skills, frame, base_stats)

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from routelens.artifacts.jsonfmt import compact, json_problem
-from routelens.artifacts.vocabulary import TriggerFacts, vocabulary
+from routelens.artifacts.vocabulary import TriggerFacts, WordFacts, vocabulary
 from routelens.errors import FileReadError, IndexInvalidError
 from routelens.fileio import read_bounded
 from routelens.limits import LIMITS
@@ -52,12 +52,13 @@ _HEX64 = re.compile(r"^[0-9a-f]{64}$")
 
 def index_object(reg: Registry, bodies: dict[str, dict[str, Any]] | None = None, *,
                  _text: list[str] | None = None,
-                 trigger_facts: Callable[[], TriggerFacts | None] | None = None) -> dict[str, Any]:
+                 trigger_facts: Callable[[], TriggerFacts | None] | None = None,
+                 word_facts: Callable[[], WordFacts | None] | None = None) -> dict[str, Any]:
     """The compact index as a dict in docs/formats.md §3 key order.
-    ``bodies`` and ``trigger_facts`` are passed to
+    ``bodies``, ``trigger_facts`` and ``word_facts`` are passed to
     :func:`routelens.artifacts.vocabulary.vocabulary` (``bodies`` receives
     what the catalog says about each body)."""
-    vocab = vocabulary(reg, bodies, trigger_facts)
+    vocab = vocabulary(reg, bodies, trigger_facts, word_facts)
     terms = vocab["skill_terms"]
     obj: dict[str, Any] = {
         "v": INDEX_VERSION,
@@ -88,12 +89,13 @@ def index_object(reg: Registry, bodies: dict[str, dict[str, Any]] | None = None,
 
 
 def _index_text(reg: Registry, bodies: dict[str, dict[str, Any]] | None = None,
-                trigger_facts: Callable[[], TriggerFacts | None] | None = None) -> str:
+                trigger_facts: Callable[[], TriggerFacts | None] | None = None,
+                word_facts: Callable[[], WordFacts | None] | None = None) -> str:
     """``compact(index_object(reg, bodies))``, encoded once when no skill
     term has to be left out (the common case; the text measured for the
     budget is the text written)."""
     measured: list[str] = []
-    obj = index_object(reg, bodies, _text=measured, trigger_facts=trigger_facts)
+    obj = index_object(reg, bodies, _text=measured, trigger_facts=trigger_facts, word_facts=word_facts)
     return measured[0] if measured else compact(obj)
 
 
@@ -132,11 +134,12 @@ def _fit_terms(obj: dict[str, Any], reg: Registry, text_out: list[str] | None = 
 
 
 def index_bytes(reg: Registry, bodies: dict[str, dict[str, Any]] | None = None,
-                trigger_facts: Callable[[], TriggerFacts | None] | None = None) -> bytes:
+                trigger_facts: Callable[[], TriggerFacts | None] | None = None,
+                word_facts: Callable[[], WordFacts | None] | None = None) -> bytes:
     """Exact bytes of ``routing.min.json``: UTF-8, no ASCII escaping, no
     spaces, entries sorted by id, one trailing LF (docs/formats.md §3).
-    ``bodies``, ``trigger_facts``: see :func:`index_object`."""
-    return (_index_text(reg, bodies, trigger_facts) + "\n").encode("utf-8")
+    ``bodies``, ``trigger_facts``, ``word_facts``: see :func:`index_object`."""
+    return (_index_text(reg, bodies, trigger_facts, word_facts) + "\n").encode("utf-8")
 
 
 @dataclass(frozen=True)

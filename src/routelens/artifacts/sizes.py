@@ -100,11 +100,14 @@ def _top_of_text(text: str, limit: int = 10) -> list[dict[str, Any]]:
             for neg, rid, _, kind in rows]
 
 
-def size_stats(reg: Registry, index_data: bytes, catalog_measure: tuple[int, int, int]) -> dict[str, Any]:
+def size_stats(reg: Registry, index_data: bytes, catalog_measure: tuple[int, int, int],
+               registry_measure: dict[str, int] | None = None) -> dict[str, Any]:
     """Section 5 statistics as a JSON-able dict.
 
     ``catalog_measure`` is ``(chars, bytes, lines)`` of the catalog (the
-    catalog builder passes its own, found by iteration). Shape::
+    catalog builder passes its own, found by iteration);
+    ``registry_measure`` :func:`measure` of the registry's text, when the
+    caller has it (measured here otherwise). Shape::
 
         {"registry": {chars, bytes, lines},
          "catalog": {chars, bytes, lines, reduction},
@@ -112,7 +115,7 @@ def size_stats(reg: Registry, index_data: bytes, catalog_measure: tuple[int, int
          "budget": {max_index_ratio, index_chars, limit_chars, ratio, ok},
          "top_contributors": [...]}
     """
-    reg_m = measure(reg.text)
+    reg_m = dict(registry_measure) if registry_measure is not None else measure(reg.text)
     idx_text = index_data.decode("utf-8")  # decoded once (the bytes are its UTF-8: no encoding again)
     idx_m = {"chars": len(idx_text), "bytes": len(index_data),
              "lines": idx_text.count("\n") + (0 if idx_text.endswith("\n") or not idx_text else 1)}

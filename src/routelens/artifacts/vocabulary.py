@@ -34,16 +34,17 @@ import math
 import re
 import threading
 import unicodedata
-from collections import Counter
-from itertools import chain
-from typing import Any, Callable
+from collections import Counter, deque
+from itertools import chain, count, groupby, islice, repeat
+from operator import add, attrgetter, floordiv, itemgetter
+from typing import Any, Callable, Iterable
 
 from routelens.artifacts.bodies import body_text_info
 from routelens.artifacts.wordfreq_cache import frequencies
 from routelens.registry.model import Registry
-from routelens.text.unicode import SPACELESS_RANGES, is_spaceless, normalize_text
-from routelens.text.words import (MATCH_STOP_WORDS, TERM_STOP_WORDS, inflection_key, inflections, inflects,
-                                  is_term, lemma_candidates, term_candidates, terms)
+from routelens.text.unicode import SPACELESS_RANGES, normalize_text
+from routelens.text.words import (MATCH_STOP_WORDS, PartTerms, inflection_key, inflections, inflects, is_term,
+                                  lemma_candidates, term_candidates, terms, terms_by_parts)
 
 __all__ = [
     "WORDFREQ_VERSION",
@@ -58,6 +59,8 @@ __all__ = [
     "vocabulary",
     "triggers_facts",
     "TriggerFacts",
+    "words_facts",
+    "WordFacts",
     "stem_collisions",
 ]
 
@@ -126,7 +129,7 @@ def zipf(word: str) -> float:
         return z
     if not word:
         z = 0.0
-    elif any(c.isdigit() for c in word) and not any(c.isalpha() for c in word):
+    elif not word.isalpha() and any(c.isdigit() for c in word) and not any(c.isalpha() for c in word):
         z = NUMBER_ZIPF
     elif word.isascii():
         core = "".join(c for c in word if c.isalnum())
@@ -135,7 +138,7 @@ def zipf(word: str) -> float:
             for lemma in lemma_candidates(core):
                 if lemma in (core[:-1], core[:-2]):
                     z = max(z, _lookup(lemma, "en"))
-    elif all(is_spaceless(ord(c)) for c in word):
+    elif _spaceless_run().fullmatch(word):  # every character of a script without spaces (is_spaceless)
         z = _lookup(word, "ja")
     else:
         z = 0.0
@@ -183,26 +186,37 @@ def trigger_key(trigger: str) -> str | None:
 _SPACELESS: list[re.Pattern[str]] = []
 
 
-def _spaceless_char() -> re.Pattern[str]:
-    """One character of a script written without spaces
+def _spaceless_run() -> re.Pattern[str]:
+    """A run of characters of scripts written without spaces
     (:func:`routelens.text.unicode.is_spaceless` as a class), compiled on
     first use: a class of many ranges, a few milliseconds that a build whose
     second process keys the triggers never spends in its first."""
     if not _SPACELESS:
         _SPACELESS.append(re.compile("[" + "".join(f"{re.escape(chr(lo))}-{re.escape(chr(hi))}"
-                                                   for lo, hi in SPACELESS_RANGES) + "]"))
+                                                   for lo, hi in SPACELESS_RANGES) + "]+"))
     return _SPACELESS[0]
 _ASCII_ALNUM = re.compile(r"[A-Za-z0-9]")
 
 
 def _trigger_key(trigger: str) -> str | None:
+    if trigger.isascii():  # the rules below for ASCII text, where normalising is lowering, the fast way
+        low = trigger.lower()
+        words = _LATIN_WORD_RE.findall(low)  # no word without an ASCII letter or digit
+        if len(words) == 1:
+            return words[0]
+        content = words if MATCH_STOP_WORDS.isdisjoint(words) else [w for w in words if w not in MATCH_STOP_WORDS]
+        if len(content) == 1:
+            return content[0]
+        if words and words[0].isdigit() and all(w.isdigit() for w in words):
+            return low.strip().replace(" ", "")
+        return None
     norm = normalize_text(trigger).strip()
     if not norm:
         return None
     if norm.isascii():  # no character of a script without spaces (all of them are beyond ASCII)
         if _ASCII_ALNUM.search(norm) is None:
             return None  # punctuation alone: what the first rule below gives
-    elif len(rest := _spaceless_char().sub("", norm)) != len(norm):  # it holds a character of such a script
+    elif len(rest := _spaceless_run().sub("", norm)) != len(norm):  # it holds a character of such a script
         # written in a script without spaces, punctuation aside ("予約"), or mixing scripts ("CSV出力")
         if rest and any(c.isalnum() for c in rest):
             return None
@@ -244,97 +258,84 @@ class _TermKeys(dict):
 
 
 def vocabulary(reg: Registry, bodies: dict[str, dict[str, Any]] | None = None,
-               trigger_facts: Callable[[], TriggerFacts | None] | None = None) -> dict[str, Any]:
+               trigger_facts: Callable[[], TriggerFacts | None] | None = None,
+               word_facts: Callable[[], WordFacts | None] | None = None) -> dict[str, Any]:
     """``{"zipf": {word: zipf}, "skill_terms": {skill id: [term, ...]},
-    "registry_terms": [term, ...], "source": "wordfreq 3.1.1"}`` for the
-    compact index (docs/formats.md §3.7); bodies are read from the registry's
-    folder (a body that cannot be read adds no terms). ``bodies``, when
-    given, receives what the catalog says about each body (skill path ->
+    "registry_terms": [term, ...], "common": [word, ...], "near": {word:
+    [word, ...]}, "source": "wordfreq 3.1.1"}`` for the compact index
+    (docs/formats.md §3.7); bodies are read from the registry's folder (a
+    body that cannot be read adds no terms). ``bodies``, when given,
+    receives what the catalog says about each body (skill path ->
     :func:`routelens.artifacts.bodies.body_info`'s dict), so a build reads
     each body once. ``trigger_facts``, when given, is called once the
     skills' terms are counted and gives :func:`triggers_facts` of this
     registry (computed meanwhile by another process: ``routelens build
-    --jobs 2``), or None: they are then computed here. The result is the
-    same either way."""
+    --jobs 2``), or None; ``word_facts``, called once the terms are ranked
+    when ``trigger_facts`` gave its facts, gives :func:`words_facts`, or
+    None. What they do not give is computed here; the result is the same
+    either way. Raises ``ImportError`` when wordfreq is needed and not
+    installed."""
     skills = list(reg.skills.values())
-    distinct = set(chain.from_iterable([s.triggers for s in skills]))
-    # The counts of a skill's terms do not depend on their order, and the terms of texts joined by spaces
-    # are the terms of each text (no term spans a space; normalisation works character by character
-    # there), so each distinct trigger text is cut into terms once, and counting runs in C (Counter).
-    # Every ranking below has a total order (ties end on the term's shown form), so no dict order matters.
-    # A skill's count of a term is 3 x its count in the description and triggers + its count in the body:
-    # kept as the two Counters (`counts`, `body_counts`), the first one unscaled.
+    # every field used, read from each skill in one pass: each skill's object and dict are scattered in
+    # memory, and every pass over 10,000 of them cost 5-10 ms of cache misses
+    ids, lists, descriptions, paths = list(zip(*map(attrgetter("id", "triggers", "description", "path"), skills))) or [
+        (), (), (), ()]
+    written = list(chain.from_iterable(lists))  # every trigger as written, skill by skill
+    # A skill's count of a term key is counted as the pair (the key's number x skills + the skill's number),
+    # one int: all skills' counts are one Counter made in C (an int is its own hash: with the skill's number
+    # in the low digits the pairs spread over the table), and a big registry's 55,000 trigger strings
+    # (scattered in memory: each touch is a cache miss) are touched twice, to number them. The terms of texts joined
+    # by spaces are the terms of each text (terms_by_parts), so the triggers are cut once per distinct word.
+    # The counts of a skill's terms do not depend on their order, and every ranking below has a total order
+    # (ties end on the term's shown form), so no dict order matters. A skill's weight of a term is 3 x its
+    # count in the description and triggers + its count in the body.
+    distinct = list(dict.fromkeys(written))
+    number = dict(zip(distinct, count()))
+    tid = list(map(number.__getitem__, written))  # each trigger written: its distinct trigger's number
+    width = max(len(skills), 1)  # a pair is key number x width + skill number
+    owner = list(chain.from_iterable(map(repeat, range(len(skills)), map(len, lists))))  # its skill's number
     key_of = _TermKeys()  # term -> _term_key(term), each computed once
-    trigger_terms: dict[str, list[str]] = {}
-    for t in distinct:
-        trigger_terms[t] = terms(t)
-    tkeys = {t: [key_of[w] for w in tt] for t, tt in trigger_terms.items()}  # each trigger's term keys
-    tk = tkeys.__getitem__
-    counts: dict[str, Counter[str]] = {}
-    body_counts: dict[str, Counter[str]] = {}
+    keys = key_of.__getitem__
+    kid = _Numbers(width)  # term key -> its number x width
+    kids = kid.__getitem__
+    tk = terms_by_parts(distinct, PartTerms(lambda part: tuple(map(kids, map(keys, terms(part))))))
+    occ = list(map(tk.__getitem__, tid))  # each trigger written: its terms' key numbers (x width)
+    counted = Counter(map(add, chain.from_iterable(occ), chain.from_iterable(map(repeat, owner, map(len, occ)))))
     desc_terms: list[str] = []  # every term written in descriptions
+    pairs: list[int] = []
+    for i, d in enumerate(descriptions):
+        if d:
+            found = terms(d)
+            desc_terms += found
+            pairs += map(add, map(kids, map(keys, found)), repeat(i))
+    counted.update(pairs)
+    in_body: Counter[int] = Counter()  # the same pairs, counted in the skills' bodies
     body_words: list[str] = []  # every word of term_candidates written in bodies
     body_key: dict[str, str | None] = {}  # such a word -> its term key, or None: no term
     dirs: dict[str, Any] = {}  # each body folder resolved and listed once
-    keys = key_of.__getitem__
-    for s in skills:
-        if s.description:
-            found = terms(s.description)
-            desc_terms += found
-            c = Counter(chain(map(keys, found), *map(tk, s.triggers)))
-        else:
-            c = Counter(chain.from_iterable(map(tk, s.triggers)))
-        info, body = body_text_info(reg, s.path, dirs, want_text=True)  # a body that cannot be read: None
+    for i, path in enumerate(paths):
+        info, body = body_text_info(reg, path, dirs, want_text=True)  # a body that cannot be read: None
         if bodies is not None:
-            bodies[s.path] = info
-        counts[s.id] = c
+            bodies[path] = info
         if body:
             # a body's words are counted in C; each distinct word of all bodies is judged and keyed once
             found = term_candidates(body[:200_000])
             for w in set(found).difference(body_key):
                 body_key[w] = keys(w) if is_term(w) else None
-            cb = Counter(map(body_key.__getitem__, found))
-            cb.pop(None, None)
+            in_body.update(map(add, map(kids, filter(None, map(body_key.__getitem__, found))), repeat(i)))
             body_words += found
-            if cb:
-                body_counts[s.id] = cb
-    # each distinct trigger text once: its key word (given, or computed here), and whether it is an acronym
-    # in capitals; and the terms written in triggers, counted
+    # each distinct trigger text once: its key word, the terms the triggers write, counted, and what the
+    # index says of the key words (given by another process, or computed here)
     facts = trigger_facts() if trigger_facts is not None else None
-    if (type(facts) is not tuple or len(facts) != 2 or type(facts[0]) is not dict or type(facts[1]) is not dict
-            or facts[0].keys() != distinct):
-        facts = triggers_facts(reg, trigger_terms)
-    tkey, trigger_term_counts = facts
-    plain: set[str] = set()  # keys of triggers that are not acronyms in capitals
-    acronym: dict[str, float] = {}  # keys of acronym triggers -> their commonness (trigger_zipf)
-    for t, k in tkey.items():
-        if k is None:
-            continue
-        if t[:1].isupper() and k.isascii() and _ACRONYM_TRIGGER.fullmatch(unicodedata.normalize("NFKC", t).strip()):
-            z = trigger_zipf(t, k)  # an acronym's final S is a letter (docs/formats.md §3.7)
-            acronym[k] = max(z, acronym.get(k, 0.0))
-        else:
-            plain.add(k)
-    keys_of: dict[str, set[str]] = {}
-    for s in skills:
-        ks = set(map(tkey.__getitem__, s.triggers))
-        ks.discard(None)
-        if ks:
-            keys_of[s.id] = ks  # type: ignore[assignment]
-    all_keys: set[str] = {k for k in tkey.values() if k is not None}
-    # a key's commonness is the highest of its triggers': zipf(key), or an acronym trigger's own (trigger_zipf)
-    zipf_map: dict[str, float] = {
-        k: z for k in all_keys
-        if (z := max(zipf(k) if k in plain else 0.0, acronym.get(k, 0.0))) >= MIN_WRITTEN_ZIPF}
-    for sid, ks in keys_of.items():  # a skill's own trigger words are no terms of it
-        c = counts[sid]
-        cb = body_counts.get(sid)
-        for k in {key_of[k] for k in ks}:
-            c.pop(k, None)
-            if cb is not None:
-                cb.pop(k, None)
-        if cb is not None and not cb:
-            del body_counts[sid]
+    if not _facts_fit(facts, number):
+        facts, word_facts = triggers_facts(reg), None
+    tkey, trigger_term_counts, term_zipf = facts  # type: ignore[misc]
+    # a skill's own trigger words are no terms of it (-width: no key, or a key no text writes as a term)
+    own_of = [-width if (k := tkey[t]) is None else kid.get(key_of[k], -width) for t in distinct]
+    # each trigger written: its skill's own pair popped, in C (a set of them and an intersection cost more)
+    deque(map(counted.pop, map(add, map(own_of.__getitem__, tid), owner), repeat(0)), maxlen=0)
+    if in_body:
+        deque(map(in_body.pop, map(add, map(own_of.__getitem__, tid), owner), repeat(0)), maxlen=0)
     # every term written in descriptions and triggers, counted: each description's terms, and each distinct
     # trigger's terms as often as the skills write that trigger
     written3 = Counter(desc_terms)
@@ -351,46 +352,138 @@ def vocabulary(reg: Registry, bodies: dict[str, dict[str, Any]] | None = None,
         sf[t] = sf.get(t, 0) + n
     shown: dict[str, str] = {}
     common: dict[str, float] = {}
+    given = term_zipf.get
     for k, sf in surfaces.items():
         shown[k] = min(sf, key=lambda t: (-sf[t], len(t), t))  # the form written most often
-        common[k] = max(zipf(t) for t in sf)
-    df: Counter[str] = Counter(chain.from_iterable(  # how many skills hold each term
-        [c.keys() | body_counts[sid].keys() if sid in body_counts else c.keys() for sid, c in counts.items()]))
+        common[k] = max(z if (z := given(t)) is not None else zipf(t) for t in sf)
+    key_list = list(kid)  # key number -> term key
+    holding = counted.keys() | in_body.keys() if in_body else counted.keys()
+    df = {key_list[j]: m for j, m in Counter(map(floordiv, holding, repeat(width))).items()}  # skills holding each
     n_skills = len(reg.skills)
     limit = max_skill_df(n_skills)
-    eligible = {k for k, n in df.items() if n <= limit and common[k] < DOMAIN_MAX_ZIPF}
-    skill_terms: dict[str, list[str]] = {}
-    for sid, c in counts.items():
-        cb = body_counts.get(sid)
-        if cb is None:  # ranked by count (unscaled here: the order is the same), then rarer, then shown form
-            ranked = sorted([(-n, common[k], shown[k]) for k, n in c.items() if k in eligible])
-        else:
-            ranked = sorted([(-3 * c.get(k, 0) - cb.get(k, 0), common[k], shown[k])
-                             for k in c.keys() | cb.keys() if k in eligible])
-        # shown forms are distinct (a form has one key), so the tuples are too
-        skill_terms[sid] = [t[2] for t in ranked[:TERMS_PER_SKILL]]
+    eligible = {kid[k] // width for k, m in df.items() if m <= limit and common[k] < DOMAIN_MAX_ZIPF}
+    # ranked by weight (3 x the count without a body: the same order), then rarer, then shown form; shown
+    # forms are distinct (a form has one key), so the rows are too
+    if in_body:
+        rows = [(i, -3 * counted.get(p, 0) - in_body.get(p, 0), common[k], shown[k])
+                for p in holding for j, i in (divmod(p, width),) if j in eligible for k in (key_list[j],)]
+    else:
+        rows = [(i, -m, common[k], shown[k])
+                for p, m in counted.items() for j, i in (divmod(p, width),) if j in eligible for k in (key_list[j],)]
+    rows.sort()
+    skill_terms: dict[str, list[str]] = {sid: [] for sid in ids}
+    for i, group in groupby(rows, itemgetter(0)):
+        skill_terms[ids[i]] = [row[3] for row in islice(group, TERMS_PER_SKILL)]
     # the registry's own world: the terms most over-represented in its texts against everyday language
     # (keyness: the term's share of the registry's words over its everyday share), shared by several skills
     # but no template boilerplate (at most half of the skills)
-    total = (3 * sum(sum(c.values()) for c in counts.values())
-             + sum(sum(cb.values()) for cb in body_counts.values())) or 1
+    total = (3 * sum(counted.values()) + sum(in_body.values())) or 1
     tf = {k: sum(sf.values()) for k, sf in surfaces.items()}
-    trigger_words = {key_of[k] for k in all_keys}
+    trigger_words = {key_of[k] for k in tkey.values() if k is not None}
 
     def keyness(k: str) -> float:
         everyday = 10 ** (max(common[k], 1.0) - 9)
         return (tf[k] / total) / everyday
 
-    shared = sorted((k for k, n in df.items()
-                     if REGISTRY_MIN_DF <= n <= n_skills // 2 and tf[k] >= REGISTRY_MIN_COUNT
+    shared = sorted((k for k, m in df.items()
+                     if REGISTRY_MIN_DF <= m <= n_skills // 2 and tf[k] >= REGISTRY_MIN_COUNT
                      and common[k] < REGISTRY_MAX_ZIPF and k not in trigger_words),
                     key=lambda k: (-keyness(k), shown[k]))
-    common_words = set()
-    for t, tt in trigger_terms.items():  # each trigger text once
-        if tkey[t] is None:
-            for w in tt:
-                if w.isascii() and zipf(w) >= DOMAIN_MAX_ZIPF:
-                    common_words.add(w)
+    words = word_facts() if word_facts is not None else None
+    if not _words_fit(words):
+        words = words_facts(reg, tkey)
+    zipf_map, common_words, near = words  # type: ignore[misc]
+    return {"zipf": zipf_map, "skill_terms": skill_terms,
+            "registry_terms": sorted(shown[k] for k in shared[:REGISTRY_TERMS]),
+            "common": common_words, "near": near, "source": f"wordfreq {WORDFREQ_VERSION}"}
+
+
+class _Numbers(dict):
+    """key -> its number times ``step`` (0, step, 2 x step, ... in the
+    order first asked for)."""
+
+    def __init__(self, step: int):
+        super().__init__()
+        self.step = step
+
+    def __missing__(self, key: str) -> int:
+        n = self[key] = len(self) * self.step
+        return n
+
+
+#: :func:`triggers_facts`: ``(keys, counts, term_zipf)``
+TriggerFacts = tuple[dict[str, "str | None"], dict[str, int], dict[str, float]]
+#: :func:`words_facts`: ``(zipf, common, near)``
+WordFacts = tuple[dict[str, float], list[str], dict[str, list[str]]]
+
+
+def _facts_fit(facts: Any, triggers: dict[str, int]) -> bool:
+    """Whether ``facts`` has the shape of :func:`triggers_facts` for the
+    distinct ``triggers`` (the keys; a message from another process is used
+    only then)."""
+    return (type(facts) is tuple and len(facts) == 3 and type(facts[0]) is dict and facts[0].keys() == triggers.keys()
+            and type(facts[1]) is dict and type(facts[2]) is dict)
+
+
+def _words_fit(words: Any) -> bool:
+    """Whether ``words`` has the shape of :func:`words_facts`."""
+    return (type(words) is tuple and len(words) == 3 and type(words[0]) is dict and type(words[1]) is list
+            and type(words[2]) is dict)
+
+
+def triggers_facts(reg: Registry, _terms_out: dict[str, tuple[str, ...]] | None = None) -> TriggerFacts:
+    """What :func:`vocabulary` takes from the triggers of the registry's
+    skills alone to count the skills' terms: ``(keys, counts, term_zipf)``.
+    ``keys`` maps each distinct trigger text to its :func:`trigger_key`
+    (which :func:`stem_collisions` then finds remembered in this process);
+    ``counts`` each term (:func:`routelens.text.words.terms`) to how often
+    the triggers write it, every trigger counted as often as skills write
+    it; ``term_zipf`` the :func:`zipf` of every term in ``counts``
+    (docs/formats.md §3.7). Each distinct trigger is keyed once and cut into
+    terms once per distinct word (:func:`routelens.text.words.terms_by_parts`);
+    ``_terms_out``, when given, receives each trigger's terms (for
+    :func:`words_facts`)."""
+    per = Counter(chain.from_iterable([s.triggers for s in reg.skills.values()]))  # each trigger: how often
+    tterms = dict(zip(per, terms_by_parts(list(per), PartTerms())))
+    if _terms_out is not None:
+        _terms_out.update(tterms)
+    tkey = {t: trigger_key(t) for t in per}
+    counts: dict[str, int] = {}
+    get = counts.get
+    for t, n in per.items():
+        for w in tterms[t]:
+            counts[w] = get(w, 0) + n
+    return tkey, counts, {w: zipf(w) for w in counts}
+
+
+def words_facts(reg: Registry, tkey: dict[str, str | None],
+                tterms: dict[str, tuple[str, ...]] | None = None) -> WordFacts:
+    """``(zipf, common, near)``, what the index says of the triggers' words
+    (docs/formats.md §3.7): ``vocabulary.zipf`` (each key word's
+    commonness, from 2.0: a key word of acronym triggers in capitals as
+    :func:`trigger_zipf` gives it; sorted), ``vocabulary.common`` (the
+    everyday words of phrase triggers, sorted) and ``vocabulary.near``
+    (:func:`real_neighbours` of the key words below
+    :data:`NEAR_FOR_ZIPF_BELOW`). ``tkey`` is :func:`triggers_facts`'s
+    ``keys``; ``tterms`` each trigger's terms, when the caller has them."""
+    plain: set[str] = set()  # keys of triggers that are not acronyms in capitals
+    acronym: dict[str, float] = {}  # keys of acronym triggers -> their commonness (trigger_zipf)
+    for t, k in tkey.items():
+        if k is None:
+            continue
+        if t[:1].isupper() and k.isascii() and _ACRONYM_TRIGGER.fullmatch(unicodedata.normalize("NFKC", t).strip()):
+            z = trigger_zipf(t, k)  # an acronym's final S is a letter (docs/formats.md §3.7)
+            acronym[k] = max(z, acronym.get(k, 0.0))
+        else:
+            plain.add(k)
+    all_keys = {k for k in tkey.values() if k is not None}
+    # a key's commonness is the highest of its triggers': zipf(key), or an acronym trigger's own (trigger_zipf)
+    zipf_map = {k: z for k in all_keys
+                if (z := max(zipf(k) if k in plain else 0.0, acronym.get(k, 0.0))) >= MIN_WRITTEN_ZIPF}
+    # the everyday words of phrase triggers: each distinct word once
+    phrases = [t for t, k in tkey.items() if k is None]
+    cut = [tterms[t] for t in phrases] if tterms is not None else terms_by_parts(phrases, PartTerms())
+    common_words = {w for w in set(chain.from_iterable(cut)) if w.isascii() and zipf(w) >= DOMAIN_MAX_ZIPF}
     near = {}
     for k in sorted(all_keys):
         if zipf(k) >= NEAR_FOR_ZIPF_BELOW:
@@ -398,33 +491,7 @@ def vocabulary(reg: Registry, bodies: dict[str, dict[str, Any]] | None = None,
         others = real_neighbours(k, reg.routing.threshold)
         if others:
             near[k] = others
-    return {"zipf": dict(sorted(zipf_map.items())), "skill_terms": skill_terms,
-            "registry_terms": sorted(shown[k] for k in shared[:REGISTRY_TERMS]),
-            "common": sorted(common_words - set(zipf_map)), "near": near, "source": f"wordfreq {WORDFREQ_VERSION}"}
-
-
-#: ``(keys, counts)`` of :func:`triggers_facts`
-TriggerFacts = tuple[dict[str, "str | None"], dict[str, int]]
-
-
-def triggers_facts(reg: Registry, trigger_terms: dict[str, list[str]] | None = None) -> TriggerFacts:
-    """``(keys, counts)`` about the triggers of the registry's skills, what
-    :func:`vocabulary` takes from them alone: ``keys`` maps each distinct
-    trigger text to its :func:`trigger_key` (which :func:`stem_collisions`
-    then finds remembered in this process), ``counts`` each term
-    (:func:`routelens.text.words.terms`) to how often the triggers write it,
-    every trigger counted as often as skills write it (docs/formats.md
-    §3.7). ``trigger_terms`` (trigger text -> its terms) when the caller has
-    them. Each distinct trigger is keyed and cut once; the written ones are
-    counted in C first."""
-    per = Counter(chain.from_iterable([s.triggers for s in reg.skills.values()]))  # each trigger: how often
-    keys = {t: trigger_key(t) for t in per}
-    counts: dict[str, int] = {}
-    get = counts.get
-    for t, n in per.items():
-        for w in (trigger_terms[t] if trigger_terms is not None else terms(t)):
-            counts[w] = get(w, 0) + n
-    return keys, counts
+    return dict(sorted(zipf_map.items())), sorted(common_words - set(zipf_map)), near
 
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
@@ -481,15 +548,17 @@ def _spelling_variant(a: str, b: str) -> bool:
         (i > 0 and longer[i - 1] == longer[i]) or (i + 1 < len(longer) and longer[i + 1] == longer[i]))
 
 
-def stem_collisions(reg: Registry) -> list[tuple[str, str, str, str]]:
+def stem_collisions(reg: Registry, triggers: Iterable[str] | None = None) -> list[tuple[str, str, str, str]]:
     """One-word triggers of different skills whose inflections meet
     (``migration`` and ``migrations``; ``plan`` and ``planning``): one task
     word then matches both. ``(skill a, trigger a, skill b, trigger b)``,
-    sorted; equal triggers are not collisions (lint reports those)."""
+    sorted; equal triggers are not collisions (lint reports those).
+    ``triggers``: the registry's distinct triggers, when the caller has them
+    (each once; they are found here otherwise)."""
     skills = list(reg.skills.values())
     # each distinct trigger text once: (inflection key, key word), or None when it cannot collide
     keyed: dict[str, tuple[str, str] | None] = {}
-    for t in set().union(*[s.triggers for s in skills]):
+    for t in (set().union(*[s.triggers for s in skills]) if triggers is None else triggers):
         k = trigger_key(t)
         if k is None or not k.isalpha() or not k.isascii() or len(k) <= 3:
             keyed[t] = None  # a short trigger matches only as written (or as an acronym's plural, "PDFs")
@@ -503,6 +572,8 @@ def stem_collisions(reg: Registry) -> list[tuple[str, str, str, str]]:
     for t, both in keyed.items():
         if both is not None and len(words_of[both[0]]) < 2:
             keyed[t] = None  # one word written one way by every skill: no collision
+    if all(both is None for both in keyed.values()):
+        return []  # no key word written two ways: no skill needs to be looked at
     by_key: dict[str, list[tuple[str, str, str]]] = {}
     for s in skills:
         for t in s.triggers:

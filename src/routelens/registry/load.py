@@ -15,7 +15,7 @@ from routelens.registry.model import Registry
 from routelens.registry.scan import parse_scanned
 from routelens.registry.split import parse_split
 from routelens.registry.validate import compose_registry, validate_registry
-from routelens.text.canonical import decode_canonical, sha256_hex
+from routelens.text.canonical import canonical_bytes, decode_canonical, sha256_hex
 from routelens.text.yaml_events import Reader, ReadStoppedError, mask_separators, sorted_unique
 
 __all__ = ["parse_registry", "read_registry_bytes", "load_registry"]
@@ -57,7 +57,8 @@ def parse_registry(raw: bytes, path: str | Path = "skills.yaml", display_name: s
     if len(raw) > LIMITS["max_registry_bytes"]:
         raise RegistryError([Diagnostic(display, 1, 1, "",
                                         f"the registry is {len(raw)} bytes, more than the limit {LIMITS['max_registry_bytes']}")])
-    text = decode_canonical(raw, display)
+    data = canonical_bytes(raw)
+    text = decode_canonical(data, display)  # its UTF-8 is `data`: hashed as it is, never encoded again
     if "\x00" in text:
         i = text.index("\x00")
         line = text.count("\n", 0, i) + 1
@@ -66,11 +67,11 @@ def parse_registry(raw: bytes, path: str | Path = "skills.yaml", display_name: s
     if progress is not None:
         progress = _forward_only(progress)
     if _fast:
-        reg = parse_scanned(text, path, display, progress, jobs)
+        reg = parse_scanned(text, path, display, progress, jobs, data)
         if reg is not None:
             return reg
     if jobs >= 2 and _fast:
-        reg = parse_split(text, path, display, progress)
+        reg = parse_split(text, path, display, progress, data)
         if reg is not None:
             return reg
     parse_text, back = mask_separators(text)
@@ -95,7 +96,7 @@ def parse_registry(raw: bytes, path: str | Path = "skills.yaml", display_name: s
     if progress is not None:
         progress(1.0)
     reg.warnings = sorted_unique(reg.warnings)
-    reg.source_sha256 = sha256_hex(text.encode("utf-8"))
+    reg.source_sha256 = sha256_hex(data)
     return reg
 
 

@@ -38,6 +38,9 @@ import marshal
 import os
 import re
 import threading
+from bisect import bisect_right
+from itertools import compress
+from operator import ne
 from pathlib import Path
 from typing import Any, Callable
 
@@ -49,8 +52,8 @@ from routelens.registry.validate import compose_registry, validate_registry
 from routelens.text.canonical import sha256_hex
 from routelens.text.yaml_events import MAP, SCALAR, Reader, ReadStoppedError, sorted_unique
 
-__all__ = ["MIN_CHARS", "blank_out", "can_split", "fork_with_pipe", "line_search", "skills_line", "top_level_line",
-           "split_plan", "parse_split", "skills_section"]
+__all__ = ["MIN_CHARS", "blank_out", "can_split", "compose_blanked", "fork_with_pipe", "line_search", "skills_line",
+           "top_level_line", "split_plan", "parse_split", "skills_section"]
 
 #: registries shorter than this (characters) are read in one process: below
 #: it a fork and the exchange cost more than the second core saves
@@ -255,15 +258,66 @@ def _receive(pid: int, fd: int) -> list[tuple] | None:
     return skills if isinstance(skills, list) else None
 
 
+def compose_blanked(text: str, regions: list[tuple[int, int]], display: str) -> tuple[Reader, Any, Callable] | None:
+    """The YAML parser's reading of ``text`` with the chunks ``regions``
+    (``(start, end)`` character indices of whole lines, in file order: the
+    line reader's decided chunks, :mod:`routelens.registry.scan`) turned
+    into comment lines: ``(reader, root, shift)``, ``shift`` mapping a
+    character index of the file outside the chunks (or at a chunk's start)
+    to the read text's; None when the parser stopped (the caller reads the
+    file the usual way). ``display`` names the file in diagnostics."""
+    # each decided chunk (whole lines) becomes as many comment lines '#' (a comment at column 0 ends
+    # a block scalar, a plain scalar and a block mapping, as the next entry's key line does): lines
+    # keep their numbers, the lines outside the chunks their columns; character indices move back
+    # neighbouring chunks are one run of comment lines: the same text, and the same shift for every index
+    # outside a run (the caller maps only those: undecided chunks' keys and ends, the section's end)
+    if regions:
+        firsts, lasts = zip(*regions)
+        cut = list(compress(range(len(regions) - 1), map(ne, firsts[1:], lasts[:-1])))  # a gap after these
+        runs = list(zip([firsts[0], *(firsts[i + 1] for i in cut)], [*(lasts[i] for i in cut), lasts[-1]]))
+    else:
+        runs = []
+    pieces = []
+    ends: list[int] = []
+    removed: list[int] = []
+    at = gone = 0
+    count = text.count
+    for a, b in runs:
+        pieces.append(text[at:a])
+        lines = count("\n", a, b)
+        pieces.append("#\n" * lines)
+        gone += b - a - 2 * lines
+        ends.append(b)
+        removed.append(gone)
+        at = b
+    pieces.append(text[at:])
+    rest = "".join(pieces)
+    del pieces
+
+    def shift(index: int) -> int:
+        i = bisect_right(ends, index)
+        return index - removed[i - 1] if i else index
+
+    r = Reader(rest, display)
+    r.compose_paths = True
+    try:
+        root = compose_registry(r, rest, {})
+    except (ReadStoppedError, RecursionError):
+        return None
+    return r, root, shift
+
+
 def parse_split(text: str, path: Path, display: str,
-                progress: Callable[[float], None] | None = None) -> Registry | None:
+                progress: Callable[[float], None] | None = None, data: bytes | None = None) -> Registry | None:
     """The :class:`Registry` of the canonical ``text`` read in two processes
     (see the module's docstring), or None when this process should read it
     alone: the split is not possible here (:func:`can_split`,
     :data:`MIN_CHARS`, :func:`split_plan`) or not exactly the one-process
     answer (any error or doubt). Never raises for a bad registry: the
     one-process read reports it. ``progress(fraction)`` follows the first
-    half, which ends about when the child does."""
+    half, which ends about when the child does. ``data``: the text's UTF-8
+    (the canonical bytes), when the caller has it (hashed for
+    ``source_sha256``; else the text is encoded)."""
     if len(text) < MIN_CHARS or not can_split():
         return None
     plan = split_plan(text)
@@ -312,7 +366,7 @@ def parse_split(text: str, path: Path, display: str,
     if progress is not None:
         progress(1.0)
     reg.warnings = sorted_unique(reg.warnings)
-    reg.source_sha256 = sha256_hex(text.encode("utf-8"))
+    reg.source_sha256 = sha256_hex(data if data is not None else text.encode("utf-8"))
     return reg
 
 

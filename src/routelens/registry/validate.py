@@ -626,7 +626,7 @@ def validate_registry(r: Reader, root: Node | None, path: Path, text: str,
         display_name=r.display,
         text=text,
         source_sha256="",
-        skills=dict(sorted(skills.items())),
+        skills={sid: skills[sid] for sid in sorted(skills)},  # ids compared alone: faster than (id, skill) pairs
         compositions=dict(sorted(compositions.items())),
         rules=dict(sorted(rules.items())),
         routing=routing,
