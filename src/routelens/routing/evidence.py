@@ -46,10 +46,10 @@ from __future__ import annotations
 
 import re as _re
 import unicodedata
-from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
 from routelens.artifacts.vocabulary import trigger_key
+from routelens.routing.candidates import SHAPE_DETAILS as _SHAPE_DETAILS, STRONG_WEIGHT, WEAK_WEIGHT, Candidate, Piece
 from routelens.routing.decision import format_score, quote
 from routelens.routing.columns import OwnWords, own_words_of
 from routelens.routing.matching import Match, PreparedTask
@@ -70,100 +70,13 @@ RARE_ZIPF = 2.0
 #: words) is an everyday word: a candidate backed by it alone is incidental
 #: next to another skill's evidence; a rarer one is a rival ask.
 EVERYDAY_ZIPF = 4.0
-_STRONG, _WEAK = 2, 1
-#: the same, for the policy's modules: a weak piece weighs 1, a candidate is supported from 2 (§6.10)
-STRONG_WEIGHT, WEAK_WEIGHT = _STRONG, _WEAK
+_STRONG, _WEAK = STRONG_WEIGHT, WEAK_WEIGHT  # a weak piece weighs 1, a candidate is supported from 2 (§6.10)
 #: A trigger word at least this common is no sign of the registry's world.
 _CONTEXT_MAX_ZIPF = 4.5
 _TRIGGER_CONTEXT = True
 _MAX_TERMS = 2
 #: A phrase matched with a typo still counts as a phrase from this score up.
 _PHRASE_TYPO_MIN = 90.0
-
-
-@dataclass(frozen=True, slots=True)
-class Piece:
-    """One piece of evidence for a candidate (docs/formats.md §6.10).
-
-    ``kind``: ``trigger`` | ``term`` | ``context`` | ``ask`` | ``negated`` | ``markup``
-    | ``yields`` | ``measure`` | ``not_when``; ``text``: the task's text at ``span``
-    (``[start, end)`` character offsets into the task as typed);
-    ``weight``: what it adds (0 when it does not count); ``detail``: a
-    phrase saying what it is ("the everyday word 'model' (Zipf 5.1)");
-    ``trigger``: the trigger or term as written in the registry."""
-
-    kind: str
-    text: str
-    span: tuple[int, int]
-    weight: int
-    detail: str
-    trigger: str = ""
-
-    @property
-    def counts(self) -> bool:
-        """True when the piece adds weight."""
-        return self.weight > 0
-
-    def to_dict(self) -> dict:
-        """``{"kind", "text", "span", "weight", "detail", "trigger"}``."""
-        return {"kind": self.kind, "text": self.text, "span": [self.span[0], self.span[1]], "weight": self.weight,
-                "detail": self.detail, "trigger": self.trigger}
-
-
-@dataclass(slots=True)
-class Candidate:
-    """A skill that cleared the threshold, with its evidence.
-
-    ``score``: its best trigger's score; ``weight``: the sum of its pieces'
-    weights; ``supported``: weight >= 2 with a trigger counted;
-    ``dropped_by``: the ``not_when`` phrase that dropped it, else "";
-    ``selected``/``why``: filled in by the decision (why it was or was not
-    selected)."""
-
-    id: str
-    score: float
-    pieces: tuple[Piece, ...]
-    weight: int = 0
-    supported: bool = False
-    dropped_by: str = ""
-    selected: bool = False
-    why: str = ""
-    spans: tuple[tuple[int, int], ...] = field(default=())
-    #: the specificity of its best counted trigger: phrase | rare | uncommon | everyday
-    tier: str = "everyday"
-    #: :attr:`counted`, when :func:`assess` computed it (None: computed from the pieces)
-    known_counted: bool | None = field(default=None, repr=False, compare=False)
-
-    @property
-    def strong(self) -> bool:
-        """True when a strong trigger counts (an acronym or a punctuated
-        trigger supports its candidate but makes no rival ask on its own)."""
-        return any(p.kind == "trigger" and p.weight >= _STRONG and not p.detail.startswith(_SHAPE_DETAILS)
-                   for p in self.pieces)
-
-    @property
-    def phrase(self) -> bool:
-        """True when a phrase trigger counts."""
-        return any(p.kind == "trigger" and p.weight >= _STRONG and p.detail.startswith("the phrase")
-                   for p in self.pieces)
-
-    @property
-    def rival(self) -> bool:
-        """True when its evidence is more than one everyday word: it competes
-        with another skill's evidence (docs/formats.md §6.10)."""
-        return self.counted and (self.supported or self.tier != "everyday")
-
-    @property
-    def counted(self) -> bool:
-        """True when a trigger of it counts (it was not dropped)."""
-        if self.known_counted is not None:
-            return self.known_counted
-        return not self.dropped_by and any(p.kind == "trigger" and p.weight > 0 for p in self.pieces)
-
-    def to_dict(self) -> dict:
-        """``{"id", "score", "weight", "supported", "selected", "why", "pieces"}``."""
-        return {"id": self.id, "score": self.score, "weight": self.weight, "supported": self.supported,
-                "selected": self.selected, "why": self.why, "pieces": [p.to_dict() for p in self.pieces]}
 
 
 class Lexicon:
@@ -267,7 +180,6 @@ class Lexicon:
 #: a trigger's tight punctuation: ``C#``, ``C++``, ``GP%``, ``.NET``, ``Node.js``, ``1:1``, ``A/B``, ``R&D``
 _PUNCT_TRIGGER = _re.compile(r"[0-9A-Za-z][#+%]|(?:^|[0-9A-Za-z])[./:&][0-9A-Za-z]")
 _ACRONYM = _re.compile(r"[A-Z][A-Z0-9]+")
-_SHAPE_DETAILS = ("the punctuated trigger", "the acronym")
 _INCIDENTAL = "next to a specific trigger of"
 OWN_ASK = "the task asks for it in a request of its own"  # an everyday word's ask of its own (several.py)
 _NO_WORLD = ", and no other word of the task is about the registry's world"
