@@ -68,7 +68,7 @@ from bisect import bisect_left, insort
 from heapq import nsmallest
 from itertools import repeat
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from typing import Iterable, Iterator, Sequence
 
 from routelens.routing.columns import IdLists, Postings, Strings, column as _column, from_column as _from_column
 from routelens.text.typos import word_similarity
@@ -332,6 +332,18 @@ class Reached:
                 out.append((next(p for p, h in offers if h.above), owner, hits))
         out.sort(key=_first)
         return [(owner, hits) for _, owner, hits in out]
+
+    def hit_lists(self) -> Iterator[tuple[Hit, list[Hit], tuple[str, ...]]]:
+        """``(best hit, hits at or above the threshold in the order offered,
+        owners)`` of every owner with such a hit: the owners of a group share
+        their one hit; any other owner comes alone."""
+        for hit, owners, _, _, _ in self.groups:
+            if hit.above and owners:
+                yield hit, [hit], owners
+        for owner, (_, best, offers) in self.special.items():
+            hits = [h for _, h in offers if h.above]
+            if hits:
+                yield best, hits, (owner,)
 
     def ranked(self) -> tuple[list[str], dict[str, Hit]]:
         """``(the owners whose best score is at least the threshold, best

@@ -51,9 +51,12 @@ place in the order; each step is a function that returns a
 from __future__ import annotations
 
 import re as _re
+from operator import attrgetter
+from typing import Callable
 
 from routelens.errors import IndexInvalidError
 from routelens.registry.model import RoutingSettings
+from routelens.routing.candidates import CandidateList, LiveGroups, MatchList
 from routelens.routing.decision import Expansion, format_score, index_state_words, line_span, listed_evidence, quote
 from routelens.routing.entries import Entries
 from routelens.routing.evidence import Candidate
@@ -117,20 +120,21 @@ def _decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdic
         if not ev.matches:
             return _no_match(ev, settings, rule_note)
         # 6. disabled candidates dropped: only those that can change the decision are read back
-        cands = {c.id: c for c in ev.candidates}
-        expansions = read_back(ev.matches, cands, entries)
-        dropped = tuple((m.id, "disabled") for m in ev.matches
-                        if m.id in expansions and expansions[m.id].status == "disabled")
-        for sid, _ in dropped:
-            if sid in cands:
-                cands[sid].why = "dropped: the skill is disabled"
-        live = ev.matches if not dropped else tuple(
-            m for m in ev.matches if m.id not in expansions or expansions[m.id].status != "disabled")
-        if not live:
+        cl, ranked = CandidateList.of(ev.candidates), MatchList.of(ev.matches)
+        expansions = read_back(ranked, cl, entries)
+        rank = ranked.rank()
+        dropped = tuple((sid, "disabled") for sid in sorted((i for i, x in expansions.items() if x.status == "disabled"),
+                                                            key=rank.__getitem__))
+        gone = {sid for sid, _ in dropped}
+        for sid in gone:
+            cl.set_why(sid, "dropped: the skill is disabled")
+        if len(gone) == len(ranked):
             return _all_disabled(dropped, rule_note, ev)
         note = rule_note + ("; dropped disabled " + ", ".join(quote(d[0]) for d in dropped) if dropped else "")
-        # 7. the evidence model
-        live_c = [cands[m.id] for m in live if m.id in cands]
+        # 7. the evidence model: candidates of their own one by one, and groups of candidates whose evidence is
+        # the same (hundreds share one everyday word on big registries) at once; the best is set apart
+        lg = LiveGroups(cl, rank, gone)
+        live_c = lg.live
         supported = [c for c in live_c if c.supported]
         whys: dict[tuple[int, str], str] = {}  # candidates sharing their evidence share why (§6.10)
         for c in live_c:
@@ -140,32 +144,40 @@ def _decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdic
                 if why is None:
                     why = whys[k] = _unsupported_why(c)
                 c.why = why
-        if not supported:
+        lg.set_why(lambda c: not c.supported, _unsupported_why)
+        if not supported and not lg.size(_supported):
             # weak candidates that name two or more members of one composition, each by a word of its own,
             # are independent pieces that agree ("an outage ... write the postmortem": incident-review)
-            verdict = _weak_members(ev, live_c, entries, dropped, note)
+            verdict = _weak_members(ev, live_c, entries, dropped, note) if not lg.groups else None
             if verdict is not None:
                 _mark(live_c, verdict)
                 verdict.candidates = ev.candidates
                 return verdict
-            return Verdict("full", "weak_evidence", f"{_FALLBACK}{_weak_sentence(live_c)}" + note, dropped=dropped,
+            named = sorted([*live_c, *lg.members(_counted)], key=lambda c: rank[c.id])
+            weak = _weak_sentence(named, cl.first(ranked.ids, gone), len(live_c) + lg.size())
+            return Verdict("full", "weak_evidence", f"{_FALLBACK}{weak}" + note, dropped=dropped,
                            candidates=ev.candidates)
         supported.sort(key=lambda c: (-c.weight, -c.score, c.id))
-        by_id = {m.id: m for m in live}
-        sup_matches = tuple(by_id[c.id] for c in supported)
+        best = lg.best(_supported, _order)
+        if best is not None and (not supported or best[0] < _order(supported[0], supported[0].id)):
+            lg.detach(best[1])  # the best supported candidate is read one by one (and a member left alone too)
+            supported = sorted((c for c in live_c if c.supported), key=lambda c: (-c.weight, -c.score, c.id))
+        by_id = ranked.by_id()
+        sup_matches = ranked.many(lg.ordered(supported, _supported, _order))
         # 8. compositions: candidates asked together that make up a composition corroborate each other
         countable = [c for c in live_c if c.counted]
         verdict = None
-        if len(countable) > len(supported) >= 1 and len(countable) >= 2:
+        if len(countable) + lg.size(_counted) > len(sup_matches) >= 1 and len(countable) + lg.size(_counted) >= 2:
             # a member backed by one everyday word only (incidental: "burn rate alerts") joins only when the
             # task names the composition's purpose; a rarer word is an ask of its own ("translate it")
-            incidental = any(not c.supported and not c.rival and not asked_for(c, ev.task) for c in countable)
-            verdict = _compositions(entries, tuple(by_id[c.id] for c in countable), dropped, note,
+            incidental = any(not c.supported and not c.rival and not asked_for(c, ev.task)
+                             for c in (*countable, *lg.protos(_counted)))
+            verdict = _compositions(entries, ranked.many(lg.ordered(countable, _counted)), dropped, note,
                                     purpose_of=ev.task if incidental else None)
         if verdict is None:
             verdict = _compositions(entries, sup_matches, dropped, note)
         if verdict is not None:
-            _mark(live_c, verdict)
+            _mark(live_c, verdict, lg)
             verdict.candidates = ev.candidates
             return verdict
         # 9. one outweighs the others, several needs, or ambiguity
@@ -183,39 +195,56 @@ def _decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdic
         # a rival: evidence beyond one everyday word, or one everyday word in a clause of its own (§6.3 step 9)
         # ... unless its one word names only what the best candidate's work is for (what_it_is_for)
         purpose: dict[int, str] = {}
-        rivals = sorted((c for c in live_c if c is not top and c.counted and (c.rival or apart(c))
-                         and not purpose.setdefault(id(c), what_it_is_for(c, top, ev.task) or "")),
-                        key=lambda c: (-c.weight, -c.score, c.id))
-        rival_ids = {id(c) for c in rivals}
+
+        def rival(c: Candidate) -> bool:
+            return (c is not top and c.counted and (c.rival or apart(c))
+                    and not purpose.setdefault(id(c), what_it_is_for(c, top, ev.task) or ""))
+
+        rivals = sorted((c for c in live_c if rival(c)), key=lambda c: (-c.weight, -c.score, c.id))
+        groups = lg.protos(rival)  # groups of rivals (a group's proto stands for its members)
+        rival_ids = {id(c) for c in (*rivals, *groups)}
         everyday_why = f"not selected: an everyday word only, next to the evidence for {quote(top.id)}"
-        for c in live_c:
-            if c is not top and c.counted and id(c) not in rival_ids:
-                said = purpose.get(id(c))
-                c.why = f"not selected: {said}, what the work of {quote(top.id)} is for" if said else everyday_why
-        if rivals:
-            second = rivals[0]
-            if top.weight >= second.weight + 2 and not any(c.strong or apart(c) for c in rivals):
-                for c in rivals:
-                    c.why = f"not selected: {quote(top.id)} has more evidence ({top.weight} vs {c.weight})"
+
+        def tell(test: Callable[[Candidate], bool], why: Callable[[Candidate], str]) -> None:
+            """Every live candidate passing ``test`` (a group's members as its proto) is given ``why(it)``."""
+            for c in live_c:
+                if test(c):
+                    c.why = why(c)
+            lg.set_why(test, why)
+
+        def is_rival(c: Candidate) -> bool:
+            return id(c) in rival_ids
+
+        tell(lambda c: c is not top and c.counted and id(c) not in rival_ids,
+             lambda c: f"not selected: {said}, what the work of {quote(top.id)} is for"
+             if (said := purpose.get(id(c))) else everyday_why)
+        if rivals or groups:
+            second = rivals[0] if rivals else None
+            first = lg.best(is_rival, _order)  # (a group's first member, read on its own)
+            if first is not None and (second is None or first[0] < _order(second, second.id)):
+                second = cl.get(first[1])
+            alike = (*rivals, *groups)
+            if top.weight >= second.weight + 2 and not any(c.strong or apart(c) for c in alike):
+                tell(is_rival, lambda c: f"not selected: {quote(top.id)} has more evidence ({top.weight} vs {c.weight})")
             else:
-                if all(c.supported for c in rivals):
-                    verdict = _several(ev, supported, expansions, entries, dropped, note)
+                if all(c.supported for c in alike):
+                    # (the members of a group of supported candidates share their anchor: no several needs)
+                    verdict = None if lg.size(_supported) else _several(ev, supported, expansions, entries, dropped,
+                                                                        note)
                     if verdict is not None:
                         verdict.candidates = ev.candidates
                         return verdict
                 same_words = any(a[0] < b[1] and b[0] < a[1] for a in top.spans for b in second.spans)
                 if (second.supported and top.weight >= second.weight and same_words
                         and top.score - second.score >= settings.ambiguity_margin):
-                    for c in rivals:
-                        c.why = (f"not selected: {quote(top.id)} has more evidence and scored higher "
-                                 f"({format_score(top.score)} vs {format_score(c.score)})")
+                    tell(is_rival, lambda c: f"not selected: {quote(top.id)} has more evidence and scored higher "
+                                             f"({format_score(top.score)} vs {format_score(c.score)})")
                 else:
                     msg = (f"{_FALLBACK}{quote(top.id)} and {quote(second.id)} both have evidence "
                            f"({_pieces_words(top)}; {_pieces_words(second)}) and the task does not say which "
                            "it wants")
                     top.why = "not selected: ambiguous with " + quote(second.id)
-                    for c in rivals:
-                        c.why = "not selected: ambiguous with " + quote(top.id)
+                    tell(is_rival, lambda c: "not selected: ambiguous with " + quote(top.id))
                     return Verdict("full", "ambiguous", msg + note, dropped=dropped, candidates=ev.candidates)
         # 10. the clear candidate
         top.selected = True
@@ -229,7 +258,15 @@ def _decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdic
                        freshness="invalid", candidates=ev.candidates)
 
 
-def _mark(supported: list[Candidate], v: Verdict) -> None:
+_supported, _counted = attrgetter("supported"), attrgetter("counted")
+
+
+def _order(c: Candidate, sid: str) -> tuple:
+    """The order of supported candidates and of rivals: most weight, then best score, then id."""
+    return -c.weight, -c.score, sid
+
+
+def _mark(supported: list[Candidate], v: Verdict, lg: LiveGroups | None = None) -> None:
     chosen, full_why = set(v.skills), f"not selected: {v.reason.replace('_', ' ')}"
     for c in supported:
         if c.id in chosen:
@@ -238,6 +275,9 @@ def _mark(supported: list[Candidate], v: Verdict) -> None:
                 else "selected: " + _pieces_words(c)
         elif v.mode == "full":
             c.why = full_why
+    if lg is not None:  # the live members of groups, the same way
+        lg.mark(chosen, lambda c: f"selected as a member of composition {quote(v.composition)}" if v.composition
+                else "selected: " + _pieces_words(c), full_why if v.mode == "full" else None)
 
 
 def _pieces_words(c: Candidate) -> str:
@@ -261,14 +301,18 @@ def _unsupported_why(c: Candidate) -> str:
     return "not selected: weak evidence (" + ", ".join(p.detail for p in c.pieces if p.counts) + ")"
 
 
-def _weak_sentence(cands: list[Candidate]) -> str:
-    """Why no candidate is supported, in one clause (docs/formats.md §6.10)."""
-    if not cands:
+def _weak_sentence(cands: list[Candidate], first: Candidate | None = None, total: int | None = None) -> str:
+    """Why no candidate is supported, in one clause (docs/formats.md §6.10).
+    ``cands``: the live candidates read one by one; ``first``, ``total``:
+    the first live candidate and how many are live, groups of candidates
+    none of whose triggers counts included (default: of ``cands``)."""
+    if not cands and first is None:
         return "no candidate has evidence that holds up"
-    c = cands[0]
+    c = first if first is not None else cands[0]
+    total = len(cands) if total is None else total
     if c.dropped_by:
         return (f"{quote(c.id)} is ruled out by its not_when {quote(c.dropped_by)}" +
-                (f", and {len(cands) - 1} other candidate(s) lack evidence" if len(cands) > 1 else ""))
+                (f", and {total - 1} other candidate(s) lack evidence" if total > 1 else ""))
     neg = [p for p in c.pieces if p.kind in _NOT_COUNTED]
     trig = [p for p in c.pieces if p.kind == "trigger"]
     if not trig and neg:
@@ -488,7 +532,7 @@ def _weak_members(ev: Evidence, live_c: list[Candidate], entries: Entries, dropp
     for x, y in zip(anchors, anchors[1:]):
         if y[0] < x[1] or _ALTERNATIVE.search(ev.task[x[1]:y[0]]):
             return None
-    by_id = {m.id: m for m in ev.matches}
+    by_id = MatchList.of(ev.matches).by_id()
     v = _compositions(entries, tuple(by_id[c.id] for c in countable), dropped, note)
     return v if v is not None and v.mode == "index" else None
 
@@ -540,7 +584,8 @@ def _compositions(entries: Entries, live: tuple[Match, ...], dropped: tuple[tupl
             if not (sa <= sb or sb <= sa) and (cand & sa) - sb and (cand & sb) - sa:
                 # name every composition the candidates are spread over, not only this pair; one
                 # inside another touched composition is no part of the conflict
-                outer = [c for c in touched if not any(map(sets[c].__lt__, list(map(sets.__getitem__, touched))))]
+                every = [sets[c] for c in touched]
+                outer = [c for c in touched if not any(map(sets[c].__lt__, every))]
                 order = {m.id: n for n, m in enumerate(live)}
                 named = _and(f"{quote(c)} ({', '.join(sorted(cand & sets[c], key=order.__getitem__))})"
                              for c in outer)

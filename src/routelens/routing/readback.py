@@ -13,19 +13,16 @@ range the first time costs a YAML parse.
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
-
+from routelens.routing.candidates import CandidateList, MatchList
 from routelens.routing.decision import Expansion
 from routelens.routing.entries import Entries
-from routelens.routing.evidence import Candidate
-from routelens.routing.matching import Match
 
 __all__ = ["read_back"]
 
 
-def read_back(matches: Sequence[Match], cands: Mapping[str, Candidate], entries: Entries) -> dict[str, Expansion]:
+def read_back(matches: MatchList, cands: CandidateList, entries: Entries) -> dict[str, Expansion]:
     """``skill id -> Expansion`` of the candidates whose status (and
-    triggers, trust verified) the decision needs, in ``matches`` order:
+    triggers, trust verified) the decision needs, read in ``matches`` order:
 
     - every match without a candidate, and every candidate with a counted
       trigger;
@@ -36,22 +33,29 @@ def read_back(matches: Sequence[Match], cands: Mapping[str, Candidate], entries:
       ones are live, the others until one is live: weak members of one
       composition agree only when no other candidate is live (§6.10).
 
-    Raises :class:`~routelens.errors.IndexInvalidError` as
-    :meth:`Entries.expand` does."""
+    Only the candidates read are looked at one by one (a group of
+    candidates none of whose triggers counts is not). Raises
+    :class:`~routelens.errors.IndexInvalidError` as :meth:`Entries.expand`
+    does."""
+    ids = matches.ids
     out: dict[str, Expansion] = {}
-    first_live = False
-    for m in matches:
-        c = cands.get(m.id)
-        if c is None or c.counted or not first_live:
-            x = out[m.id] = entries.expand("skill", m.id)
-            first_live = first_live or x.status != "disabled"
-    if len(out) == len(matches):
+    at = 0
+    for sid in ids:  # up to the first that is not disabled
+        at += 1
+        if (x := entries.expand("skill", sid)).status != "disabled":
+            out[sid] = x
+            break
+        out[sid] = x
+    for i in cands.must_read(matches.rank()):
+        if i >= at:
+            out[ids[i]] = entries.expand("skill", ids[i])
+    if len(out) == len(ids):
         return out
-    live = [cands[i] for i, x in out.items() if i in cands and x.status != "disabled"]
+    live = [c for sid, x in out.items() if x.status != "disabled" and (c := cands.evidence_of(sid)) is not None]
     if not any(c.supported for c in live) and sum(1 for c in live if c.counted) >= 2:
-        for m in matches:
-            if m.id not in out:
-                x = out[m.id] = entries.expand("skill", m.id)
+        for sid in ids:
+            if sid not in out:
+                x = out[sid] = entries.expand("skill", sid)
                 if x.status != "disabled":
                     break
     return out

@@ -17,8 +17,6 @@ with its evidence (docs/formats.md §6). A facade over the routing stage:
 from __future__ import annotations
 
 import copy
-import operator
-from bisect import bisect_right
 import dataclasses
 import os
 import re
@@ -50,6 +48,7 @@ from routelens.routing.matching import (
     prepare,
     prepare_tail,
 )
+from routelens.routing.candidates import CandidateList, MatchList
 from routelens.routing.evidence import Lexicon, assess
 from routelens.routing import matcher_cache
 from routelens.routing.columns import NamedPostings
@@ -60,13 +59,6 @@ from routelens.text.canonical import canonical_bytes, sha256_hex, source_sha256
 from routelens.text.words import closest
 
 __all__ = ["Router", "route", "Vouched", "vouch"]
-
-_score_of = operator.attrgetter("score")
-
-
-def _neg_score(m: Match) -> float:
-    return -m.score
-
 
 #: ``/id`` or ``$id`` as a word of its own (docs/formats.md §6.4)
 _EXPLICIT_RE = re.compile(r"(?<![0-9a-z_/$.\-])[/$]([0-9a-z][0-9a-z\-]*)(?![0-9a-z_/\-])")
@@ -391,13 +383,12 @@ class Router:
         the whole task, however long), explicit ``/id`` and ``$id`` words."""
         p = prepare(task)
         threshold = self.threshold
-        skill_hits: dict[str, list[Match]] = {}
-        found = self._skills.match(p, threshold, MAX_NEAR_MISSES, skill_hits)
-        # ``found`` comes in owner (id) order and the sort is stable: best score first, ties by id
-        order = sorted(found.values(), key=_score_of, reverse=True)
-        cut = bisect_right(order, -threshold, key=_neg_score)  # the first below the threshold
-        matches = tuple(order[:cut])
-        near = tuple(order[cut:cut + MAX_NEAR_MISSES])
+        # the skills' hits as groups of skills sharing a trigger text: hundreds of skills share one on big
+        # registries, and their matches and candidates are made when something reads them
+        reached = self._skills.reach(p, threshold, MAX_NEAR_MISSES)
+        ids, hit_of = reached.ranked()
+        matches: tuple[Match, ...] | MatchList = MatchList(ids, hit_of) if ids else ()
+        near = tuple(h.match(o) for o, h in reached.near(MAX_NEAR_MISSES))
         rules = self._rules.match(p, threshold, 0)
         risks = self._risk.match(p, threshold, 0)
         if p.truncated and (self._rules.triggers or self._risk.triggers):
@@ -417,7 +408,7 @@ class Router:
         steer = tuple(steering(text))
         harm = tuple(destructive(task)) if self.settings.destructive_intents else ()
         explicit, unknown_ids, unknown = self._explicit(p)
-        candidates: tuple = ()
+        candidates: tuple | CandidateList = ()
         if matches:
             nw: dict[str, Match] = {}
             if self._not_when.triggers:
@@ -425,7 +416,7 @@ class Router:
                 for owner, m in self._not_when.match(p, bar, 0).items():
                     if m.score >= bar:
                         nw[owner] = m
-            candidates = tuple(assess(p, skill_hits, matches, self.lexicon, nw, negated(text)))
+            candidates = assess(p, reached, ids, self.lexicon, nw, negated(text))
         return Evidence(task, matches, near, tuple(rule_hits), tuple(risk_hits), explicit, p.truncated,
                         self.freshness, candidates, steer, harm, unknown_ids, tuple(clause_breaks(text)), unknown)
 
@@ -470,11 +461,10 @@ class Router:
         if not v.candidates and ev.candidates:
             # a step before the evidence model decided: every candidate still says why it was not chosen
             why = _EARLY_WHY.get(v.reason, v.reason.replace("_", " "))
-            for c in ev.candidates:
-                if c.id in v.skills:
-                    c.selected, c.why = True, "selected: named explicitly"
-                elif not c.why:
-                    c.why = f"not selected: {why}"
+            CandidateList.of(ev.candidates).fill_why(f"not selected: {why}", v.skills, "selected: named explicitly")
+        evidence = v.candidates or ev.candidates
+        if isinstance(evidence, CandidateList):
+            evidence = evidence.frozen()  # what this decision filled in (tune decides one evidence again)
         message = v.message
         full = v.mode == "full"
         missing: tuple[tuple[str, str, str], ...] = ()
@@ -502,7 +492,7 @@ class Router:
             source_sha256=self.freshness.registry_sha256, index_sha256=self.index_sha256,
             matcher_version=MATCHER_VERSION, rule_matches=ev.rule_matches, truncated=ev.truncated,
             missing_bodies=missing,
-            evidence=v.candidates or ev.candidates,
+            evidence=evidence,
         )
 
     # ------------------------------------------------------------------ explain
