@@ -180,3 +180,26 @@ def test_a_matcher_read_from_the_cache_reaches_the_same():
         assert [(x.id, x.score, x.span) for x in loaded.match(p, 85.0, 5, a).values()] == \
             [(x.id, x.score, x.span) for x in reference_match(built, p, 85.0, 5, b).values()]
         assert list(a) == list(b)
+
+
+def test_the_bound_of_a_text_is_its_triggers():
+    """A text a task reaches is bounded from its text alone (``_bound_of``)
+    until it must be scored: the same short flag, units and
+    ``(unit, value, is a word)`` as its :class:`_Trigger` (cut in full),
+    on every trigger of the shipped registries and on random strings."""
+    from pathlib import Path
+
+    from routelens.registry import load_registry
+
+    root = Path(__file__).resolve().parents[1]
+    texts = set()
+    for path in [root / "skills.yaml", *sorted(root.glob("benchmarks/registries/*/skills.yaml"))]:
+        reg = load_registry(path)
+        texts |= {t for s in reg.skills.values() for t in (*s.triggers, *s.not_when)}
+    rng = random.Random(5)
+    alphabet = "abcXYZ 09#+%./:&-_ の日本語テストｶﾞé\u0301ＡＢ\t\u3000"
+    texts |= {"".join(rng.choice(alphabet) for _ in range(rng.randint(0, 14))) for _ in range(3000)}
+    texts |= {" ".join(rng.sample(WORDS + ["the", "on", "a", "of", "into"], rng.randint(1, 4))) for _ in range(500)}
+    for t in sorted(texts):
+        tr = matching._Trigger("o", t, 0)
+        assert matching._bound_of(t) == (tr.short, tr.units, tr.bound), t

@@ -63,6 +63,11 @@ class Strings:
             i += len(self.offsets) - 1
         return self.joined[self.offsets[i]:self.offsets[i + 1]]
 
+    def take(self, indices: Iterable[int]) -> list[str]:
+        """The strings at ``indices`` (each in range), in that order."""
+        joined, offsets = self.joined, self.offsets
+        return [joined[offsets[i]:offsets[i + 1]] for i in indices]
+
     def __getstate__(self) -> tuple[str, bytes]:
         return (self.joined, self.offsets.tobytes())
 

@@ -717,20 +717,43 @@ class _Trigger:
         self.kana_end = bool(units) and kinds[-1] == _SPACELESS and is_katakana(units[-1][-1])
         self.letter = len(units) == 1 and kinds[0] == _WORD and len(units[0]) == 1 and units[0].isalpha() \
             and text.strip() != text.strip().lower()
-        opt = tuple([k == _WORD and u in STOPWORDS for k, u in zip(kinds, units)])
-        content = len(opt) - sum(opt)
-        if opt and content <= 1:
-            # "on call", "back on", "into Japanese": with one word of content, every word must be there
-            opt = (False,) * len(opt)
-            content = sum(1 for k, u in zip(kinds, units) if not (k == _WORD and u in STOPWORDS)) or len(units)
-        self.optional = opt
-        self.content = content
-        weights = [0 if o else (len(u) if k == _WORD else _SPACELESS_WEIGHT) for k, u, o in zip(kinds, units, opt)]
-        total = sum(weights) or 1
-        self.values = values = tuple([100.0 * w / total for w in weights])
-        #: ``(unit, value, is a word)`` of the units that weigh something: what the score's upper bound
-        #: reads (:meth:`TriggerMatcher.match`; a stop word weighs 0)
-        self.bound = tuple([(u, v, k == _WORD) for k, u, v, o in zip(kinds, units, values, opt) if not o])
+        self.optional, self.content, self.values, self.bound = _weigh(kinds, units)
+
+
+def _weigh(kinds: tuple[int, ...], units: tuple[str, ...]
+           ) -> tuple[tuple[bool, ...], int, tuple[float, ...], tuple[tuple[str, float, bool], ...]]:
+    """``(optional, content, values, bound)`` of a trigger's units (:class:`_Trigger`):
+    which units are stop words that may be missing, how many carry content,
+    each unit's share of the score (0-100), and ``(unit, value, is a word)``
+    of the units that weigh something: what the score's upper bound reads
+    (:meth:`TriggerMatcher.reach`; a stop word weighs 0)."""
+    opt = tuple([k == _WORD and u in STOPWORDS for k, u in zip(kinds, units)])
+    content = len(opt) - sum(opt)
+    if opt and content <= 1:
+        # "on call", "back on", "into Japanese": with one word of content, every word must be there
+        opt = (False,) * len(opt)
+        content = sum(1 for k, u in zip(kinds, units) if not (k == _WORD and u in STOPWORDS)) or len(units)
+    weights = [0 if o else (len(u) if k == _WORD else _SPACELESS_WEIGHT) for k, u, o in zip(kinds, units, opt)]
+    total = sum(weights) or 1
+    values = tuple([100.0 * w / total for w in weights])
+    return opt, content, values, tuple([(u, v, k == _WORD) for k, u, v, o in zip(kinds, units, values, opt) if not o])
+
+
+def _bound_of(text: str) -> tuple[bool, tuple[str, ...], tuple[tuple[str, float, bool], ...]]:
+    """``(short, units, bound)`` of a trigger text, as its :class:`_Trigger`
+    has them, without the rest of it (what the upper bound of a text reads:
+    most texts a task reaches stay below the floor and are never scored)."""
+    if text.isascii():
+        norm = text.lower()
+        units = tuple(_ASCII_WORD.findall(norm))
+        kinds: tuple[int, ...] = (_WORD,) * len(units)
+    else:
+        norm = normalize_text(text)
+        toks = tokenize(norm)
+        kinds = tuple(t[0] for t in toks)
+        units = tuple(t[1] for t in toks)
+    short = len(norm) - sum(map(str.isspace, norm)) <= SHORT_TRIGGER_CHARS
+    return short, units, _weigh(kinds, units)[3]
 
 
 _group = re.Match.group
@@ -762,6 +785,10 @@ class _LazyTriggers:
 
     def __bool__(self) -> bool:
         return bool(self.texts)
+
+    def made(self, tid: int) -> _Trigger | None:
+        """Trigger ``tid`` if it was cut into units already, else None."""
+        return self._made[tid]
 
     def __getitem__(self, tid: int) -> _Trigger:
         tr = self._made[tid]
@@ -899,8 +926,9 @@ class TriggerMatcher:
                 word_post.setdefault(u, []).append(x)
                 rem -= value.get(u, 0.0)
         self._text_tids = [tuple(t) for t in text_tids]
-        #: text index -> its first trigger (:attr:`triggers`), filled in as tasks reach texts
-        self._firsts: list[_Trigger | None] | None = None
+        #: text index -> ``(short, units, bound)`` of its first trigger (:meth:`_text_bound`), filled in as
+        #: tasks reach texts
+        self._bounds: list[tuple | None] | None = None
         #: text index -> its :meth:`_text_members`, filled in as tasks reach texts whose bound counts
         self._members: list[tuple | None] | None = None
         self._word_post = word_post
@@ -944,7 +972,7 @@ class TriggerMatcher:
         state["_text_tids"] = tt if isinstance(tt, IdLists) else IdLists.of(tt)
         state["_concat_post"] = cp if isinstance(cp, Postings) else Postings.of(cp)
         state["_word_cache"] = {}
-        state["_firsts"] = state["_members"] = None
+        state["_bounds"] = state["_members"] = None
         return state
 
     def __setstate__(self, state: dict) -> None:
@@ -1244,13 +1272,25 @@ class TriggerMatcher:
         trs = [triggers[t] for t in tids]
         return tids, tuple(tr.owner for tr in trs), tuple(tr.order for tr in trs)
 
+    def _text_bound(self, x: int) -> tuple[bool, tuple[str, ...], tuple[tuple[str, float, bool], ...]]:
+        """``(short, units, bound)`` of text ``x`` (an index into
+        ``_text_tids``): from its first trigger when that is cut into units
+        already, else from its text alone (:func:`_bound_of`: most texts a
+        task reaches are never scored, so never cut in full)."""
+        tid = self._text_tids[x][0]
+        trs = self.triggers
+        tr = trs.made(tid) if isinstance(trs, _LazyTriggers) else trs[tid]
+        if tr is None:
+            return _bound_of(trs.texts[tid])  # type: ignore[union-attr]
+        return tr.short, tr.units, tr.bound
+
     def _text_hit(self, x: int, task: PreparedTask, word_pos: dict[str, list[tuple[int, float]]],
                   threshold: float) -> "Hit | None":
         """The :class:`Hit` of text ``x`` on the task, or None when it does
         not score at least the floor (any trigger of a text scores the same:
         its first, cut into units, is the one scored)."""
         first = self._text_tids[x][0]
-        score, a, b = self._score_trigger(first, task, self._evidence(self._firsts[x], task, word_pos))
+        score, a, b = self._score_trigger(first, task, self._evidence(self.triggers[first], task, word_pos))
         if score < self.floor or a < 0:
             return None
         return Hit.of(self._to_match(first, task, score, a, b), threshold)
@@ -1293,23 +1333,23 @@ class TriggerMatcher:
         best = word_best.get
         positions = task.positions
         text_tids = self._text_tids
-        firsts, members = self._firsts, self._members
-        if firsts is None or members is None:
-            firsts = self._firsts = [None] * len(text_tids)
+        bounds, members = self._bounds, self._members
+        if bounds is None or members is None:
+            bounds = self._bounds = [None] * len(text_tids)
             members = self._members = [None] * len(text_tids)
         alias = task.alias
         high: list[tuple[float, int]] = []  # (-bound, text) of the texts whose bound reaches the threshold
         queue = []  # (-bound, trigger id, text, owner, order) of the triggers whose text's bound lies below it
         for x in cands:
-            tr = firsts[x]
-            if tr is None:
-                tr = firsts[x] = triggers[text_tids[x][0]]  # the text's first trigger, cut into units
-            if tr.short:
+            bd = bounds[x]
+            if bd is None:
+                bd = bounds[x] = self._text_bound(x)
+            if bd[0]:  # a short trigger
                 b = 100.0 if all(u in positions or (alias and u in alias.values())
-                                 for u in tr.units) else 0.0
+                                 for u in bd[1]) else 0.0
             else:
                 b = 0.0
-                for u, v, word in tr.bound:
+                for u, v, word in bd[2]:
                     if word:
                         b += v * best(u, 0.0)
                     elif u in positions:
@@ -1451,6 +1491,8 @@ class TriggerMatcher:
         trs = self.triggers
         if isinstance(trs, _LazyTriggers):
             texts = trs.texts
+            if isinstance(texts, Strings):
+                return tuple(texts.take(ids))
             return tuple(texts[t] for t in ids)
         return tuple(trs[t].text for t in ids)
 

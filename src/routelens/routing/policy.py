@@ -123,7 +123,7 @@ def _decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdic
         cl, ranked = CandidateList.of(ev.candidates), MatchList.of(ev.matches)
         expansions = read_back(ranked, cl, entries)
         rank = ranked.rank()
-        dropped = tuple((sid, "disabled") for sid in sorted((i for i, x in expansions.items() if x.status == "disabled"),
+        dropped = tuple((sid, "disabled") for sid in sorted((i for i in expansions if expansions.status(i) == "disabled"),
                                                             key=rank.__getitem__))
         gone = {sid for sid, _ in dropped}
         for sid in gone:

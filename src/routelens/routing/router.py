@@ -128,6 +128,9 @@ class Router:
                 if (isinstance(cw, tuple) and len(cw) == 2 and isinstance(cw[0], NamedPostings)
                         and isinstance(cw[1], list)):
                     self.entries.use_composition_words(*cw)
+                st = cached["index"].get("skill_statuses")
+                if isinstance(st, tuple) and len(st) == 2 and isinstance(st[0], dict) and isinstance(st[1], list):
+                    self.entries.use_statuses(*st)
             else:
                 self.entries = Entries.from_index(text, display_name, index, registry, registry_loader, base_dir)
 
@@ -167,9 +170,12 @@ class Router:
             skill_triggers, rule_triggers, not_when = self._trigger_lists
             skills, lex = TriggerMatcher(skill_triggers, floor=floors[0]), lexicon()
             lex.own_words.backed_by(skills)  # both from skill_triggers: the cache keeps the words as the triggers
-            return (skills, TriggerMatcher(rule_triggers, floor=floors[1]),
-                    TriggerMatcher([(t, [t]) for t in self.high_risk_terms], floor=floors[1]),
-                    TriggerMatcher(not_when, floor=not_when_floor(floors[1])), lex)
+            got = (skills, TriggerMatcher(rule_triggers, floor=floors[1]),
+                   TriggerMatcher([(t, [t]) for t in self.high_risk_terms], floor=floors[1]),
+                   TriggerMatcher(not_when, floor=not_when_floor(floors[1])), lex)
+            # (set here too: the summary written beside them reads the ranges against these matchers' triggers)
+            self._skills, self._rules, self._risk, self._not_when, self.lexicon = got
+            return got
 
         if cached is not None and cached.get("floors") == floors and fresh.state == "fresh" and index is not None:
             built = cached["built"]
@@ -194,14 +200,20 @@ class Router:
 
     def _summary(self, index: CompactIndex) -> dict:
         """What the matcher cache keeps of a checked index (docs/formats.md
-        §11.4): :func:`~routelens.artifacts.index_file.index_summary` and
-        the word index of the composition ranges (a function of the rows
-        and of the registry text the index's hash pins)."""
+        §11.4): :func:`~routelens.artifacts.index_file.index_summary`, the
+        word index of the composition ranges and the skills' statuses
+        (:meth:`Entries.vouch_statuses`), functions of the rows and of the
+        registry text the index's hash pins."""
         summary = index_summary(index)
         words, other = self.entries.composition_words()
         if not isinstance(words, NamedPostings):
             words = NamedPostings.of(words, list(self.entries.composition_ids))
         summary["composition_words"] = (words, list(other))
+        # the skills' statuses, read from their ranges (a batch whose everyday words reach hundreds of skills
+        # reads each candidate's status the first time it counts: most of a cold batch's slowest tasks)
+        statuses, left = self.entries.vouch_statuses()
+        summary["skill_statuses"] = (statuses, left)
+        self.entries.use_statuses(statuses, left)
         return summary
 
     def _index_triggers(self, kind: str, entry_id: str) -> tuple[str, ...] | None:
