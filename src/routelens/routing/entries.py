@@ -103,6 +103,7 @@ class Entries:
         self._rules_verified = False
         #: (skill id -> status when not active, skills left out) vouched for by the matcher cache (use_statuses)
         self._statuses: tuple[dict[str, str], frozenset[str]] | None = None
+        self._known_skills: set[str] = set()  # skill ids found in the rows (vouched_status)
         #: the index's ``routing`` object (None: the index has none), checked against the registry's section
         self._index_routing: dict[str, Any] | None = None
         if not from_index:
@@ -472,9 +473,17 @@ class Entries:
         given it (the range is then known to read back and hold the
         index's triggers: :meth:`expand` would give it), or None (read it)."""
         got = self._statuses
-        if got is None or skill_id in got[1] or skill_id not in self._rows["skill"]:
+        if got is None or skill_id in got[1]:
             return None
-        return got[0].get(skill_id, "active")
+        status = got[0].get(skill_id)
+        if status is not None:
+            return status
+        known = self._known_skills
+        if skill_id not in known:
+            if skill_id not in self._rows["skill"]:  # (the rows of a vouched index are looked up by bisection)
+                return None
+            known.add(skill_id)
+        return "active"
 
     def verify_rules(self) -> None:
         """The check :meth:`expand` makes once before the first entry is

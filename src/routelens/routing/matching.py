@@ -66,7 +66,8 @@ import unicodedata
 from array import array
 from bisect import bisect_left, insort
 from heapq import nsmallest
-from itertools import repeat
+from itertools import compress, repeat
+from operator import not_
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Sequence
 
@@ -1339,7 +1340,7 @@ class TriggerMatcher:
             members = self._members = [None] * len(text_tids)
         alias = task.alias
         high: list[tuple[float, int]] = []  # (-bound, text) of the texts whose bound reaches the threshold
-        queue = []  # (-bound, trigger id, text, owner, order) of the triggers whose text's bound lies below it
+        queue = []  # (-bound, text) of the texts whose bound lies below it
         for x in cands:
             bd = bounds[x]
             if bd is None:
@@ -1361,8 +1362,7 @@ class TriggerMatcher:
                 if b >= threshold:
                     high.append((-b, x))
                 else:
-                    tids, owners, orders = members[x]
-                    queue += zip(repeat(-b), tids, repeat(x), owners, orders)
+                    queue.append((-b, x))
         # the texts that can reach the threshold: every one is scored, each hit handed to its owners at once
         high.sort()
         scored: dict[int, Hit | None] = {}
@@ -1390,24 +1390,51 @@ class TriggerMatcher:
                 if again.isdisjoint(owners):
                     kept.append(g)
                     continue
-                rest = [i for i, o in enumerate(owners) if o not in again]
-                offers += [(negb, tids[i], owners[i], orders[i], hit) for i in range(len(owners)) if owners[i] in again]
-                if rest:
-                    kept.append((hit, tuple(owners[i] for i in rest), tuple(tids[i] for i in rest),
-                                 tuple(orders[i] for i in rest), negb))
+                mine = list(map(again.__contains__, owners))
+                offers += compress(zip(repeat(negb), tids, owners, orders, repeat(hit)), mine)
+                if not all(mine):
+                    rest = list(map(not_, mine))
+                    kept.append((hit, tuple(compress(owners, rest)), tuple(compress(tids, rest)),
+                                 tuple(compress(orders, rest)), negb))
             groups = kept
             for negb, tid, owner, order, hit in sorted(offers, key=_offer_order):
                 _offer(special, owner, (1, negb, tid), hit, order)
         reached = Reached(threshold, groups, special)
         if queue:
-            self._below_bound(reached, sorted(queue), scored, task, word_pos, threshold, keep_below)
+            self._below_bound(reached, self._by_bound(queue), scored, task, word_pos, threshold, keep_below)
         return reached
 
-    def _below_bound(self, reached: "Reached", queue: list, scored: dict, task: PreparedTask,
+    def _by_bound(self, texts: list[tuple[float, int]]) -> Iterator[tuple[float, int, int, str, int]]:
+        """``(-bound, trigger id, text, owner, order)`` of every trigger of
+        ``texts`` (``(-bound, text)``), best bound first, then by trigger id
+        (the triggers of texts with the same bound interleave), made as they
+        are read: the near misses are known long before the last."""
+        texts.sort()
+        members = self._members
+        i, n = 0, len(texts)
+        while i < n:
+            negb = texts[i][0]
+            j = i + 1
+            while j < n and texts[j][0] == negb:
+                j += 1
+            if j == i + 1:
+                x = texts[i][1]
+                tids, owners, orders = members[x]  # type: ignore[index]
+                yield from zip(repeat(negb), tids, repeat(x), owners, orders)
+            else:
+                level = []
+                for _, x in texts[i:j]:
+                    tids, owners, orders = members[x]  # type: ignore[index]
+                    level += zip(repeat(negb), tids, repeat(x), owners, orders)
+                level.sort()
+                yield from level
+            i = j
+
+    def _below_bound(self, reached: "Reached", queue: Iterable[tuple], scored: dict, task: PreparedTask,
                      word_pos: dict[str, list[tuple[int, float]]], threshold: float, keep_below: int) -> None:
         """The triggers whose text's upper bound lies below the threshold,
         best bound first and one by one (``queue``: ``(-bound, trigger id,
-        text, owner, order)``, sorted), until ``keep_below`` owners below the
+        text, owner, order)``, in that order: :meth:`_by_bound`), until ``keep_below`` owners below the
         threshold are known and no trigger left can beat them. A bound is not
         always above the score (a Japanese unit glued to a Latin word), so a
         text is scored, and its owners offered, trigger by trigger."""
