@@ -200,6 +200,16 @@ def test_the_bound_of_a_text_is_its_triggers():
     alphabet = "abcXYZ 09#+%./:&-_ の日本語テストｶﾞé\u0301ＡＢ\t\u3000"
     texts |= {"".join(rng.choice(alphabet) for _ in range(rng.randint(0, 14))) for _ in range(3000)}
     texts |= {" ".join(rng.sample(WORDS + ["the", "on", "a", "of", "into"], rng.randint(1, 4))) for _ in range(500)}
-    for t in sorted(texts):
+    owners = []
+    for i, t in enumerate(sorted(texts)):
         tr = matching._Trigger("o", t, 0)
-        assert matching._bound_of(t) == (tr.short, tr.units, tr.bound), t
+        assert matching._bound_of(t) == ((True, tr.units, ()) if tr.short else (False, (), tr.bound)), t
+        owners.append((f"o{i}", [t]))
+    # and the columns the matcher cache keeps of them
+    import pickle
+
+    built = TriggerMatcher(owners, floor=60.0)
+    loaded = pickle.loads(pickle.dumps(built))
+    assert loaded._bound_cols is not None and built._bound_cols is None
+    for x in range(len(built._text_tids)):
+        assert loaded._text_bound(x) == built._text_bound(x)

@@ -742,7 +742,8 @@ def _weigh(kinds: tuple[int, ...], units: tuple[str, ...]
 
 def _bound_of(text: str) -> tuple[bool, tuple[str, ...], tuple[tuple[str, float, bool], ...]]:
     """``(short, units, bound)`` of a trigger text, as its :class:`_Trigger`
-    has them, without the rest of it (what the upper bound of a text reads:
+    has them (``units`` only for a short trigger, ``bound`` only for
+    another), without the rest of it (what the upper bound of a text reads:
     most texts a task reaches stay below the floor and are never scored)."""
     if text.isascii():
         norm = text.lower()
@@ -753,8 +754,9 @@ def _bound_of(text: str) -> tuple[bool, tuple[str, ...], tuple[tuple[str, float,
         toks = tokenize(norm)
         kinds = tuple(t[0] for t in toks)
         units = tuple(t[1] for t in toks)
-    short = len(norm) - sum(map(str.isspace, norm)) <= SHORT_TRIGGER_CHARS
-    return short, units, _weigh(kinds, units)[3]
+    if len(norm) - sum(map(str.isspace, norm)) <= SHORT_TRIGGER_CHARS:
+        return True, units, ()
+    return False, (), _weigh(kinds, units)[3]
 
 
 _group = re.Match.group
@@ -928,8 +930,9 @@ class TriggerMatcher:
                 rem -= value.get(u, 0.0)
         self._text_tids = [tuple(t) for t in text_tids]
         #: text index -> ``(short, units, bound)`` of its first trigger (:meth:`_text_bound`), filled in as
-        #: tasks reach texts
+        #: tasks reach texts; the same of every text as columns, in a matcher read from the cache
         self._bounds: list[tuple | None] | None = None
+        self._bound_cols: tuple | None = None
         #: text index -> its :meth:`_text_members`, filled in as tasks reach texts whose bound counts
         self._members: list[tuple | None] | None = None
         self._word_post = word_post
@@ -974,10 +977,48 @@ class TriggerMatcher:
         state["_concat_post"] = cp if isinstance(cp, Postings) else Postings.of(cp)
         state["_word_cache"] = {}
         state["_bounds"] = state["_members"] = None
+        cols = self._bound_cols
+        state["_bound_cols"] = self._bound_columns() if cols is None else (
+            cols[0], cols[1], cols[2].tobytes(), cols[3].tobytes(), cols[4])
         return state
+
+    def _bound_columns(self) -> tuple[bytes, Strings, bytes, bytes, bytes]:
+        """What :meth:`_text_bound` gives for every text, as columns (the
+        matcher cache keeps them: a batch's first tasks reach hundreds of
+        texts each, and cutting each the first time was most of their time):
+        per text a byte, 1 for a short trigger; its units (a short
+        trigger's every unit, another's weighing ones) as one
+        :class:`Strings` with per text their offset (``array("I")`` bytes, one
+        more than the texts); per unit its value (``array("d")`` bytes) and
+        a byte, 1 for a word."""
+        shorts, words = bytearray(), bytearray()
+        units: list[str] = []
+        offsets = [0]
+        values = array("d")
+        for x in range(len(self._text_tids)):
+            short, us, bound = self._text_bound(x)
+            shorts.append(short)
+            if short:
+                units += us
+                values.extend([0.0] * len(us))
+                words.extend(bytes(len(us)))
+            else:
+                for u, v, word in bound:
+                    units.append(u)
+                    values.append(v)
+                    words.append(word)
+            offsets.append(len(units))
+        return bytes(shorts), Strings.of(units), _column(offsets), values.tobytes(), bytes(words)
 
     def __setstate__(self, state: dict) -> None:
         state = dict(state)
+        cols = state.get("_bound_cols")
+        if cols is not None:
+            values = array("d")
+            values.frombytes(cols[3])
+            state["_bound_cols"] = (cols[0], cols[1], _from_column(cols[2]), values, cols[4])
+        else:
+            state["_bound_cols"] = None
         owners, owner_of, orders, texts = state["triggers"]
         state["triggers"] = _LazyTriggers(owners, _from_column(owner_of), _from_column(orders), texts)
         flat, offsets = state["by_owner"]
@@ -1275,15 +1316,25 @@ class TriggerMatcher:
 
     def _text_bound(self, x: int) -> tuple[bool, tuple[str, ...], tuple[tuple[str, float, bool], ...]]:
         """``(short, units, bound)`` of text ``x`` (an index into
-        ``_text_tids``): from its first trigger when that is cut into units
-        already, else from its text alone (:func:`_bound_of`: most texts a
-        task reaches are never scored, so never cut in full)."""
+        ``_text_tids``; ``units`` only for a short trigger, ``bound`` only
+        for another): from the matcher cache's columns, else from its first
+        trigger when that is cut into units already, else from its text
+        alone (:func:`_bound_of`: most texts a task reaches are never
+        scored, so never cut in full)."""
+        cols = self._bound_cols
+        if cols is not None:  # kept by the matcher cache
+            shorts, units, offsets, values, words = cols
+            a, b = offsets[x], offsets[x + 1]
+            us = tuple(units.take(range(a, b)))
+            if shorts[x]:
+                return True, us, ()
+            return False, (), tuple(zip(us, values[a:b], map(bool, words[a:b])))
         tid = self._text_tids[x][0]
         trs = self.triggers
         tr = trs.made(tid) if isinstance(trs, _LazyTriggers) else trs[tid]
         if tr is None:
             return _bound_of(trs.texts[tid])  # type: ignore[union-attr]
-        return tr.short, tr.units, tr.bound
+        return (True, tr.units, ()) if tr.short else (False, (), tr.bound)
 
     def _text_hit(self, x: int, task: PreparedTask, word_pos: dict[str, list[tuple[int, float]]],
                   threshold: float) -> "Hit | None":
