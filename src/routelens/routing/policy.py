@@ -46,6 +46,17 @@ To weigh new kinds of evidence, add a field to :class:`Evidence` (filled by
 the router where it runs the matchers) and a step to :func:`decide` at its
 place in the order; each step is a function that returns a
 :class:`Verdict` or None ("no decision yet").
+
+Candidates whose evidence is the same come as one group (hundreds of
+skills share an everyday word on big registries:
+:class:`~routelens.routing.candidates.CandidateList`): steps 7-10 read the
+candidates of their own one by one (``live_c``) and the groups at once
+(:class:`~routelens.routing.candidates.LiveGroups`: a group's proto stands
+for its members; ``lg.set_why`` gives them their ``why``; a member the step
+must read on its own, the best candidate, is set apart with
+``lg.detach``). A rule that loops over ``live_c`` must say what it does for
+the groups too: ``tests/test_grouped_decisions.py`` decides every task both
+ways and compares every candidate's ``why``.
 """
 
 from __future__ import annotations
