@@ -300,8 +300,12 @@ def test_the_composition_word_index_read_from_the_cache_is_the_built_one(reg, mo
     monkeypatch.setenv("ROUTELENS_MATCHER_CACHE", "off")
     plain = Router.from_paths(reg)
     assert any(plain.entries.compositions_holding(sid) for sid in plain.skill_ids)
+    assert router.entries._vouched_holding is not None  # every composition's members came with the file
     for sid in plain.skill_ids:
         assert router.entries.compositions_holding(sid) == plain.entries.compositions_holding(sid)
+    for cid in plain.composition_ids:
+        assert router.entries.composition_members_of(cid) == plain.entries.composition_members_of(cid)
+    assert ("composition", plain.composition_ids[0]) not in router.entries._cache  # no range read
 
 
 def test_the_statuses_read_from_the_cache_are_the_ranges(reg, monkeypatch):

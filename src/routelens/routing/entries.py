@@ -104,6 +104,8 @@ class Entries:
         #: (skill id -> status when not active, skills left out) vouched for by the matcher cache (use_statuses)
         self._statuses: tuple[dict[str, str], frozenset[str]] | None = None
         self._known_skills: set[str] = set()  # skill ids found in the rows (vouched_status)
+        #: skill id -> the compositions holding it, made once from every composition's vouched members
+        self._vouched_holding: dict[str, tuple[str, ...]] | None = None
         #: the index's ``routing`` object (None: the index has none), checked against the registry's section
         self._index_routing: dict[str, Any] | None = None
         if not from_index:
@@ -273,6 +275,15 @@ class Entries:
             return self.composition_sets()[1].get(skill_id, ())
         got = self._holding.get(skill_id)
         if got is not None:
+            return got
+        if self._vouched_holding is not None:  # every composition's members, vouched for by the matcher cache
+            if not self._vouched_holding:
+                by_member: dict[str, list[str]] = {}
+                for cid in sorted(self._members_of):
+                    for sid in set(self._members_of[cid]):
+                        by_member.setdefault(sid, []).append(cid)
+                self._vouched_holding.update((sid, tuple(cids)) for sid, cids in by_member.items())
+            got = self._holding[skill_id] = self._vouched_holding.get(skill_id, ())
             return got
         words, other = self.composition_words()
         maybe = sorted({*words.get(skill_id, ()), *other})
@@ -462,6 +473,25 @@ class Entries:
             if status != "active":
                 statuses[sid] = status
         return statuses, left
+
+    def vouch_compositions(self) -> dict[str, tuple[str, ...]] | None:
+        """Every composition's members as its range reads them
+        (:meth:`composition_members_of`), or None when a range does not
+        read (its error is raised when a task leads to it): what the matcher
+        cache keeps for an index it vouches for, so that a batch's first
+        tasks do not read the composition ranges of hundreds of candidates
+        (:meth:`use_compositions`)."""
+        try:
+            return {cid: self.composition_members_of(cid) for cid in self._rows["composition"]}
+        except (IndexInvalidError, KeyError):
+            return None
+
+    def use_compositions(self, members: dict[str, tuple[str, ...]]) -> None:
+        """Take every composition's members as :meth:`vouch_compositions`
+        gave them for these rows and this registry text."""
+        if self._members is None and isinstance(members, dict) and len(members) == len(self._rows["composition"]):
+            self._members_of.update(members)
+            self._vouched_holding = {}
 
     def use_statuses(self, statuses: dict[str, str], left: Iterable[str]) -> None:
         """Take the statuses :meth:`vouch_statuses` gave for these rows and

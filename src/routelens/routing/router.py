@@ -131,6 +131,9 @@ class Router:
                 st = cached["index"].get("skill_statuses")
                 if isinstance(st, tuple) and len(st) == 2 and isinstance(st[0], dict) and isinstance(st[1], list):
                     self.entries.use_statuses(*st)
+                cm = cached["index"].get("composition_members")
+                if isinstance(cm, dict):
+                    self.entries.use_compositions(cm)
             else:
                 self.entries = Entries.from_index(text, display_name, index, registry, registry_loader, base_dir)
 
@@ -201,9 +204,10 @@ class Router:
     def _summary(self, index: CompactIndex) -> dict:
         """What the matcher cache keeps of a checked index (docs/formats.md
         §11.4): :func:`~routelens.artifacts.index_file.index_summary`, the
-        word index of the composition ranges and the skills' statuses
-        (:meth:`Entries.vouch_statuses`), functions of the rows and of the
-        registry text the index's hash pins."""
+        word index of the composition ranges, the skills' statuses
+        (:meth:`Entries.vouch_statuses`) and the compositions' members
+        (:meth:`Entries.vouch_compositions`), functions of the rows and of
+        the registry text the index's hash pins."""
         summary = index_summary(index)
         words, other = self.entries.composition_words()
         if not isinstance(words, NamedPostings):
@@ -214,6 +218,10 @@ class Router:
         statuses, left = self.entries.vouch_statuses()
         summary["skill_statuses"] = (statuses, left)
         self.entries.use_statuses(statuses, left)
+        members = self.entries.vouch_compositions()
+        if members is not None:
+            summary["composition_members"] = members
+            self.entries.use_compositions(members)
         return summary
 
     def _index_triggers(self, kind: str, entry_id: str) -> tuple[str, ...] | None:
