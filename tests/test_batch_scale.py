@@ -278,7 +278,7 @@ def test_the_owners_a_text_keeps_between_tasks_give_what_a_fresh_matcher_gives()
         used.match(prepare(task), 80.0, 5, {})
     assert used._members is not None and sum(x is not None for x in used._members) >= 3
     again = pickle.loads(pickle.dumps(used))
-    assert again._members is None and again._firsts is None
+    assert again._members is None and again._bounds is None
     task = prepare("code review, then review the deploy")
     want_hits: dict = {}
     want = fresh.match(task, 80.0, 5, want_hits)

@@ -300,5 +300,36 @@ def test_the_composition_word_index_read_from_the_cache_is_the_built_one(reg, mo
     monkeypatch.setenv("ROUTELENS_MATCHER_CACHE", "off")
     plain = Router.from_paths(reg)
     assert any(plain.entries.compositions_holding(sid) for sid in plain.skill_ids)
+    assert router.entries._vouched_holding is not None  # every composition's members came with the file
     for sid in plain.skill_ids:
         assert router.entries.compositions_holding(sid) == plain.entries.compositions_holding(sid)
+    for cid in plain.composition_ids:
+        assert router.entries.composition_members_of(cid) == plain.entries.composition_members_of(cid)
+    assert ("composition", plain.composition_ids[0]) not in router.entries._cache  # no range read
+
+
+def test_the_statuses_read_from_the_cache_are_the_ranges(reg, monkeypatch):
+    """The cache keeps every skill's status as its range reads (§11.4
+    ``skill_statuses``): a router from it tells a candidate's status without
+    reading its range, the same as reading it; a range the lines alone do
+    not read (a quoted key here) is left out and read when a task needs it;
+    a disabled skill is dropped the same way."""
+    text = reg.read_text(encoding="utf-8")
+    assert "  legacy-deploy:\n" in text and "  code-review:\n" in text
+    reg.write_text(text.replace("  code-review:\n", '  "code-review":\n', 1), encoding="utf-8")
+    write_generated(load_registry(reg), reg.parent / "generated")
+    monkeypatch.setenv("ROUTELENS_MATCHER_CACHE", "off")
+    plain = Router.from_paths(reg)
+    want = _decisions(plain) + [plain.route("fab deploy to the old servers").to_dict()]
+    monkeypatch.setenv("ROUTELENS_MATCHER_CACHE", str(reg.parent.parent / "cache"))
+    Router.from_paths(reg)  # writes the file
+    router = Router.from_paths(reg)
+    statuses, left = router.entries._statuses
+    assert statuses == {sid: plain.entries.skill_status(sid) for sid in plain.skill_ids
+                        if plain.entries.skill_status(sid) != "active" and sid != "code-review"}
+    assert "legacy-deploy" in statuses and left == {"code-review"}
+    assert [router.entries.vouched_status(sid) for sid in plain.skill_ids] == [
+        None if sid == "code-review" else plain.entries.skill_status(sid) for sid in plain.skill_ids]
+    assert _decisions(router) + [router.route("fab deploy to the old servers").to_dict()] == want
+    assert ("skill", "legacy-deploy") not in router.entries._expanded  # its status came from the cache
+    assert ("skill", "code-review") in router.entries._expanded  # left out: read from its range

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from array import array
+from bisect import bisect_left
 from typing import Iterable, Sequence
 
 from routelens.text.unicode import normalize_text
@@ -62,6 +63,11 @@ class Strings:
         if i < 0:
             i += len(self.offsets) - 1
         return self.joined[self.offsets[i]:self.offsets[i + 1]]
+
+    def take(self, indices: Iterable[int]) -> list[str]:
+        """The strings at ``indices`` (each in range), in that order."""
+        joined, offsets = self.joined, self.offsets
+        return [joined[offsets[i]:offsets[i + 1]] for i in indices]
 
     def __getstate__(self) -> tuple[str, bytes]:
         return (self.joined, self.offsets.tobytes())
@@ -225,13 +231,7 @@ class Postings:
     def get(self, key: str, default=None):
         """The ints of ``key`` (an array slice), or ``default``."""
         keys = self.keys
-        lo, hi = 0, len(keys)
-        while lo < hi:
-            mid = (lo + hi) // 2
-            if keys[mid] < key:
-                lo = mid + 1
-            else:
-                hi = mid
+        lo = bisect_left(keys, key)  # (the loop in C, each key read through Strings.__getitem__)
         if lo < len(keys) and keys[lo] == key:
             return self.lists[lo]
         return default

@@ -12,9 +12,9 @@ from __future__ import annotations
 import re
 
 from routelens.errors import IndexInvalidError
+from routelens.routing.candidates import Candidate, MatchList
 from routelens.routing.decision import line_span, quote
 from routelens.routing.entries import Entries
-from routelens.routing.evidence import Candidate
 from routelens.routing.matching import Match
 from routelens.routing.several import ALTERNATIVE
 from routelens.routing.verdict import FALLBACK, Evidence, Verdict
@@ -45,7 +45,7 @@ def weak_members(ev: Evidence, live_c: list[Candidate], entries: Entries, droppe
     for x, y in zip(anchors, anchors[1:]):
         if y[0] < x[1] or ALTERNATIVE.search(ev.task[x[1]:y[0]]):
             return None
-    by_id = {m.id: m for m in ev.matches}
+    by_id = MatchList.of(ev.matches).by_id()
     v = compositions(entries, tuple(by_id[c.id] for c in countable), dropped, note)
     return v if v is not None and v.mode == "index" else None
 
@@ -97,7 +97,8 @@ def compositions(entries: Entries, live: tuple[Match, ...], dropped: tuple[tuple
             if not (sa <= sb or sb <= sa) and (cand & sa) - sb and (cand & sb) - sa:
                 # name every composition the candidates are spread over, not only this pair; one
                 # inside another touched composition is no part of the conflict
-                outer = [c for c in touched if not any(map(sets[c].__lt__, list(map(sets.__getitem__, touched))))]
+                every = [sets[c] for c in touched]
+                outer = [c for c in touched if not any(map(sets[c].__lt__, every))]
                 order = {m.id: n for n, m in enumerate(live)}
                 named = and_words(f"{quote(c)} ({', '.join(sorted(cand & sets[c], key=order.__getitem__))})"
                              for c in outer)

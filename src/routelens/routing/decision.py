@@ -162,7 +162,8 @@ class Decision:
         (the TUI's first hits; :meth:`listed` keeps them)."""
         out = dict.fromkeys(self.skills)
         out.update(dict.fromkeys(_QUOTED.findall(self.message)))
-        out.update(dict.fromkeys([c.id for c in self.evidence if c.selected]))
+        selected = getattr(self.evidence, "selected_ids", None)  # a lazy list says without making every candidate
+        out.update(dict.fromkeys(selected() if selected is not None else [c.id for c in self.evidence if c.selected]))
         return tuple(out)
 
     def listed(self) -> tuple[tuple[Match, ...], tuple]:
@@ -176,9 +177,13 @@ class Decision:
         if len(ms) <= MAX_LISTED:
             return ms, self.evidence
         keep = set(self.named())
-        shown = tuple(ms[:MAX_LISTED]) + tuple([m for m in ms[MAX_LISTED:] if m.id in keep])
+        # the lazy lists (routing.candidates) make only the items listed
+        cut = getattr(ms, "listed", None)
+        shown = cut(MAX_LISTED, keep) if cut is not None else (
+            tuple(ms[:MAX_LISTED]) + tuple([m for m in ms[MAX_LISTED:] if m.id in keep]))
         ids = {m.id for m in shown}
-        return shown, tuple([c for c in self.evidence if c.id in ids])
+        pick = getattr(self.evidence, "pick", None)
+        return shown, pick(ids) if pick is not None else tuple([c for c in self.evidence if c.id in ids])
 
     def to_dict(self) -> dict:
         """JSON-able dict with a stable key order; spans as ``[start, end]``;

@@ -101,6 +101,11 @@ class Entries:
         #: instead of :attr:`_index_triggers`: kind, id -> the index's triggers (:meth:`from_rows`)
         self._triggers_of: Callable[[str, str], tuple[str, ...] | None] | None = None
         self._rules_verified = False
+        #: (skill id -> status when not active, skills left out) vouched for by the matcher cache (use_statuses)
+        self._statuses: tuple[dict[str, str], frozenset[str]] | None = None
+        self._known_skills: set[str] = set()  # skill ids found in the rows (vouched_status)
+        #: skill id -> the compositions holding it, made once from every composition's vouched members
+        self._vouched_holding: dict[str, tuple[str, ...]] | None = None
         #: the index's ``routing`` object (None: the index has none), checked against the registry's section
         self._index_routing: dict[str, Any] | None = None
         if not from_index:
@@ -271,6 +276,15 @@ class Entries:
         got = self._holding.get(skill_id)
         if got is not None:
             return got
+        if self._vouched_holding is not None:  # every composition's members, vouched for by the matcher cache
+            if not self._vouched_holding:
+                by_member: dict[str, list[str]] = {}
+                for cid in sorted(self._members_of):
+                    for sid in set(self._members_of[cid]):
+                        by_member.setdefault(sid, []).append(cid)
+                self._vouched_holding.update((sid, tuple(cids)) for sid, cids in by_member.items())
+            got = self._holding[skill_id] = self._vouched_holding.get(skill_id, ())
+            return got
         words, other = self.composition_words()
         maybe = sorted({*words.get(skill_id, ()), *other})
         got = self._holding[skill_id] = tuple(c for c in maybe if skill_id in self.composition_members_of(c))
@@ -360,21 +374,29 @@ class Entries:
         order; the router matched the task against the index's, so a
         tampered index (two skills' trigger lists swapped, the hash kept)
         must not route. Raises :class:`IndexInvalidError` naming both lists."""
-        if self._triggers_of is not None:
-            given = self._triggers_of(kind, entry_id)
-        else:
-            given = self._index_triggers[kind].get(entry_id)
-        if given is None:
+        if self._triggers_hold(kind, entry_id, value):
             return
+        given = self._given_triggers(kind, entry_id) or ()
         held = value.get("triggers")
         held_t = tuple(held) if isinstance(held, list) and all(isinstance(t, str) for t in held) else None
-        if held_t == given:
-            return
         shown = "no trigger list" if held_t is None else _list(held_t)
         raise IndexInvalidError(
             f"the index gives {kind} {quote(entry_id)} the triggers {_list(given)}, but its canonical range "
             f"({self.display_name} {line_span(start, end)}) holds {shown}: the index does not match the "
             "registry (hand-edited?)")
+
+    def _given_triggers(self, kind: str, entry_id: str) -> tuple[str, ...] | None:
+        if self._triggers_of is not None:
+            return self._triggers_of(kind, entry_id)
+        return self._index_triggers[kind].get(entry_id)
+
+    def _triggers_hold(self, kind: str, entry_id: str, value: dict) -> bool:
+        """Whether the range's ``value`` holds the triggers the index gives the entry (or it gives none)."""
+        given = self._given_triggers(kind, entry_id)
+        if given is None:
+            return True
+        held = value.get("triggers")
+        return isinstance(held, list) and all(isinstance(t, str) for t in held) and tuple(held) == given
 
     def _verify_rules(self) -> None:
         """Every rule of the index holds, in its range, the triggers the index
@@ -425,6 +447,81 @@ class Entries:
                 f"section ({self.display_name} {line_span(at + 1, end)}: {_show_settings(held)}): the index does "
                 "not match the registry (hand-edited?)")
 
+    # ------------------------------------------------------------------ statuses vouched for
+    def vouch_statuses(self) -> tuple[dict[str, str], list[str]]:
+        """``(skill id -> status, for every skill whose status is not
+        active; the skills left out)`` of every skill whose range reads as
+        :meth:`expand` reads it on its common path (the range's lines alone,
+        :func:`~routelens.routing.range_lines.read_range`: its key, a
+        mapping, the triggers the index gives it) — what the matcher cache
+        keeps for an index it vouches for (docs/formats.md §11.4), so that
+        a batch tells a candidate's status without reading its range
+        (:meth:`use_statuses`). A skill whose range does not read so is
+        left out (read, and its error raised, when a task needs it). Reads
+        every skill's range once; keeps nothing."""
+        statuses: dict[str, str] = {}
+        left: list[str] = []
+        lines = self.lines
+        for sid, (start, end) in self._rows["skill"].items():
+            value = None
+            if 1 <= start <= end <= len(lines) and holds_key(lines[start - 1], sid):
+                value = read_range(range_text(lines, start, end), sid)
+            if not isinstance(value, dict) or not self._triggers_hold("skill", sid, value):
+                left.append(sid)
+                continue
+            status = _str_or_none(value.get("status", "active")) or "active"
+            if status != "active":
+                statuses[sid] = status
+        return statuses, left
+
+    def vouch_compositions(self) -> dict[str, tuple[str, ...]] | None:
+        """Every composition's members as its range reads them
+        (:meth:`composition_members_of`), or None when a range does not
+        read (its error is raised when a task leads to it): what the matcher
+        cache keeps for an index it vouches for, so that a batch's first
+        tasks do not read the composition ranges of hundreds of candidates
+        (:meth:`use_compositions`)."""
+        try:
+            return {cid: self.composition_members_of(cid) for cid in self._rows["composition"]}
+        except (IndexInvalidError, KeyError):
+            return None
+
+    def use_compositions(self, members: dict[str, tuple[str, ...]]) -> None:
+        """Take every composition's members as :meth:`vouch_compositions`
+        gave them for these rows and this registry text."""
+        if self._members is None and isinstance(members, dict) and len(members) == len(self._rows["composition"]):
+            self._members_of.update(members)
+            self._vouched_holding = {}
+
+    def use_statuses(self, statuses: dict[str, str], left: Iterable[str]) -> None:
+        """Take the statuses :meth:`vouch_statuses` gave for these rows and
+        this registry text (the matcher cache vouches for both)."""
+        self._statuses = (dict(statuses), frozenset(left))
+
+    def vouched_status(self, skill_id: str) -> str | None:
+        """The status of skill ``skill_id`` as :meth:`use_statuses` was
+        given it (the range is then known to read back and hold the
+        index's triggers: :meth:`expand` would give it), or None (read it)."""
+        got = self._statuses
+        if got is None or skill_id in got[1]:
+            return None
+        status = got[0].get(skill_id)
+        if status is not None:
+            return status
+        known = self._known_skills
+        if skill_id not in known:
+            if skill_id not in self._rows["skill"]:  # (the rows of a vouched index are looked up by bisection)
+                return None
+            known.add(skill_id)
+        return "active"
+
+    def verify_rules(self) -> None:
+        """The check :meth:`expand` makes once before the first entry is
+        routed to: every rule holds its index triggers and the routing
+        settings are the registry's (docs/formats.md §6.6). Raises
+        :class:`IndexInvalidError`."""
+        self._verify_rules()
+
     def skill_status(self, skill_id: str) -> str | None:
         """Canonical status of a skill (``active`` | ``deprecated`` |
         ``disabled``), read from its range or the registry; None when the id
@@ -473,8 +570,8 @@ class Entries:
         start, end = self._rows[kind][entry_id]
         lines = self.lines
         display = self.display_name
-        where = f"{display} {line_span(start, end)}"
         if end > len(lines):
+            where = f"{display} {line_span(start, end)}"
             raise IndexInvalidError(f"the index puts {kind} {quote(entry_id)} at {where}, beyond the end of the "
                                     f"registry ({len(lines)} lines)")
         text = self.range_text(start, end)
@@ -502,7 +599,8 @@ class Entries:
                 value = {"forced": "true" if entry.forced else "false", "triggers": list(entry.triggers)}
             return start, end, text, value, "registry"
         if not isinstance(value, dict) or list(value) != [entry_id]:
-            raise IndexInvalidError(f"{where} of the registry do not hold {kind} {quote(entry_id)} alone")
+            raise IndexInvalidError(f"{display} {line_span(start, end)} of the registry do not hold {kind} "
+                                    f"{quote(entry_id)} alone")
         return start, end, text, value[entry_id], "range"
 
 

@@ -46,12 +46,13 @@ from __future__ import annotations
 
 import re as _re
 import unicodedata
-from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
+from routelens.routing.candidates import (SHAPE_DETAILS as _SHAPE_DETAILS, STRONG_WEIGHT, WEAK_WEIGHT, Candidate,
+                                          CandidateList, Piece)
 from routelens.routing.decision import format_score, quote
 from routelens.routing.lexicon import EVERYDAY_ZIPF, RARE_ZIPF, Lexicon
-from routelens.routing.matching import Match, PreparedTask
+from routelens.routing.matching import Hit, Match, PreparedTask, Reached
 from routelens.routing.pointers import heading, instead, pointed_back
 from routelens.routing.signals import (Signal, asks, duration, identifiers, ja_object, markup, names_more, negated,
                                       number_verb, own_request, within)
@@ -62,103 +63,17 @@ from routelens.text.words import lemma_candidates, terms
 
 __all__ = ["RARE_ZIPF", "EVERYDAY_ZIPF", "Piece", "Candidate", "Lexicon", "assess"]
 
-_STRONG, _WEAK = 2, 1
-#: the same, for the policy's modules: a weak piece weighs 1, a candidate is supported from 2 (§6.10)
-STRONG_WEIGHT, WEAK_WEIGHT = _STRONG, _WEAK
+_STRONG, _WEAK = STRONG_WEIGHT, WEAK_WEIGHT  # a weak piece weighs 1, a candidate is supported from 2 (§6.10)
 _MAX_TERMS = 2
 #: A phrase matched with a typo still counts as a phrase from this score up.
 _PHRASE_TYPO_MIN = 90.0
 
 
-@dataclass(frozen=True, slots=True)
-class Piece:
-    """One piece of evidence for a candidate (docs/formats.md §6.10).
-
-    ``kind``: ``trigger`` | ``term`` | ``context`` | ``ask`` | ``negated`` | ``markup``
-    | ``yields`` | ``measure`` | ``not_when``; ``text``: the task's text at ``span``
-    (``[start, end)`` character offsets into the task as typed);
-    ``weight``: what it adds (0 when it does not count); ``detail``: a
-    phrase saying what it is ("the everyday word 'model' (Zipf 5.1)");
-    ``trigger``: the trigger or term as written in the registry."""
-
-    kind: str
-    text: str
-    span: tuple[int, int]
-    weight: int
-    detail: str
-    trigger: str = ""
-
-    @property
-    def counts(self) -> bool:
-        """True when the piece adds weight."""
-        return self.weight > 0
-
-    def to_dict(self) -> dict:
-        """``{"kind", "text", "span", "weight", "detail", "trigger"}``."""
-        return {"kind": self.kind, "text": self.text, "span": [self.span[0], self.span[1]], "weight": self.weight,
-                "detail": self.detail, "trigger": self.trigger}
-
-
-@dataclass(slots=True)
-class Candidate:
-    """A skill that cleared the threshold, with its evidence.
-
-    ``score``: its best trigger's score; ``weight``: the sum of its pieces'
-    weights; ``supported``: weight >= 2 with a trigger counted;
-    ``dropped_by``: the ``not_when`` phrase that dropped it, else "";
-    ``selected``/``why``: filled in by the decision (why it was or was not
-    selected)."""
-
-    id: str
-    score: float
-    pieces: tuple[Piece, ...]
-    weight: int = 0
-    supported: bool = False
-    dropped_by: str = ""
-    selected: bool = False
-    why: str = ""
-    spans: tuple[tuple[int, int], ...] = field(default=())
-    #: the specificity of its best counted trigger: phrase | rare | uncommon | everyday
-    tier: str = "everyday"
-    #: :attr:`counted`, when :func:`assess` computed it (None: computed from the pieces)
-    known_counted: bool | None = field(default=None, repr=False, compare=False)
-
-    @property
-    def strong(self) -> bool:
-        """True when a strong trigger counts (an acronym or a punctuated
-        trigger supports its candidate but makes no rival ask on its own)."""
-        return any(p.kind == "trigger" and p.weight >= _STRONG and not p.detail.startswith(_SHAPE_DETAILS)
-                   for p in self.pieces)
-
-    @property
-    def phrase(self) -> bool:
-        """True when a phrase trigger counts."""
-        return any(p.kind == "trigger" and p.weight >= _STRONG and p.detail.startswith("the phrase")
-                   for p in self.pieces)
-
-    @property
-    def rival(self) -> bool:
-        """True when its evidence is more than one everyday word: it competes
-        with another skill's evidence (docs/formats.md §6.10)."""
-        return self.counted and (self.supported or self.tier != "everyday")
-
-    @property
-    def counted(self) -> bool:
-        """True when a trigger of it counts (it was not dropped)."""
-        if self.known_counted is not None:
-            return self.known_counted
-        return not self.dropped_by and any(p.kind == "trigger" and p.weight > 0 for p in self.pieces)
-
-    def to_dict(self) -> dict:
-        """``{"id", "score", "weight", "supported", "selected", "why", "pieces"}``."""
-        return {"id": self.id, "score": self.score, "weight": self.weight, "supported": self.supported,
-                "selected": self.selected, "why": self.why, "pieces": [p.to_dict() for p in self.pieces]}
 
 
 #: a trigger's tight punctuation: ``C#``, ``C++``, ``GP%``, ``.NET``, ``Node.js``, ``1:1``, ``A/B``, ``R&D``
 _PUNCT_TRIGGER = _re.compile(r"[0-9A-Za-z][#+%]|(?:^|[0-9A-Za-z])[./:&][0-9A-Za-z]")
 _ACRONYM = _re.compile(r"[A-Z][A-Z0-9]+")
-_SHAPE_DETAILS = ("the punctuated trigger", "the acronym")
 _INCIDENTAL = "next to a specific trigger of"
 OWN_ASK = "the task asks for it in a request of its own"  # an everyday word's ask of its own (several.py)
 _NO_WORLD = ", and no other word of the task is about the registry's world"
@@ -197,19 +112,20 @@ def _adjacent_phrase(span: tuple[int, int], key: str, sid: str, text: str,
     ``(owner, span, trigger)`` that may be next to ``span``, in the order
     of :class:`~routelens.routing.spans.Spans` (:meth:`~routelens.routing.spans.Spans.near`)."""
     for o in near:
-        if o[0] == sid:
-            continue
-        a, b = o[1]
-        gap = text[b:span[0]] if b <= span[0] else text[span[1]:a] if span[1] <= a else None
-        if gap is None or len(gap) > 2 or gap.strip(" -\u2010\u2011") != "":
-            continue
-        if not lexicon.specificity(o[2])[0]:
+        if o[0] == sid or not _beside(span, o[1], text) or not lexicon.specificity(o[2])[0]:
             continue
         own = lexicon.own_words.get(o[0], frozenset())
         if key in own or any(k in own for k in lemma_candidates(key)) or any(
                 w != key and (w.startswith(key) and len(w) - len(key) <= 3) for w in own):
             return o
     return None
+
+
+def _beside(span: tuple[int, int], other: tuple[int, int], text: str) -> bool:
+    """Whether only a space or a hyphen (at most two characters) lies between ``span`` and ``other``."""
+    a, b = other
+    gap = text[b:span[0]] if b <= span[0] else text[span[1]:a] if span[1] <= a else None
+    return gap is not None and len(gap) <= 2 and gap.strip(" -\u2010\u2011") == ""
 
 
 def _zipf_words(z: float) -> str:
@@ -220,14 +136,15 @@ def _overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
     return a[0] < b[1] and b[0] < a[1]
 
 
-def _trigger_pieces(best: Match, hits: dict[str, list[Match]], text: str, negations: list[Signal],
+def _trigger_pieces(sid: str, hits: Sequence[Hit], text: str, negations: list[Signal],
                     marks: list[Signal], spans: Spans, lexicon: Lexicon) -> list[tuple[tuple[int, int], Piece]]:
-    """The trigger pieces of one candidate (counted or not), longest first.
-    ``spans``: every trigger matched in the task, with its look-ups
-    (:class:`~routelens.routing.spans.Spans`, shared by the candidates of one task)."""
-    sid = best.id
+    """The trigger pieces of candidate ``sid`` (counted or not), longest
+    first, from its ``hits`` at or above the threshold (in the order they
+    were offered). ``spans``: every trigger matched in the task, with its
+    look-ups (:class:`~routelens.routing.spans.Spans`, shared by the
+    candidates of one task)."""
     trig_pieces: list[tuple[tuple[int, int], Piece]] = []
-    for m in sorted(hits.get(sid, [best]), key=lambda m: (m.span[0] - m.span[1], m.span[0], -m.score)):
+    for m in sorted(hits, key=lambda m: (m.span[0] - m.span[1], m.span[0], -m.score)):
         span = m.span
         shown = text[span[0]:span[1]]
         if any(_overlaps(span, s) for s, _ in trig_pieces):
@@ -255,7 +172,10 @@ def _trigger_pieces(best: Match, hits: dict[str, list[Match]], text: str, negati
         strong, z, key = lexicon.specificity(m.trigger)
         typo = m.kind == "typo"
         if not strong and key is not None:
-            nxt = _adjacent_phrase(span, key, sid, text, spans.near(span), lexicon)
+            # (the triggers that are not right beside it, or not specific, are left out by text: hundreds of
+            # skills may share one)
+            nxt = _adjacent_phrase(span, key, sid, text, spans.near(
+                span, lambda sp, trig: _beside(span, sp, text) and lexicon.specificity(trig)[0]), lexicon)
             if nxt is not None:
                 trig_pieces.append((span, Piece("yields", shown, span, 0,
                                                 f"{quote(shown)} belongs with {quote(nxt[2])} of {quote(nxt[0])}",
@@ -398,13 +318,17 @@ def _asked(pieces: list[Piece], requests: list[Signal], mixups: list[tuple[int, 
     return Piece("ask", verb, (r[0], r[1]), _WEAK, f"the task asks for it ({quote(verb)})", "")
 
 
-def assess(task: PreparedTask, hits: dict[str, list[Match]], matches: Sequence[Match], lexicon: Lexicon,
-           not_when: dict[str, Match], negations: list[Signal] | None = None) -> list[Candidate]:
-    """The :class:`Candidate` of every skill in ``matches`` (best first, as
-    the router ranks them), from every trigger that matched (``hits``:
-    skill id -> its triggers at or above the threshold), the lexicon's
-    terms, negated clauses and markup, and the skills' ``not_when`` matches
-    (skill id -> the best ``not_when`` match)."""
+def assess(task: PreparedTask, reached: Reached, ranked: Sequence[str], lexicon: Lexicon,
+           not_when: dict[str, Match], negations: list[Signal] | None = None) -> CandidateList:
+    """The candidates of every skill in ``ranked`` (the owners scoring at or
+    above the threshold, best first, as the router ranks them:
+    :meth:`~routelens.routing.matching.Reached.ranked`), from every trigger
+    that matched (``reached``: the skill matcher's hits, owners sharing a
+    trigger text in groups), the lexicon's terms, negated clauses and
+    markup, and the skills' ``not_when`` matches (skill id -> the best
+    ``not_when`` match), as a :class:`~routelens.routing.candidates.CandidateList`
+    in ``ranked`` order: a :class:`Candidate` per skill whose evidence
+    counts or is its own, and one entry per group of the others."""
     text = task.original
     if negations is None:
         negations = negated(text)
@@ -412,51 +336,54 @@ def assess(task: PreparedTask, hits: dict[str, list[Match]], matches: Sequence[M
     idents = identifiers(text)
     requests: list[Signal] | None = None  # the task's requests, found when a candidate first needs them
     found = lexicon.terms_in(task)
-    spans = Spans(hits)
+    spans = Spans.of(reached)
+    rank = dict(zip(ranked, range(len(ranked))))
     domain_spans = [span for _, _, span in found] + [(a, b) for a, b, _ in idents]
     # On a big registry hundreds of candidates hold the same matched triggers and nothing of their own
     # ("review" of 300 skills): their evidence is the same, so it is computed once per signature (the
     # triggers matched, with span, score and kind) and shared. A candidate whose evidence can name
     # itself — it owns a trigger holding, or next to, one of its own (the look-ups exclude it), its own
     # domain terms are in the task, or a not_when of it matched — is assessed on its own.
-    first: dict[str, list[tuple[tuple[int, int], Piece]]] = {}
-    signature: dict[str, tuple | None] = {}
-    shared_first: dict[tuple, list[tuple[tuple[int, int], Piece]]] = {}
+    units: dict[tuple, list] = {}  # signature -> [its hits, the candidates holding them (ranking order)]
+    alone: list[tuple[str, float, list[Hit]]] = []  # (candidate, score, hits) of those that name themselves
     owners = spans.owners
-    owners_known = spans._owners.get  # the owners of a span already looked up (hundreds share one span)
-    for best in matches:
-        sid = best.id
-        hs = hits.get(sid, [best])
+    for best, hs, members in reached.hit_lists():
         if len(hs) == 1:
             m = hs[0]
-            near = owners_known(m.span)
-            if near is None:  # (an empty set is known too: most spans lie in no other trigger)
-                near = owners(m.span)
-            sig: tuple | None = None if sid in near else (best.score, m.span, m.trigger, m.score, m.kind)
+            sig = (best.score, m.span, m.trigger, m.score, m.kind)
+            near = owners(m.span)
+            selfish = near.intersection(members) if near else ()
         else:
             sig = (best.score, *((m.span, m.trigger, m.score, m.kind) for m in hs))
-            for m in hs:
-                if sid in owners(m.span):
-                    sig = None
-                    break
-        signature[sid] = sig
-        tp = shared_first.get(sig) if sig is not None else None
-        if tp is None:
-            tp = _trigger_pieces(best, hits, text, negations, marks, spans, lexicon)
-            if sig is not None:
-                shared_first[sig] = tp
-        first[sid] = tp
+            selfish = members if any(not owners(m.span).isdisjoint(members) for m in hs) else ()
+        alone += [(sid, best.score, hs) for sid in selfish]
+        rest = members if not selfish else [o for o in members if o not in selfish]
+        if rest:
+            u = units.get(sig)
+            if u is None:
+                units[sig] = [hs, list(rest)]
+            else:
+                u[1] += rest
+    unit_tp: dict[tuple, list[tuple[tuple[int, int], Piece]]] = {}
+    for sig, u in units.items():
+        u[1].sort(key=rank.__getitem__)
+        unit_tp[sig] = _trigger_pieces(u[1][0], u[0], text, negations, marks, spans, lexicon)
+    alone.sort(key=lambda x: rank[x[0]])
+    alone_tp = [_trigger_pieces(sid, hs, text, negations, marks, spans, lexicon) for sid, _, hs in alone]
+    # each distinct set of trigger pieces with the first two candidates holding it, in ranking order: what
+    # the look-ups across candidates read (a candidate sees itself excluded, so two are enough)
+    leading = sorted([(rank[o], o, unit_tp[sig]) for sig, u in units.items() for o in u[1][:2]]
+                     + [(rank[sid], sid, tp) for (sid, _, _), tp in zip(alone, alone_tp)], key=_first)
     # the work per candidate must not grow with the number of candidates: the trigger spans of all of
     # them, once (a candidate's own are among its pieces anyway), and the terms found, by owner
-    distinct = {id(tp): tp for tp in first.values()}
-    trigger_spans = {sp for tp in distinct.values() for sp, p in tp if p.kind == "trigger"}
+    trigger_spans = {sp for tp in (*unit_tp.values(), *alone_tp) for sp, p in tp if p.kind == "trigger"}
     found_by_owner: dict[str | None, list[tuple[str | None, str, tuple[int, int]]]] = {}
     for f in found:
         found_by_owner.setdefault(f[0], []).append(f)
     found_context = [f for f in found if f[0] is None or f[0] == ""]
     strong_of: dict[int, bool] = {}
     # the negated triggers, by owner: a clause that makes way for another skill's negated trigger is an ask
-    negated_other = [(o, p) for o, tp in first.items() for _, p in tp if p.kind == "negated"] if negations else []
+    negated_other = [(o, p) for _, o, tp in leading for _, p in tp if p.kind == "negated"] if negations else []
 
     def has_strong(tp: list[tuple[tuple[int, int], Piece]]) -> bool:
         got = strong_of.get(id(tp))
@@ -472,15 +399,18 @@ def assess(task: PreparedTask, hits: dict[str, list[Match]], matches: Sequence[M
         nonlocal strong_owners
         if strong_owners is None:
             strong_owners = []
-            for o, tp in first.items():
+            for _, o, tp in leading:
                 if has_strong(tp):
                     strong_owners.append(o)
+                    strong_tp[o] = tp
                     if len(strong_owners) == 2:
                         break
         return next((o for o in strong_owners if o != sid), None)
 
+    strong_tp: dict[str, list[tuple[tuple[int, int], Piece]]] = {}
+
     def specific_spans(o: str) -> list[tuple[int, int]]:  # the phrase and rare triggers of candidate o
-        return [sp for sp, p in first[o] if p.kind == "trigger" and p.weight >= _STRONG
+        return [sp for sp, p in strong_tp[o] if p.kind == "trigger" and p.weight >= _STRONG
                 and not p.detail.startswith(_SHAPE_DETAILS)]
 
     def world_besides(mine: Sequence[tuple[int, int]], theirs: Sequence[tuple[int, int]]) -> bool:
@@ -500,7 +430,7 @@ def assess(task: PreparedTask, hits: dict[str, list[Match]], matches: Sequence[M
             return None
         return Piece("ask", r[2], (r[0], r[1]), _WEAK, f"{OWN_ASK} ({quote(r[2])} ...)", "")
 
-    def evidence_of(sid: str, best: Match, trig_pieces: list[tuple[tuple[int, int], Piece]]
+    def evidence_of(sid: str, trig_pieces: list[tuple[tuple[int, int], Piece]]
                     ) -> tuple[tuple[Piece, ...], str, tuple[tuple[int, int], ...]]:
         """``(pieces without a not_when, tier, spans of trigger pieces)`` of one candidate."""
         nonlocal requests
@@ -585,34 +515,53 @@ def assess(task: PreparedTask, hits: dict[str, list[Match]], matches: Sequence[M
                       if p.counts and p.kind in ("trigger", "term", "context", "ask") else p for p in pieces]
         return tuple(pieces), tier, tuple(counted_spans)
 
-    shared: dict[tuple, tuple[tuple[Piece, ...], str, tuple[tuple[int, int], ...], int, bool]] = {}
-    shaped: dict[int, bool] = {}
-    out = []
-    for best in matches:
-        sid = best.id
+    def own(sid: str, score: float, tp: list[tuple[tuple[int, int], Piece]]) -> Candidate:
+        """The candidate ``sid`` assessed on its own."""
+        pieces, tier, counted = evidence_of(sid, tp)
+        weight = sum(p.weight for p in pieces)
         nw = not_when.get(sid)
-        sig = signature[sid]
-        key = None
-        if sig is not None and nw is None and sid not in found_by_owner:
-            tp = first[sid]
-            shape = shaped.get(id(tp))
-            if shape is None:
-                shape = shaped[id(tp)] = any(p.detail.startswith(_SHAPE_DETAILS) for _, p in tp)
-            key = (sig, other_strong(sid)) if shape else sig
-        got = shared.get(key) if key is not None else None
-        if got is None:
-            pieces, tier, counted = evidence_of(sid, best, first[sid])
-            got = (pieces, tier, counted, sum(p.weight for p in pieces),
-                   any(p.kind == "trigger" and p.weight > 0 for p in pieces))
-            if key is not None:
-                shared[key] = got
-        pieces, tier, counted, weight, counts = got
         if nw is not None:
-            c = Candidate(sid, best.score, pieces + (Piece("not_when", text[nw.span[0]:nw.span[1]], nw.span, 0,
-                                                           f"its not_when {quote(nw.trigger)} matched", nw.trigger),),
-                          weight, False, nw.trigger, False, "", counted, tier, False)
+            return Candidate(sid, score, pieces + (Piece("not_when", text[nw.span[0]:nw.span[1]], nw.span, 0,
+                                                         f"its not_when {quote(nw.trigger)} matched", nw.trigger),),
+                             weight, False, nw.trigger, False, "", counted, tier, False)
+        return Candidate(sid, score, pieces, weight, weight >= 2 and bool(counted), "", False, "", counted, tier,
+                         any(p.kind == "trigger" and p.weight > 0 for p in pieces))
+
+    out = CandidateList(ranked)
+    made: dict[str, Candidate] = {}
+    for sig, (_, members) in units.items():
+        tp = unit_tp[sig]
+        score = sig[0]
+        # a candidate whose own domain terms are in the task, or a not_when of which matched, on its own
+        apart = not_when.keys() & members | found_by_owner.keys() & members
+        for sid in apart:
+            made[sid] = own(sid, score, tp)
+        rest = [o for o in members if o not in apart] if apart else members
+        if not rest:
+            continue
+        if any(p.detail.startswith(_SHAPE_DETAILS) for _, p in tp):  # incidental next to whose specific trigger
+            keyed: dict[str | None, list[str]] = {}
+            for sid in rest:
+                keyed.setdefault(other_strong(sid), []).append(sid)
+            shares = list(keyed.values())
         else:
-            c = Candidate(sid, best.score, pieces, weight, weight >= 2 and bool(counted), "", False, "", counted,
-                          tier, counts)
-        out.append(c)
+            shares = [rest]
+        for ids in shares:
+            pieces, tier, counted = evidence_of(ids[0], tp)
+            weight = sum(p.weight for p in pieces)
+            counts = any(p.kind == "trigger" and p.weight > 0 for p in pieces)
+            supported = weight >= 2 and bool(counted)
+            proto = Candidate(ids[0], score, pieces, weight, supported, "", False, "", counted, tier, counts)
+            if len(ids) == 1:
+                made[ids[0]] = proto
+            else:
+                out.add_group(proto, tuple(ids))
+    for (sid, score, _), tp in zip(alone, alone_tp):
+        made[sid] = own(sid, score, tp)
+    for sid in sorted(made, key=rank.__getitem__):
+        out.add(made[sid])
     return out
+
+
+def _first(x: tuple):
+    return x[0]

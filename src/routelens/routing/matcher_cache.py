@@ -48,7 +48,8 @@ from routelens.errors import FileReadError
 from routelens.fileio import read_bounded, seal, unseal
 from routelens.limits import LIMITS
 from routelens.paths import cache_dir
-from routelens.routing import columns, entries, evidence, lexicon, matching
+from routelens.registry import scan
+from routelens.routing import columns, entries, evidence, lexicon, matching, range_lines
 from routelens.text import canonical, unicode, words
 
 __all__ = ["MAGIC", "cache_dir", "cache_key", "load_or_build", "read", "write"]
@@ -58,7 +59,8 @@ MAGIC = b"routelens-matcher-cache 2\n"
 
 #: the modules whose source decides what the matchers and the lexicon hold, and what checking an
 #: index means (a file vouches for an index only under the checks that accepted it)
-_SOURCES = (matching, columns, entries, evidence, lexicon, words, unicode, _index_file, _freshness, canonical)
+_SOURCES = (matching, columns, entries, range_lines, scan, evidence, lexicon, words, unicode, _index_file, _freshness,
+            canonical)
 
 #: classes a cache may hold besides plain containers: the routing stage's own
 _ALLOWED_MODULE = "routelens.routing."

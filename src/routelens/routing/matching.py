@@ -65,8 +65,11 @@ import re
 import unicodedata
 from array import array
 from bisect import bisect_left, insort
+from heapq import nsmallest
+from itertools import compress, repeat
+from operator import not_
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from typing import Iterable, Iterator, Sequence
 
 from routelens.routing.columns import IdLists, Postings, Strings, column as _column, from_column as _from_column
 from routelens.text.typos import word_similarity
@@ -80,6 +83,8 @@ __all__ = [
     "FUZZY_CAP",
     "NEAR_MISS_FLOOR",
     "Match",
+    "Hit",
+    "Reached",
     "PreparedTask",
     "TriggerMatcher",
     "normalize",
@@ -194,6 +199,194 @@ class Match:
     def to_dict(self) -> dict:
         """``{"id", "score", "trigger", "span": [start, end]}``."""
         return {"id": self.id, "score": self.score, "trigger": self.trigger, "span": [self.span[0], self.span[1]]}
+
+
+class Hit:
+    """One trigger text matched in one task, shared by every owner of the
+    text (:meth:`TriggerMatcher.reach`): ``score`` (0-100, rounded to 1
+    decimal), ``trigger`` (as written), ``span`` (``(start, end)`` character
+    offsets into the original task), ``kind`` (as :class:`Match`); ``rank``:
+    ``(-score, span start, -span length)``, the ranking key of an owner's
+    hits before the trigger's order; ``above``: the score is at least the
+    threshold the task was matched with."""
+
+    __slots__ = ("score", "trigger", "span", "kind", "rank", "above")
+
+    def __init__(self, score: float, trigger: str, span: tuple[int, int], kind: str, above: bool):
+        self.score = score
+        self.trigger = trigger
+        self.span = span
+        self.kind = kind
+        self.rank = (-score, span[0], span[0] - span[1])
+        self.above = above
+
+    @classmethod
+    def of(cls, m: Match, threshold: float) -> "Hit":
+        """The hit of match ``m`` (its owner left out)."""
+        return cls(m.score, m.trigger, m.span, m.kind, m.score >= threshold)
+
+    def match(self, owner: str) -> Match:
+        """The :class:`Match` of this hit for ``owner``."""
+        m = _new_match(Match)  # a frozen dataclass's __init__ costs more than the rest of a hit
+        d = m.__dict__  # filled key by key: a third faster than update() with keywords
+        d["id"] = owner
+        d["score"] = self.score
+        d["trigger"] = self.trigger
+        d["span"] = self.span
+        d["kind"] = self.kind
+        return m
+
+
+#: an owner's offers (:class:`Reached`): [best key (``Hit.rank`` + the trigger's order), best hit,
+#: [(position, hit), ...] in the order offered]; a position is (0, i, 0) for the i-th concatenation or
+#: symbol hit, (1, -bound, trigger id) for a trigger text reached through the inverted index
+_Offers = list
+
+
+def _offer(special: dict[str, _Offers], owner: str, pos: tuple, hit: Hit, order: int) -> bool:
+    """Offer ``hit`` to ``owner`` (its trigger's ``order`` breaks ties);
+    True when it is the owner's best hit now."""
+    key = (*hit.rank, order)
+    got = special.get(owner)
+    if got is None:
+        special[owner] = [key, hit, [(pos, hit)]]
+        return True
+    got[2].append((pos, hit))
+    if key < got[0]:
+        got[0] = key
+        got[1] = hit
+        return True
+    return False
+
+
+class Reached:
+    """What one task reached in a :class:`TriggerMatcher` (:meth:`TriggerMatcher.reach`):
+    every owner scoring at least the matcher's floor, with its hits.
+
+    ``threshold``: the threshold of :attr:`Hit.above`; ``groups``: ``(hit,
+    owners, trigger ids, orders, -bound)`` per trigger text whose upper bound
+    reaches the threshold, with the owners whose one hit it is (owners
+    ascending by trigger id: their hits were offered in that order);
+    ``special``: owner -> its offers (``[best key, best hit, [(position,
+    hit), ...]]``, in the order offered) for every other owner. Every owner
+    is in exactly one of them."""
+
+    __slots__ = ("threshold", "groups", "special", "_single_of")
+
+    def __init__(self, threshold: float, groups: list, special: dict[str, _Offers]):
+        self.threshold = threshold
+        self.groups = groups
+        self.special = special
+        self._single_of: dict[str, int] | None = None
+
+    def single_of(self) -> dict[str, int]:
+        """Owner -> the index of its group in :attr:`groups` (made once)."""
+        if self._single_of is None:
+            got: dict[str, int] = {}
+            for i, g in enumerate(self.groups):
+                got.update(zip(g[1], repeat(i)))
+            self._single_of = got
+        return self._single_of
+
+    def take_out(self, owner: str, g: int) -> None:
+        """Move ``owner`` from group ``g`` to :attr:`special` (it is offered another hit)."""
+        hit, owners, tids, orders, negb = self.groups[g]
+        i = owners.index(owner)
+        self.groups[g] = (hit, owners[:i] + owners[i + 1:], tids[:i] + tids[i + 1:], orders[:i] + orders[i + 1:],
+                          negb)
+        del self.single_of()[owner]
+        _offer(self.special, owner, (1, negb, tids[i]), hit, orders[i])
+
+    def below_threshold(self) -> tuple[set[str], list[float]]:
+        """``(owners whose best score is below the threshold, their best scores ascending)``."""
+        low: set[str] = set()
+        scores: list[float] = []
+        for hit, owners, _, _, _ in self.groups:
+            if not hit.above and owners:
+                low.update(owners)
+                scores += [hit.score] * len(owners)
+        for owner, (_, hit, _) in self.special.items():
+            if not hit.above:
+                low.add(owner)
+                scores.append(hit.score)
+        scores.sort()
+        return low, scores
+
+    def best_hits(self) -> Iterable[tuple[str, Hit]]:
+        """``(owner, its best hit)`` of every owner (groups first)."""
+        for hit, owners, _, _, _ in self.groups:
+            yield from zip(owners, repeat(hit))
+        for owner, (_, hit, _) in self.special.items():
+            yield owner, hit
+
+    def above_hits(self) -> list[tuple[str, list[Hit]]]:
+        """``(owner, its hits at or above the threshold in the order offered)``
+        for every owner with one, in the order each owner's first such hit
+        was offered."""
+        out = []
+        for hit, owners, tids, _, negb in self.groups:
+            if hit.above:
+                out += [((1, negb, tid), owner, [hit]) for owner, tid in zip(owners, tids)]
+        for owner, (_, _, offers) in self.special.items():
+            hits = [h for _, h in offers if h.above]
+            if hits:
+                out.append((next(p for p, h in offers if h.above), owner, hits))
+        out.sort(key=_first)
+        return [(owner, hits) for _, owner, hits in out]
+
+    def hit_lists(self) -> Iterator[tuple[Hit, list[Hit], tuple[str, ...]]]:
+        """``(best hit, hits at or above the threshold in the order offered,
+        owners)`` of every owner with such a hit: the owners of a group share
+        their one hit; any other owner comes alone."""
+        for hit, owners, _, _, _ in self.groups:
+            if hit.above and owners:
+                yield hit, [hit], owners
+        for owner, (_, best, offers) in self.special.items():
+            hits = [h for _, h in offers if h.above]
+            if hits:
+                yield best, hits, (owner,)
+
+    def ranked(self) -> tuple[list[str], dict[str, Hit]]:
+        """``(the owners whose best score is at least the threshold, best
+        first, ties by id; owner -> its best hit)`` (the router's candidates)."""
+        hit_of: dict[str, Hit] = {}
+        score_of: dict[str, float] = {}
+        for hit, owners, _, _, _ in self.groups:
+            if hit.above:
+                hit_of.update(zip(owners, repeat(hit)))
+                score_of.update(zip(owners, repeat(hit.score)))
+        for owner, (_, hit, _) in self.special.items():
+            if hit.above:
+                hit_of[owner] = hit
+                score_of[owner] = hit.score
+        ids = sorted(score_of)
+        ids.sort(key=score_of.__getitem__, reverse=True)  # stable: ties stay in id order
+        return ids, hit_of
+
+    def near(self, k: int) -> list[tuple[str, Hit]]:
+        """The ``k`` best ``(owner, best hit)`` below the threshold, best first, ties by id."""
+        if k <= 0:
+            return []
+        pool: list[tuple[float, str, Hit]] = []
+        for hit, owners, _, _, _ in self.groups:
+            if not hit.above:
+                pool += zip(repeat(-hit.score), owners, repeat(hit))
+        for owner, (_, hit, _) in self.special.items():
+            if not hit.above:
+                pool.append((-hit.score, owner, hit))
+        return [(o, h) for _, o, h in nsmallest(k, pool, key=_score_id)]
+
+
+def _first(x: tuple):
+    return x[0]
+
+
+def _score_id(x: tuple):
+    return x[0], x[1]
+
+
+def _offer_order(x: tuple):
+    return x[0], x[1]
 
 
 # --------------------------------------------------------------------------- normalisation
@@ -525,20 +718,45 @@ class _Trigger:
         self.kana_end = bool(units) and kinds[-1] == _SPACELESS and is_katakana(units[-1][-1])
         self.letter = len(units) == 1 and kinds[0] == _WORD and len(units[0]) == 1 and units[0].isalpha() \
             and text.strip() != text.strip().lower()
-        opt = tuple([k == _WORD and u in STOPWORDS for k, u in zip(kinds, units)])
-        content = len(opt) - sum(opt)
-        if opt and content <= 1:
-            # "on call", "back on", "into Japanese": with one word of content, every word must be there
-            opt = (False,) * len(opt)
-            content = sum(1 for k, u in zip(kinds, units) if not (k == _WORD and u in STOPWORDS)) or len(units)
-        self.optional = opt
-        self.content = content
-        weights = [0 if o else (len(u) if k == _WORD else _SPACELESS_WEIGHT) for k, u, o in zip(kinds, units, opt)]
-        total = sum(weights) or 1
-        self.values = values = tuple([100.0 * w / total for w in weights])
-        #: ``(unit, value, is a word)`` of the units that weigh something: what the score's upper bound
-        #: reads (:meth:`TriggerMatcher.match`; a stop word weighs 0)
-        self.bound = tuple([(u, v, k == _WORD) for k, u, v, o in zip(kinds, units, values, opt) if not o])
+        self.optional, self.content, self.values, self.bound = _weigh(kinds, units)
+
+
+def _weigh(kinds: tuple[int, ...], units: tuple[str, ...]
+           ) -> tuple[tuple[bool, ...], int, tuple[float, ...], tuple[tuple[str, float, bool], ...]]:
+    """``(optional, content, values, bound)`` of a trigger's units (:class:`_Trigger`):
+    which units are stop words that may be missing, how many carry content,
+    each unit's share of the score (0-100), and ``(unit, value, is a word)``
+    of the units that weigh something: what the score's upper bound reads
+    (:meth:`TriggerMatcher.reach`; a stop word weighs 0)."""
+    opt = tuple([k == _WORD and u in STOPWORDS for k, u in zip(kinds, units)])
+    content = len(opt) - sum(opt)
+    if opt and content <= 1:
+        # "on call", "back on", "into Japanese": with one word of content, every word must be there
+        opt = (False,) * len(opt)
+        content = sum(1 for k, u in zip(kinds, units) if not (k == _WORD and u in STOPWORDS)) or len(units)
+    weights = [0 if o else (len(u) if k == _WORD else _SPACELESS_WEIGHT) for k, u, o in zip(kinds, units, opt)]
+    total = sum(weights) or 1
+    values = tuple([100.0 * w / total for w in weights])
+    return opt, content, values, tuple([(u, v, k == _WORD) for k, u, v, o in zip(kinds, units, values, opt) if not o])
+
+
+def _bound_of(text: str) -> tuple[bool, tuple[str, ...], tuple[tuple[str, float, bool], ...]]:
+    """``(short, units, bound)`` of a trigger text, as its :class:`_Trigger`
+    has them (``units`` only for a short trigger, ``bound`` only for
+    another), without the rest of it (what the upper bound of a text reads:
+    most texts a task reaches stay below the floor and are never scored)."""
+    if text.isascii():
+        norm = text.lower()
+        units = tuple(_ASCII_WORD.findall(norm))
+        kinds: tuple[int, ...] = (_WORD,) * len(units)
+    else:
+        norm = normalize_text(text)
+        toks = tokenize(norm)
+        kinds = tuple(t[0] for t in toks)
+        units = tuple(t[1] for t in toks)
+    if len(norm) - sum(map(str.isspace, norm)) <= SHORT_TRIGGER_CHARS:
+        return True, units, ()
+    return False, (), _weigh(kinds, units)[3]
 
 
 _group = re.Match.group
@@ -570,6 +788,10 @@ class _LazyTriggers:
 
     def __bool__(self) -> bool:
         return bool(self.texts)
+
+    def made(self, tid: int) -> _Trigger | None:
+        """Trigger ``tid`` if it was cut into units already, else None."""
+        return self._made[tid]
 
     def __getitem__(self, tid: int) -> _Trigger:
         tr = self._made[tid]
@@ -707,8 +929,10 @@ class TriggerMatcher:
                 word_post.setdefault(u, []).append(x)
                 rem -= value.get(u, 0.0)
         self._text_tids = [tuple(t) for t in text_tids]
-        #: text index -> its first trigger (:attr:`triggers`), filled in as tasks reach texts
-        self._firsts: list[_Trigger | None] | None = None
+        #: text index -> ``(short, units, bound)`` of its first trigger (:meth:`_text_bound`), filled in as
+        #: tasks reach texts; the same of every text as columns, in a matcher read from the cache
+        self._bounds: list[tuple | None] | None = None
+        self._bound_cols: tuple | None = None
         #: text index -> its :meth:`_text_members`, filled in as tasks reach texts whose bound counts
         self._members: list[tuple | None] | None = None
         self._word_post = word_post
@@ -752,11 +976,49 @@ class TriggerMatcher:
         state["_text_tids"] = tt if isinstance(tt, IdLists) else IdLists.of(tt)
         state["_concat_post"] = cp if isinstance(cp, Postings) else Postings.of(cp)
         state["_word_cache"] = {}
-        state["_firsts"] = state["_members"] = None
+        state["_bounds"] = state["_members"] = None
+        cols = self._bound_cols
+        state["_bound_cols"] = self._bound_columns() if cols is None else (
+            cols[0], cols[1], cols[2].tobytes(), cols[3].tobytes(), cols[4])
         return state
+
+    def _bound_columns(self) -> tuple[bytes, Strings, bytes, bytes, bytes]:
+        """What :meth:`_text_bound` gives for every text, as columns (the
+        matcher cache keeps them: a batch's first tasks reach hundreds of
+        texts each, and cutting each the first time was most of their time):
+        per text a byte, 1 for a short trigger; its units (a short
+        trigger's every unit, another's weighing ones) as one
+        :class:`Strings` with per text their offset (``array("I")`` bytes, one
+        more than the texts); per unit its value (``array("d")`` bytes) and
+        a byte, 1 for a word."""
+        shorts, words = bytearray(), bytearray()
+        units: list[str] = []
+        offsets = [0]
+        values = array("d")
+        for x in range(len(self._text_tids)):
+            short, us, bound = self._text_bound(x)
+            shorts.append(short)
+            if short:
+                units += us
+                values.extend([0.0] * len(us))
+                words.extend(bytes(len(us)))
+            else:
+                for u, v, word in bound:
+                    units.append(u)
+                    values.append(v)
+                    words.append(word)
+            offsets.append(len(units))
+        return bytes(shorts), Strings.of(units), _column(offsets), values.tobytes(), bytes(words)
 
     def __setstate__(self, state: dict) -> None:
         state = dict(state)
+        cols = state.get("_bound_cols")
+        if cols is not None:
+            values = array("d")
+            values.frombytes(cols[3])
+            state["_bound_cols"] = (cols[0], cols[1], _from_column(cols[2]), values, cols[4])
+        else:
+            state["_bound_cols"] = None
         owners, owner_of, orders, texts = state["triggers"]
         state["triggers"] = _LazyTriggers(owners, _from_column(owner_of), _from_column(orders), texts)
         flat, offsets = state["by_owner"]
@@ -1037,146 +1299,233 @@ class TriggerMatcher:
                 out.append((tid, Match(tr.owner, 100.0, tr.text, task.original_span(pos, pos + len(key)))))
         return out
 
-    def _text_members(self, x: int) -> tuple[tuple[int, str, int], ...]:
-        """``(trigger id, owner, order)`` of every trigger whose text is text
-        ``x`` (an index into ``_text_tids``), ascending: made the first time
-        a task's bound for the text reaches the floor, and kept, so that
-        :meth:`match` reads a text's owners without a look-up per trigger in
-        the cache's columns (hundreds of owners share a text on big
-        registries)."""
-        tids = self._text_tids[x]
+    def _text_members(self, x: int) -> tuple[tuple[int, ...], tuple[str, ...], tuple[int, ...]]:
+        """``(trigger ids, owners, orders)`` of every trigger whose text is
+        text ``x`` (an index into ``_text_tids``), ascending by trigger id,
+        as three columns: made the first time a task's bound for the text
+        reaches the floor, and kept, so that :meth:`reach` hands a text to
+        its owners in C-level steps, with no look-up per trigger in the
+        cache's columns (hundreds of owners share a text on big registries)."""
+        tids = tuple(self._text_tids[x])
         triggers = self.triggers
         if isinstance(triggers, _LazyTriggers):
-            owners, owner_of, orders = triggers.owners, triggers.owner_of, triggers.orders
-            return tuple((t, owners[owner_of[t]], orders[t]) for t in tids)
-        return tuple((t, triggers[t].owner, triggers[t].order) for t in tids)
+            owners = tuple(map(triggers.owners.__getitem__, map(triggers.owner_of.__getitem__, tids)))
+            return tids, owners, tuple(map(triggers.orders.__getitem__, tids))
+        trs = [triggers[t] for t in tids]
+        return tids, tuple(tr.owner for tr in trs), tuple(tr.order for tr in trs)
 
-    def match(self, task: PreparedTask, threshold: float | None = None, keep_below: int = 5,
-              collect: dict[str, list[Match]] | None = None) -> dict[str, Match]:
-        """Best :class:`Match` per owner scoring at least :attr:`floor`.
+    def _text_bound(self, x: int) -> tuple[bool, tuple[str, ...], tuple[tuple[str, float, bool], ...]]:
+        """``(short, units, bound)`` of text ``x`` (an index into
+        ``_text_tids``; ``units`` only for a short trigger, ``bound`` only
+        for another): from the matcher cache's columns, else from its first
+        trigger when that is cut into units already, else from its text
+        alone (:func:`_bound_of`: most texts a task reaches are never
+        scored, so never cut in full)."""
+        cols = self._bound_cols
+        if cols is not None:  # kept by the matcher cache
+            shorts, units, offsets, values, words = cols
+            a, b = offsets[x], offsets[x + 1]
+            us = tuple(units.take(range(a, b)))
+            if shorts[x]:
+                return True, us, ()
+            return False, (), tuple(zip(us, values[a:b], map(bool, words[a:b])))
+        tid = self._text_tids[x][0]
+        trs = self.triggers
+        tr = trs.made(tid) if isinstance(trs, _LazyTriggers) else trs[tid]
+        if tr is None:
+            return _bound_of(trs.texts[tid])  # type: ignore[union-attr]
+        return (True, tr.units, ()) if tr.short else (False, (), tr.bound)
+
+    def _text_hit(self, x: int, task: PreparedTask, word_pos: dict[str, list[tuple[int, float]]],
+                  threshold: float) -> "Hit | None":
+        """The :class:`Hit` of text ``x`` on the task, or None when it does
+        not score at least the floor (any trigger of a text scores the same:
+        its first, cut into units, is the one scored)."""
+        first = self._text_tids[x][0]
+        score, a, b = self._score_trigger(first, task, self._evidence(self.triggers[first], task, word_pos))
+        if score < self.floor or a < 0:
+            return None
+        return Hit.of(self._to_match(first, task, score, a, b), threshold)
+
+    def reach(self, task: PreparedTask, threshold: float | None = None, keep_below: int = 5) -> "Reached":
+        """Every owner scoring at least :attr:`floor`, with the hits that
+        made its score, as groups of owners sharing one trigger text
+        (:class:`Reached`).
 
         Every trigger that can reach ``threshold`` (default: the floor) is
         scored; below it, triggers are scored best upper bound first, only
         until ``keep_below`` owners below the threshold are known and no
-        other trigger can beat them (the near misses)."""
+        other trigger can beat them (the near misses). A trigger's score,
+        span and kind are a function of its text alone (its owner and order
+        only rank it), and on big registries hundreds of skills share a
+        trigger ("review"): each distinct text is bounded and scored once
+        per task and handed to its owners as one group. An owner offered
+        more than one hit (two of its triggers matched, or a trigger below
+        the threshold's bound, taken one by one) is kept on its own, with
+        every hit in the order :meth:`match` offered them: concatenations,
+        then symbols, then (upper bound, trigger id), best first."""
         floor = self.floor
         if threshold is None:
             threshold = floor
         word_pos = self._task_words(task)
         cands, concat = self._candidates(task, word_pos)
-        # owner -> (key, Match): the best match so far; key = (-score, span start, -span length, trigger order)
-        results: dict[str, tuple[tuple, Match]] = {}
         triggers = self.triggers
-        # the columns of a matcher read from the cache: a trigger's owner, text and order without cutting it
         lazy = triggers if isinstance(triggers, _LazyTriggers) else None
-
-        def offer(tid: int, m: Match) -> None:
-            order = lazy.orders[tid] if lazy is not None else triggers[tid].order
-            key = (-m.score, m.span[0], m.span[0] - m.span[1], order)
-            old = results.get(m.id)
-            if old is None or key < old[0]:
-                results[m.id] = (key, m)
-                if m.score < threshold:
-                    low.add(m.id)
-                else:
-                    low.discard(m.id)
-            if collect is not None and m.score >= threshold:
-                collect.setdefault(m.id, []).append(m)
-
-        low: set[str] = set()  # owners whose best score is below the threshold (the near-miss stop test)
+        # owners offered a hit before the texts (concatenations, symbols): each on its own
+        special: dict[str, list] = {}
+        pre: list[tuple[int, Match]] = []
         for tid, (a, b) in sorted(concat.items()):
             if _CONCAT_SCORE >= floor and self._fits(triggers[tid], task, a, b):
-                offer(tid, self._to_match(tid, task, _CONCAT_SCORE, a, b, "spacing"))
-        for tid, m in self._symbol_matches(task):
-            offer(tid, m)
-        queue = []
+                pre.append((tid, self._to_match(tid, task, _CONCAT_SCORE, a, b, "spacing")))
+        pre += self._symbol_matches(task)
+        for i, (tid, m) in enumerate(pre):
+            _offer(special, m.id, (0, i, 0), Hit.of(m, threshold), lazy.orders[tid] if lazy is not None
+                   else triggers[tid].order)
         word_best = {u: max(s for _, s in lst) for u, lst in word_pos.items()}
         best = word_best.get
         positions = task.positions
-        # A trigger's score, span and kind are a function of its text alone (its owner and order only
-        # rank it), and on big registries many skills share a trigger ("review" of hundreds): each
-        # distinct text is bounded and aligned once per task, then handed to every owner.
         text_tids = self._text_tids
-        firsts, members = self._firsts, self._members
-        if firsts is None or members is None:
-            firsts = self._firsts = [None] * len(text_tids)
+        bounds, members = self._bounds, self._members
+        if bounds is None or members is None:
+            bounds = self._bounds = [None] * len(text_tids)
             members = self._members = [None] * len(text_tids)
-        append = queue.append
         alias = task.alias
+        high: list[tuple[float, int]] = []  # (-bound, text) of the texts whose bound reaches the threshold
+        queue = []  # (-bound, text) of the texts whose bound lies below it
         for x in cands:
-            tr = firsts[x]
-            if tr is None:
-                tr = firsts[x] = triggers[text_tids[x][0]]  # the text's first trigger, cut into units
-            if tr.short:
+            bd = bounds[x]
+            if bd is None:
+                bd = bounds[x] = self._text_bound(x)
+            if bd[0]:  # a short trigger
                 b = 100.0 if all(u in positions or (alias and u in alias.values())
-                                 for u in tr.units) else 0.0
+                                 for u in bd[1]) else 0.0
             else:
                 b = 0.0
-                for u, v, word in tr.bound:
+                for u, v, word in bd[2]:
                     if word:
                         b += v * best(u, 0.0)
                     elif u in positions:
                         b += v * 100.0
                 b /= 100.0
             if b >= floor:
-                negb = -b
-                text = tr.text
-                owners = members[x]
-                if owners is None:
-                    owners = members[x] = self._text_members(x)
-                for tid, owner, order in owners:
-                    append((negb, tid, x, owner, order, text))
-        queue.sort()
-        # the best scores of the owners below the threshold, ascending, kept up to date offer by offer
-        below: list[float] = sorted(-results[o][0][0] for o in low)
-        # text index -> None (does not match) or (score, span, kind, key without the order, score >= threshold)
-        scored: dict[int, tuple | None] = {}
-        scored_get = scored.get
-        results_get = results.get
-        new_match = _new_match
-        for negb, tid, x, owner, order, text in queue:
-            if negb > -threshold:  # the bound is below the threshold: near misses only from here
-                if len(below) >= keep_below and (keep_below == 0 or -negb < below[-keep_below]):
-                    break
-            got = scored_get(x, _UNSCORED)
-            if got is _UNSCORED:
-                first = members[x][0][0]  # any trigger of the text scores the same: the first is the one cut up
-                score, a, bb = self._score_trigger(first, task, self._evidence(firsts[x], task, word_pos))
-                if score >= floor and a >= 0:
-                    m = self._to_match(first, task, score, a, bb)
-                    sp = m.span
-                    got = (m.score, sp, m.kind, (-m.score, sp[0], sp[0] - sp[1]), m.score >= threshold)
+                if members[x] is None:
+                    members[x] = self._text_members(x)
+                if b >= threshold:
+                    high.append((-b, x))
                 else:
-                    got = None
-                scored[x] = got
-            if got is None:
+                    queue.append((-b, x))
+        # the texts that can reach the threshold: every one is scored, each hit handed to its owners at once
+        high.sort()
+        scored: dict[int, Hit | None] = {}
+        groups: list[tuple[Hit, tuple[str, ...], tuple[int, ...], tuple[int, ...], float]] = []
+        seen: set[str] = set(special)
+        again: set[str] = set(special)  # owners offered more than one hit
+        for negb, x in high:
+            hit = scored[x] = self._text_hit(x, task, word_pos, threshold)
+            if hit is None:
                 continue
-            m = new_match(Match)  # a frozen dataclass's __init__ costs more than the rest of a hit
-            d = m.__dict__  # filled key by key: a third faster than update() with keywords
-            d["id"] = owner
-            d["score"] = got[0]
-            d["trigger"] = text
-            d["span"] = got[1]
-            d["kind"] = got[2]
-            # offer m to its owner (as offer() above, inlined: it runs once per owner reached)
-            key = (*got[3], order)
-            old = results_get(owner)
-            if old is None or key < old[0]:
+            tids, owners, orders = members[x]
+            mine = set(owners)
+            if len(mine) != len(owners):  # one owner with this text twice
+                again.update(o for o in mine if owners.count(o) > 1)
+            if not seen.isdisjoint(mine):
+                again |= seen & mine
+            seen |= mine
+            groups.append((hit, owners, tids, orders, negb))
+        if again:
+            # an owner of several hits is taken one by one, its hits in the order of (-bound, trigger id)
+            offers = []
+            kept = []
+            for g in groups:
+                hit, owners, tids, orders, negb = g
+                if again.isdisjoint(owners):
+                    kept.append(g)
+                    continue
+                mine = list(map(again.__contains__, owners))
+                offers += compress(zip(repeat(negb), tids, owners, orders, repeat(hit)), mine)
+                if not all(mine):
+                    rest = list(map(not_, mine))
+                    kept.append((hit, tuple(compress(owners, rest)), tuple(compress(tids, rest)),
+                                 tuple(compress(orders, rest)), negb))
+            groups = kept
+            for negb, tid, owner, order, hit in sorted(offers, key=_offer_order):
+                _offer(special, owner, (1, negb, tid), hit, order)
+        reached = Reached(threshold, groups, special)
+        if queue:
+            self._below_bound(reached, self._by_bound(queue), scored, task, word_pos, threshold, keep_below)
+        return reached
+
+    def _by_bound(self, texts: list[tuple[float, int]]) -> Iterator[tuple[float, int, int, str, int]]:
+        """``(-bound, trigger id, text, owner, order)`` of every trigger of
+        ``texts`` (``(-bound, text)``), best bound first, then by trigger id
+        (the triggers of texts with the same bound interleave), made as they
+        are read: the near misses are known long before the last."""
+        texts.sort()
+        members = self._members
+        i, n = 0, len(texts)
+        while i < n:
+            negb = texts[i][0]
+            j = i + 1
+            while j < n and texts[j][0] == negb:
+                j += 1
+            if j == i + 1:
+                x = texts[i][1]
+                tids, owners, orders = members[x]  # type: ignore[index]
+                yield from zip(repeat(negb), tids, repeat(x), owners, orders)
+            else:
+                level = []
+                for _, x in texts[i:j]:
+                    tids, owners, orders = members[x]  # type: ignore[index]
+                    level += zip(repeat(negb), tids, repeat(x), owners, orders)
+                level.sort()
+                yield from level
+            i = j
+
+    def _below_bound(self, reached: "Reached", queue: Iterable[tuple], scored: dict, task: PreparedTask,
+                     word_pos: dict[str, list[tuple[int, float]]], threshold: float, keep_below: int) -> None:
+        """The triggers whose text's upper bound lies below the threshold,
+        best bound first and one by one (``queue``: ``(-bound, trigger id,
+        text, owner, order)``, in that order: :meth:`_by_bound`), until ``keep_below`` owners below the
+        threshold are known and no trigger left can beat them. A bound is not
+        always above the score (a Japanese unit glued to a Latin word), so a
+        text is scored, and its owners offered, trigger by trigger."""
+        special = reached.special
+        single_of = reached.single_of()
+        # the best scores of the owners below the threshold, ascending, kept up to date offer by offer
+        low, below = reached.below_threshold()
+        for negb, tid, x, owner, order in queue:
+            if len(below) >= keep_below and (keep_below == 0 or -negb < below[-keep_below]):
+                break
+            hit = scored.get(x, _UNSCORED)
+            if hit is _UNSCORED:
+                hit = scored[x] = self._text_hit(x, task, word_pos, threshold)
+            if hit is None:
+                continue
+            got = special.get(owner)
+            if got is None and owner in single_of:  # taken out of its group: it has another hit now
+                reached.take_out(owner, single_of[owner])
+                got = special[owner]
+            old = got[1].score if got is not None else 0.0
+            if _offer(special, owner, (1, negb, tid), hit, order):
                 if owner in low:  # its old score leaves the scores below the threshold
-                    del below[bisect_left(below, -old[0][0])]
-                results[owner] = (key, m)
-                if got[4]:
+                    del below[bisect_left(below, old)]
+                if hit.above:
                     low.discard(owner)
                 else:
                     low.add(owner)
-                    insort(below, got[0])
-            if got[4] and collect is not None:
-                lst = collect.get(owner)
-                if lst is None:
-                    collect[owner] = [m]
-                else:
-                    lst.append(m)
-        return {owner: m for owner, (_, m) in sorted(results.items())}
+                    insort(below, hit.score)
+
+    def match(self, task: PreparedTask, threshold: float | None = None, keep_below: int = 5,
+              collect: dict[str, list[Match]] | None = None) -> dict[str, Match]:
+        """Best :class:`Match` per owner scoring at least :attr:`floor`, by
+        owner id (:meth:`reach`, one :class:`Match` per owner). ``collect``,
+        when given, gets every owner's hits at or above ``threshold``
+        (default: the floor), in the order they were offered."""
+        reached = self.reach(task, threshold, keep_below)
+        if collect is not None:
+            for owner, hits in reached.above_hits():
+                collect[owner] = [h.match(owner) for h in hits]
+        return {owner: hit.match(owner) for owner, hit in sorted(reached.best_hits())}
 
     def score_owner(self, task: PreparedTask, owner: str) -> Match | None:
         """Best match among the triggers of ``owner``, whatever its score (for
@@ -1220,6 +1569,8 @@ class TriggerMatcher:
         trs = self.triggers
         if isinstance(trs, _LazyTriggers):
             texts = trs.texts
+            if isinstance(texts, Strings):
+                return tuple(texts.take(ids))
             return tuple(texts[t] for t in ids)
         return tuple(trs[t].text for t in ids)
 

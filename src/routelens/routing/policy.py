@@ -49,12 +49,27 @@ To weigh new kinds of evidence, add a field to :class:`Evidence` (filled by
 the router where it runs the matchers) and a step to :func:`decide` at its
 place in the order; each step is a function that returns a
 :class:`Verdict` or None ("no decision yet").
+
+Candidates whose evidence is the same come as one group (hundreds of
+skills share an everyday word on big registries:
+:class:`~routelens.routing.candidates.CandidateList`): steps 7-10 read the
+candidates of their own one by one (``live_c``) and the groups at once
+(:class:`~routelens.routing.candidates.LiveGroups`: a group's proto stands
+for its members; ``lg.set_why`` gives them their ``why``; a member the step
+must read on its own, the best candidate, is set apart with
+``lg.detach``). A rule that loops over ``live_c`` must say what it does for
+the groups too: ``tests/test_grouped_decisions.py`` decides every task both
+ways and compares every candidate's ``why``.
 """
 
 from __future__ import annotations
 
+from operator import attrgetter
+from typing import Callable
+
 from routelens.errors import IndexInvalidError
 from routelens.registry.model import RoutingSettings
+from routelens.routing.candidates import CandidateList, LiveGroups, MatchList
 from routelens.routing.compositions import anchor, compositions, weak_members
 from routelens.routing.decision import Expansion, format_score, index_state_words, line_span, listed_evidence, quote
 from routelens.routing.entries import Entries
@@ -119,20 +134,21 @@ def _decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdic
         if not ev.matches:
             return _no_match(ev, settings, rule_note)
         # 6. disabled candidates dropped: only those that can change the decision are read back
-        cands = {c.id: c for c in ev.candidates}
-        expansions = read_back(ev.matches, cands, entries)
-        dropped = tuple((m.id, "disabled") for m in ev.matches
-                        if m.id in expansions and expansions[m.id].status == "disabled")
-        for sid, _ in dropped:
-            if sid in cands:
-                cands[sid].why = "dropped: the skill is disabled"
-        live = ev.matches if not dropped else tuple(
-            m for m in ev.matches if m.id not in expansions or expansions[m.id].status != "disabled")
-        if not live:
+        cl, ranked = CandidateList.of(ev.candidates), MatchList.of(ev.matches)
+        expansions = read_back(ranked, cl, entries)
+        rank = ranked.rank()
+        dropped = tuple((sid, "disabled") for sid in sorted((i for i in expansions if expansions.status(i) == "disabled"),
+                                                            key=rank.__getitem__))
+        gone = {sid for sid, _ in dropped}
+        for sid in gone:
+            cl.set_why(sid, "dropped: the skill is disabled")
+        if len(gone) == len(ranked):
             return _all_disabled(dropped, rule_note, ev)
         note = rule_note + ("; dropped disabled " + ", ".join(quote(d[0]) for d in dropped) if dropped else "")
-        # 7. the evidence model
-        live_c = [cands[m.id] for m in live if m.id in cands]
+        # 7. the evidence model: candidates of their own one by one, and groups of candidates whose evidence is
+        # the same (hundreds share one everyday word on big registries) at once; the best is set apart
+        lg = LiveGroups(cl, rank, gone)
+        live_c = lg.live
         supported = [c for c in live_c if c.supported]
         whys: dict[tuple[int, str], str] = {}  # candidates sharing their evidence share why (§6.10)
         for c in live_c:
@@ -142,49 +158,60 @@ def _decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdic
                 if why is None:
                     why = whys[k] = _unsupported_why(c)
                 c.why = why
-        if not supported:
+        lg.set_why(lambda c: not c.supported, _unsupported_why)
+        if not supported and not lg.size(_supported):
             # weak candidates that name two or more members of one composition, each by a word of its own,
             # are independent pieces that agree ("an outage ... write the postmortem": incident-review)
-            verdict = weak_members(ev, live_c, entries, dropped, note)
+            verdict = weak_members(ev, live_c, entries, dropped, note) if not lg.groups else None
             if verdict is not None:
                 _mark(live_c, verdict)
                 verdict.candidates = ev.candidates
                 return verdict
-            return Verdict("full", "weak_evidence", f"{FALLBACK}{_weak_sentence(live_c)}" + note, dropped=dropped,
+            named = sorted([*live_c, *lg.members(_counted)], key=lambda c: rank[c.id])
+            weak = _weak_sentence(named, cl.first(ranked.ids, gone), len(live_c) + lg.size())
+            return Verdict("full", "weak_evidence", f"{FALLBACK}{weak}" + note, dropped=dropped,
                            candidates=ev.candidates)
         supported.sort(key=lambda c: (-c.weight, -c.score, c.id))
+        best = lg.best(_supported, _order)
+        if best is not None and (not supported or best[0] < _order(supported[0], supported[0].id)):
+            lg.detach(best[1])  # the best supported candidate is read one by one (and a member left alone too)
+            supported = sorted((c for c in live_c if c.supported), key=lambda c: (-c.weight, -c.score, c.id))
         # 6b. a disabled candidate with as much evidence as the best live one, in its clause (the same ask): the
         # task may mean the disabled skill
         t = supported[0]
-        off = [cands[sid] for sid, _ in dropped if sid in cands and cands[sid].supported
-               and cands[sid].weight >= t.weight and not any(min(x[1], y[1]) <= b < max(x[0], y[0])
-                                                              for b in ev.clause_breaks for x in t.spans
-                                                              for y in cands[sid].spans)]
+        off = [(sid, c) for sid, _ in dropped if (c := cl.get(sid)) is not None and c.supported
+               and c.weight >= t.weight and not any(min(x[1], y[1]) <= b < max(x[0], y[0])
+                                                    for b in ev.clause_breaks for x in t.spans for y in c.spans)]
         if off:
-            d = max(off, key=lambda c: (c.weight, c.score))
-            msg = (f"{FALLBACK}the disabled {quote(d.id)} has at least as much evidence as {quote(supported[0].id)} "
-                   f"({_pieces_words(d)}; {_pieces_words(supported[0])}): the task may mean the disabled skill")
+            sid, d = max(off, key=lambda x: (x[1].weight, x[1].score))
+            msg = (f"{FALLBACK}the disabled {quote(sid)} has at least as much evidence as {quote(t.id)} "
+                   f"({_pieces_words(d)}; {_pieces_words(t)}): the task may mean the disabled skill")
             return Verdict("full", "disabled_skill", msg + note, dropped=dropped, candidates=ev.candidates)
-        by_id = {m.id: m for m in live}
-        sup_matches = tuple(by_id[c.id] for c in supported)
-        # 8. two candidates weighed against each other ("A or B?") are no composition and no clear choice
-        alt = alternatives(live_c, ev.task)
+        by_id = ranked.by_id()
+        sup_matches = ranked.many(lg.ordered(supported, _supported, _order))
+        # 8. two candidates weighed against each other ("A or B?") are no composition and no clear choice (a
+        # group's proto stands for its first live member, which is set apart when named)
+        stand = {id(p): ids[0] for _, p, ids in lg.groups if p.counted}
+        alt = alternatives(sorted([*live_c, *(p for _, p, _ in lg.groups if id(p) in stand)],
+                                  key=lambda c: rank[stand.get(id(c), c.id)]), ev.task)
         if alt is not None:
-            return _ambiguous(alt[0], alt[1], [alt[1]], f"are weighed against each other ({quote(alt[2])})", ev,
+            first, second = (lg.detach(stand[id(c)]) if id(c) in stand else c for c in alt[:2])
+            return _ambiguous(first, second, [second], f"are weighed against each other ({quote(alt[2])})", ev,
                               dropped, note)
         # 8. compositions: candidates asked together that make up a composition corroborate each other
         countable = [c for c in live_c if c.counted]
         verdict = None
-        if len(countable) > len(supported) >= 1 and len(countable) >= 2:
+        if len(countable) + lg.size(_counted) > len(sup_matches) >= 1 and len(countable) + lg.size(_counted) >= 2:
             # a member backed by one everyday word only (incidental: "burn rate alerts") joins only when the
             # task names the composition's purpose; a rarer word is an ask of its own ("translate it")
-            incidental = any(not c.supported and not c.rival and not asked_for(c, ev.task) for c in countable)
-            verdict = compositions(entries, tuple(by_id[c.id] for c in countable), dropped, note,
+            incidental = any(not c.supported and not c.rival and not asked_for(c, ev.task)
+                             for c in (*countable, *lg.protos(_counted)))
+            verdict = compositions(entries, ranked.many(lg.ordered(countable, _counted)), dropped, note,
                                     purpose_of=ev.task if incidental else None)
         if verdict is None:
             verdict = compositions(entries, sup_matches, dropped, note)
         if verdict is not None:
-            _mark(live_c, verdict)
+            _mark(live_c, verdict, lg)
             verdict.candidates = ev.candidates
             return verdict
         # 9. one outweighs the others, several needs, or ambiguity
@@ -202,34 +229,57 @@ def _decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdic
         # a rival: evidence beyond one everyday word, or one everyday word in a clause of its own (§6.3 step 9)
         # ... unless its one word names only what the best candidate's work is for (what_it_is_for)
         purpose: dict[int, str] = {}
-        rivals = sorted((c for c in live_c if c is not top and c.counted and (c.rival or apart(c))
-                         and not purpose.setdefault(id(c), what_it_is_for(c, top, ev.task) or "")),
-                        key=lambda c: (-c.weight, -c.score, c.id))
-        rival_ids = {id(c) for c in rivals}
+
+        def rival(c: Candidate) -> bool:
+            return (c is not top and c.counted and (c.rival or apart(c))
+                    and not purpose.setdefault(id(c), what_it_is_for(c, top, ev.task) or ""))
+
+        rivals = sorted((c for c in live_c if rival(c)), key=lambda c: (-c.weight, -c.score, c.id))
+        groups = lg.protos(rival)  # groups of rivals (a group's proto stands for its members)
+        rival_ids = {id(c) for c in (*rivals, *groups)}
         everyday_why = f"not selected: an everyday word only, next to the evidence for {quote(top.id)}"
-        for c in live_c:
-            if c is not top and c.counted and id(c) not in rival_ids:
-                said = purpose.get(id(c))
-                c.why = f"not selected: {said}, what the work of {quote(top.id)} is for" if said else everyday_why
-        if rivals:
-            second = rivals[0]
-            if top.weight >= second.weight + 2 and not any(c.strong or apart(c) for c in rivals):
-                for c in rivals:
-                    c.why = f"not selected: {quote(top.id)} has more evidence ({top.weight} vs {c.weight})"
+
+        def tell(test: Callable[[Candidate], bool], why: Callable[[Candidate], str]) -> None:
+            """Every live candidate passing ``test`` (a group's members as its proto) is given ``why(it)``."""
+            for c in live_c:
+                if test(c):
+                    c.why = why(c)
+            lg.set_why(test, why)
+
+        def is_rival(c: Candidate) -> bool:
+            return id(c) in rival_ids
+
+        tell(lambda c: c is not top and c.counted and id(c) not in rival_ids,
+             lambda c: f"not selected: {said}, what the work of {quote(top.id)} is for"
+             if (said := purpose.get(id(c))) else everyday_why)
+        if rivals or groups:
+            second = rivals[0] if rivals else None
+            first = lg.best(is_rival, _order)  # (a group's first member, read on its own)
+            if first is not None and (second is None or first[0] < _order(second, second.id)):
+                second = cl.get(first[1])
+            alike = (*rivals, *groups)
+            if top.weight >= second.weight + 2 and not any(c.strong or apart(c) for c in alike):
+                tell(is_rival, lambda c: f"not selected: {quote(top.id)} has more evidence ({top.weight} vs {c.weight})")
             else:
-                if all(c.supported for c in rivals):
-                    verdict = _several(ev, supported, expansions, entries, dropped, note)
+                if all(c.supported for c in alike):
+                    # (the members of a group of supported candidates share their anchor: no several needs)
+                    verdict = None if lg.size(_supported) else _several(ev, supported, expansions, entries, dropped,
+                                                                        note)
                     if verdict is not None:
                         verdict.candidates = ev.candidates
                         return verdict
                 same_words = any(a[0] < b[1] and b[0] < a[1] for a in top.spans for b in second.spans)
                 if (second.supported and top.weight >= second.weight and same_words
                         and top.score - second.score >= settings.ambiguity_margin):
-                    for c in rivals:
-                        c.why = (f"not selected: {quote(top.id)} has more evidence and scored higher "
-                                 f"({format_score(top.score)} vs {format_score(c.score)})")
+                    tell(is_rival, lambda c: f"not selected: {quote(top.id)} has more evidence and scored higher "
+                                             f"({format_score(top.score)} vs {format_score(c.score)})")
                 else:
-                    return _ambiguous(top, second, rivals, "both have evidence", ev, dropped, note)
+                    msg = (f"{FALLBACK}{quote(top.id)} and {quote(second.id)} both have evidence "
+                           f"({_pieces_words(top)}; {_pieces_words(second)}) and the task does not say which "
+                           "it wants")
+                    top.why = "not selected: ambiguous with " + quote(second.id)
+                    tell(is_rival, lambda c: "not selected: ambiguous with " + quote(top.id))
+                    return Verdict("full", "ambiguous", msg + note, dropped=dropped, candidates=ev.candidates)
         # 10. the clear candidate
         top.selected = True
         top.why = "selected: " + _pieces_words(top)
@@ -242,7 +292,15 @@ def _decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdic
                        freshness="invalid", candidates=ev.candidates)
 
 
-def _mark(supported: list[Candidate], v: Verdict) -> None:
+_supported, _counted = attrgetter("supported"), attrgetter("counted")
+
+
+def _order(c: Candidate, sid: str) -> tuple:
+    """The order of supported candidates and of rivals: most weight, then best score, then id."""
+    return -c.weight, -c.score, sid
+
+
+def _mark(supported: list[Candidate], v: Verdict, lg: LiveGroups | None = None) -> None:
     chosen, full_why = set(v.skills), f"not selected: {v.reason.replace('_', ' ')}"
     for c in supported:
         if c.id in chosen:
@@ -251,6 +309,9 @@ def _mark(supported: list[Candidate], v: Verdict) -> None:
                 else "selected: " + _pieces_words(c)
         elif v.mode == "full":
             c.why = full_why
+    if lg is not None:  # the live members of groups, the same way
+        lg.mark(chosen, lambda c: f"selected as a member of composition {quote(v.composition)}" if v.composition
+                else "selected: " + _pieces_words(c), full_why if v.mode == "full" else None)
 
 
 def _ambiguous(top: Candidate, second: Candidate, rivals: list[Candidate], how: str, ev: Evidence,
@@ -285,14 +346,18 @@ def _unsupported_why(c: Candidate) -> str:
     return "not selected: weak evidence (" + ", ".join(p.detail for p in c.pieces if p.counts) + ")"
 
 
-def _weak_sentence(cands: list[Candidate]) -> str:
-    """Why no candidate is supported, in one clause (docs/formats.md §6.10)."""
-    if not cands:
+def _weak_sentence(cands: list[Candidate], first: Candidate | None = None, total: int | None = None) -> str:
+    """Why no candidate is supported, in one clause (docs/formats.md §6.10).
+    ``cands``: the live candidates read one by one; ``first``, ``total``:
+    the first live candidate and how many are live, groups of candidates
+    none of whose triggers counts included (default: of ``cands``)."""
+    if not cands and first is None:
         return "no candidate has evidence that holds up"
-    c = cands[0]
+    c = first if first is not None else cands[0]
+    total = len(cands) if total is None else total
     if c.dropped_by:
         return (f"{quote(c.id)} is ruled out by its not_when {quote(c.dropped_by)}" +
-                (f", and {len(cands) - 1} other candidate(s) lack evidence" if len(cands) > 1 else ""))
+                (f", and {total - 1} other candidate(s) lack evidence" if total > 1 else ""))
     neg = [p for p in c.pieces if p.kind in _NOT_COUNTED]
     trig = [p for p in c.pieces if p.kind == "trigger"]
     if not trig and neg:

@@ -117,9 +117,13 @@ def read_range(text: str, entry_id: str) -> Any | None:
         if key in value or key in NULL_WORDS:
             return None
         if one is not None:
-            value[key] = flows[key] if key in flows else _scalar(one)
+            value[key] = flows[key] if key in flows else (
+                one if one[0] not in _QUOTES and one not in NULL_WORDS else _scalar(one))
         elif seq is not None:
-            value[key] = [_scalar(v) for v in ITEM.findall(seq)]
+            items = ITEM.findall(seq)
+            # (plain items, the common case, are their values: no quote opens one and none is a null word)
+            value[key] = items if '"' not in seq and "'" not in seq and NULL_WORDS.isdisjoint(items) else [
+                _scalar(v) for v in items]
         else:  # a block scalar: lines at one indentation, no blank line inside (the chunk pattern)
             lines = [line.lstrip(" ") for line in body[:-1].split("\n")]
             folded = (" " if head[0] == ">" else "\n").join(lines)

@@ -17,8 +17,6 @@ with its evidence (docs/formats.md §6). A facade over the routing stage:
 from __future__ import annotations
 
 import copy
-import operator
-from bisect import bisect_right
 import dataclasses
 import os
 import re
@@ -51,6 +49,7 @@ from routelens.routing.matching import (
     prepare,
     prepare_tail,
 )
+from routelens.routing.candidates import CandidateList, MatchList
 from routelens.routing.evidence import Lexicon, assess
 from routelens.routing import matcher_cache
 from routelens.routing.columns import NamedPostings
@@ -63,13 +62,6 @@ from routelens.text.canonical import canonical_bytes, sha256_hex, source_sha256
 from routelens.text.words import closest
 
 __all__ = ["Router", "route", "Vouched", "vouch"]
-
-_score_of = operator.attrgetter("score")
-
-
-def _neg_score(m: Match) -> float:
-    return -m.score
-
 
 #: ``/id`` or ``$id`` as a word of its own (docs/formats.md §6.4)
 _EXPLICIT_RE = re.compile(r"(?<![0-9a-z_/$.\-])[/$]([0-9a-z][0-9a-z\-]*)(?![0-9a-z_/\-])")
@@ -139,6 +131,12 @@ class Router:
                 if (isinstance(cw, tuple) and len(cw) == 2 and isinstance(cw[0], NamedPostings)
                         and isinstance(cw[1], list)):
                     self.entries.use_composition_words(*cw)
+                st = cached["index"].get("skill_statuses")
+                if isinstance(st, tuple) and len(st) == 2 and isinstance(st[0], dict) and isinstance(st[1], list):
+                    self.entries.use_statuses(*st)
+                cm = cached["index"].get("composition_members")
+                if isinstance(cm, dict):
+                    self.entries.use_compositions(cm)
             else:
                 self.entries = Entries.from_index(text, display_name, index, registry, registry_loader, base_dir)
 
@@ -178,9 +176,12 @@ class Router:
             skill_triggers, rule_triggers, not_when = self._trigger_lists
             skills, lex = TriggerMatcher(skill_triggers, floor=floors[0]), lexicon()
             lex.own_words.backed_by(skills)  # both from skill_triggers: the cache keeps the words as the triggers
-            return (skills, TriggerMatcher(rule_triggers, floor=floors[1]),
-                    TriggerMatcher([(t, [t]) for t in self.high_risk_terms], floor=floors[1]),
-                    TriggerMatcher(not_when, floor=not_when_floor(floors[1])), lex)
+            got = (skills, TriggerMatcher(rule_triggers, floor=floors[1]),
+                   TriggerMatcher([(t, [t]) for t in self.high_risk_terms], floor=floors[1]),
+                   TriggerMatcher(not_when, floor=not_when_floor(floors[1])), lex)
+            # (set here too: the summary written beside them reads the ranges against these matchers' triggers)
+            self._skills, self._rules, self._risk, self._not_when, self.lexicon = got
+            return got
 
         if cached is not None and cached.get("floors") == floors and fresh.state == "fresh" and index is not None:
             built = cached["built"]
@@ -205,14 +206,25 @@ class Router:
 
     def _summary(self, index: CompactIndex) -> dict:
         """What the matcher cache keeps of a checked index (docs/formats.md
-        §11.4): :func:`~routelens.artifacts.index_file.index_summary` and
-        the word index of the composition ranges (a function of the rows
-        and of the registry text the index's hash pins)."""
+        §11.4): :func:`~routelens.artifacts.index_file.index_summary`, the
+        word index of the composition ranges, the skills' statuses
+        (:meth:`Entries.vouch_statuses`) and the compositions' members
+        (:meth:`Entries.vouch_compositions`), functions of the rows and of
+        the registry text the index's hash pins."""
         summary = index_summary(index)
         words, other = self.entries.composition_words()
         if not isinstance(words, NamedPostings):
             words = NamedPostings.of(words, list(self.entries.composition_ids))
         summary["composition_words"] = (words, list(other))
+        # the skills' statuses, read from their ranges (a batch whose everyday words reach hundreds of skills
+        # reads each candidate's status the first time it counts: most of a cold batch's slowest tasks)
+        statuses, left = self.entries.vouch_statuses()
+        summary["skill_statuses"] = (statuses, left)
+        self.entries.use_statuses(statuses, left)
+        members = self.entries.vouch_compositions()
+        if members is not None:
+            summary["composition_members"] = members
+            self.entries.use_compositions(members)
         return summary
 
     def _index_triggers(self, kind: str, entry_id: str) -> tuple[str, ...] | None:
@@ -394,13 +406,12 @@ class Router:
         the whole task, however long), explicit ``/id`` and ``$id`` words."""
         p = prepare(task)
         threshold = self.threshold
-        skill_hits: dict[str, list[Match]] = {}
-        found = self._skills.match(p, threshold, MAX_NEAR_MISSES, skill_hits)
-        # ``found`` comes in owner (id) order and the sort is stable: best score first, ties by id
-        order = sorted(found.values(), key=_score_of, reverse=True)
-        cut = bisect_right(order, -threshold, key=_neg_score)  # the first below the threshold
-        matches = tuple(order[:cut])
-        near = tuple(order[cut:cut + MAX_NEAR_MISSES])
+        # the skills' hits as groups of skills sharing a trigger text: hundreds of skills share one on big
+        # registries, and their matches and candidates are made when something reads them
+        reached = self._skills.reach(p, threshold, MAX_NEAR_MISSES)
+        ids, hit_of = reached.ranked()
+        matches: tuple[Match, ...] | MatchList = MatchList(ids, hit_of) if ids else ()
+        near = tuple(h.match(o) for o, h in reached.near(MAX_NEAR_MISSES))
         rules = self._rules.match(p, threshold, 0)
         risks = self._risk.match(p, threshold, 0)
         any_order = self._any_order
@@ -425,7 +436,7 @@ class Router:
         steer = tuple(steering(text))
         harm = tuple(destructive(task)) if self.settings.destructive_intents else ()
         explicit, unknown_ids, unknown = self._explicit(p)
-        candidates: tuple = ()
+        candidates: tuple | CandidateList = ()
         if matches:
             nw: dict[str, Match] = {}
             if self._not_when.triggers:
@@ -433,7 +444,7 @@ class Router:
                 for owner, m in self._not_when.match(p, bar, 0).items():
                     if m.score >= bar:
                         nw[owner] = m
-            candidates = tuple(assess(p, skill_hits, matches, self.lexicon, nw, negated(text)))
+            candidates = assess(p, reached, ids, self.lexicon, nw, negated(text))
         return Evidence(task, matches, near, tuple(rule_hits), tuple(risk_hits), explicit, p.truncated,
                         self.freshness, candidates, steer, harm, unknown_ids, tuple(clause_breaks(text)), unknown)
 
@@ -485,11 +496,10 @@ class Router:
         if not v.candidates and ev.candidates:
             # a step before the evidence model decided: every candidate still says why it was not chosen
             why = _EARLY_WHY.get(v.reason, v.reason.replace("_", " "))
-            for c in ev.candidates:
-                if c.id in v.skills:
-                    c.selected, c.why = True, "selected: named explicitly"
-                elif not c.why:
-                    c.why = f"not selected: {why}"
+            CandidateList.of(ev.candidates).fill_why(f"not selected: {why}", v.skills, "selected: named explicitly")
+        evidence = v.candidates or ev.candidates
+        if isinstance(evidence, CandidateList):
+            evidence = evidence.frozen()  # what this decision filled in (tune decides one evidence again)
         message = v.message
         full = v.mode == "full"
         missing: tuple[tuple[str, str, str], ...] = ()
@@ -517,7 +527,7 @@ class Router:
             source_sha256=self.freshness.registry_sha256, index_sha256=self.index_sha256,
             matcher_version=MATCHER_VERSION, rule_matches=ev.rule_matches, truncated=ev.truncated,
             missing_bodies=missing,
-            evidence=v.candidates or ev.candidates,
+            evidence=evidence,
         )
 
     # ------------------------------------------------------------------ explain

@@ -1,7 +1,8 @@
-"""What the router found for one task and what it decided, as typed values
-(docs/formats.md §6): :class:`Evidence` goes into
-:func:`routelens.routing.policy.decide`, a :class:`Verdict` comes out; the
-router wraps it into a :class:`~routelens.routing.decision.Decision`.
+"""What the router's decision order (:func:`routelens.routing.policy.decide`,
+docs/formats.md §6.3) reads and gives: the :class:`Evidence` the matchers
+found for one task, the :class:`Verdict` of the decision order, and the
+ids a task names (:class:`ExplicitId`, :class:`UnknownId`). Values only:
+the steps that read and make them are in :mod:`routelens.routing.policy`.
 
 Nothing in this module imports Textual.
 """
@@ -9,10 +10,11 @@ Nothing in this module imports Textual.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Sequence
 
 from routelens.artifacts.freshness import Freshness
+from routelens.routing.candidates import Candidate
 from routelens.routing.decision import Expansion
-from routelens.routing.evidence import Candidate
 from routelens.routing.matching import Match
 from routelens.routing.signals import Signal
 
@@ -65,7 +67,11 @@ class Evidence:
     order, each with the closest known id (said in the decision's message,
     docs/formats.md §6.4);
     ``candidates``: the evidence model's view of every match
-    (docs/formats.md §6.10), in ``matches`` order; ``steering``,
+    (docs/formats.md §6.10), in ``matches`` order. The router gives both
+    as lazy lists (:class:`~routelens.routing.candidates.MatchList`,
+    :class:`~routelens.routing.candidates.CandidateList`: a group of
+    candidates whose evidence is the same is one entry, its members made
+    when read); plain tuples decide the same. ``steering``,
     ``destructive``: spans of steering text and of built-in destructive
     intents (§6.11); ``unknown_ids``: id-shaped ``/words`` naming nothing
     (reason ``unknown_id``); ``clause_breaks``: offsets where one ask may
@@ -73,14 +79,14 @@ class Evidence:
     """
 
     task: str
-    matches: tuple[Match, ...]
+    matches: Sequence[Match]
     near_misses: tuple[Match, ...]
     rule_hits: tuple[Match, ...]
     risk_hits: tuple[Match, ...]
     explicit: tuple[ExplicitId, ...]
     truncated: bool
     freshness: Freshness
-    candidates: tuple[Candidate, ...] = ()
+    candidates: Sequence[Candidate] = ()
     steering: tuple[Signal, ...] = ()
     destructive: tuple[Signal, ...] = ()
     unknown_ids: tuple[Signal, ...] = ()
@@ -100,13 +106,14 @@ class Evidence:
 
 @dataclass(slots=True)
 class Verdict:
-    """The outcome of :func:`decide` (a value, like :class:`Evidence`): ``mode`` (``fast`` | ``index`` |
+    """The outcome of :func:`~routelens.routing.policy.decide` (a value, like :class:`Evidence`): ``mode`` (``fast`` | ``index`` |
     ``full``), ``reason`` (one of ``REASONS``), ``message`` (one sentence),
     the selection (``skills``, ``composition``, ``expansions``), ``dropped``
     ``(skill id, why)`` pairs, the forced ``rule`` that fired; ``matches``
     replaces the evidence's candidates when not None (explicit ids join
     them); ``freshness`` replaces the index's state when not None (a range
-    showed the index is invalid)."""
+    showed the index is invalid); ``candidates``: the evidence's
+    candidates, what the decision said of each filled in."""
 
     mode: str
     reason: str
@@ -116,6 +123,6 @@ class Verdict:
     expansions: tuple[Expansion, ...] = ()
     dropped: tuple[tuple[str, str], ...] = ()
     rule: str | None = None
-    matches: tuple[Match, ...] | None = None
+    matches: Sequence[Match] | None = None
     freshness: str | None = None
-    candidates: tuple[Candidate, ...] = ()
+    candidates: Sequence[Candidate] = ()
