@@ -270,3 +270,21 @@ def test_japanese_clause_after_a_negation_is_asked_for(task, reason, skills, ask
     assert (d.reason, d.skills) == (reason, skills)
     got = [p.detail for c in d.evidence for p in c.pieces if p.kind == "ask"]
     assert got == ([ask] if ask else [])
+
+
+def test_a_disabled_skill_that_repeats_the_live_ones_triggers_changes_nothing():
+    """A skill replaced by another often stays, disabled, with the same triggers: the task means the live one."""
+    reg = parse_registry(b"""schema_version: 1
+skills:
+  deploy:
+    path: skills/deploy.md
+    priority: P0
+    triggers: [deploy pipeline, release train]
+  legacy-deploy:
+    path: skills/legacy-deploy.md
+    priority: P2
+    status: disabled
+    triggers: [deploy pipeline]
+""", "skills.yaml")
+    d = Router.from_registry(reg).route("run the deploy pipeline for the api")
+    assert (d.reason, d.skills, d.dropped) == ("clear_candidate", ("deploy",), (("legacy-deploy", "disabled"),))

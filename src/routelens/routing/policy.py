@@ -176,12 +176,13 @@ def _decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdic
         if best is not None and (not supported or best[0] < _order(supported[0], supported[0].id)):
             lg.detach(best[1])  # the best supported candidate is read one by one (and a member left alone too)
             supported = sorted((c for c in live_c if c.supported), key=lambda c: (-c.weight, -c.score, c.id))
-        # 6b. a disabled candidate with as much evidence as the best live one, in its clause (the same ask): the
-        # task may mean the disabled skill
+        # 6b. a disabled candidate with evidence of its own (a trigger the best live one does not share) and as
+        # much of it, in its clause (the same ask): the task may mean the disabled skill
         t = supported[0]
         off = [(sid, c) for sid, _ in dropped if (c := cl.get(sid)) is not None and c.supported
-               and c.weight >= t.weight and not any(min(x[1], y[1]) <= b < max(x[0], y[0])
-                                                    for b in ev.clause_breaks for x in t.spans for y in c.spans)]
+               and c.weight >= t.weight and not set(c.spans) <= set(t.spans)
+               and not any(min(x[1], y[1]) <= b < max(x[0], y[0])
+                           for b in ev.clause_breaks for x in t.spans for y in c.spans)]
         if off:
             sid, d = max(off, key=lambda x: (x[1].weight, x[1].score))
             msg = (f"{FALLBACK}the disabled {quote(sid)} has at least as much evidence as {quote(t.id)} "
