@@ -30,3 +30,18 @@ async def test_the_task_input_pictures_control_characters(registry):
 def test_the_decision_panel_pictures_control_characters():
     shown = task_content("deploy\n\x1b[2Jnow\u200b!", [], None).plain
     assert shown == "deploy↵␛[2Jnow·!"
+
+
+def test_the_task_hint_is_an_example_of_the_registry_loaded():
+    """A newcomer's trial: the hint was the bundled registry's "write a blog post about the new release" on
+    every registry. It is the first phrase trigger of the first active skill, in file order."""
+    from types import SimpleNamespace as S
+
+    from routelens.tui.words import task_placeholder
+    skills = {"old": S(status="disabled", priority="P0", triggers=("legacy deploy job",)),
+              "album": S(status="active", priority="P2", triggers=("album layout",)),
+              "cull": S(status="active", priority="P1", triggers=("cull", "cull the shoot")),
+              "grade": S(status="active", priority="P1", triggers=("colour grade",))}
+    assert task_placeholder(skills) == "Type a task to route, e.g. “cull the shoot”"
+    assert task_placeholder({"a": S(status="active", priority="P0", triggers=("deploy",))}) == "Type a task to route"
+    assert task_placeholder({}) == "Type a task to route"

@@ -7,6 +7,8 @@ this one module, from the model's objects, and the screens only place it.
 
 from __future__ import annotations
 
+from typing import Any
+
 from routelens.paths import CATALOG_NAME, INDEX_NAME
 from routelens.registry import Diagnostic
 from routelens.text.numbers import num, pct, size_words
@@ -177,6 +179,26 @@ def warnings_notice(warnings: list[Diagnostic]) -> str | None:
 
 #: What a missing, stale or invalid index means for routing (docs/formats.md §6, step 1).
 FALLBACK = "Routing falls back to the full registry."
+
+#: the task input's hint before a registry is loaded
+TASK_HINT = "Type a task to route"
+
+
+def task_placeholder(skills: Any) -> str:
+    """The task input's hint for a registry (``skills``: id -> skill, in
+    the registry's order): an example from the registry itself, the first
+    phrase trigger (two or more words) of the first active skill of the
+    highest priority that has one (P0 first: the core work), so the hint is
+    a task that routes on this registry, not the bundled one's.
+    Deterministic; reads the skills at most once per priority."""
+    for priority in ("P0", "P1", "P2"):
+        for skill in skills.values():
+            if getattr(skill, "status", "active") != "active" or getattr(skill, "priority", "P0") != priority:
+                continue
+            for trig in skill.triggers:
+                if len(trig.split()) >= 2 and trig.isprintable() and len(trig) <= 60:
+                    return f"{TASK_HINT}, e.g. “{trig}”"
+    return TASK_HINT
 
 
 def index_notice(snap: Snapshot) -> tuple[str | None, str]:

@@ -196,7 +196,7 @@ class MainScreen(Screen[None]):
             # the initial task is put in on mount: setting an Input's value before
             # the app runs raises NoActiveAppError (`routelens --task x` crashed)
             value="",
-            placeholder="Type a task to route, e.g. “write a blog post about the new release”",
+            placeholder=words.TASK_HINT,  # an example of the registry's own once it is loaded
             id="task",
         )
         self.error_panel = ErrorPanel(id="errors")
@@ -543,6 +543,8 @@ class MainScreen(Screen[None]):
         had = self.snapshot
         self.failure = None
         self.snapshot = snap
+        if had is None or had.registry is not snap.registry:
+            self.task_input.placeholder = words.task_placeholder(snap.registry.skills)
         self.error_panel.clear_errors()
         self.panes.show_snapshot(snap)
         self._update_header()
