@@ -114,6 +114,10 @@ def test_never_a_verb(word, expected):
     ("Revision timetable for my son's GCSEs in May", []),
     ("Customer on order UK-40417 changed her mind", []),
     ("Booking flights for the Kyoto team", [(0, 15, "Booking")]),
+    # work in progress, then a question of its own: the work is asked for; a question alone is not
+    ("Deploying the footer hotfix now, anything I should watch?", [(0, 31, "Deploying")]),
+    ("Deploying the footer hotfix now?", []),
+    ("Deploy the footer hotfix, anything I should watch?", []),
     ("triage the crash in level 3", [(0, 16, "triage")]),
     ("Book a table for six", [(0, 12, "Book")]),
 ])

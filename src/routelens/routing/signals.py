@@ -247,6 +247,8 @@ _JA_ASK = re.compile(r"(?:て(?:ください|下さい|ほしい|欲しい|も�
 #: a request to be told something is no request for work ("コツを教えて")
 _JA_INFO = re.compile(r"(?:教え|知り|分かり|わかり)$")
 _SENTENCE_END = re.compile(r"[.!?\n]|$")
+#: what parts a clause of work in progress from a question after it: a comma, a semicolon or a dash
+_ING_APART = re.compile(r"[,;]|\s[-\u2013\u2014]\s")
 _JA_SENTENCE = re.compile(r"[^。！!？?\n]+")
 
 
@@ -319,8 +321,10 @@ def asks(task: str, pronoun: bool = False) -> list[Signal]:
         elif statement or not obj or only_pronoun or all(m.group().lower() == verb for m in obj):
             continue  # no object, only a pronoun ("deploy it"), or the verb again ("debug debug")
         end_sentence = _SENTENCE_END.search(task, pos).start()
-        if task[end_sentence:end_sentence + 1] == "?" and not polite:
-            continue  # a question asks to be told, not for work
+        if task[end_sentence:end_sentence + 1] == "?" and not polite and not (
+                verb.endswith("ing") and _ING_APART.search(task, obj[-1].end(), end_sentence)):
+            continue  # a question asks to be told, not for work (but "Deploying X now, anything to watch?": the
+            # work in progress is a clause of its own, parted from the question by a comma)
         out.append((words[0].start(), obj[-1].end(), words[0].group()))
     if pronoun:
         return sorted(set(out))
