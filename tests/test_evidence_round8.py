@@ -118,6 +118,9 @@ def test_never_a_verb(word, expected):
     ("Deploying the footer hotfix now, anything I should watch?", [(0, 31, "Deploying")]),
     ("Deploying the footer hotfix now?", []),
     ("Deploy the footer hotfix, anything I should watch?", []),
+    # a Japanese word between spaces in an English request's object; glued to a Latin word it is Japanese
+    ("Can you do the 棚卸 for aisle C tonight?", [(8, 17, "do")]),
+    ("このPRレビューをお願いします。dbtの変更です", [(0, 15, "お願いします")]),
     ("triage the crash in level 3", [(0, 16, "triage")]),
     ("Book a table for six", [(0, 12, "Book")]),
 ])

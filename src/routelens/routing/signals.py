@@ -221,7 +221,9 @@ _REQUEST_LEAD = re.compile(
 #: what follows "do" when it is the request verb, not an auxiliary: a determiner of its object ("Do the
 #: stocktake", "do a code review"; "Do you ..." and "do not" are no request)
 _DO_OBJECT = frozenset("the a an this that these those our my your his her their some".split())
-_EN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9'#+%./:&-]*|\d[\w:./%]*")
+#: a word of an English request: Latin (with tight punctuation), a number, or a run of Japanese standing in its
+#: object between spaces ("Can you do the 棚卸 for aisle C": a mixed task names the thing in Japanese)
+_EN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9'#+%./:&-]*|\d[\w:./%]*|[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff66-\uff9f]+")
 #: requests to be told, shown, advised or sold something: the English of "教えて" ("recommend a good notebook")
 _EN_INFO = frozenset("tell teach recommend suggest advise show buy sell".split())
 #: words that end a request verb's object: prepositions, conjunctions, relative words
@@ -278,6 +280,8 @@ def asks(task: str, pronoun: bool = False) -> list[Signal]:
             gap = task[pos:m.start()] if not words else task[words[-1].end():m.start()]
             if gap.strip() or len(words) > _MAX_OBJECT_WORDS:
                 break
+            if words and not gap and not m.group().isascii():
+                break  # Japanese glued to a Latin word ("dbtの変更です") is a Japanese clause, not an English object
             words.append(m)
         if len(words) < 2:
             continue
@@ -285,7 +289,7 @@ def asks(task: str, pronoun: bool = False) -> list[Signal]:
         shown = words[0].group()
         if verb == "do" and words[1].group().lower() in _DO_OBJECT:
             pass  # "Do the stocktake", "please do an accessibility pass": "do" with an object is the request verb
-        elif verb in _NOT_A_REQUEST_VERB or not verb.isalpha() or (len(shown) > 1 and shown.isupper()):
+        elif verb in _NOT_A_REQUEST_VERB or not verb.isalpha() or not verb.isascii() or (len(shown) > 1 and shown.isupper()):
             continue  # no verb: a closed-class word, a number, a punctuated word or an acronym
         elif words[1].group().lower() not in _DO_OBJECT and never_a_verb(verb):
             continue  # a noun or an adjective opening a noun phrase ("Restaurant booking in Gion"); "triage the
