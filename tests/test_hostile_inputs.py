@@ -707,3 +707,14 @@ def test_an_unquoted_task_is_told_to_be_quoted(capsys):
         main(["route", "review", "--nope"])
     assert exc.value.code == 2
     assert "unrecognized arguments: --nope" in capsys.readouterr().err
+
+
+def test_a_key_path_shows_invisible_characters_as_escapes(tmp_path):
+    """A newcomer's trial: an id holding a zero-width space was refused with its key path printed raw
+    (`skills.a​: bad id 'a\\u200b'`), so the path looked like `skills.a`."""
+    from routelens.errors import Diagnostic
+    assert str(Diagnostic("r.yaml", 3, 3, "skills.a\u200b", "bad id")) == "r.yaml:3:3: skills.a\\u200b: bad id"
+    assert str(Diagnostic("r.yaml", 3, 3, "skills.a\x1b[31m\u202e", "bad id")) == (
+        "r.yaml:3:3: skills.a\\x1b[31m\\u202e: bad id")
+    assert str(Diagnostic("r.yaml", 3, 3, "skills.code-review.triggers[0]", "x")) == (
+        "r.yaml:3:3: skills.code-review.triggers[0]: x")

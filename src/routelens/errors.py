@@ -28,6 +28,7 @@ Nothing in this module imports another routelens module.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 __all__ = [
@@ -46,6 +47,21 @@ __all__ = [
     "FileReadError",
     "NoRegistryError",
 ]
+
+
+#: what a key path must not show raw: control characters (as routelens.text.visible reads them) and the
+#: invisible format characters (zero-width space and joiners, word joiner, BOM, soft hyphen) an id may hold
+_UNSEEN_IN_KEY = re.compile("[\x00-\x1f\x7f-\x9f\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
+
+
+def _shown_key(key_path: str) -> str:
+    """``key_path`` with each character of :data:`_UNSEEN_IN_KEY` written as
+    an escape (``\\x1b``, ``\\u200b``): an id that reads "a" but holds a
+    zero-width space is shown as ``skills.a\\u200b``, as its message shows it."""
+    if not _UNSEEN_IN_KEY.search(key_path):
+        return key_path
+    return _UNSEEN_IN_KEY.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x20
+                              else f"\\u{ord(m.group()):04x}", key_path)
 
 
 @dataclass(frozen=True)
@@ -68,7 +84,7 @@ class Diagnostic:
     severity: str = "error"
 
     def __str__(self) -> str:
-        where = f"{self.key_path}: " if self.key_path else ""
+        where = f"{_shown_key(self.key_path)}: " if self.key_path else ""
         tag = "" if self.severity == "error" else f"{self.severity}: "
         return f"{self.file}:{self.line}:{self.column}: {tag}{where}{self.message}"
 
