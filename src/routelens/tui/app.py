@@ -28,6 +28,7 @@ from routelens.tui import words
 from routelens.tui.commands import RouteLensCommands
 from routelens.tui.messages import RebuildDone, RebuildFailed, RouterChanged
 from routelens.tui.model import Paths, Snapshot
+from routelens.tui.paste_guard import install as _keep_pasted_esc
 from routelens.tui.screens.main import MainScreen
 from routelens.tui.widgets.source_view import MAX_TEXTAREA_LINES
 
@@ -36,6 +37,9 @@ if TYPE_CHECKING:
     from routelens.routing.decision import Decision
 
 __all__ = ["RouteLensApp", "run", "screenshot_folder", "SCREENSHOTS_ENV"]
+
+
+_keep_pasted_esc()  # an ESC inside a bracketed paste stays text (Textual 8.2 read it as keys)
 
 
 class RouteLensApp(App[None]):

@@ -8,6 +8,7 @@ from textual import events
 from textual.binding import Binding
 
 from routelens.routing.matching import MAX_TASK_CHARS
+from routelens.tui.paste_guard import unguard
 from routelens.tui.widgets.line_input import LineInput
 
 __all__ = ["LINE_BREAK", "TaskInput", "routed_task", "shown_task"]
@@ -71,7 +72,7 @@ class TaskInput(LineInput):
     def _on_paste(self, event: events.Paste) -> None:
         event.stop()
         event.prevent_default()  # not Input's own handler too (it pastes the first line)
-        text = shown_task(event.text.rstrip("\r\n"))
+        text = shown_task(unguard(event.text).rstrip("\r\n"))  # (an ESC kept as text while pasted is ESC again)
         if not text:
             return
         start, end = sorted(self.selection)
