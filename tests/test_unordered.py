@@ -61,10 +61,12 @@ def test_the_shortest_window_is_taken():
     assert _found(RULES, task)["production-change"][2:4] == ((0, 24), "production notes: deploy")
 
 
-def test_a_longer_word_that_is_no_inflection_does_not_count():
-    # "deployment" is no inflection of "deploy" (§6.7), "product" no form of "production"
-    assert _found(RULES, "the deployment of the production build") == {}
+def test_a_longer_word_that_is_no_form_of_it_does_not_count():
+    # "product" is no form of "production", "deploys" of "deployable" is no word of it
     assert _found(RULES, "deploy the product page") == {}
+    # "deployment" is the action's noun: it counts for a safety trigger (not for a skill's, §6.7)
+    assert _found(RULES, "the deployment of the production build") == {
+        "production-change": (90.0, "production deploy", (4, 32), "deployment of the production", "derived")}
 
 
 def test_spaceless_triggers_take_no_part_and_one_word_only_done_again():
@@ -158,4 +160,27 @@ rules:
     d = Router.from_registry(reg).route("back up the card, then reformat the card")
     assert (d.mode, d.reason, d.rule, d.skills) == ("full", "forced_rule", "destroy-originals", ())
     assert d.message == ('Fell back to the full registry: forced rule "destroy-originals" matched "format the card" '
-                         'in the task (a word of it done again: "reformat the card", score 90)')
+                         'in the task (a word of it in another form: "reformat the card", score 90)')
+
+
+@pytest.mark.parametrize("word, forms", [
+    ("reformat", ["format"]), ("redeploy", ["deploy"]), ("deployment", ["deploy"]), ("deployments", ["deploy"]),
+    ("deletion", ["delet", "delete"]), ("migrations", ["migr", "migre", "migrat", "migrate"]),
+    ("installation", ["install", "installe", "installat", "installate"]),
+    ("read", []), ("ration", ["rat", "rate"]), ("production", ["product", "producte"]),
+])
+def test_other_forms(word, forms):
+    from routelens.routing.unordered import other_forms
+    assert other_forms(word) == forms
+
+
+@pytest.mark.parametrize("task, shown", [
+    ("production deployment of the docker image", "production deployment"),
+    ("prepare the deployment to production", "deployment to production"),
+])
+def test_the_noun_of_a_safety_action_counts(task, shown):
+    """A second newcomer's trial: "production deployment of the docker image" routed to docker-container past
+    the bundled `production deploy` forced rule ("deployment" is no inflection of "deploy")."""
+    d = route(task, BUNDLED)
+    assert (d.mode, d.reason, d.rule) == ("full", "forced_rule", "production-change")
+    assert d.message.endswith(f'(a word of it in another form: "{shown}", score 90)')

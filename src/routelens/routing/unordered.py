@@ -7,11 +7,14 @@ high-risk term of two or more content words also matches when all of its
 content words (each as written or as a regular inflection) stand in one
 sentence of the task in another order, close together —
 `production deploy` on "deploy the new build to production tonight",
-`delete all bookings` on "the bookings: delete all of them". A task word
-that starts with "re" stands for the word after it too, the same action done
-again: `format the card` on "reformat the card", a one-word `format` on
-"reformat it". Such a match scores :data:`UNORDERED_SCORE` and has kind
-``unordered``.
+`delete all bookings` on "the bookings: delete all of them". A task word in
+another form of a trigger word counts too (:func:`other_forms`): the same
+action done again, "re" and the word (`format the card` on "reformat the
+card", a one-word `format` on "reformat it"), and the action's noun, -ment,
+-ion or -ation (`production deploy` on "production deployment", `delete
+production` on "deletion in production"). Such a match scores
+:data:`UNORDERED_SCORE` and has kind ``unordered``, or ``derived`` when a
+word in another form took part.
 
 Nothing in this module imports Textual.
 """
@@ -26,7 +29,7 @@ from routelens.routing.matching import Match, PreparedTask, tokenize
 from routelens.text.unicode import normalize_text
 from routelens.text.words import MATCH_STOP_WORDS, inflects, lemma_candidates
 
-__all__ = ["UNORDERED_SCORE", "MAX_WORDS_BETWEEN", "UnorderedPhrases", "in_another_order"]
+__all__ = ["UNORDERED_SCORE", "MAX_WORDS_BETWEEN", "UnorderedPhrases", "in_another_order", "other_forms"]
 
 #: The score of a safety trigger whose content words stand in another order
 #: (below an inflection's 95: the words are all there, their order is not).
@@ -40,6 +43,25 @@ _WORD = 1
 #: A task word of this many letters or more that starts with "re" also stands for the word after it: the
 #: same action done again ("reformat the card" formats it, "redeploy to production" deploys)
 _MIN_REDONE = 5
+#: the noun of an action, and what to take off it (then maybe put an "e" back): deployment, deletion, migration
+_NOUN_ENDINGS = ("ments", "ment", "ations", "ation", "ions", "ion")  # (the plural first: "ions" before "ion")
+
+
+def other_forms(word: str) -> list[str]:
+    """The words ``word`` (a task word, normalised) may be another form of,
+    for safety triggers only: without a "re" it starts with ("reformat" ->
+    "format"; 5+ letters), and without the -ment, -ion or -ation of an
+    action's noun ("deployment" -> "deploy", "deletion" -> "delete",
+    "migrations" -> "migrate"; the rest keeps 3+ letters). Never the word
+    itself; ``[]`` when there is none."""
+    out: list[str] = []
+    if word.startswith("re") and len(word) >= _MIN_REDONE:
+        out.append(word[2:])
+    for end in _NOUN_ENDINGS:  # each ending that fits: "installation" is install+ation, "migration" migrate+ion
+        if word.endswith(end) and len(word) - len(end) >= 3:
+            stem = word[: -len(end)]
+            out += [stem, stem + "e"] if end.startswith(("ion", "ation")) else [stem]
+    return list(dict.fromkeys(out))
 
 
 class UnorderedPhrases:
@@ -96,24 +118,21 @@ class UnorderedPhrases:
             sentence[j] = s
         # the phrases a task word can take part in, with the positions of each of their words
         reached: dict[int, dict[str, list[int]]] = {}
-        redone: set[int] = set()  # phrases reached through a word done again ("reformat" for "format")
+        derived: dict[int, set[int]] = {}  # phrase -> the task positions that stood for a word in another form
         for j, (k, t) in enumerate(zip(p.kinds, p.texts)):
             if k != _WORD:
                 continue
-            forms = [(t, False)]
-            if t.startswith("re") and len(t) >= _MIN_REDONE:
-                forms.append((t[2:], True))
-            for form, again in forms:
+            for form, other in ((t, False), *((f, True) for f in other_forms(t))):
                 for key in (form, *lemma_candidates(form)):
                     for i in self._by_word.get(key, ()):
                         for w in self._phrases[i][2]:
                             if w == key and inflects(w, form):
                                 reached.setdefault(i, {}).setdefault(w, []).append(j)
-                                if again:
-                                    redone.add(i)
+                                if other:
+                                    derived.setdefault(i, set()).add(j)
         for i in sorted(reached):
             owner, trig, words = self._phrases[i]
-            if len(set(words)) < 2 and i not in redone:
+            if len(set(words)) < 2 and i not in derived:
                 continue  # a one-word trigger as written is the ordered matcher's
             old = found.get(owner)
             if old is not None and old.score >= threshold:
@@ -123,9 +142,8 @@ class UnorderedPhrases:
                 continue
             best = _window(words, got, sentence)
             if best is not None:
-                kind = "redone" if i in redone and any(
-                    p.texts[j].startswith("re") and not any(inflects(w, p.texts[j]) for w in words)
-                    for j in range(best[0], best[1] + 1)) else "unordered"
+                kind = "derived" if any(best[0] <= j <= best[1] and not any(inflects(w, p.texts[j]) for w in words)
+                                        for j in derived.get(i, ())) else "unordered"
                 found[owner] = Match(owner, UNORDERED_SCORE, trig, (p.ostart[best[0]], p.oend[best[1]]), kind)
 
 
@@ -160,11 +178,11 @@ def _window(words: tuple[str, ...], positions: dict[str, list[int]], sentence: l
 def in_another_order(task: str, m: Match) -> str:
     """``its words in another order: "deploy it to production", `` for a
     safety trigger ``m`` matched in any word order in ``task`` (kind
-    ``unordered``), ``a word of it done again: "reformat the card", `` for
-    one matched through a "re" word (kind ``redone``), for a decision's
+    ``unordered``), ``a word of it in another form: "reformat the card", ``
+    for one matched through another form of a word (kind ``derived``), for a decision's
     message; "" for any other match."""
-    if m.kind == "redone":
-        return f"a word of it done again: {quote(task[m.span[0]:m.span[1]])}, "
+    if m.kind == "derived":
+        return f"a word of it in another form: {quote(task[m.span[0]:m.span[1]])}, "
     if m.kind != "unordered":
         return ""
     return f"its words in another order: {quote(task[m.span[0]:m.span[1]])}, "
