@@ -295,3 +295,21 @@ skills:
 """, "skills.yaml")
     d = Router.from_registry(reg).route("run the deploy pipeline for the api")
     assert (d.reason, d.skills, d.dropped) == ("clear_candidate", ("deploy",), (("legacy-deploy", "disabled"),))
+
+
+def test_a_stale_index_names_the_best_evidenced_candidate(tmp_path):
+    """A second newcomer's trial: with a stale index the fallback named the first of the skills sharing an
+    everyday word at score 100 (by id), not the skill whose phrase the task holds."""
+    from routelens.artifacts.write import write_generated
+    from routelens.registry.load import load_registry
+    p = tmp_path / "skills.yaml"
+    p.write_text("schema_version: 1\nskills:\n"
+                 "  aa-release:\n    path: a.md\n    priority: P2\n    triggers: [release]\n"
+                 "  ab-release:\n    path: b.md\n    priority: P2\n    triggers: [release]\n"
+                 "  zz-cache:\n    path: z.md\n    priority: P2\n    triggers: [release cache]\n", encoding="utf-8")
+    write_generated(load_registry(p), tmp_path / "generated")
+    p.write_text(p.read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")  # the index is stale now
+    d = Router.from_paths(p).route("please help with release cache today")
+    assert (d.mode, d.reason) == ("full", "index_stale")
+    assert d.message.endswith('. Best candidate: "zz-cache" scored 100 via "release cache"')
+    assert d.named()[:1] == ("zz-cache",)

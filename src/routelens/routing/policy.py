@@ -427,6 +427,11 @@ def candidate_note(ev: Evidence, settings: RoutingSettings) -> str:
     near miss and the threshold ("" when nothing scored)."""
     if ev.matches:
         m = ev.matches[0]
+        if ev.candidates:
+            # of the best-scoring matches, the one with the most evidence (a phrase over an everyday word that
+            # hundreds of skills share at the same score: a trial's stale index named the first of those by id)
+            top = max(range(len(ev.candidates)), key=lambda n: (ev.candidates[n].score, ev.candidates[n].weight, -n))
+            m = next((x for x in ev.matches if x.id == ev.candidates[top].id), m)
         return f". Best candidate: {quote(m.id)} scored {format_score(m.score)} via {quote(m.trigger)}"
     if ev.near_misses:
         m = ev.near_misses[0]
