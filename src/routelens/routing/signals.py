@@ -9,9 +9,10 @@ written, not lists of any registry's words:
 
 - :func:`negated`: the clauses a negation governs: English "don't", "do
   not", "no", "not a/the/about ...", "never", "without", "instead of",
-  "rather than", "skip", "no need for" reach forward to the end of the
-  clause; Japanese しないで, なくていい, 不要, ではなく, 以外, やめて reach back
-  to its start;
+  "rather than", "rather not", "skip", "no need for" reach forward to the
+  end of the clause; Japanese しないで, なくていい, 不要, ではなく, 以外, やめて,
+  せずに reach back to its start; a negation of a verb that leaves something
+  out ("don't forget to", "never skip", 忘れないで, 忘れずに) negates nothing;
 - :func:`markup`: spans inside ``<...>``, ``{...}`` and ``[[...]]``;
 - :func:`identifiers`: code-like words (``fct_orders``,
   ``raw_stripe.charges``, ``train.py``, ``camelCase``), which show a
@@ -44,10 +45,16 @@ _I = re.IGNORECASE
 _EN_BOUNDARY = re.compile(r"[.,;:!?()\[\]\n]|\s[-–—]\s|\s(?:but|just|only|instead|rather|so|because|then|"
                           r"and\s+then|please\s+just)\b", _I)
 _EN_NEG = re.compile(
-    r"\b(?:don'?t|do\s+not|dont|never|without|instead\s+of|rather\s+than|skip|forget(?:\s+about)?|"
+    r"\b(?:don'?t|do\s+not|dont|never|without|instead\s+of|rather\s+than|rather\s+not|skip|forget(?:\s+about)?|"
     r"no\s+need\s+(?:for|to)|no(?!-)|not(?=\s+(?:a|an|the|any|about|doing|for|this|that|my|our|to)\b))\b", _I)
 _JA_NEG = re.compile(r"しないで|しなくて(?:いい|良い|も)|(?:な|ら)くて(?:いい|良い|も)|ないで|不要|いらない|要らない|"
-                     r"ではなく|じゃなくて|じゃなく|以外|やめて|止めて")
+                     r"ではなく|じゃなくて|じゃなく|以外|やめて|止めて|せずに|せず(?=[、，,])|ずに")
+#: a negation of a verb that itself leaves something out is a request to do it: "don't forget to update the
+#: changelog", "never skip the code review", "without skipping the tests"; 忘れないで, 忘れずに, 省略せずに
+_EN_DOUBLE_NEG = re.compile(
+    r"(?:don'?t|do\s+not|dont|never|without)\s+(?:forget|forgetting|skip|skipping|miss|missing|neglect|neglecting|"
+    r"omit|omitting|overlook|overlooking|ignore|ignoring|fail|failing|hesitate)\b", _I)
+_JA_DOUBLE_NEG = re.compile(r"(?:忘れ|省略し?|省か|スキップし?|飛ばさ|抜かさ|抜か|欠かさ|怠ら|見落とさ)$")
 _JA_BOUNDARY = "、。，．,.!！?？\n"
 _MAX_SCOPE_WORDS = 6
 
@@ -85,12 +92,17 @@ def separate_asks(task: str, start: int, end: int) -> bool:
 
 def negated(task: str) -> list[Signal]:
     """The spans a negation governs (docs/formats.md §6.10): ``(start, end,
-    cue)``. English cues reach forward to the end of their clause, at most
-    six words; Japanese cues reach back to the start of theirs."""
+    cue)``, 0-based character offsets. English cues reach forward to the
+    end of their clause, at most six words; Japanese cues reach back to the
+    start of theirs. Two negations in a row cancel: "don't forget to X",
+    "never skip X", "X も忘れずに" govern nothing."""
     out: list[Signal] = []
     if not task:
         return out
+    doubled = [(d.start(), d.end()) for d in _EN_DOUBLE_NEG.finditer(task)]
     for m in _EN_NEG.finditer(task):
+        if any(a <= m.start() < b for a, b in doubled):
+            continue  # "don't forget to ...": the two negations cancel
         start = m.end()
         b = _EN_BOUNDARY.search(task, start)
         end = b.start() if b else len(task)
@@ -101,6 +113,8 @@ def negated(task: str) -> list[Signal]:
             out.append((start, end, m.group()))
     if not task.isascii():
         for m in _JA_NEG.finditer(task):
+            if _JA_DOUBLE_NEG.search(task, max(0, m.start() - 4), m.start()):
+                continue  # 忘れないで, 忘れずに: a request to do it
             i = m.start()
             while i > 0 and task[i - 1] not in _JA_BOUNDARY:
                 i -= 1
