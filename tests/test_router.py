@@ -733,8 +733,21 @@ def test_composition_conflict_names_every_composition():
     """Issue 13 item 6: the message named 2 compositions when the
     candidates spanned 4 (and one inside another is not a conflict)."""
     r = Router.from_registry(parse_registry(SPREAD.encode(), Path("skills.yaml")))
-    d = r.route("the alpha job, the bravo job, the charlie job and the delta job")
+    d = r.route("the alpha job, the bravo job, the charlie job, the delta job and the echo job")
     assert (d.mode, d.reason) == ("full", "composition_conflict")
     assert d.message == ('Fell back to the full registry: the candidates are spread over compositions '
-                         '"c-four" (delta), "c-one" (alpha), "c-three" (charlie) and "c-two" (bravo), '
-                         'which do not contain each other')
+                         '"c-four" (delta, echo), "c-one" (alpha, echo), "c-three" (charlie, echo) and '
+                         '"c-two" (bravo, echo), which do not contain each other')
+
+
+def test_one_member_of_each_of_two_compositions_is_no_conflict():
+    """docs/formats.md §6.5: no composition holds two of the candidates, so
+    the compositions say nothing about the task and the candidates are
+    weighed as any others (retail-ops: "Refund UK-41182 in full, and also
+    update the Rakuten listing for the teapot" fell back
+    composition_conflict)."""
+    r = Router.from_registry(parse_registry(SPREAD.encode(), Path("skills.yaml")))
+    d = r.route("Run the alpha job. Then run the bravo job.")
+    assert (d.mode, d.reason, d.skills, d.composition) == ("index", "multi_need", ("alpha", "bravo"), None)
+    d = r.route("the alpha job, the bravo job, the charlie job and the delta job")
+    assert (d.mode, d.reason, d.skills) == ("index", "multi_need", ("alpha", "bravo", "charlie", "delta"))

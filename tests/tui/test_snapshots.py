@@ -94,7 +94,7 @@ def test_fallback_forced_rule(snap_compare, registry):
 
 def test_fallback_composition_conflict(snap_compare, registry):
     app = make_app(registry)
-    assert snap_compare(app, terminal_size=SIZE, run_before=typed(app, "write release notes and update the docs"))
+    assert snap_compare(app, terminal_size=SIZE, run_before=typed(app, "cite sources in the blog post and translate it"))
 
 
 def test_fallback_disabled_skill(snap_compare, registry):

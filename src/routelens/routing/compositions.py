@@ -1,7 +1,7 @@
 """The composition steps of the decision order (docs/formats.md §6.3 steps
 7 and 8, §6.5): candidates inside one composition route to it, candidates
-spread over compositions that do not contain each other fall back
-(``composition_conflict``), and weak members of one composition, each named
+spread over compositions that do not contain each other, one of which
+holds two or more of them, fall back (``composition_conflict``), and weak members of one composition, each named
 by a word of its own, agree with each other.
 
 Nothing in this module imports Textual.
@@ -65,7 +65,10 @@ def compositions(entries: Entries, live: tuple[Match, ...], dropped: tuple[tuple
                   note: str, purpose_of: str | None = None) -> Verdict | None:
     """Steps 6 and 7: two or more live candidates inside one composition
     (the smallest holding them all) route to it; spread over compositions
-    that do not contain each other, they fall back. With ``purpose_of``
+    that do not contain each other, one of which holds two or more of them,
+    they fall back (``composition_conflict``); each in a different
+    composition, none holding two, they are no conflict (``None``: the
+    candidates are weighed alone, docs/formats.md §6.3 step 8). With ``purpose_of``
     (the task), some candidates are unsupported: the composition is chosen
     only when the task names its purpose (:func:`names_purpose`)."""
     if len(live) < 2:
@@ -89,6 +92,11 @@ def compositions(entries: Entries, live: tuple[Match, ...], dropped: tuple[tuple
                "which do not contain each other")
         return Verdict("full", "composition_conflict", msg + note, dropped=dropped)
     touched = sorted({c for sid in cand for c in by_member[sid]})
+    if all(len(cand & sets[c]) < 2 for c in touched):
+        # no composition holds two of them: the compositions say nothing about this task ("Refund UK-41182,
+        # and also update the Rakuten listing": one member of the returns composition, one of the listing
+        # one), and the candidates are weighed as any others (step 9)
+        return None
     for i, a in enumerate(touched):
         sa = sets[a]
         for b in touched[i + 1:]:
