@@ -751,3 +751,6 @@ def test_one_member_of_each_of_two_compositions_is_no_conflict():
     assert (d.mode, d.reason, d.skills, d.composition) == ("index", "multi_need", ("alpha", "bravo"), None)
     d = r.route("the alpha job, the bravo job, the charlie job and the delta job")
     assert (d.mode, d.reason, d.skills) == ("index", "multi_need", ("alpha", "bravo", "charlie", "delta"))
+    assert d.message.startswith('Routed to "alpha", "bravo", "charlie" and "delta": the task asks for 4 distinct '
+                                'things, each with its own evidence; expanded from skills.yaml lines 3-6, lines 7-10, '
+                                'lines 11-14, lines 15-18')

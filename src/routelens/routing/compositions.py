@@ -138,7 +138,7 @@ def select_composition(entries: Entries, cid: str, members: tuple[str, ...], liv
             continue
         exps.append(x)
         skills.append(sid)
-    names = " and ".join(quote(m.id) for m in live)
+    names = and_words(quote(m.id) for m in live)
     msg = (f"Routed to composition {quote(cid)}: the candidates {names} are all members of it; "
            f"expanded from {entries.display_name} {line_span(comp_exp.source_start, comp_exp.source_end)} "
            "and its members' ranges")

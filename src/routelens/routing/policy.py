@@ -70,7 +70,7 @@ from typing import Callable
 from routelens.errors import IndexInvalidError
 from routelens.registry.model import RoutingSettings
 from routelens.routing.candidates import CandidateList, LiveGroups, MatchList
-from routelens.routing.compositions import anchor, compositions, weak_members
+from routelens.routing.compositions import and_words, anchor, compositions, weak_members
 from routelens.routing.decision import Expansion, format_score, index_state_words, line_span, listed_evidence, quote
 from routelens.routing.entries import Entries
 from routelens.routing.evidence import Candidate
@@ -415,7 +415,7 @@ def _several(ev: Evidence, supported: list[Candidate], expansions: dict[str, Exp
         c.selected = True
         c.why = "selected: " + _pieces_words(c)
     exps = tuple(expansions[i] for i in ids)
-    names = " and ".join(quote(i) for i in ids)
+    names = and_words(quote(i) for i in ids)
     msg = (f"Routed to {names}: the task asks for {len(ids)} distinct things, each with its own evidence; "
            f"expanded from {entries.display_name} " + ", ".join(line_span(x.source_start, x.source_end) for x in exps))
     return Verdict("index", "multi_need", msg + note, skills=ids, expansions=exps, dropped=dropped)
@@ -492,7 +492,7 @@ def _explicit(ev: Evidence, entries: Entries) -> Verdict:
     named_ids = {m.id for m in named_matches}
     matches = tuple(named_matches) + tuple(m for m in ev.matches if m.id not in named_ids)
     if not skills:
-        ids = " and ".join(quote(d[0]) for d in dropped)
+        ids = and_words(quote(d[0]) for d in dropped)
         msg = f"{FALLBACK}the task names {named}, but {ids} {'is' if len(dropped) == 1 else 'are'} disabled"
         return Verdict("full", "disabled_skill", msg, dropped=tuple(dropped), matches=matches)
     msg = f"Fast route: the task names {named} explicitly"
@@ -550,7 +550,7 @@ def _no_match(ev: Evidence, settings: RoutingSettings, note: str) -> Verdict:
 
 def _all_disabled(dropped: tuple[tuple[str, str], ...], note: str, ev: Evidence) -> Verdict:
     """Step 6: every candidate is disabled."""
-    ids = " and ".join(quote(d[0]) for d in dropped)
+    ids = and_words(quote(d[0]) for d in dropped)
     many = len(dropped) > 1
     msg = f"{FALLBACK}the only candidate{'s' if many else ''} {ids} {'are' if many else 'is'} disabled"
     return Verdict("full", "disabled_skill", msg + note, dropped=dropped, candidates=ev.candidates)
