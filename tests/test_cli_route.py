@@ -257,3 +257,29 @@ def test_route_says_when_no_fix_was_found(reg_path, capsys):
     # with --no-fixes nothing is said about them
     assert main(["route", "バックアップを取ってください", "--registry", str(reg_path), "--no-fixes"]) == 0
     assert "fixes" not in capsys.readouterr().out
+
+
+def test_route_checks_no_fixes_on_a_big_registry_unless_asked(reg_path, capsys, monkeypatch):
+    """A newcomer's trial: on a registry of 10,000 skills a route that fell
+    back waited the whole 10 s of fixes (each checked on a patched copy of
+    the registry). Above AUTO_FIXES_MAX_SKILLS they are checked only when
+    asked (docs/formats.md §15); here the limit is lowered below the
+    registry's 3 skills."""
+    from routelens.cli.commands import route as route_cmd
+
+    monkeypatch.setattr(route_cmd, "AUTO_FIXES_MAX_SKILLS", 2)
+    assert main(["route", "バックアップを取ってください", "--registry", str(reg_path)]) == 0
+    got = capsys.readouterr()
+    assert "fixes" not in got.out
+    assert got.err == ("fixes: not checked on a registry of 3 skills (each candidate edit is checked on a patched "
+                       "copy of the whole registry, seconds each); --fixes checks them for up to 10 s\n")
+    assert main(["route", "--json", "バックアップを取ってください", "--registry", str(reg_path)]) == 0
+    got = capsys.readouterr()
+    assert "fixes" not in json.loads(got.out)
+    assert got.err.startswith("fixes: not checked on a registry of 3 skills")
+    # asked for: checked as on a small registry
+    for flag in (["--fixes"], ["--fixes-seconds", "5"]):
+        assert main(["route", "バックアップを取ってください", "--registry", str(reg_path), *flag]) == 0
+        got = capsys.readouterr()
+        assert got.out.splitlines()[-1].startswith("fixes: none found: ")
+        assert got.err == ""

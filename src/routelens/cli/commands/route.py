@@ -18,7 +18,7 @@ from routelens.routing.decision import Decision, format_score
 from routelens.routing.router import Router
 from routelens.text.numbers import num
 from routelens.tools.evaluate import check_ids
-from routelens.tools.fixes import FIXABLE, FIXES_SECONDS, Fix, fixes_for
+from routelens.tools.fixes import AUTO_FIXES_MAX_SKILLS, FIXABLE, FIXES_SECONDS, Fix, fixes_for
 from routelens.tools.replay import DecisionLog
 
 
@@ -39,7 +39,10 @@ def register(sub, common) -> None:
     p.add_argument("--no-fixes", action="store_true",
                    help="give a fallback no verified fixes (each fix is checked on a patched registry: seconds "
                         "each on a registry of thousands of skills)")
-    p.add_argument("--fixes-seconds", type=positive_seconds, default=FIXES_SECONDS, metavar="N",
+    p.add_argument("--fixes", action="store_true",
+                   help=f"check a fallback's fixes on a registry of more than {AUTO_FIXES_MAX_SKILLS:,} skills too "
+                        "(by default they are checked only on smaller ones; --fixes-seconds asks for them as well)")
+    p.add_argument("--fixes-seconds", type=positive_seconds, default=None, metavar="N",
                    help=f"start no check of a fix that would end after N seconds (default {FIXES_SECONDS:g}, "
                         "counted from the fallback, preparing included); the fixes found by then are shown and "
                         "the output says how many were left untried")
@@ -110,15 +113,25 @@ def format_fixes(fixes: list[Fix]) -> list[str]:
     return lines
 
 
-def fixes_of(args: argparse.Namespace, d: Decision, tally: dict[str, int] | None = None) -> list[Fix]:
+def fixes_of(args: argparse.Namespace, d: Decision, tally: dict[str, int] | None = None,
+             router: Router | None = None) -> list[Fix]:
     """The verified fixes of a fallback that a registry edit can fix
     (:data:`routelens.tools.fixes.FIXABLE`), with their effect on
     ``--cases`` when given; ``[]`` for other decisions and with
-    ``--no-fixes``. No new fix is tried after ``--fixes-seconds``; ``tally``
-    gets ``{"candidates", "tried"}`` (docs/formats.md §15). Progress goes to
+    ``--no-fixes``, and on a ``router`` of more than
+    :data:`AUTO_FIXES_MAX_SKILLS` skills unless ``--fixes`` or
+    ``--fixes-seconds`` asks for them (``tally["skipped_skills"]`` then
+    holds the number of skills). No new fix is tried after
+    ``--fixes-seconds``; ``tally`` gets ``{"candidates", "tried"}``
+    (docs/formats.md §15). Progress goes to
     standard error on a terminal. Bad cases are reported and
     :class:`CommandExit` (2) raised."""
     if d.reason not in FIXABLE or getattr(args, "no_fixes", False):
+        return []
+    if (router is not None and len(router.skill_ids) > AUTO_FIXES_MAX_SKILLS and not getattr(args, "fixes", False)
+            and getattr(args, "fixes_seconds", None) is None):
+        if tally is not None:
+            tally["skipped_skills"] = len(router.skill_ids)
         return []
     cases = None
     if getattr(args, "cases", None):
@@ -136,7 +149,7 @@ def fixes_of(args: argparse.Namespace, d: Decision, tally: dict[str, int] | None
                 print(str(diag), file=sys.stderr)
             raise CommandExit(2)
     return fixes_for(d, reg, raw, cases, args.cases or "", progress=tty_progress("verifying fixes"),
-                     max_seconds=getattr(args, "fixes_seconds", FIXES_SECONDS), tally=tally)
+                     max_seconds=getattr(args, "fixes_seconds", None) or FIXES_SECONDS, tally=tally)
 
 
 def untried_note(tally: dict[str, int], seconds: float) -> str | None:
@@ -258,22 +271,33 @@ def run(args) -> int:
     d = router.route(args.task)
     _logged(log, d)
     tally: dict[str, int] = {}
-    fixes = fixes_of(args, d, tally)
-    note = untried_note(tally, args.fixes_seconds)
+    fixes = fixes_of(args, d, tally, router)
+    note = untried_note(tally, args.fixes_seconds or FIXES_SECONDS) or skipped_note(tally)
+    checked = d.reason in FIXABLE and not args.no_fixes and "skipped_skills" not in tally
     if args.json:
         out = d.to_dict()
-        if d.reason in FIXABLE and not args.no_fixes:
+        if checked:
             out["fixes"] = [f.to_dict() for f in fixes]
             if note:
                 out["fixes_untried"] = tally["candidates"] - tally["tried"]
         sys.stdout.write(json.dumps(out, ensure_ascii=False, indent=2) + "\n")
     else:
         print("\n".join([format_decision(d, router), *format_fixes(fixes)]))
-        if d.reason in FIXABLE and not args.no_fixes and not fixes and not note:
+        if checked and not fixes and not note:
             print("\n" + no_fix_note(tally))
     if note:
         print(note, file=sys.stderr)
     return 0
+
+
+def skipped_note(tally: dict[str, int]) -> str:
+    """What ``route`` says when a fallback's fixes were not checked because
+    the registry is big (docs/formats.md §15); ``""`` when they were."""
+    n = tally.get("skipped_skills")
+    if n is None:
+        return ""
+    return (f"fixes: not checked on a registry of {n:,} skills (each candidate edit is checked on a patched copy "
+            f"of the whole registry, seconds each); --fixes checks them for up to {FIXES_SECONDS:g} s")
 
 
 def no_fix_note(tally: dict[str, int]) -> str:
