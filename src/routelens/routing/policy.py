@@ -77,7 +77,7 @@ from routelens.routing.evidence import Candidate
 from routelens.routing.matching import NEAR_MISS_FLOOR, Match
 from routelens.routing.readback import read_back
 from routelens.routing.several import (ALTERNATIVE as _ALTERNATIVE, alternatives, asked_for, parted_ask, stated_apart,
-                                       what_it_is_for)
+                                       thing_for, what_it_is_for)
 from routelens.routing.unordered import in_another_order
 from routelens.routing.verdict import FALLBACK, Evidence, ExplicitId, UnknownId, Verdict
 
@@ -227,12 +227,13 @@ def _decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdic
                                                               ev.clause_breaks) for t in top.spans for x in c.spans)
             return apart_of[c.spans]
 
-        # a rival: evidence beyond one everyday word, or one everyday word in a clause of its own (§6.3 step 9)
+        # a rival: evidence beyond one everyday word, one everyday word in a clause of its own, or the thing a
+        # "for ..." holding the top's trigger is for ("the stats for the qPCR", thing_for; §6.3 step 9)
         # ... unless its one word names only what the best candidate's work is for (what_it_is_for)
         purpose: dict[int, str] = {}
 
         def rival(c: Candidate) -> bool:
-            return (c is not top and c.counted and (c.rival or apart(c))
+            return (c is not top and c.counted and (c.rival or apart(c) or thing_for(c, top, ev.task))
                     and not purpose.setdefault(id(c), what_it_is_for(c, top, ev.task) or ""))
 
         rivals = sorted((c for c in live_c if rival(c)), key=lambda c: (-c.weight, -c.score, c.id))

@@ -161,6 +161,30 @@ def what_it_is_for(c: Candidate, top: Candidate, task: str) -> str | None:
     return None
 
 
+def thing_for(c: Candidate, top: Candidate, task: str) -> bool:
+    """Whether candidate ``c``'s one counted word is the thing whose purpose
+    the best candidate's trigger names, so that ``c`` is a rival however
+    everyday its word (docs/formats.md §6.3 step 9): "for" follows the word
+    right after it and a trigger of ``top`` weighing 2 lies in that "for
+    ..." in the same clause, within 60 characters ("Need the stats for the
+    qPCR": the work is the stats; the qPCR is what they are for). The
+    reverse of :func:`what_it_is_for`. English only."""
+    if c.strong or c.phrase or c.dropped_by:
+        return False
+    trig = [p for p in c.pieces if p.kind == "trigger" and p.counts]
+    if len(trig) != 1 or not task[trig[0].span[0]:trig[0].span[1]].isascii():
+        return False
+    end = trig[0].span[1]
+    for p in top.pieces:
+        if p.kind != "trigger" or p.weight < 2 or p.span[0] < end or p.span[0] - end > _FOR_REACH:
+            continue
+        between = task[end:p.span[0]]
+        m = _FOR.search(between)
+        if m is not None and not between[:m.start()].strip() and not _FOR_BREAK.search(between):
+            return True
+    return False
+
+
 #: what offers two alternatives between the words it stands between: "A or B", "A vs B", "AまたはB", "AかBか"
 _BETWEEN = re.compile(r"\b(?:or(?!\s+(?:not|so|else|later)\b)|vs\.?|versus)\b|または|それとも|もしくは|あるいは", re.I)
 _JA_OR = re.compile(r"か(?![らもなりしわ])")
