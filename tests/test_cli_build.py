@@ -607,3 +607,38 @@ def test_a_folder_where_a_generated_file_goes_is_named_and_kept(tmp_path, cli):
         "removes: move it away, then build again; the previous generated files are unchanged")
     assert (tmp_path / "g" / "routing.min.json" / "keep.txt").read_text(encoding="utf-8") == "mine\n"
     assert not (tmp_path / "g" / "catalog.json").exists()
+
+
+def _skills_without_bodies(n: int, folder: str = "skills") -> str:
+    return H + "".join(f"  s{i:03d}:\n    path: {folder}/s{i:03d}.md\n    priority: P1\n    triggers: [t{i}]\n"
+                       for i in range(n))
+
+
+def test_a_few_missing_bodies_are_named_one_by_one(tmp_path, cli):
+    reg, out = _registry(tmp_path, _skills_without_bodies(20))
+    for command in (("build", "--out", out), ("check", "--out", out)):
+        code, _, err = cli(*command, "--registry", reg)
+        assert code == 0
+        assert err.splitlines() == missing_bodies(reg, *((f"s{i:03d}", 4 + 4 * i) for i in range(20)))
+
+
+def test_many_missing_bodies_are_summed_up_naming_the_folder(tmp_path, cli):
+    # 24 skills and no skills/ folder: one line naming the folder and the count, and lint for the list
+    reg, out = _registry(tmp_path, _skills_without_bodies(24))
+    summary = (f"{reg}: warning: 24 of the 24 skills have a body that cannot be loaded: the folder 'skills/' does "
+               "not exist (24 skills). They still route, and their decisions say the body cannot be loaded; "
+               "`routelens lint` lists every one")
+    for command in (("build", "--out", out), ("check", "--out", out)):
+        code, _, err = cli(*command, "--registry", reg)
+        assert code == 0 and err.splitlines() == [summary]
+    # the folder there, some bodies in it, one a folder: counted by kind
+    (tmp_path / "skills").mkdir()
+    for i in range(3):
+        (tmp_path / "skills" / f"s{i:03d}.md").write_text("# body\n", encoding="utf-8")
+    (tmp_path / "skills" / "s003.md").mkdir()
+    code, _, err = cli("build", "--registry", reg, "--out", out)
+    assert code == 0
+    assert err.splitlines() == [
+        f"{reg}: warning: 21 of the 24 skills have a body that cannot be loaded: 20 missing, 1 that are folders in "
+        "'skills/'. They still route, and their decisions say the body cannot be loaded; `routelens lint` lists "
+        "every one"]
