@@ -642,3 +642,37 @@ def test_many_missing_bodies_are_summed_up_naming_the_folder(tmp_path, cli):
         f"{reg}: warning: 21 of the 24 skills have a body that cannot be loaded: 20 missing, 1 that are folders in "
         "'skills/'. They still route, and their decisions say the body cannot be loaded; `routelens lint` lists "
         "every one"]
+
+
+@pytest.mark.parametrize("edit", ["append", "same bytes", "removed"])
+def test_a_registry_changed_while_building_is_never_written_from(tmp_path, cli, monkeypatch, edit):
+    # the registry changes between the read and the write (an editor saving, a git checkout): the generated
+    # files would describe bytes that are no longer on disk, so nothing is renamed (docs/formats.md §3.3)
+    import routelens.artifacts.write as write_module
+
+    reg, out = _registry(tmp_path, H + S)
+    raw = reg.read_bytes()
+    real_build = write_module.build
+
+    def build_then_edit(registry, *args, **kwargs):
+        built = real_build(registry, *args, **kwargs)
+        if edit == "append":
+            reg.write_bytes(raw + b"# saved meanwhile\n")
+        elif edit == "same bytes":
+            reg.write_bytes(raw)  # rewritten, the same text: nothing changed that the files describe
+        else:
+            reg.unlink()
+        return built
+
+    monkeypatch.setattr(write_module, "build", build_then_edit)
+    code, stdout, stderr = cli("build", "--registry", reg, "--out", out, "--jobs", "1")
+    if edit == "same bytes":
+        assert code == 0 and stdout.startswith("built ")
+        assert (out / INDEX_NAME).read_bytes() != OLD[INDEX_NAME]
+        return
+    assert (code, stdout) == (2, "")
+    why = ("changed while routelens built from it (its bytes are no longer those read)" if edit == "append"
+           else "cannot be read any more (missing): it changed while routelens built from it")
+    assert stderr.splitlines()[-1] == (f"routelens build: {reg} {why}; nothing was written (the previous "
+                                       "generated files are unchanged): build again")
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == OLD  # no temporary file left either

@@ -236,7 +236,7 @@ def run(args) -> int:
                 print(f"validated {num(len(reg.skills))} skills in {time.perf_counter() - t0:.1f}s; writing "
                       f"{out}...", file=sys.stderr, flush=True)
             try:
-                output, written = write_generated(reg, out)
+                output, written = write_generated(reg, out, check_source=True)
             except BuildError as exc:
                 print(f"routelens build: {exc}", file=sys.stderr)
                 return 2
@@ -249,7 +249,7 @@ def run(args) -> int:
                 print(f"validated {num(len(reg.skills))} skills in {t_read:.1f}s; writing {out}...",
                       file=sys.stderr, flush=True)
             try:
-                output, written = write_built(reg, out, built)
+                output, written = write_built(reg, out, built, check_source=True)
             except BuildError as exc:
                 print(f"routelens build: {exc}", file=sys.stderr)
                 return 2
