@@ -648,7 +648,7 @@ def test_many_missing_bodies_are_summed_up_naming_the_folder(tmp_path, cli):
 def test_a_registry_changed_while_building_is_never_written_from(tmp_path, cli, monkeypatch, edit):
     # the registry changes between the read and the write (an editor saving, a git checkout): the generated
     # files would describe bytes that are no longer on disk, so nothing is renamed (docs/formats.md §3.3)
-    import routelens.artifacts.write as write_module
+    import routelens.cli.commands.build as write_module
 
     reg, out = _registry(tmp_path, H + S)
     raw = reg.read_bytes()

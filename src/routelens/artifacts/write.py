@@ -22,7 +22,7 @@ from routelens.paths import CATALOG_NAME, INDEX_NAME
 from routelens.registry.model import Registry
 from routelens.text.canonical import canonical_bytes, sha256_hex
 
-__all__ = ["write_generated", "write_built", "atomic_write", "remove_stale_temps", "registry_changed"]
+__all__ = ["write_generated", "write_built", "atomic_write", "remove_stale_temps", "registry_changed", "check_out_dir"]
 
 
 _UMASK_LOCK = threading.Lock()
@@ -174,6 +174,15 @@ def write_generated(reg: Registry, out_dir: str | Path, *,
     out_dir = Path(out_dir)
     _check_out_dir(reg, out_dir)
     return write_built(reg, out_dir, build(reg), check_source=check_source)
+
+
+def check_out_dir(reg: Registry, out_dir: str | Path) -> None:
+    """Refuse, before anything is built, an output folder the generated
+    files cannot go to (docs/formats.md §3.3): ``out_dir`` is a file, or
+    one of the generated files' targets is the registry itself (by any
+    name or link). Raises :class:`BuildError` saying so (nothing written);
+    :func:`write_built` checks it again."""
+    _check_out_dir(reg, Path(out_dir))
 
 
 def _check_out_dir(reg: Registry, out_dir: Path) -> None:

@@ -43,6 +43,7 @@ __all__ = [
     "report_registry_error",
     "positive_int",
     "registry_warning_lines",
+    "body_warning_lines",
     "body_summary_line",
     "print_json",
     "diagnostics_exit",
@@ -230,13 +231,19 @@ def registry_warning_lines(reg: Registry, problems: list[tuple[Any, str]] | None
     and points to ``routelens lint`` for the list. ``problems``:
     :func:`~routelens.artifacts.bodies.body_problems` of ``reg``, when the
     caller has them (found here otherwise)."""
+    return body_warning_lines(reg, problems) + [str(w) for w in misspelled_keys(reg)]
+
+
+def body_warning_lines(reg: Registry, problems: list[tuple[Any, str]] | None = None) -> list[str]:
+    """The first part of :func:`registry_warning_lines`: the lines about the
+    skill bodies that cannot be loaded (docs/formats.md §1.3, §4.4), named
+    one by one up to :data:`MAX_BODY_WARNINGS`, else summed up in one line.
+    ``problems``: as for :func:`registry_warning_lines`."""
     if problems is None:
         problems = body_problems(reg)
     if len(problems) > MAX_BODY_WARNINGS:
-        lines = [body_summary_line(reg, problems)]
-    else:
-        lines = [str(w) for w in body_warnings(reg, None, problems)]
-    return lines + [str(w) for w in misspelled_keys(reg)]
+        return [body_summary_line(reg, problems)]
+    return [str(w) for w in body_warnings(reg, None, problems)]
 
 
 #: body_state's words (their first part) -> how the summary counts them
