@@ -10,6 +10,7 @@ import os
 import re
 import stat
 import unicodedata
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -172,7 +173,7 @@ def body_problems(reg: Registry, infos: dict[str, dict[str, Any]] | None = None)
                 problem = body_state(base, s.path, dirs)
         if problem is not None:
             found.append((s.source_start, s, problem))
-    found.sort()  # ranges never overlap (no two first lines are equal): file order
+    found.sort(key=itemgetter(0))  # ranges never overlap (no two first lines are equal): file order
     return [(s, problem) for _, s, problem in found]
 
 

@@ -10,7 +10,6 @@ import errno
 import os
 import re
 import stat
-import tempfile
 import threading
 from pathlib import Path
 
@@ -44,6 +43,22 @@ def _umask() -> int:
         return mask
 
 
+def _mkstemp(path: Path) -> tuple[int, str]:
+    """A new empty file beside ``path``, ``.NAME.XXXXXXXXXXXX.tmp`` (random
+    hex), created exclusively with mode 0600 as ``tempfile.mkstemp`` makes
+    it (that module, with the compression modules it loads, is not imported
+    by a build): ``(descriptor, name)``. Raises ``OSError`` as ``os.open``
+    does (a name taken is tried again with another)."""
+    flags = os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+    for _ in range(100):
+        name = str(path.parent / f".{path.name}.{os.urandom(6).hex()}.tmp")
+        try:
+            return os.open(name, flags, 0o600), name
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, "no temporary file name is free", str(path.parent))
+
+
 def _write_temp(path: Path, data: bytes) -> str:
     """Write ``data`` to a new temporary file beside ``path`` (same folder,
     so the rename is atomic), with the permissions ``path`` has (or a new
@@ -56,7 +71,7 @@ def _write_temp(path: Path, data: bytes) -> str:
         mode = st.st_mode & 0o777  # keep the old file's permissions
     except OSError:
         mode = 0o666 & ~_umask()  # what open() would give a new file
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    fd, tmp = _mkstemp(path)
     try:
         with os.fdopen(fd, "wb") as fh:
             os.fchmod(fh.fileno(), mode)  # mkstemp creates 0600

@@ -138,13 +138,16 @@ class _Helper:
     statistics (:func:`catalog_frame`); then the warning lines but those
     about the bodies (:func:`other_warning_lines`, whose stem collisions
     reuse the key words; this process finds the bodies while it counts
-    their terms, and says which cannot be loaded) and the catalog's first skills (:data:`CHILD_SHARE` of them,
+    their terms, and says which cannot be loaded while it waits for this
+    last message, or after it when it came first) and the catalog's first skills (:data:`CHILD_SHARE` of them,
     :func:`skills_chunks`), while this process renders the others. What it fails to send is made here, the
     same."""
 
-    def __init__(self, reg: Registry, reg_path: Path) -> None:
+    def __init__(self, reg: Registry, reg_path: Path, bodies: dict[str, dict[str, Any]]) -> None:
         self.reg = reg
         self.reg_path = reg_path
+        self.bodies = bodies  # filled by the build before it asks for the catalog's skills
+        self.body_lines: list[str] | None = None  # the warnings about the bodies, once made
         self.split = int(len(reg.skills) * CHILD_SHARE)
         self.lines: list[str] | None = None  # the warning lines but the bodies', once known
         self.given_frame: CatalogFrame | None = None  # the catalog's frame, once known
@@ -184,6 +187,8 @@ class _Helper:
         return words
 
     def skills(self) -> SkillsChunks | None:
+        if self.child is not None and self.received == 2 and not self.child.ready():
+            self._body_lines()  # the bodies are all known now: said while the child still renders its part
         got = self._message(2)
         if got is None:
             return None
@@ -199,12 +204,18 @@ class _Helper:
             self.word_facts()
         return self.given_frame
 
-    def warning_lines(self, bodies: dict[str, dict[str, Any]]) -> list[str]:
-        """:func:`warning_lines`, the bodies' judged from ``bodies`` (what the build found)."""
-        with gc_paused():
-            if self.lines is None:
+    def _body_lines(self) -> list[str]:
+        if self.body_lines is None:
+            with gc_paused():
+                self.body_lines = body_warning_lines(self.reg, body_problems(self.reg, self.bodies))
+        return self.body_lines
+
+    def warning_lines(self) -> list[str]:
+        """:func:`warning_lines`, those about the bodies judged from what the build found of them."""
+        if self.lines is None:
+            with gc_paused():
                 self.lines = other_warning_lines(self.reg, self.reg_path)
-            return body_warning_lines(self.reg, body_problems(self.reg, bodies)) + self.lines
+        return self._body_lines() + self.lines
 
     def close(self) -> None:
         if self.child is not None:
@@ -246,14 +257,14 @@ def run(args) -> int:
                 print(line, file=sys.stderr)
         print(f"routelens build: {exc}", file=sys.stderr)
         return 2
+    bodies: dict[str, dict[str, Any]] = {}  # what the build finds of each body, for the warnings
     helper = None
     if jobs >= 2 and len(reg.text) >= PARALLEL_MIN_CHARS:
         # the second process prepares the trigger keys, the warnings and the catalog's skills meanwhile
-        helper = _Helper(reg, reg_path)
+        helper = _Helper(reg, reg_path, bodies)
         if helper.child is None:
             helper = None
     try:
-        bodies: dict[str, dict[str, Any]] = {}  # what the build finds of each body, for the warnings
         if helper is None:
             t_read = time.perf_counter() - t0
             with gc_paused():  # many small containers, no cycles: the collector would rescan the registry
@@ -272,7 +283,7 @@ def run(args) -> int:
         else:
             t_read = time.perf_counter() - t0
             built = build(reg, helper, bodies)
-            for line in helper.warning_lines(bodies):  # the same lines, in the same order, as one process prints
+            for line in helper.warning_lines():  # the same lines, in the same order, as one process prints
                 print(line, file=sys.stderr)
             if big:
                 print(f"validated {num(len(reg.skills))} skills in {t_read:.1f}s; writing {out}...",
