@@ -13,6 +13,7 @@ import argparse
 import json
 import os
 import sys
+from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -269,13 +270,15 @@ def body_summary_line(reg: Registry, problems: list[tuple[Any, str]]) -> str:
     :func:`~routelens.artifacts.bodies.body_problems` gives them."""
     by_folder: dict[str, dict[str, int]] = {}
     refused = 0
-    for s, problem in problems:
+    # counted by (folder, words) in C: 10,000 skills share a folder and a few words
+    for (folder, problem), n in Counter(zip(map(_folder_of, [s.path for s, _ in problems]),
+                                            [p for _, p in problems])).items():
         if problem.startswith("body path"):  # a refusal names its own path: counted apart
-            refused += 1
+            refused += n
             continue
         kind = _BODY_KINDS.get(problem.split(":")[0].split(" (")[0], "unreadable")
-        kinds = by_folder.setdefault(_folder_of(s.path), {})
-        kinds[kind] = kinds.get(kind, 0) + 1
+        kinds = by_folder.setdefault(folder, {})
+        kinds[kind] = kinds.get(kind, 0) + n
     base = reg.base_dir
     parts = []
     ranked = sorted(by_folder.items(), key=lambda fk: (-sum(fk[1].values()), fk[0]))
