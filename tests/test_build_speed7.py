@@ -6,6 +6,7 @@ the commonness of a word as they were written before their fast paths."""
 
 from __future__ import annotations
 
+import os
 import random
 import re
 import unicodedata
@@ -383,3 +384,36 @@ def test_bodies_of_a_folder_known_missing_are_judged_as_before(tmp_path, monkeyp
     monkeypatch.setattr(bodies_module, "_in_missing_folder", lambda rel, dirs: None)  # every path the long way
     assert judged() == fast
     assert ("missing", ({"exists": False, "error": "missing"}, None)) in fast
+
+
+def test_the_bodies_a_build_found_give_the_same_body_problems(tmp_path, monkeypatch):
+    # build's warnings judge the bodies from what the build read (each body looked at once): the same
+    # problems, in the same words, as looking at each file (body_state), a too-big body included
+    from routelens.artifacts.bodies import body_problems
+    from routelens.artifacts.build import build
+    from routelens.limits import LIMITS
+
+    base = tmp_path / "reg"
+    (base / "skills").mkdir(parents=True)
+    (base / "skills" / "ok.md").write_text("body", encoding="utf-8")
+    (base / "skills" / "big.md").write_text("x" * 200, encoding="utf-8")
+    (base / "skills" / "folder.md").mkdir()
+    os.mkfifo(base / "skills" / "fifo.md")
+    (base / "skills" / "inside.md").symlink_to(base / "skills" / "ok.md")
+    (tmp_path / "outside.md").write_text("outside", encoding="utf-8")
+    (base / "skills" / "outside.md").symlink_to(tmp_path / "outside.md")
+    (base / "skills" / "dangling.md").symlink_to(base / "skills" / "nothing.md")
+    (base / "afile").write_text("a file", encoding="utf-8")
+    paths = ["skills/ok.md", "skills/big.md", "skills/folder.md", "skills/fifo.md", "skills/inside.md",
+             "skills/outside.md", "skills/dangling.md", "skills/missing.md", "gone/a.md", "afile/a.md",
+             "skills\\ok.md", "SKILLS/ok.md"]
+    text = "schema_version: 1\nskills:\n" + "".join(
+        f"  s{i:02d}:\n    path: '{p}'\n    priority: P1\n    triggers: [t{i}]\n" for i, p in enumerate(paths))
+    (base / "skills.yaml").write_text(text, encoding="utf-8")
+    reg = load_registry(base / "skills.yaml")
+    monkeypatch.setitem(LIMITS, "max_body_bytes", 100)  # big.md is too big to read, not to look at
+    bodies: dict = {}
+    build(reg, None, bodies)
+    assert bodies["skills/big.md"]["error"].startswith("too big")
+    assert body_problems(reg, bodies) == body_problems(reg)
+    assert len(body_problems(reg)) == 8  # not ok, big (looked at: a file), inside nor skills\\ok.md

@@ -607,3 +607,72 @@ def test_a_folder_where_a_generated_file_goes_is_named_and_kept(tmp_path, cli):
         "removes: move it away, then build again; the previous generated files are unchanged")
     assert (tmp_path / "g" / "routing.min.json" / "keep.txt").read_text(encoding="utf-8") == "mine\n"
     assert not (tmp_path / "g" / "catalog.json").exists()
+
+
+def _skills_without_bodies(n: int, folder: str = "skills") -> str:
+    return H + "".join(f"  s{i:03d}:\n    path: {folder}/s{i:03d}.md\n    priority: P1\n    triggers: [t{i}]\n"
+                       for i in range(n))
+
+
+def test_a_few_missing_bodies_are_named_one_by_one(tmp_path, cli):
+    reg, out = _registry(tmp_path, _skills_without_bodies(20))
+    for command in (("build", "--out", out), ("check", "--out", out)):
+        code, _, err = cli(*command, "--registry", reg)
+        assert code == 0
+        assert err.splitlines() == missing_bodies(reg, *((f"s{i:03d}", 4 + 4 * i) for i in range(20)))
+
+
+def test_many_missing_bodies_are_summed_up_naming_the_folder(tmp_path, cli):
+    # 24 skills and no skills/ folder: one line naming the folder and the count, and lint for the list
+    reg, out = _registry(tmp_path, _skills_without_bodies(24))
+    summary = (f"{reg}: warning: 24 of the 24 skills have a body that cannot be loaded: the folder 'skills/' does "
+               "not exist (24 skills). They still route, and their decisions say the body cannot be loaded; "
+               "`routelens lint` lists every one")
+    for command in (("build", "--out", out), ("check", "--out", out)):
+        code, _, err = cli(*command, "--registry", reg)
+        assert code == 0 and err.splitlines() == [summary]
+    # the folder there, some bodies in it, one a folder: counted by kind
+    (tmp_path / "skills").mkdir()
+    for i in range(3):
+        (tmp_path / "skills" / f"s{i:03d}.md").write_text("# body\n", encoding="utf-8")
+    (tmp_path / "skills" / "s003.md").mkdir()
+    code, _, err = cli("build", "--registry", reg, "--out", out)
+    assert code == 0
+    assert err.splitlines() == [
+        f"{reg}: warning: 21 of the 24 skills have a body that cannot be loaded: 20 missing, 1 that are folders in "
+        "'skills/'. They still route, and their decisions say the body cannot be loaded; `routelens lint` lists "
+        "every one"]
+
+
+@pytest.mark.parametrize("edit", ["append", "same bytes", "removed"])
+def test_a_registry_changed_while_building_is_never_written_from(tmp_path, cli, monkeypatch, edit):
+    # the registry changes between the read and the write (an editor saving, a git checkout): the generated
+    # files would describe bytes that are no longer on disk, so nothing is renamed (docs/formats.md §3.3)
+    import routelens.cli.commands.build as write_module
+
+    reg, out = _registry(tmp_path, H + S)
+    raw = reg.read_bytes()
+    real_build = write_module.build
+
+    def build_then_edit(registry, *args, **kwargs):
+        built = real_build(registry, *args, **kwargs)
+        if edit == "append":
+            reg.write_bytes(raw + b"# saved meanwhile\n")
+        elif edit == "same bytes":
+            reg.write_bytes(raw)  # rewritten, the same text: nothing changed that the files describe
+        else:
+            reg.unlink()
+        return built
+
+    monkeypatch.setattr(write_module, "build", build_then_edit)
+    code, stdout, stderr = cli("build", "--registry", reg, "--out", out, "--jobs", "1")
+    if edit == "same bytes":
+        assert code == 0 and stdout.startswith("built ")
+        assert (out / INDEX_NAME).read_bytes() != OLD[INDEX_NAME]
+        return
+    assert (code, stdout) == (2, "")
+    why = ("changed while routelens built from it (its bytes are no longer those read)" if edit == "append"
+           else "cannot be read any more (missing): it changed while routelens built from it")
+    assert stderr.splitlines()[-1] == (f"routelens build: {reg} {why}; nothing was written (the previous "
+                                       "generated files are unchanged): build again")
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == OLD  # no temporary file left either

@@ -461,10 +461,12 @@ def test_read_only_folder(tmp_path, monkeypatch):
     before = _old_pair(out)
     if os.geteuid() == 0:
         # root writes through chmod 0555: make the file system say no instead
+        import routelens.artifacts.write as write_module
+
         def mkstemp(*a, **k):
             raise OSError(errno.EROFS, "Read-only file system")
 
-        monkeypatch.setattr(tempfile, "mkstemp", mkstemp)
+        monkeypatch.setattr(write_module, "_mkstemp", mkstemp)
     else:  # pragma: no cover - the tests run as root here
         out.chmod(0o555)
     try:

@@ -10,6 +10,7 @@ import os
 import re
 import stat
 import unicodedata
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -141,18 +142,38 @@ def body_sentence(rel: str, problem: str) -> str:
     return f"the body {rel!r} is {problem}"
 
 
-def body_problems(reg: Registry) -> list[tuple[Any, str]]:
+#: the catalog's words (body_problem's) that body_state may not give: it only looks at the file, never reads it
+_READ_ONLY_WORDS = ("too big", "unreadable")
+
+
+def body_problems(reg: Registry, infos: dict[str, dict[str, Any]] | None = None) -> list[tuple[Any, str]]:
     """``(skill, problem)`` for each skill whose body cannot be loaded
     (:func:`body_state`'s words), in file order. One listing per folder,
-    so it stays cheap at 100,000 skills."""
+    so it stays cheap at 100,000 skills. ``infos``: what the catalog says
+    about the bodies (skill path -> :func:`body_info`'s dict, as a build
+    found them): a body it says exists, or cannot be found for one of the
+    reasons both tell the same way (missing, a folder, not a regular file,
+    a refused path), is judged from it without looking again; the others
+    (too big, unreadable: :func:`body_state` only looks at the file and may
+    find it usable) and the paths it lacks are judged by :func:`body_state`,
+    so the answer is the same as without it."""
     base = reg.base_dir
     dirs: dict[str, Any] = {}
     found = []
+    get = infos.get if infos is not None else None
     for s in reg.skills.values():
-        problem = body_state(base, s.path, dirs)
+        info = get(s.path) if get is not None else None
+        if info is None:
+            problem = body_state(base, s.path, dirs)
+        elif info["exists"]:
+            continue
+        else:
+            problem = info["error"]
+            if problem.startswith(_READ_ONLY_WORDS):
+                problem = body_state(base, s.path, dirs)
         if problem is not None:
             found.append((s.source_start, s, problem))
-    found.sort()  # ranges never overlap (no two first lines are equal): file order
+    found.sort(key=itemgetter(0))  # ranges never overlap (no two first lines are equal): file order
     return [(s, problem) for _, s, problem in found]
 
 

@@ -50,7 +50,8 @@ class Helper(Protocol):
         """:func:`routelens.artifacts.catalog.catalog_frame` of the registry (asked after :meth:`word_facts`)."""
 
 
-def build(reg: Registry, helper: Helper | None = None) -> BuildOutput:
+def build(reg: Registry, helper: Helper | None = None,
+          bodies: dict[str, dict[str, Any]] | None = None) -> BuildOutput:
     """Build both generated files in memory (nothing is written): the
     exact bytes of ``routing.min.json`` (docs/formats.md §3) and
     ``catalog.json`` (§4). ``helper``, when given, gives what the index's
@@ -59,8 +60,13 @@ def build(reg: Registry, helper: Helper | None = None) -> BuildOutput:
     ``helper.split`` on, the catalog's skills before them and the rest of
     its text but the statistics, made meanwhile by another process
     (``routelens build --jobs 2``); what it does not give is made here. The
-    bytes are the same either way."""
-    bodies: dict[str, dict[str, Any]] = {}  # each body read once: for the index's terms and the catalog
+    bytes are the same either way. ``bodies``, when given (a dict), receives
+    what the catalog says about each body (skill path ->
+    :func:`routelens.artifacts.bodies.body_info`'s dict), as the index's
+    terms read them (for the warnings:
+    :func:`routelens.artifacts.bodies.body_problems`)."""
+    if bodies is None:
+        bodies = {}  # each body read once: for the index's terms and the catalog
     with gc_paused():
         frame = base = None
         if helper is None:

@@ -12,7 +12,7 @@ from typing import Any, Iterator
 from routelens.artifacts.bodies import body_info
 from routelens.artifacts.index_file import INDEX_VERSION, index_bytes
 from routelens.artifacts.jsonfmt import LITERALS, encode_str, pretty, pretty_into
-from routelens.artifacts.sizes import measure, size_stats
+from routelens.artifacts.sizes import measure, measure_registry, size_stats
 from routelens.registry.model import Registry
 
 __all__ = ["catalog_bytes", "catalog_and_stats", "catalog_object", "catalog_frame", "CatalogFrame", "skills_chunks",
@@ -72,7 +72,7 @@ def catalog_frame(reg: Registry) -> CatalogFrame:
     if not post.endswith("\n}\n"):  # pragma: no cover - pretty() always ends so
         raise AssertionError("unexpected catalog layout")
     # json.dumps(obj with stats last) == ... + ',\n  "stats": ' + stats + "\n}"
-    return pre, post[:-3] + ',\n  "stats": ', measure(reg.text)
+    return pre, post[:-3] + ',\n  "stats": ', measure_registry(reg)
 
 
 def _catalog_bytes(reg: Registry, index_data: bytes | None,

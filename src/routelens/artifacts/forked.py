@@ -26,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import marshal
 import os
+import select
 import struct
 from typing import Any, Callable
 
@@ -119,6 +120,17 @@ class Forked:
             pass
         self._failed = True
         return None
+
+    def ready(self) -> bool:
+        """Whether :meth:`receive` would find something to read at once (a
+        message begun, the end of the pipe, or a failure): this process may
+        do other work first when not. Never blocks."""
+        if self._failed or self._closed:
+            return True
+        try:
+            return bool(select.select([self._fd], [], [], 0)[0])
+        except (OSError, ValueError):
+            return True
 
     def close(self) -> None:
         """Stop the child if it still runs, and reap it."""

@@ -20,13 +20,24 @@ from routelens.fileio import read_bounded
 from routelens.registry.model import Registry
 from routelens.text.numbers import within_budget
 
-__all__ = ["measure", "top_contributors", "size_stats", "token_count", "exact_reduction"]
+__all__ = ["measure", "measure_registry", "top_contributors", "size_stats", "token_count", "exact_reduction"]
 
 
 def measure(text: str) -> dict[str, int]:
     """``{"chars", "bytes", "lines"}`` of a text (a final LF adds no line)."""
     lines = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
     return {"chars": len(text), "bytes": len(text.encode("utf-8")), "lines": lines}
+
+
+def measure_registry(reg: Registry) -> dict[str, int]:
+    """:func:`measure` of the registry's canonical text (docs/formats.md
+    §5): its bytes counted by the reader when it read them, so a big
+    registry is not encoded again to count them."""
+    text = reg.text
+    if reg._nbytes is None:
+        return measure(text)
+    lines = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
+    return {"chars": len(text), "bytes": reg._nbytes, "lines": lines}
 
 
 #: the compact index's sections in file order, with the key that follows each
@@ -115,7 +126,7 @@ def size_stats(reg: Registry, index_data: bytes, catalog_measure: tuple[int, int
          "budget": {max_index_ratio, index_chars, limit_chars, ratio, ok},
          "top_contributors": [...]}
     """
-    reg_m = dict(registry_measure) if registry_measure is not None else measure(reg.text)
+    reg_m = dict(registry_measure) if registry_measure is not None else measure_registry(reg)
     idx_text = index_data.decode("utf-8")  # decoded once (the bytes are its UTF-8: no encoding again)
     idx_m = {"chars": len(idx_text), "bytes": len(index_data),
              "lines": idx_text.count("\n") + (0 if idx_text.endswith("\n") or not idx_text else 1)}

@@ -327,8 +327,10 @@ def vocabulary(reg: Registry, bodies: dict[str, dict[str, Any]] | None = None,
     # each distinct trigger text once: its key word, the terms the triggers write, counted, and what the
     # index says of the key words (given by another process, or computed here)
     facts = trigger_facts() if trigger_facts is not None else None
+    cut: dict[str, tuple[str, ...]] | None = None  # each trigger's terms, when the facts are found here
     if not _facts_fit(facts, number):
-        facts, word_facts = triggers_facts(reg), None
+        cut = {}
+        facts, word_facts = triggers_facts(reg, cut), None
     tkey, trigger_term_counts, term_zipf = facts  # type: ignore[misc]
     # a skill's own trigger words are no terms of it (-width: no key, or a key no text writes as a term)
     own_of = [-width if (k := tkey[t]) is None else kid.get(key_of[k], -width) for t in distinct]
@@ -391,7 +393,7 @@ def vocabulary(reg: Registry, bodies: dict[str, dict[str, Any]] | None = None,
                     key=lambda k: (-keyness(k), shown[k]))
     words = word_facts() if word_facts is not None else None
     if not _words_fit(words):
-        words = words_facts(reg, tkey)
+        words = words_facts(reg, tkey, cut)  # the phrases' terms cut once
     zipf_map, common_words, near = words  # type: ignore[misc]
     return {"zipf": zipf_map, "skill_terms": skill_terms,
             "registry_terms": sorted(shown[k] for k in shared[:REGISTRY_TERMS]),

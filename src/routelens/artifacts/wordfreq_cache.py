@@ -44,7 +44,6 @@ import hashlib
 import importlib.util
 import os
 import sys
-import tempfile
 from array import array
 from pathlib import Path
 
@@ -193,6 +192,8 @@ def _write(path: Path, key: str, words: list[str], buckets: array) -> None:
         return
     with contextlib.suppress(OSError):
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        import tempfile  # only when the cache is written: a build that reads it never loads the module
+
         fd, tmp = tempfile.mkstemp(prefix=".wordfreq-", suffix=".tmp", dir=path.parent)
         try:
             try:

@@ -10,7 +10,6 @@ import errno
 import os
 import re
 import stat
-import tempfile
 import threading
 from pathlib import Path
 
@@ -20,8 +19,9 @@ from routelens.fileio import read_bounded, same_file
 from routelens.limits import LIMITS
 from routelens.paths import CATALOG_NAME, INDEX_NAME
 from routelens.registry.model import Registry
+from routelens.text.canonical import canonical_bytes, sha256_hex
 
-__all__ = ["write_generated", "write_built", "atomic_write", "remove_stale_temps"]
+__all__ = ["write_generated", "write_built", "atomic_write", "remove_stale_temps", "registry_changed", "check_out_dir"]
 
 
 _UMASK_LOCK = threading.Lock()
@@ -43,6 +43,22 @@ def _umask() -> int:
         return mask
 
 
+def _mkstemp(path: Path) -> tuple[int, str]:
+    """A new empty file beside ``path``, ``.NAME.XXXXXXXXXXXX.tmp`` (random
+    hex), created exclusively with mode 0600 as ``tempfile.mkstemp`` makes
+    it (that module, with the compression modules it loads, is not imported
+    by a build): ``(descriptor, name)``. Raises ``OSError`` as ``os.open``
+    does (a name taken is tried again with another)."""
+    flags = os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+    for _ in range(100):
+        name = str(path.parent / f".{path.name}.{os.urandom(6).hex()}.tmp")
+        try:
+            return os.open(name, flags, 0o600), name
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, "no temporary file name is free", str(path.parent))
+
+
 def _write_temp(path: Path, data: bytes) -> str:
     """Write ``data`` to a new temporary file beside ``path`` (same folder,
     so the rename is atomic), with the permissions ``path`` has (or a new
@@ -55,7 +71,7 @@ def _write_temp(path: Path, data: bytes) -> str:
         mode = st.st_mode & 0o777  # keep the old file's permissions
     except OSError:
         mode = 0o666 & ~_umask()  # what open() would give a new file
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    fd, tmp = _mkstemp(path)
     try:
         with os.fdopen(fd, "wb") as fh:
             os.fchmod(fh.fileno(), mode)  # mkstemp creates 0600
@@ -137,7 +153,25 @@ def _read_or_none(path: Path, limit: int) -> bytes | None:
         return None
 
 
-def write_generated(reg: Registry, out_dir: str | Path) -> tuple[BuildOutput, list[str]]:
+def registry_changed(reg: Registry) -> str | None:
+    """None when the registry file ``reg.path`` still holds the text ``reg``
+    was read from (the sha256 of its canonical bytes is
+    ``reg.source_sha256``, docs/formats.md §3.2, §3.3); otherwise why not,
+    for people (it changed, or cannot be read any more). Reads the file once
+    with the bounded reader (only a regular file, at most
+    ``LIMITS["max_registry_bytes"]``); never raises for a file problem."""
+    try:
+        raw = read_bounded(reg.path, LIMITS["max_registry_bytes"], what="the registry")
+    except FileReadError as exc:
+        return (f"{reg.display_name} cannot be read any more ({exc.detail or exc.kind}): it changed while routelens "
+                "built from it")
+    if sha256_hex(canonical_bytes(raw)) != reg.source_sha256:
+        return f"{reg.display_name} changed while routelens built from it (its bytes are no longer those read)"
+    return None
+
+
+def write_generated(reg: Registry, out_dir: str | Path, *,
+                    check_source: bool = False) -> tuple[BuildOutput, list[str]]:
     """Build and write ``routing.min.json`` and ``catalog.json`` into
     ``out_dir`` (created when missing) atomically, as a pair (docs/formats.md §3).
 
@@ -150,10 +184,20 @@ def write_generated(reg: Registry, out_dir: str | Path) -> tuple[BuildOutput, li
     message (read-only folder, full disk, permission denied, a generated
     file that is the registry itself, by any name or link): the
     previous files are then unchanged (a rename that already happened is
-    rolled back) and no temporary file is left behind."""
+    rolled back) and no temporary file is left behind. ``check_source``:
+    see :func:`write_built`."""
     out_dir = Path(out_dir)
     _check_out_dir(reg, out_dir)
-    return write_built(reg, out_dir, build(reg))
+    return write_built(reg, out_dir, build(reg), check_source=check_source)
+
+
+def check_out_dir(reg: Registry, out_dir: str | Path) -> None:
+    """Refuse, before anything is built, an output folder the generated
+    files cannot go to (docs/formats.md §3.3): ``out_dir`` is a file, or
+    one of the generated files' targets is the registry itself (by any
+    name or link). Raises :class:`BuildError` saying so (nothing written);
+    :func:`write_built` checks it again."""
+    _check_out_dir(reg, Path(out_dir))
 
 
 def _check_out_dir(reg: Registry, out_dir: Path) -> None:
@@ -167,12 +211,20 @@ def _check_out_dir(reg: Registry, out_dir: Path) -> None:
                              "the registry another name; nothing was written")
 
 
-def write_built(reg: Registry, out_dir: str | Path, out: BuildOutput) -> tuple[BuildOutput, list[str]]:
+def write_built(reg: Registry, out_dir: str | Path, out: BuildOutput, *,
+                check_source: bool = False) -> tuple[BuildOutput, list[str]]:
     """Write ``out``, both generated files of ``reg`` built already
     (:func:`routelens.artifacts.build.build`), into ``out_dir`` exactly as
     :func:`write_generated` does (the same checks, the same atomic pair,
     the same errors); returns ``(out, the names of the files that
-    changed)``. Raises :class:`BuildError` as :func:`write_generated` does."""
+    changed)``. Raises :class:`BuildError` as :func:`write_generated` does.
+
+    ``check_source``: once both temporary files are written, and before
+    either is renamed, the registry file is read again
+    (:func:`registry_changed`); when it no longer holds the text ``reg``
+    was read from, nothing is renamed and :class:`BuildError` says so
+    (docs/formats.md §3.3: the generated files never describe bytes that
+    are not on disk)."""
     out_dir = Path(out_dir)
     _check_out_dir(reg, out_dir)
     try:
@@ -188,6 +240,9 @@ def write_built(reg: Registry, out_dir: str | Path, out: BuildOutput) -> tuple[B
                     if old == data:
                         continue
                     plans.append((name, path, _write_temp(path, data), old))
+                if check_source and (changed := registry_changed(reg)) is not None:
+                    raise BuildError(f"{changed}; nothing was written (the previous generated files are "
+                                     "unchanged): build again")
                 for name, path, tmp, old in sorted(plans, key=lambda p: p[0] == INDEX_NAME):
                     os.replace(tmp, path)
                     done.append((path, old))

@@ -69,10 +69,12 @@ def parse_registry(raw: bytes, path: str | Path = "skills.yaml", display_name: s
     if _fast:
         reg = parse_scanned(text, path, display, progress, jobs, data)
         if reg is not None:
+            reg._nbytes = len(data)
             return reg
     if jobs >= 2 and _fast:
         reg = parse_split(text, path, display, progress, data)
         if reg is not None:
+            reg._nbytes = len(data)
             return reg
     parse_text, back = mask_separators(text)
     r = Reader(text, display)
@@ -97,6 +99,7 @@ def parse_registry(raw: bytes, path: str | Path = "skills.yaml", display_name: s
         progress(1.0)
     reg.warnings = sorted_unique(reg.warnings)
     reg.source_sha256 = sha256_hex(data)
+    reg._nbytes = len(data)
     return reg
 
 

@@ -162,6 +162,8 @@ class Registry:
     _lines: list[str] | None = field(default=None, repr=False)
     _comps_of: dict[str, list[str]] | None = field(default=None, repr=False)
     _base_dir: Path | None = field(default=None, repr=False)
+    #: the UTF-8 length of ``text`` (bytes), when the reader knows it (the canonical bytes it hashed)
+    _nbytes: int | None = field(default=None, repr=False, compare=False)
 
     @property
     def lines(self) -> list[str]:

@@ -6,20 +6,22 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Iterable
+from typing import Any, Iterable
 
 from routelens.artifacts.build import build, compute_stats
 from routelens.artifacts.catalog import CatalogFrame, SkillsChunks, catalog_frame, skills_chunks
 from routelens.artifacts.forked import Forked
 from routelens.artifacts.sizes import exact_reduction
 from routelens.artifacts.vocabulary import TriggerFacts, WordFacts, stem_collisions, triggers_facts, words_facts
-from routelens.artifacts.write import write_built, write_generated
+from routelens.artifacts.write import check_out_dir, write_built
+from routelens.artifacts.bodies import body_problems
 from routelens.cli.commands.common import (
-    DEMO_LABEL, demo_read_only, load_or_exit, positive_int, registry_warning_lines, resolve_paths,
+    DEMO_LABEL, body_warning_lines, demo_read_only, load_or_exit, positive_int, resolve_paths,
 )
 from routelens.errors import BuildError
 from routelens.gcpause import gc_paused
 from routelens.paths import CATALOG_NAME, INDEX_NAME
+from routelens.registry.keys import misspelled_keys
 from routelens.registry.model import Registry
 from routelens.registry.split import MIN_CHARS
 from routelens.text.numbers import budget_max_chars, budget_verdict, num, pct, size_words
@@ -91,14 +93,27 @@ BIG_REGISTRY_BYTES = 4 * 1024 * 1024
 PARALLEL_MIN_CHARS = MIN_CHARS
 
 
-def warning_lines(reg: Registry, reg_path: Path, triggers: Iterable[str] | None = None) -> list[str]:
+def warning_lines(reg: Registry, reg_path: Path, triggers: Iterable[str] | None = None,
+                  problems: list[tuple[Any, str]] | None = None) -> list[str]:
     """The warnings ``build`` prints before writing (no line breaks): those
-    ``check`` prints too (missing bodies, misspelled keys:
+    ``check`` prints too (bodies that cannot be loaded, misspelled keys:
     :func:`~routelens.cli.commands.common.registry_warning_lines`), then
     each stem collision between one-word triggers (§3.7), a warning like the
-    registry's. ``triggers``: the registry's distinct triggers, when the
-    caller has them (:func:`stem_collisions`)."""
-    lines = registry_warning_lines(reg)
+    registry's (:func:`other_warning_lines`). ``triggers``: the registry's
+    distinct triggers, when the caller has them (:func:`stem_collisions`);
+    ``problems``: the bodies that cannot be loaded
+    (:func:`~routelens.artifacts.bodies.body_problems`), when the caller
+    has them."""
+    return body_warning_lines(reg, problems) + other_warning_lines(reg, reg_path, triggers)
+
+
+def other_warning_lines(reg: Registry, reg_path: Path, triggers: Iterable[str] | None = None) -> list[str]:
+    """The warnings of :func:`warning_lines` after those about the bodies:
+    each metadata key that looks like a misspelled key
+    (:func:`~routelens.registry.keys.misspelled_keys`, docs/formats.md
+    §2.2), then each stem collision between one-word triggers of different
+    skills (§3.7). ``triggers``: as for :func:`warning_lines`."""
+    lines = [str(w) for w in misspelled_keys(reg)]
     for sa, ta, sb, tb in stem_collisions(reg, triggers):
         lines.append(f"{reg_path}: warning: skills.{sb}: trigger {tb!r} and {ta!r} of {sa} are inflections of one "
                      "word: a task saying either matches both")
@@ -120,17 +135,21 @@ class _Helper:
     counted and their commonness: docs/formats.md §3.7,
     :func:`triggers_facts`); what the index says of the triggers' words
     (:func:`words_facts`) and the catalog's text but its skills and
-    statistics (:func:`catalog_frame`); then the warning lines
-    (:func:`warning_lines`, whose stem collisions reuse the key words) and
-    the catalog's first skills (:data:`CHILD_SHARE` of them,
+    statistics (:func:`catalog_frame`); then the warning lines but those
+    about the bodies (:func:`other_warning_lines`, whose stem collisions
+    reuse the key words; this process finds the bodies while it counts
+    their terms, and says which cannot be loaded while it waits for this
+    last message, or after it when it came first) and the catalog's first skills (:data:`CHILD_SHARE` of them,
     :func:`skills_chunks`), while this process renders the others. What it fails to send is made here, the
     same."""
 
-    def __init__(self, reg: Registry, reg_path: Path) -> None:
+    def __init__(self, reg: Registry, reg_path: Path, bodies: dict[str, dict[str, Any]]) -> None:
         self.reg = reg
         self.reg_path = reg_path
+        self.bodies = bodies  # filled by the build before it asks for the catalog's skills
+        self.body_lines: list[str] | None = None  # the warnings about the bodies, once made
         self.split = int(len(reg.skills) * CHILD_SHARE)
-        self.lines: list[str] | None = None  # the warning lines, once known
+        self.lines: list[str] | None = None  # the warning lines but the bodies', once known
         self.given_frame: CatalogFrame | None = None  # the catalog's frame, once known
         self.received = 0  # messages read from the child
         self.child = Forked.start(self._work)
@@ -140,7 +159,7 @@ class _Helper:
         facts = triggers_facts(self.reg, cut)
         send(facts)
         send((words_facts(self.reg, facts[0], cut), catalog_frame(self.reg)))
-        lines = warning_lines(self.reg, self.reg_path, cut)
+        lines = other_warning_lines(self.reg, self.reg_path, cut)
         chunks, chars, breaks = skills_chunks(self.reg, None, 0, self.split)
         send((lines, chars, breaks), b"".join(chunks))
 
@@ -168,6 +187,8 @@ class _Helper:
         return words
 
     def skills(self) -> SkillsChunks | None:
+        if self.child is not None and self.received == 2 and not self.child.ready():
+            self._body_lines()  # the bodies are all known now: said while the child still renders its part
         got = self._message(2)
         if got is None:
             return None
@@ -183,11 +204,18 @@ class _Helper:
             self.word_facts()
         return self.given_frame
 
+    def _body_lines(self) -> list[str]:
+        if self.body_lines is None:
+            with gc_paused():
+                self.body_lines = body_warning_lines(self.reg, body_problems(self.reg, self.bodies))
+        return self.body_lines
+
     def warning_lines(self) -> list[str]:
+        """:func:`warning_lines`, those about the bodies judged from what the build found of them."""
         if self.lines is None:
             with gc_paused():
-                self.lines = warning_lines(self.reg, self.reg_path)
-        return self.lines
+                self.lines = other_warning_lines(self.reg, self.reg_path)
+        return self._body_lines() + self.lines
 
     def close(self) -> None:
         if self.child is not None:
@@ -221,35 +249,47 @@ def run(args) -> int:
     finally:
         if tty:
             print(file=sys.stderr, flush=True)  # end the progress line
+    try:
+        check_out_dir(reg, out)  # refused before anything is built (docs/formats.md §3.3)
+    except BuildError as exc:
+        with gc_paused():
+            for line in warning_lines(reg, reg_path):  # said as always, then why nothing is written
+                print(line, file=sys.stderr)
+        print(f"routelens build: {exc}", file=sys.stderr)
+        return 2
+    bodies: dict[str, dict[str, Any]] = {}  # what the build finds of each body, for the warnings
     helper = None
     if jobs >= 2 and len(reg.text) >= PARALLEL_MIN_CHARS:
         # the second process prepares the trigger keys, the warnings and the catalog's skills meanwhile
-        helper = _Helper(reg, reg_path)
+        helper = _Helper(reg, reg_path, bodies)
         if helper.child is None:
             helper = None
     try:
         if helper is None:
+            t_read = time.perf_counter() - t0
             with gc_paused():  # many small containers, no cycles: the collector would rescan the registry
-                for line in warning_lines(reg, reg_path):
-                    print(line, file=sys.stderr)
+                built = build(reg, None, bodies)
+                lines = warning_lines(reg, reg_path, None, body_problems(reg, bodies))
+            for line in lines:
+                print(line, file=sys.stderr)
             if big:
-                print(f"validated {num(len(reg.skills))} skills in {time.perf_counter() - t0:.1f}s; writing "
-                      f"{out}...", file=sys.stderr, flush=True)
+                print(f"validated {num(len(reg.skills))} skills in {t_read:.1f}s; writing {out}...",
+                      file=sys.stderr, flush=True)
             try:
-                output, written = write_generated(reg, out)
+                output, written = write_built(reg, out, built, check_source=True)
             except BuildError as exc:
                 print(f"routelens build: {exc}", file=sys.stderr)
                 return 2
         else:
             t_read = time.perf_counter() - t0
-            built = build(reg, helper)
+            built = build(reg, helper, bodies)
             for line in helper.warning_lines():  # the same lines, in the same order, as one process prints
                 print(line, file=sys.stderr)
             if big:
                 print(f"validated {num(len(reg.skills))} skills in {t_read:.1f}s; writing {out}...",
                       file=sys.stderr, flush=True)
             try:
-                output, written = write_built(reg, out, built)
+                output, written = write_built(reg, out, built, check_source=True)
             except BuildError as exc:
                 print(f"routelens build: {exc}", file=sys.stderr)
                 return 2

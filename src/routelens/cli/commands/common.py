@@ -13,6 +13,7 @@ import argparse
 import json
 import os
 import sys
+from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,6 +44,8 @@ __all__ = [
     "report_registry_error",
     "positive_int",
     "registry_warning_lines",
+    "body_warning_lines",
+    "body_summary_line",
     "print_json",
     "diagnostics_exit",
     "load_cases_or_exit",
@@ -208,26 +211,95 @@ def load_or_exit(args: argparse.Namespace, *, outcome: str = "", show_warnings: 
     return Loaded(reg_path, out, reg)
 
 
-#: body warnings printed by build and check before the rest are counted
+#: the most skills whose body cannot be loaded that build and check name one by one; more are summed up
 MAX_BODY_WARNINGS = 20
+#: the most folders the summary of many bodies that cannot be loaded names (the rest are counted)
+MAX_BODY_FOLDERS = 3
 
 
-def registry_warning_lines(reg: Registry) -> list[str]:
+def registry_warning_lines(reg: Registry, problems: list[tuple[Any, str]] | None = None) -> list[str]:
     """The warnings ``build`` and ``check`` print about a valid registry
     (``str`` lines, no line break): the skill bodies that cannot be loaded
-    (docs/formats.md §4.4), as ``FILE:LINE:COL`` warnings at each ``path:``
-    value, at most :data:`MAX_BODY_WARNINGS` of them, then one line counting
-    the rest; then each metadata key that looks like a misspelled key
-    routelens reads (§2.2: ``satus: disabled`` never disables a skill;
-    :func:`routelens.registry.keys.misspelled_keys`, which lint reports as
-    ``misspelled-key``)."""
-    problems = body_problems(reg)
-    lines = [str(w) for w in body_warnings(reg, MAX_BODY_WARNINGS, problems)]
-    more = len(problems) - MAX_BODY_WARNINGS
-    if more > 0:
-        lines.append(f"{reg.display_name}: warning: {more:,} more skill{'s' if more != 1 else ''} whose body "
-                     "cannot be loaded (`routelens lint` lists every one)")
-    return lines + [str(w) for w in misspelled_keys(reg)]
+    (docs/formats.md §1.3, §4.4), then each metadata key that looks like a
+    misspelled key routelens reads (§2.2: ``satus: disabled`` never
+    disables a skill; :func:`routelens.registry.keys.misspelled_keys`,
+    which lint reports as ``misspelled-key``).
+
+    Up to :data:`MAX_BODY_WARNINGS` bodies are named one by one, as
+    ``FILE:LINE:COL`` warnings at each ``path:`` value
+    (:func:`~routelens.artifacts.bodies.body_warnings`); more are summed
+    up in one line (:func:`body_summary_line`), which names their folders
+    and points to ``routelens lint`` for the list. ``problems``:
+    :func:`~routelens.artifacts.bodies.body_problems` of ``reg``, when the
+    caller has them (found here otherwise)."""
+    return body_warning_lines(reg, problems) + [str(w) for w in misspelled_keys(reg)]
+
+
+def body_warning_lines(reg: Registry, problems: list[tuple[Any, str]] | None = None) -> list[str]:
+    """The first part of :func:`registry_warning_lines`: the lines about the
+    skill bodies that cannot be loaded (docs/formats.md §1.3, §4.4), named
+    one by one up to :data:`MAX_BODY_WARNINGS`, else summed up in one line.
+    ``problems``: as for :func:`registry_warning_lines`."""
+    if problems is None:
+        problems = body_problems(reg)
+    if len(problems) > MAX_BODY_WARNINGS:
+        return [body_summary_line(reg, problems)]
+    return [str(w) for w in body_warnings(reg, None, problems)]
+
+
+#: body_state's words (their first part) -> how the summary counts them
+_BODY_KINDS = {"missing": "missing", "is a directory": "that are folders", "not a regular file": "that are not regular "
+               "files", "unreadable": "unreadable"}
+
+
+def _folder_of(rel: str) -> str:
+    """The folder of a body path as the registry writes it (``\\`` as ``/``),
+    with its final ``/``; ``""`` for a body beside the registry."""
+    head, sep, _ = rel.replace("\\", "/").rpartition("/")
+    return head + sep
+
+
+def body_summary_line(reg: Registry, problems: list[tuple[Any, str]]) -> str:
+    """One warning line for many skills whose body cannot be loaded
+    (docs/formats.md §1.3): how many of the registry's skills, then their
+    folders (relative to the registry's folder, most skills first, at most
+    :data:`MAX_BODY_FOLDERS`, the rest counted), each with its count and
+    what is wrong (``the folder 'skills/' does not exist``, ``10 missing in
+    'skills/'``, ``2 refused``), and a pointer to ``routelens lint``, which
+    lists each one. ``problems``: ``(skill, problem)`` as
+    :func:`~routelens.artifacts.bodies.body_problems` gives them."""
+    by_folder: dict[str, dict[str, int]] = {}
+    refused = 0
+    # counted by (folder, words) in C: 10,000 skills share a folder and a few words
+    for (folder, problem), n in Counter(zip(map(_folder_of, [s.path for s, _ in problems]),
+                                            [p for _, p in problems])).items():
+        if problem.startswith("body path"):  # a refusal names its own path: counted apart
+            refused += n
+            continue
+        kind = _BODY_KINDS.get(problem.split(":")[0].split(" (")[0], "unreadable")
+        kinds = by_folder.setdefault(folder, {})
+        kinds[kind] = kinds.get(kind, 0) + n
+    base = reg.base_dir
+    parts = []
+    ranked = sorted(by_folder.items(), key=lambda fk: (-sum(fk[1].values()), fk[0]))
+    for folder, kinds in ranked[:MAX_BODY_FOLDERS]:
+        n = sum(kinds.values())
+        shown = repr(folder or "./")
+        if folder and set(kinds) == {"missing"} and not os.path.isdir(os.path.join(base, folder)):
+            parts.append(f"the folder {shown} does not exist ({n:,} skill{'s' if n != 1 else ''})")
+        else:
+            parts.append(", ".join(f"{k:,} {kind}" for kind, k in sorted(kinds.items(), key=lambda x: (-x[1], x[0])))
+                         + f" in {shown}")
+    rest = ranked[MAX_BODY_FOLDERS:]
+    if rest:
+        n = sum(sum(k.values()) for _, k in rest)
+        parts.append(f"{n:,} in {len(rest):,} other folder{'s' if len(rest) != 1 else ''}")
+    if refused:
+        parts.append(f"{refused:,} path{'s' if refused != 1 else ''} refused")
+    n = len(problems)
+    return (f"{reg.display_name}: warning: {n:,} of the {len(reg.skills):,} skills have a body that cannot be "
+            f"loaded: {'; '.join(parts)}. They still route, and their decisions say the body cannot be loaded; "
+            "`routelens lint` lists every one")
 
 
 @contextmanager
