@@ -907,6 +907,8 @@ class MainScreen(Screen[None]):
         table = self.decision_panel.matches
         if table.cursor_row != self.hit_index and table.row_count > self.hit_index:
             table.move_cursor(row=self.hit_index, animate=False)
+        # the table scrolls to its cursor after the next refresh; then the panel, which may cut the table off
+        self.call_after_refresh(self.call_after_refresh, self.decision_panel.reveal_row, table)
         self._paint_hits()
 
     def action_next_hit(self) -> None:

@@ -9,6 +9,7 @@ from typing import Any
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
+from textual.geometry import Region
 from textual.widgets import Static
 
 from routelens.text.visible import pictured
@@ -278,6 +279,26 @@ class DecisionPanel(Vertical):
         more = f"  (+{len(fixes) - 3} more)" if len(fixes) > 3 else ""
         parts.append((f"{more}  F7 copies a fix and shows where it goes", "$text-muted"))
         self.fixes.update(Content.assemble(*parts))
+
+    def reveal_row(self, table: HitsTable) -> None:
+        """Scroll the panel so that ``table``'s cursor row is inside it.
+        The table scrolls itself to its cursor, but its own height may pass
+        the panel's bottom (many evidence lines above it): stepping through
+        the hits moved the cursor onto a row the panel cut off."""
+        row = table.cursor_row
+        if not table.hits or not 0 <= row < table.row_count:
+            return
+        view = self.scrollable_content_region
+        if not view.height or not table.region.height:
+            return
+        header = table.header_height if table.show_header else 0
+        # the row's screen line: rows are one line high, below the table's fixed header
+        y = table.region.y + header + row - round(table.scroll_y)
+        # in the panel's own (virtual) coordinates; the table's header too when both fit
+        top = y - view.y + round(self.scroll_y)
+        head = table.region.y - view.y + round(self.scroll_y)
+        region = Region(0, head, 1, top - head + 1) if 0 <= top - head < view.height else Region(0, top, 1, 1)
+        self.scroll_to_region(region, animate=False, immediate=True, force=True)
 
     def set_current(self, hits: list[Hit], near: list[Hit], current: int, decision: Any) -> None:
         """Move the strongest span highlight to hit ``current``."""
