@@ -51,3 +51,43 @@ async def test_stepping_through_hits_keeps_the_current_row_in_view(bundled, size
             await pilot.press("up")
             await settle(app, pilot)
             assert _cursor_row_on_screen(app), app.main.hit_index
+
+
+# ---------------------------------------------------------------- 2: a dropped disabled skill is never hit 1
+
+def test_a_disabled_candidate_the_fallback_names_comes_after_the_live_one(bundled):
+    from routelens.tui.model import Paths, dropped_of, hits_of, load
+
+    snap = load(Paths.make(bundled))
+    d = snap.router.route("run capistrano to cut a release")
+    # the decision (routelens route --json): a disabled_skill fallback naming both, legacy-deploy dropped
+    assert (d.mode, d.reason, d.skills, d.dropped) == ("full", "disabled_skill", (), (("legacy-deploy", "disabled"),))
+    assert [m.id for m in d.matches] == ["legacy-deploy", "release"]
+    assert dropped_of(d) == {"legacy-deploy": "disabled"}
+    assert [(h.id, h.role, h.why, h.start, h.end) for h in hits_of(d, snap.registry)] == [
+        ("release", "match", None, 350, 359),
+        ("legacy-deploy", "dropped", "disabled", 361, 370),
+    ]
+    # routed past a disabled match: the chosen one first, the dropped one marked
+    d = snap.router.route("cut a release with capistrano")
+    assert (d.mode, d.skills) == ("index", ("release",))
+    assert [(h.id, h.role, h.why) for h in hits_of(d, snap.registry)] == [
+        ("release", "match", None), ("legacy-deploy", "dropped", "disabled")]
+    # the only candidate disabled: it is the one hit, and says it was dropped
+    d = snap.router.route("run the capistrano deploy")
+    assert [(h.id, h.role, h.why) for h in hits_of(d, snap.registry)] == [("legacy-deploy", "dropped", "disabled")]
+
+
+async def test_the_fallback_on_a_disabled_skill_leads_with_the_live_candidate(bundled):
+    app = make_app(bundled)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await settle(app, pilot)
+        await _type(app, pilot, "run capistrano to cut a release")
+        table = app.query_one("#matches", HitsTable)
+        assert [(h.id, h.role) for h in table.hits] == [("release", "match"), ("legacy-deploy", "dropped")]
+        assert table.cursor_row == 0 and app.main.current.id == "release"
+        assert table.get_row_at(1)[0].plain == "legacy-deploy  dropped: disabled"
+        lines = app.main.decision_panel.selected.content.plain.split("\n")
+        assert lines[1:] == ["evidence release · not selected: disabled skill",
+                             "evidence legacy-deploy · dropped: the skill is disabled"]
+        assert app.main.decision_panel.border_subtitle == "hit 1/2 · ↓↑ move"

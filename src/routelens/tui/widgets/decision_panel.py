@@ -14,7 +14,7 @@ from textual.widgets import Static
 
 from routelens.text.visible import pictured
 from routelens.tui.fit import fit_widths
-from routelens.tui.model import Hit
+from routelens.tui.model import Hit, dropped_of
 from routelens.tui.widgets.hits_table import HitsTable
 from routelens.tui.words import LAST_GOOD_DECISION, MODE_LABEL, REASON_LABEL, fix_line, num, pct
 
@@ -194,11 +194,16 @@ class DecisionPanel(Vertical):
         # (at 10,000 skills hundreds of lines pushed the chosen skill's and the matches table off the panel)
         evidence = list(getattr(decision, "evidence", ()) or ())
         about = set(decision.named() if hasattr(decision, "named") else ())
-        evidence.sort(key=lambda c: c.id not in about)  # stable: router order within each group
+        gone = dropped_of(decision)
+        # stable: router order within each group; a dropped candidate after the live ones, as in the table
+        evidence.sort(key=lambda c: (c.id not in about, c.id in gone))
         shown = [c for i, c in enumerate(evidence) if i < self.EVIDENCE_SHOWN or c.id in about]
+        # a candidate the router gave no word of its own was passed over by the fallback: say which one
+        passed = f"not selected: {REASON_LABEL.get(decision.reason, decision.reason)}" if mode == "full" else (
+            "not selected")
         for c in shown:
             parts += [("\nevidence ", "$text-muted"), (c.id, "bold" if c.selected else ""),
-                      (f" · {c.why or 'not selected'}", "$text-muted")]
+                      (f" · {c.why or passed}", "$text-muted")]
         if len(evidence) > len(shown):
             more = len(evidence) - len(shown)
             parts += [(f"\nevidence … and {num(more)} more candidate{'s' * (more != 1)} above the threshold "
