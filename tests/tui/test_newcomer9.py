@@ -91,3 +91,44 @@ async def test_the_fallback_on_a_disabled_skill_leads_with_the_live_candidate(bu
         assert lines[1:] == ["evidence release · not selected: disabled skill",
                              "evidence legacy-deploy · dropped: the skill is disabled"]
         assert app.main.decision_panel.border_subtitle == "hit 1/2 · ↓↑ move"
+
+
+# ---------------------------------------------------------------- 3: one Enter in the skill browser acts
+
+async def test_one_enter_in_the_skill_browser_filter_shows_the_skill(registry):
+    from routelens.tui.screens.skills import SkillBrowser
+
+    app = make_app(registry)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f2")
+        await settle(app, pilot)
+        browser = app.screen
+        assert isinstance(browser, SkillBrowser) and app.focused.id == "filter"
+        await pilot.press(*"deploy")
+        await settle(app, pilot)
+        assert [s.id for s in browser.shown] == ["deploy-docs", "deploy-staging"]
+        await pilot.press("down", "enter")  # the title says "Enter shows the skill in the panes": once
+        await settle(app, pilot)
+        assert app.screen is app.main
+        s = app.snapshot.registry.skills["deploy-staging"]
+        assert (app.main.current.key, app.main.current.start, app.main.current.end) == (
+            "skills:deploy-staging", s.source_start, s.source_end)
+
+
+async def test_enter_typed_before_the_filter_answers_means_its_first_skill(registry):
+    from routelens.tui.screens.skills import SkillBrowser
+
+    app = make_app(registry)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f2")
+        await settle(app, pilot)
+        browser = app.screen
+        assert isinstance(browser, SkillBrowser) and browser.shown[0].id != "translation"
+        browser._filter_pending = True  # as while the worker runs: Enter waits for its answer
+        await pilot.press("enter")
+        assert app.screen is browser
+        browser.query_one("#filter").value = "翻訳"
+        await settle(app, pilot)
+        assert app.screen is app.main and app.main.current.key == "skills:translation"
