@@ -132,3 +132,60 @@ async def test_enter_typed_before_the_filter_answers_means_its_first_skill(regis
         browser.query_one("#filter").value = "翻訳"
         await settle(app, pilot)
         assert app.screen is app.main and app.main.current.key == "skills:translation"
+
+
+# ---------------------------------------------------------------- 4: the stats panel's figures
+
+def _wide_registry(tmp_path, n: int = 120):
+    """``n`` skills with 1,000-character descriptions (a listing 15 times
+    over Claude Code's estimate) and three deprecated ones without one."""
+    lines = ["schema_version: 1", "skills:"]
+    for i in range(n):
+        lines += [f"  skill-{i:03d}:", f"    path: skills/skill-{i:03d}.md", "    priority: P1",
+                  f"    triggers: [topic {i:03d} work]"]
+        if i < 3:
+            lines.append("    status: deprecated")
+        else:
+            lines.append("    description: " + ("word " * 200).strip())
+    reg = tmp_path / "skills.yaml"
+    reg.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return reg
+
+
+def test_claude_codes_listing_counts_a_bare_deprecated_entry_as_the_layer1_block_writes_it(tmp_path):
+    from routelens.registry import load_registry
+    from routelens.tools.lint import listing_budget
+    from routelens.tools.prompt import layer1_block
+
+    reg = load_registry(_wide_registry(tmp_path))
+    assert layer1_block(reg).split("\n")[1:4] == [
+        "- skill-000: [deprecated]", "- skill-001: [deprecated]", "- skill-002: [deprecated]"]
+    lst = listing_budget(reg, env={})
+    # no when_to_use, no cap reached, no override: Claude Code's listing is the Layer-1 block (docs/formats.md §16)
+    assert lst["capped_chars"] == lst["block_chars"] == len(layer1_block(reg)) == 118_652
+
+
+def test_pct_has_thousands_separators_like_counts():
+    from routelens.text.numbers import pct
+
+    assert (pct(54.825), pct(0.7), pct(0.0)) == ("5,482.5%", "70.0%", "0.0%")
+
+
+def test_budget_rows_keep_each_share_on_its_row(tmp_path):
+    from rich.cells import cell_len
+
+    from routelens.tui.model import Paths, analyze, load
+    from routelens.tui.screens.stats import budget_rows
+
+    snap = load(Paths.make(_wide_registry(tmp_path)))
+    analysis = analyze(snap)
+    rows = [line for line in budget_rows(snap, analysis, 91).plain.split("\n") if line[:6] in (" PASS ", " OVER ")]
+    # the bars share what the widest figures leave: 91 - 21 - len("118,652 of ~8,000 chars  1,483.2%") = 37 cells
+    assert rows == [
+        " PASS  index       " + "━" * 32 + "┃" + "━" * 4 + "  5,913 of 91,002 chars  6.5%",
+        " OVER  Claude Code ━━┃" + "━" * 34 + "  118,652 of ~8,000 chars  1,483.2%",
+        " OVER  Codex       ━━━━┃" + "━" * 32 + "  118,652 of ~16,000 chars  741.6%",
+    ]
+    for width in (60, 91, 120):
+        assert max(cell_len(line) for line in budget_rows(snap, analysis, width).plain.split("\n")
+                   if line[:6] in (" PASS ", " OVER ")) <= width, width

@@ -237,8 +237,10 @@ def entry_chars(reg: Registry, sid: str, cap: int, with_description: bool = True
     when_to_use cut at ``cap``; ``- id`` alone without a description."""
     text = _entry_text(reg, sid)
     marker = "[deprecated] " if reg.skills[sid].status == "deprecated" else ""
-    if with_description and (text or marker):
+    if with_description and text:
         return len(f"- {sid}: {marker}") + min(len(text), cap) + 1
+    if with_description and marker:  # "- id: [deprecated]", as the Layer-1 block writes it: no space after
+        return len(f"- {sid}: {marker.rstrip()}\n")
     return len(f"- {sid}\n")
 
 
@@ -624,7 +626,7 @@ def lint(reg: Registry, budget_chars: int | None = None, context_window: int = D
     cc = listing["claude_code"]
     if not cc["ok"]:
         lose = cc["lose_descriptions"]
-        shown = ", ".join(lose[:10]) + (f" and {len(lose) - 10} more" if len(lose) > 10 else "")
+        shown = ", ".join(lose[:10]) + (f" and {len(lose) - 10:,} more" if len(lose) > 10 else "")
         add("warning", "listing-budget", "skills",
             f"the Claude Code listing is {listing['capped_chars']:,} chars, over its "
             f"{'' if cc['exact'] else '~'}{cc['budget_chars']:,} ({cc['source']}) by {cc['over_chars']:,}: Claude "
