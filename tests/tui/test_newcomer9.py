@@ -189,3 +189,70 @@ def test_budget_rows_keep_each_share_on_its_row(tmp_path):
     for width in (60, 91, 120):
         assert max(cell_len(line) for line in budget_rows(snap, analysis, width).plain.split("\n")
                    if line[:6] in (" PASS ", " OVER ")) <= width, width
+
+
+# ---------------------------------------------------------------- 5: after a reload, header and panel agree
+
+async def test_after_a_reload_the_panel_never_passes_off_the_old_decision_as_the_new_files(registry, monkeypatch):
+    """At 50,000 skills a reload reads for seconds and the new router takes
+    more: the header said LOADING, then STALE with the new count, while the
+    panel went on showing the decision of the files before as if it were
+    theirs. Now the panel says so in the same frame as the header changes,
+    and a decision of the old router never lands on the new registry."""
+    import threading
+
+    import routelens.tui.screens.main as main_screen
+
+    parse_gate, router_gate = threading.Event(), threading.Event()
+    real_complete, real_router = main_screen.complete, main_screen.make_router
+    calls = []
+
+    def slow_complete(pre, with_router=True):
+        if calls:  # the reload's parse
+            parse_gate.wait(10)
+        return real_complete(pre, with_router=with_router)
+
+    def slow_router(reg, fresh, paths):
+        calls.append(len(reg.skills))
+        if len(calls) > 1:  # the reload's router
+            router_gate.wait(10)
+        return real_router(reg, fresh, paths)
+
+    monkeypatch.setattr(main_screen, "complete", slow_complete)
+    monkeypatch.setattr(main_screen, "make_router", slow_router)
+    app = make_app(registry)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(app, pilot)
+        await _type(app, pilot, "write a blog post about the launch")
+        panel = app.main.decision_panel
+        assert (app.decision.reason, app.main.header.state.skills, panel.border_title) == (
+            "clear_candidate", 11, "Decision")
+        old, old_snap = app.decision, app.snapshot
+        text = registry.read_text(encoding="utf-8")
+        registry.write_text(text.replace("\nskills:\n", "\nskills:\n  zz-new:\n    path: skills/zz.md\n"
+                                         "    priority: P2\n    triggers: [zebra crossing]\n", 1), encoding="utf-8")
+        app.main.reload()
+        await pilot.pause()
+        # reading: the header claims nothing, the panel says its decision is of the files before
+        assert app.main.header.state.freshness == "loading" and app.decision is old
+        assert panel.border_title == "Decision · of the files before they changed; routing again…"
+        assert panel.has_class("-superseded")
+        parse_gate.set()
+        for _ in range(200):
+            await pilot.pause(0.01)
+            if app.main.header.state.skills == 12:
+                break
+        # the header shows the new files (12 skills, STALE): in that very frame the panel does not pass off
+        # the old decision as theirs
+        assert (app.main.header.state.skills, app.main.header.state.freshness) == (12, "stale")
+        assert app.decision is None or (panel.has_class("-superseded") and app.main.decision_load is not app.snapshot)
+        # a decision of the old router arriving now is not drawn on the new registry's lines
+        from routelens.tui.messages import DecisionReady
+
+        app.main.on_decision_ready(DecisionReady(app.main._route_seq, old, old_snap))
+        assert app.decision is None or (app.decision is old and app.main.decision_load is old_snap)
+        router_gate.set()
+        await settle(app, pilot)
+        assert (app.decision.reason, app.main.decision_load) == ("index_stale", app.snapshot)
+        assert (panel.border_title, panel.has_class("-superseded")) == ("Decision", False)
+        assert app.main.header.state.skills == 12

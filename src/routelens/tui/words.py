@@ -45,6 +45,7 @@ __all__ = [
     "NOTHING_ROUTED",
     "LAST_GOOD_KEPT",
     "LAST_GOOD_DECISION",
+    "DECISION_OF_FILES_BEFORE",
     "STILL_READING",
     "DEMO_READ_ONLY",
     "RECOVERED",
@@ -252,6 +253,8 @@ def preparing_router(skills: int) -> str:
 #: The decision panel while changed files are read again (nothing is routed
 #: through an index that has not been judged against them).
 RELOADING = "The files changed: reading them again before routing…"
+#: The decision panel's title while its decision is of the files before a change (the header shows the new ones).
+DECISION_OF_FILES_BEFORE = "of the files before they changed; routing again…"
 
 
 def read_timed_out(seconds: float) -> str:

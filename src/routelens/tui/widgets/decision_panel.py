@@ -102,6 +102,10 @@ class DecisionPanel(Vertical):
         &.-empty > #decision-task { display: none; }
         &.-empty > #decision-selected { display: none; }
         &.-empty > #decision-fixes { display: none; }
+        &.-superseded { border: round $warning; border-title-color: $warning; }
+        &.-superseded > #decision-summary, &.-superseded > #decision-task, &.-superseded > #decision-selected {
+            text-opacity: 60%;
+        }
     }
     """
 
@@ -135,8 +139,17 @@ class DecisionPanel(Vertical):
     _summary: Content | None = None  # the decision's summary line, unwrapped
 
     # ------------------------------------------------------------------ states
+    def set_superseded(self, note: str | None) -> None:
+        """``note``: the decision shown was made on files that have changed
+        since (the header describes the new ones): the border says so and
+        the content is dimmed until the decision of the new files replaces
+        it. None: the decision is of the files the header describes."""
+        self.set_class(note is not None, "-superseded")
+        self.border_title = f"Decision · {note}" if note else "Decision"
+
     def show_hint(self, text: str | None = None) -> None:
         """No task yet: a one-line invitation."""
+        self.set_superseded(None)
         self.add_class("-empty")
         self.border_subtitle = ""
         self._summary = None
