@@ -256,3 +256,45 @@ async def test_after_a_reload_the_panel_never_passes_off_the_old_decision_as_the
         assert (app.decision.reason, app.main.decision_load) == ("index_stale", app.snapshot)
         assert (panel.border_title, panel.has_class("-superseded")) == ("Decision", False)
         assert app.main.header.state.skills == 12
+
+
+# ---------------------------------------------------------------- 6: the fixes say how many there are
+
+def test_fixes_window_follows_f7_through_every_fix():
+    from routelens.tui.model import fixes_window
+
+    assert fixes_window(2) == range(2) and fixes_window(3, 2) == range(3)
+    assert [fixes_window(11, c) for c in (-1, 0, 2, 3, 7, 10)] == [
+        range(0, 3), range(0, 3), range(0, 3), range(1, 4), range(5, 8), range(8, 11)]
+
+
+def test_fixes_heading_says_how_many_of_how_many():
+    from routelens.tui.words import fixes_heading
+
+    assert fixes_heading(range(0, 3), 11) == (
+        "3 of 11 fixes shown · F7 copies the next one and shows where it goes; F7 again steps through all 11")
+    assert fixes_heading(range(5, 8), 11) == (
+        "3 of 11 fixes shown (fixes 6–8) · F7 copies the next one and shows where it goes; F7 again steps through all 11")
+    assert fixes_heading(range(0, 2), 2) == "2 fixes · F7 copies one and shows where it goes"
+    assert fixes_heading(range(0, 1), 1) == "1 fix · F7 copies it and shows where it goes"
+
+
+async def test_the_fix_panel_counts_its_fixes_and_f7_shows_the_rest(bundled):
+    app = make_app(bundled)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await _type(app, pilot, "debug the dockerfile")
+        assert (app.decision.reason, len(app.main.fixes)) == ("ambiguous", 4)
+        box = app.main.decision_panel.fixes
+        lines = box.content.plain.split("\n")
+        assert lines[0] == ("3 of 4 fixes shown · F7 copies the next one and shows where it goes; "
+                            "F7 again steps through all 4")
+        assert [line[:8] for line in lines[1:]] == ["  fix 1 ", "  fix 2 ", "  fix 3 "]
+        assert box.size.height == 4  # heading and three fixes, one line each: none is cut off
+        for _ in range(4):
+            await pilot.press("f7")
+            await settle(app, pilot)
+        lines = box.content.plain.split("\n")
+        assert app.main.fix_index == 3
+        assert lines[0].startswith("3 of 4 fixes shown (fixes 2–4) · ")
+        assert [line[:8] for line in lines[1:]] == ["  fix 2 ", "  fix 3 ", "▶ fix 4 "]

@@ -79,6 +79,8 @@ __all__ = [
     "hits_of",
     "dropped_of",
     "near_hits_of",
+    "fixes_window",
+    "FIXES_SHOWN",
     "make_router",
     "preview_router",
     "IndexRanges",
@@ -1328,6 +1330,21 @@ def hits_of(decision: Any, reg: Registry | IndexRanges) -> list[Hit]:
         add(Hit("rules", decision.rule, "rule", s, e, m.score if m else None, m.trigger if m else None,
                 tuple(m.span) if m else None))
     return hits
+
+
+#: how many fixes of a fallback the decision panel lists at once (a heading line says how many there are)
+FIXES_SHOWN = 3
+
+
+def fixes_window(total: int, current: int = -1, size: int = FIXES_SHOWN) -> range:
+    """Which of a fallback's ``total`` fixes the decision panel lists: the
+    first ``size``, or once F7 has copied fix ``current`` past them, the
+    ``size`` ending at it (F7 steps through every fix, and the list
+    follows, so the rest can be seen)."""
+    if total <= size:
+        return range(total)
+    start = 0 if current < size else min(current, total - 1) - size + 1
+    return range(start, start + size)
 
 
 def near_hits_of(decision: Any, reg: Registry | IndexRanges) -> list[Hit]:

@@ -14,9 +14,9 @@ from textual.widgets import Static
 
 from routelens.text.visible import pictured
 from routelens.tui.fit import fit_widths
-from routelens.tui.model import Hit, dropped_of
+from routelens.tui.model import Hit, dropped_of, fixes_window
 from routelens.tui.widgets.hits_table import HitsTable
-from routelens.tui.words import LAST_GOOD_DECISION, MODE_LABEL, REASON_LABEL, fix_line, num, pct
+from routelens.tui.words import LAST_GOOD_DECISION, MODE_LABEL, REASON_LABEL, fix_line, fixes_heading, num, pct
 
 __all__ = ["DecisionPanel", "task_content", "no_lone_word"]
 
@@ -93,7 +93,7 @@ class DecisionPanel(Vertical):
         & > #decision-summary { height: auto; }
         & > #decision-task { height: auto; max-height: 2; color: $text; }
         & > #decision-selected { height: auto; color: $text-muted; }
-        & > #decision-fixes { height: auto; max-height: 4; display: none; }
+        & > #decision-fixes { height: auto; max-height: 4; display: none; text-wrap: nowrap; text-overflow: ellipsis; }
         & > #decision-fixes.-shown { display: block; }
         & > #decision-tables { height: auto; margin-top: 1; }
         & > #decision-tables > HitsTable { width: auto; }
@@ -283,19 +283,23 @@ class DecisionPanel(Vertical):
         self.fixes.update(Content.styled("checking fixes, each on a patched copy of the registry…", "$text-muted"))
 
     def show_fixes(self, fixes: list[Any], current: int = -1) -> None:
-        """The verified fixes of a fallback (``tools.fixes.Fix``), at most
-        three lines, ``current`` (the one F7 copied last) marked."""
+        """The verified fixes of a fallback (``tools.fixes.Fix``): a line
+        saying how many there are and how to see the rest, then at most
+        :data:`~routelens.tui.model.FIXES_SHOWN`, one line each (cut with
+        an ellipsis, never wrapped: a wrapped fix pushed the others, and the
+        count, out of the box), ``current`` (the one F7 copied last) marked
+        and in the list (:func:`~routelens.tui.model.fixes_window`)."""
         self.fixes.set_class(bool(fixes), "-shown")
         if not fixes:
             self.fixes.update("")
             return
-        parts: list[Content | str | tuple[str, str]] = []
-        for n, f in enumerate(fixes[:3]):
+        shown = fixes_window(len(fixes), current)
+        parts: list[Content | str | tuple[str, str]] = [(fixes_heading(shown, len(fixes)), "$text-muted")]
+        for n in shown:
+            f = fixes[n]
             mark = "▶ " if n == current else "  "
-            parts += [("\n" if n else "", ""), (mark, "bold $accent"), (f"fix {n + 1} ", "bold $success"),
+            parts += [("\n", ""), (mark, "bold $accent"), (f"fix {n + 1} ", "bold $success"),
                       (fix_line(f.kind, f.skill, f.yaml, f.where, f.effect), "")]
-        more = f"  (+{len(fixes) - 3} more)" if len(fixes) > 3 else ""
-        parts.append((f"{more}  F7 copies a fix and shows where it goes", "$text-muted"))
         self.fixes.update(Content.assemble(*parts))
 
     def reveal_row(self, table: HitsTable) -> None:
