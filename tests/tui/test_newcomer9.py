@@ -298,3 +298,51 @@ async def test_the_fix_panel_counts_its_fixes_and_f7_shows_the_rest(bundled):
         assert app.main.fix_index == 3
         assert lines[0].startswith("3 of 4 fixes shown (fixes 2–4) · ")
         assert [line[:8] for line in lines[1:]] == ["  fix 2 ", "  fix 3 ", "▶ fix 4 "]
+
+
+async def test_the_parse_completing_the_early_preview_is_no_change_of_files(tmp_path, monkeypatch):
+    """The decision the early router made before the parse is of the same
+    bytes as the parse: the panel must not say "of the files before they
+    changed" when the parse lands (it did, until the re-route)."""
+    import threading
+
+    from routelens.routing.router import Router
+    from routelens.tui import model
+    from routelens.tui.screens import main as main_screen
+
+    from .conftest import make_registry
+
+    monkeypatch.setenv("ROUTELENS_MATCHER_CACHE", str(tmp_path / "cache"))
+    gate = threading.Event()
+    real = model.complete
+    monkeypatch.setattr(main_screen, "complete", lambda pre, with_router=True: gate.wait(60) and real(pre, with_router))
+    reg = make_registry(tmp_path)
+    Router.from_paths(reg)  # the cache file that vouches for the index
+    app = make_app(reg, max_textarea_lines=10)
+    async with app.run_test(size=(140, 40)) as pilot:
+        main = app.main
+        for _ in range(3000):
+            if main.early is not None:
+                break
+            await pilot.pause()
+        app.query_one("#task").value = "write a blog post about the launch"
+        for _ in range(3000):
+            if app.decision is not None and not main._route_pending:
+                break
+            await pilot.pause()
+        assert main.decision_load is main.early[0]
+        seen = []
+        shown = main._show_snapshot
+
+        def show_snapshot(snap):  # what the panel says in the very call that puts the parse on screen
+            shown(snap)
+            seen.append((main.decision_load is not snap, main.decision_panel.border_title))
+
+        main._show_snapshot = show_snapshot
+        gate.set()
+        for _ in range(3000):
+            if app.snapshot is not None and main.decision_load is app.snapshot and not app.routing_pending:
+                break
+            await pilot.pause()
+        assert seen == [(True, "Decision")]  # the early decision still on screen, of the same bytes: not marked
+        assert not main.decision_panel.has_class("-superseded")

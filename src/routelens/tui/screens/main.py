@@ -103,6 +103,13 @@ FIXES_DELAY = 0.3
 AUTO_FIXES_MAX_SKILLS = 5_000
 
 
+def _same_files(a: Snapshot | Preview | None, b: Snapshot | Preview | None) -> bool:
+    """Did loads ``a`` and ``b`` read the same bytes? The same load, or two
+    with one content signature (the early preview and the parse that
+    completes it; a reload of untouched files)."""
+    return a is b or (a is not None and b is not None and a.content is not None and a.content == b.content)
+
+
 class MainScreen(Screen[None]):
     """The screen the app opens on (its default screen).
 
@@ -662,7 +669,7 @@ class MainScreen(Screen[None]):
         if self.decision is None:
             return True
         view = self._view()
-        return not self._unverified and view is not None and self.decision_load is view[0]
+        return not self._unverified and view is not None and _same_files(self.decision_load, view[0])
 
     def _sync_decision_mark(self) -> None:
         """Mark the decision panel's decision as one of the files before
@@ -755,7 +762,7 @@ class MainScreen(Screen[None]):
 
     def on_decision_ready(self, message: DecisionReady) -> None:
         view = self._view()
-        if message.load is not None and (view is None or message.load is not view[0]):
+        if message.load is not None and (view is None or not _same_files(message.load, view[0])):
             # routed by the router of the files before: its hits would be drawn on the new registry's lines
             if message.seq == self._route_seq and self.router is not None and not self._unverified:
                 self._schedule_route(immediate=True)  # the new load's router is ready: route with it
