@@ -203,9 +203,11 @@ def test_human_output_shows_control_characters_escaped(evil, cli):
     assert 'Routed to "evil": trigger "evil \\x1b]0;t\\x07" scored 100' in out
     code, out, err = cli("lint", "--registry", evil)
     assert no_controls(out + err)
-    assert f"{evil}:7:5: warning: skills.evil.description: holds the control character U+001B (ESC)" in out
-    assert f"{evil.parent / 'skills' / 'evil.md'}:2:1: warning: the body of evil holds the control character " \
-           "U+001B (ESC)" in out
+    # every one is counted, not the first alone (a newcomer's trial)
+    assert f"{evil}:7:5: warning: skills.evil.description: holds 6 control characters: U+001B (ESC) 3 times, " \
+           "U+0007 (BEL) twice and U+009B (CSI) once (written as escapes in YAML)" in out
+    assert f"{evil.parent / 'skills' / 'evil.md'}:2:1: warning: the body of evil holds 6 control characters: " \
+           "U+001B (ESC) 3 times, U+0007 (BEL) twice and U+009B (CSI) once (the first here)" in out
     # an error message quoting data: the key path of a bad value
     bad = evil.parent / "bad.yaml"
     bad.write_text('schema_version: 1\nskills:\n  "a\\e[2J":\n    path: a.md\n', encoding="utf-8")

@@ -80,17 +80,31 @@ CASES = [
      "put the value in quotes (description: \"Use when: the build fails\") (YAML parser: mapping values are not "
      "allowed in this context, at line 4, column 26)"),
     ("unclosed-double-quote", H + '  a:\n    path: "a.md\n    priority: P1\n',
-     "x.yaml:4:11: YAML syntax error: the double quote opened on line 4, column 11 is never closed: add the closing \" "
+     "x.yaml:4:11: skills.a.path: YAML syntax error: the double quote opened on line 4, column 11 is never closed: add the closing \" "
      "at the end of the value (YAML parser: found unexpected end of stream while scanning a quoted scalar, at line 6, "
      "column 1)"),
     ("unclosed-single-quote", H + "  a:\n    path: 'a.md\n    priority: P1\n",
-     "x.yaml:4:11: YAML syntax error: the single quote opened on line 4, column 11 is never closed: add the closing ' "
+     "x.yaml:4:11: skills.a.path: YAML syntax error: the single quote opened on line 4, column 11 is never closed: add the closing ' "
      "at the end of the value (YAML parser: found unexpected end of stream while scanning a quoted scalar, at line 6, "
      "column 1)"),
     ("quote-closed-lines-later", H + '  a:\n    path: "a.md\n    priority: P1\n  b:\n    path: "b.md"\n',
-     "x.yaml:4:11: YAML syntax error: the double quote opened on line 4, column 11 is not closed on its line, so the "
+     "x.yaml:4:11: skills.a.path: YAML syntax error: the double quote opened on line 4, column 11 is not closed on its line, so the "
      "value runs on to line 7: close it on line 4 (YAML parser: did not find expected key while parsing a block "
      "mapping, at line 7, column 12)"),
+    # a newcomer's trial: a list item's quote closed by the next quoted value, two skills down, named that line
+    ("list-item-quote-closed-lines-later",
+     H + '  a:\n    triggers:\n      - x\n      - "y\n    path: a.md\n  b:\n    triggers: ["z"]\n',
+     "x.yaml:6:9: skills.a.triggers[1]: YAML syntax error: the double quote opened on line 6, column 9 is not closed "
+     "on its line, so the value runs on to line 9: close it on line 6 (YAML parser: did not find expected '-' "
+     "indicator while parsing a block collection, at line 9, column 17)"),
+    ("unclosed-quote-in-a-flow-list", H + '  a:\n    triggers: [x, "y, z]\n    path: a.md\n',
+     "x.yaml:4:19: skills.a.triggers[1]: YAML syntax error: the double quote opened on line 4, column 19 is never "
+     "closed: add the closing \" at the end of the value (YAML parser: found unexpected end of stream while scanning "
+     "a quoted scalar, at line 6, column 1)"),
+    ("unclosed-quote-opening-a-key", H + '  "a:\n    path: a.md\n  b:\n    path: "b.md"\n',
+     "x.yaml:3:3: skills: YAML syntax error: the double quote opened on line 3, column 3 is not closed on its line, "
+     "so the value runs on to line 6: close it on line 3 (YAML parser: did not find expected key while parsing a "
+     "block mapping, at line 6, column 12)"),
     ("text-after-a-closing-quote", H + '  a:\n    path: "a" .md\n',
      "x.yaml:4:15: YAML syntax error: text follows the closing quote on line 4: put the whole value inside the "
      "quotes, or leave the quotes out (YAML parser: did not find expected key while parsing a block mapping)"),

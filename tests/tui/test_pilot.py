@@ -151,8 +151,7 @@ async def test_skill_browser_filter_select_and_show(registry):
         entry = json.loads(browser.query_one("#entry-pane", CodePane).view.text)
         assert entry["id"] == "blog-post" and entry["body"]["exists"] is True
         assert "It was selected" in browser.explanation
-        await pilot.press("enter")  # filter -> list
-        await pilot.press("enter")  # choose
+        await pilot.press("enter")  # Enter in the filter shows the highlighted skill
         await settle(app, pilot)
         assert app.screen is app.screen_stack[0]
         assert app.main.current.id == "blog-post"
@@ -195,8 +194,8 @@ async def test_skill_browser_arrows_in_the_filter_move_the_list(registry):
         await pilot.press("down")  # clamped at the bottom
         await settle(app, pilot)
         assert browser.selected.id == "deploy-staging" and app.focused.id == "filter"
-        # Enter goes to the list as before; ↓/↑ there move too, Enter chooses
-        await pilot.press("enter")
+        # Tab goes to the list; ↓/↑ there move too, Enter chooses
+        await pilot.press("tab")
         await settle(app, pilot)
         assert app.focused is table
         await pilot.press("up")

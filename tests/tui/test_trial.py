@@ -255,7 +255,7 @@ async def test_stats_shows_what_a_release_reviewer_needs(bundled, monkeypatch):
         assert "unchanged start" in since
         contrib = stats.query_one("#contrib", DataTable)
         assert contrib.row_count == 10 and stats.query_one("#listing-contrib", DataTable).row_count == 10
-        running = sum(r["share"] for r in st["top_contributors"])
+        running = sum(r["chars"] for r in st["top_contributors"]) / st["index"]["chars"]
         assert stats.query_one("#contrib-box").border_subtitle == (
             f"top 10: {running * 100:.1f}% of {st['index']['chars']:,} chars")
         # another revision: one that does not exist says so

@@ -20,8 +20,10 @@ def num(n: float | int) -> str:
 
 
 def pct(x: float) -> str:
-    """A share as a percentage with one decimal: ``0.8234`` -> ``82.3%``."""
-    return f"{x * 100:.1f}%"
+    """A share as a percentage with one decimal and thousands separators,
+    as counts have them: ``0.8234`` -> ``82.3%``, ``54.825`` ->
+    ``5,482.5%`` (a listing 55 times over its budget)."""
+    return f"{x * 100:,.1f}%"
 
 
 def size_words(reduction: float) -> str:

@@ -17,7 +17,9 @@ retitle the terminal, clear it, or write the clipboard (OSC 52).
   one by a visible symbol (``␛`` for ESC, the Unicode control pictures), so
   columns and line numbers stay as they are in the file; it also pictures
   the characters ``str.splitlines`` would break a line on (U+2028 ...).
-- :func:`first_control`: where the first such character is (lint, import).
+- :func:`first_control`: where the first such character is (lint, import);
+  :func:`controls_in` and :func:`describe_controls`: every one of them, in
+  words (lint reports them all, not the first alone).
 
 JSON output is never escaped beyond what JSON itself writes: values stay
 exact. Nothing here imports another routelens module.
@@ -27,7 +29,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["CONTROL_RE", "visible", "pictured", "has_controls", "first_control", "describe_control"]
+__all__ = ["CONTROL_RE", "visible", "pictured", "has_controls", "first_control", "describe_control",
+           "controls_in", "describe_controls"]
 
 #: Characters that must not reach a terminal raw: C0 but TAB and LF, DEL,
 #: C1, and the bidirectional embeddings, overrides and isolates.
@@ -89,3 +92,36 @@ def describe_control(ch: str) -> str:
              0x9D: "OSC", 0x202E: "RIGHT-TO-LEFT OVERRIDE"}
     c = ord(ch)
     return f"U+{c:04X}" + (f" ({names[c]})" if c in names else "")
+
+
+def controls_in(text: str) -> dict[str, int]:
+    """Each character :func:`visible` would escape in ``text``, with how
+    many times it occurs, in order of first occurrence."""
+    out: dict[str, int] = {}
+    for m in CONTROL_RE.finditer(text):
+        out[m.group()] = out.get(m.group(), 0) + 1
+    return out
+
+
+#: distinct control characters :func:`describe_controls` names before counting the rest
+_NAMED_CONTROLS = 5
+
+
+def describe_controls(found: dict[str, int]) -> str:
+    """What :func:`controls_in` found, for people: ``the control character
+    U+001B (ESC)`` for one; ``3 control characters: U+001B (ESC) twice and
+    U+0007 (BEL) once`` for more (the first five kinds named, the others
+    counted)."""
+    total = sum(found.values())
+    if total == 1:
+        return f"the control character {describe_control(next(iter(found)))}"
+
+    def times(n: int) -> str:
+        return "once" if n == 1 else "twice" if n == 2 else f"{n:,} times"
+
+    named = [f"{describe_control(c)} {times(n)}" for c, n in list(found.items())[:_NAMED_CONTROLS]]
+    rest = len(found) - len(named)
+    if rest:
+        named.append(f"{rest:,} other kind{'s' if rest != 1 else ''}")
+    listed = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
+    return f"{total:,} control characters: {listed}"

@@ -450,8 +450,9 @@ class Reader:
                    f"tag {tag} is not allowed: routelens never builds objects from the registry")
 
     def _syntax_error(self, exc: Exception, stack: list[Node]) -> None:
-        # The key path stays empty: where the parser stopped is not always
-        # the entry at fault (a bad indentation closes the entry above).
+        # The key path stays empty where the parser stopped: that is not always
+        # the entry at fault (a bad indentation closes the entry above). An
+        # unclosed quote names the key where it opened, read from the text.
         # The person's words (text/yaml_words.py) first, the parser's after them.
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
         problem = getattr(exc, "problem", None) or (str(exc).strip().splitlines() or [type(exc).__name__])[0]
@@ -468,7 +469,7 @@ class Reader:
             self.error(index or 0, "", message)
             return
         where = "" if index is None or words.index == index else ", at line {}, column {}".format(*self.pos(index))
-        self.error(words.index, "", f"YAML syntax error: {words.words} (YAML parser: {parser}{where})")
+        self.error(words.index, words.path, f"YAML syntax error: {words.words} (YAML parser: {parser}{where})")
 
     # helpers -----------------------------------------------------------
     def deref(self, node: Node) -> Node:

@@ -34,10 +34,13 @@ _COLON_NO_SPACE = re.compile(r"""^ *(?:- +)?[^\s#'"\[{:-][^:\s#]*:(?=[^\s:])""")
 @dataclass(frozen=True)
 class Explained:
     """What a syntax error means: ``index`` (character index of the place to
-    fix, which may differ from the parser's) and ``words`` (one sentence)."""
+    fix, which may differ from the parser's), ``words`` (one sentence) and
+    ``path`` (the key path of the value at fault, when the text names it
+    for sure: an unclosed quote's key; ``""`` otherwise)."""
 
     index: int
     words: str
+    path: str = ""
 
 
 class _Text:
@@ -153,7 +156,7 @@ def _unclosed_quote(t: _Text, problem: str, context: str, index: int, cidx: int 
     kind = "double" if q == '"' else "single"
     row = t.row(cidx)
     return Explained(cidx, f"the {kind} quote opened on line {t.number(row)}, column {t.col(cidx)} is never "
-                           f"closed: add the closing {q} at the end of the value")
+                           f"closed: add the closing {q} at the end of the value", key_path_at(t, cidx))
 
 
 def _unclosed_bracket(t: _Text, problem: str, context: str, index: int, cidx: int | None) -> Explained | None:
@@ -189,8 +192,12 @@ def _anchor_name(t: _Text, problem: str, context: str, index: int, cidx: int | N
 
 def _quote_run_on(t: _Text, problem: str, context: str, index: int, cidx: int | None) -> Explained | None:
     """Text right after a closing quote whose opening quote is on an
-    earlier line: the quote was never closed on its own line."""
-    if "expected key" not in problem and "mapping values" not in problem:
+    earlier line: the quote was never closed on its own line. The parser
+    stops after the quote that closes it, wherever that is: among keys
+    ("expected key"), in a list ("expected '-' indicator": a list item's
+    quote closed by the next quoted value named that line), at a block's
+    end."""
+    if not re.search(r"expected (key|'-' indicator|<block end>)|mapping values", problem):
         return None
     before = t.text[:index].rstrip(" ")
     if not before or before[-1] not in "\"'":
@@ -212,7 +219,90 @@ def _quote_run_on(t: _Text, problem: str, context: str, index: int, cidx: int | 
         return Explained(index, words)
     kind = "double" if q == '"' else "single"
     return Explained(i, f"the {kind} quote opened on line {t.number(row)}, column {t.col(i)} is not closed on its "
-                        f"line, so the value runs on to line {t.number(close_row)}: close it on line {t.number(row)}")
+                        f"line, so the value runs on to line {t.number(close_row)}: close it on line {t.number(row)}",
+                     key_path_at(t, i))
+
+
+_LINE_HEAD = re.compile(r"""^(?P<indent> *)(?P<dash>- +)?(?:(?P<key>[^\s#'"\[{:-][^:#]*?|"[^"]*"|'[^']*') *:(?: +|$))?""")
+
+
+_FLOW_ITEM = re.compile(r"""\[(?P<items>[^\]\[{}"'#]*)""")
+
+
+def _key_name(raw: str) -> str:
+    raw = raw.strip()
+    if len(raw) >= 2 and raw[0] == raw[-1] and raw[0] in "\"'":
+        return raw[1:-1]
+    return raw
+
+
+def _item_number(t: _Text, row: int, dash_col: int) -> int:
+    """How many list items at column ``dash_col`` come before the one on
+    ``row``, in the same list (rows above, up to a line indented less)."""
+    n = 0
+    r = t.above(row)
+    while r is not None:
+        ind = t.indent(r)
+        if ind < dash_col:
+            break
+        if ind == dash_col and t.lines[r][ind:].startswith("-"):
+            n += 1
+        r = t.above(r)
+    return n
+
+
+def key_path_at(t: _Text, index: int) -> str:
+    """The key path (``skills.code-review.description``,
+    ``skills.a.triggers[1]``, docs/formats.md §1.3) of the value that starts at character
+    ``index``, read from the indentation of the lines above it (the text
+    does not parse, so there is no tree to ask); ``""`` when the lines do
+    not say it plainly (flow collections, several dashes on one line, a
+    quote that opens a key)."""
+    row = t.row(index)
+    line = t.lines[row]
+    before = line[: index - t.starts[row]]
+    head = _LINE_HEAD.match(before)
+    parts: list[str] = []
+    if head is not None and head.end() != len(before):
+        flow = _FLOW_ITEM.match(before, head.end())  # `key: [a, "b` : the item of a flow list on one line
+        if head.group("key") is None or flow is None or flow.end() != len(before):
+            return ""
+        items = flow.group("items")
+        parts.append(f"[{items.count(',')}]")
+    if head is None:
+        return ""
+    indent = len(head.group("indent"))
+    if head.group("key") is not None:
+        parts.append(_key_name(head.group("key")))
+        if head.group("dash"):
+            parts.append(f"[{_item_number(t, row, indent)}]")
+    elif head.group("dash"):
+        parts.append(f"[{_item_number(t, row, indent)}]")
+    # else the quote opens a key: the path is its mapping's
+    r = row
+    while indent > 0:
+        r = t.above(r)
+        while r is not None and t.indent(r) >= indent:
+            r = t.above(r)
+        if r is None:
+            return ""
+        up = _LINE_HEAD.match(t.lines[r])
+        if up is None:
+            return ""
+        indent = len(up.group("indent"))
+        rest = t.lines[r][up.end():].split("#", 1)[0].strip()
+        if up.group("key") is not None and not rest:  # `key:` opening the block below
+            parts.append(_key_name(up.group("key")))
+            if up.group("dash"):
+                parts.append(f"[{_item_number(t, r, indent)}]")
+        elif up.group("dash") and (up.group("key") is not None or not rest):  # `- key: value` / `-`: a list item
+            parts.append(f"[{_item_number(t, r, indent)}]")
+        else:
+            return ""
+    path = ""
+    for part in reversed(parts):
+        path += part if part.startswith("[") or not path else "." + part
+    return path
 
 
 def _stray_bracket(t: _Text, problem: str, context: str, index: int, cidx: int | None) -> Explained | None:

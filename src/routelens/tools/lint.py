@@ -100,7 +100,7 @@ from routelens.routing.evidence import RARE_ZIPF
 from routelens.routing.matching import TriggerMatcher, prepare
 from routelens.text.canonical import canonical_bytes
 from routelens.text.unicode import JA_STOP_WORDS, STOP_WORDS, is_spaceless
-from routelens.text.visible import describe_control, first_control, visible
+from routelens.text.visible import controls_in, describe_controls, first_control, visible
 from routelens.tools.agentskills import DESCRIPTION_MAX_CHARS, agentskills_name_problem
 from routelens.tools.harness import (
     BUDGET_ENV,
@@ -237,8 +237,10 @@ def entry_chars(reg: Registry, sid: str, cap: int, with_description: bool = True
     when_to_use cut at ``cap``; ``- id`` alone without a description."""
     text = _entry_text(reg, sid)
     marker = "[deprecated] " if reg.skills[sid].status == "deprecated" else ""
-    if with_description and (text or marker):
+    if with_description and text:
         return len(f"- {sid}: {marker}") + min(len(text), cap) + 1
+    if with_description and marker:  # "- id: [deprecated]", as the Layer-1 block writes it: no space after
+        return len(f"- {sid}: {marker.rstrip()}\n")
     return len(f"- {sid}\n")
 
 
@@ -571,13 +573,16 @@ def lint(reg: Registry, budget_chars: int | None = None, context_window: int = D
             continue
         text = canonical_bytes(body).decode("utf-8", "replace")
         at = first_control(text)
-        if at is not None:
+        if at is not None:  # every one is counted: a newcomer fixed the first, and lint named the next
             line = text.count("\n", 0, at) + 1
             col = at - (text.rfind("\n", 0, at) + 1) + 1
             body_file = str(Path(reg.display_name).parent / s.path.replace("\\", "/"))
+            found = controls_in(text)
+            many = sum(found.values()) > 1
             findings.append(Finding("warning", "control-character", body_file, line, col, "",
-                                    f"the body of {s.id} holds the control character {describe_control(text[at])}: "
-                                    "printed raw, it can retitle, clear or take over a terminal"))
+                                    f"the body of {s.id} holds {describe_controls(found)}"
+                                    + (" (the first here)" if many else "") + ": printed raw, "
+                                    + ("they" if many else "it") + " can retitle, clear or take over a terminal"))
 
     # --- control characters in registry values
     def strings(value: Any, path: str):
@@ -601,12 +606,15 @@ def lint(reg: Registry, budget_chars: int | None = None, context_window: int = D
     values.append(("routing.high_risk", list(reg.routing.high_risk)))
     for base, value in values:
         for where, text in strings(value, base):
-            at = first_control(text)
-            if at is not None:
+            found = controls_in(text)
+            if found:  # every one is counted, not the first alone
+                many = sum(found.values()) > 1
+                shown = ", ".join(f"`{visible(c)}`" for c in list(found)[:5])
                 add("warning", "control-character", where,
-                    f"holds the control character {describe_control(text[at])} (written as an escape in YAML): "
-                    "printed raw, it can retitle, clear or take over a terminal; routelens shows it as "
-                    f"`{visible(text[at])}`")
+                    f"holds {describe_controls(found)} (written as "
+                    + ("escapes" if many else "an escape") + " in YAML): printed raw, "
+                    + ("they" if many else "it") + " can retitle, clear or take over a terminal; routelens shows "
+                    + ("them" if many else "it") + f" as {shown}")
 
     # --- compositions
     for c in reg.compositions.values():
@@ -624,7 +632,7 @@ def lint(reg: Registry, budget_chars: int | None = None, context_window: int = D
     cc = listing["claude_code"]
     if not cc["ok"]:
         lose = cc["lose_descriptions"]
-        shown = ", ".join(lose[:10]) + (f" and {len(lose) - 10} more" if len(lose) > 10 else "")
+        shown = ", ".join(lose[:10]) + (f" and {len(lose) - 10:,} more" if len(lose) > 10 else "")
         add("warning", "listing-budget", "skills",
             f"the Claude Code listing is {listing['capped_chars']:,} chars, over its "
             f"{'' if cc['exact'] else '~'}{cc['budget_chars']:,} ({cc['source']}) by {cc['over_chars']:,}: Claude "

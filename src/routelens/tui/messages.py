@@ -11,7 +11,7 @@ an analysis's ``snapshot`` identity).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any, TYPE_CHECKING
 
 from textual.message import Message
 
@@ -124,10 +124,12 @@ class RouterFailed(Message, bubble=False):
 
 @dataclass
 class DecisionReady(Message, bubble=False):
-    """The router's decision for the task routed as number ``seq``."""
+    """The router's decision for the task routed as number ``seq``;
+    ``load``: the load (snapshot or preview) whose router made it."""
 
     seq: int
     decision: Decision
+    load: Any = None
 
 
 @dataclass

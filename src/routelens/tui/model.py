@@ -77,7 +77,10 @@ __all__ = [
     "Hit",
     "entry_of",
     "hits_of",
+    "dropped_of",
     "near_hits_of",
+    "fixes_window",
+    "FIXES_SHOWN",
     "make_router",
     "preview_router",
     "IndexRanges",
@@ -1219,11 +1222,13 @@ class Hit:
 
     ``kind``: ``skills`` | ``compositions`` | ``rules`` (the index section);
     ``role``: ``composition`` (the chosen composition), ``match`` (a
-    candidate above the threshold), ``selected`` (chosen without a match,
-    e.g. named explicitly), ``rule`` (the forced rule that matched) or
-    ``near`` (a near miss); ``start``/``end``: canonical 1-based inclusive
-    lines (0 when the entry is not in the registry); ``score``/``trigger``/
-    ``span`` from the router's match (None for a composition or rule).
+    candidate above the threshold), ``dropped`` (a candidate the decision
+    dropped: disabled, or ruled out by its ``not_when``; ``why`` says
+    which), ``selected`` (chosen without a match, e.g. named explicitly),
+    ``rule`` (the forced rule that matched) or ``near`` (a near miss);
+    ``start``/``end``: canonical 1-based inclusive lines (0 when the entry
+    is not in the registry); ``score``/``trigger``/``span`` from the
+    router's match (None for a composition or rule).
     """
 
     kind: str
@@ -1234,6 +1239,7 @@ class Hit:
     score: float | None = None
     trigger: str | None = None
     span: tuple[int, int] | None = None
+    why: str | None = None
 
     @property
     def key(self) -> str:
@@ -1260,12 +1266,31 @@ def _entry_range(reg: Registry | IndexRanges, kind: str, eid: str) -> tuple[int,
     return (e.source_start, e.source_end) if e is not None else (0, 0)
 
 
+def dropped_of(decision: Any) -> dict[str, str]:
+    """The candidates a decision dropped, id -> why in a word or two, as
+    its JSON says: ``dropped`` (``disabled``), and each candidate the
+    decision is about whose evidence says ``dropped: its not_when ...``
+    (``not_when``). Only the candidates it names are read, so a decision
+    with hundreds of matches makes no others."""
+    out = {sid: why for sid, why in getattr(decision, "dropped", ()) or ()}
+    evidence = getattr(decision, "evidence", ()) or ()
+    about = set(decision.named()) if hasattr(decision, "named") else set()
+    pick = getattr(evidence, "pick", None)
+    named = pick(about) if pick is not None else [c for c in evidence if c.id in about]
+    for c in named:
+        if c.id not in out and (c.why or "").startswith("dropped: its not_when"):
+            out[c.id] = "not_when"
+    return out
+
+
 def hits_of(decision: Any, reg: Registry | IndexRanges) -> list[Hit]:
     """The navigable hits of a decision, in the order the matches table
     lists them: the chosen composition, each match — those the decision
     is about first (:meth:`~routelens.routing.decision.Decision.named`:
     selected or named in its message), then the rest, each group in router
-    order (a
+    order, and in each group the live candidates before those the decision
+    dropped (:func:`dropped_of`, role ``dropped``: a disabled skill the
+    fallback names is never hit 1, as if it were the route; a
     composition named as ``$id`` is a ``compositions`` hit with its own
     range) — each selected skill without a match, and the forced rule.
     Each entry appears once. ``reg``: the parsed registry, or before the
@@ -1287,12 +1312,15 @@ def hits_of(decision: Any, reg: Registry | IndexRanges) -> list[Hit]:
     # the matches the decision is about first (selected, then named in its message): with hundreds of
     # matches the first hit was another skill's, highlighted in the panes (a newcomer's 10,000-skill trial)
     about = set(decision.named() if hasattr(decision, "named") else decision.skills)
-    ordered = sorted(decision.matches, key=lambda m: m.id not in about)  # stable: router order within each
+    dropped = dropped_of(decision)
+    # stable: router order within each group
+    ordered = sorted(decision.matches, key=lambda m: (m.id not in about, m.id in dropped))
     for m in ordered:
         # a composition named with $id joins the matches (docs/formats.md §6.4): its row is the composition's
         kind, role = ("compositions", "composition") if m.id in named else ("skills", "match")
+        why = dropped.get(m.id) if kind == "skills" else None
         s, e = _entry_range(reg, kind, m.id)
-        add(Hit(kind, m.id, role, s, e, m.score, m.trigger, tuple(m.span)))
+        add(Hit(kind, m.id, "dropped" if why else role, s, e, m.score, m.trigger, tuple(m.span), why))
     for sid in decision.skills:
         s, e = _entry_range(reg, "skills", sid)
         add(Hit("skills", sid, "selected", s, e))
@@ -1302,6 +1330,21 @@ def hits_of(decision: Any, reg: Registry | IndexRanges) -> list[Hit]:
         add(Hit("rules", decision.rule, "rule", s, e, m.score if m else None, m.trigger if m else None,
                 tuple(m.span) if m else None))
     return hits
+
+
+#: how many fixes of a fallback the decision panel lists at once (a heading line says how many there are)
+FIXES_SHOWN = 3
+
+
+def fixes_window(total: int, current: int = -1, size: int = FIXES_SHOWN) -> range:
+    """Which of a fallback's ``total`` fixes the decision panel lists: the
+    first ``size``, or once F7 has copied fix ``current`` past them, the
+    ``size`` ending at it (F7 steps through every fix, and the list
+    follows, so the rest can be seen)."""
+    if total <= size:
+        return range(total)
+    start = 0 if current < size else min(current, total - 1) - size + 1
+    return range(start, start + size)
 
 
 def near_hits_of(decision: Any, reg: Registry | IndexRanges) -> list[Hit]:

@@ -45,6 +45,7 @@ __all__ = [
     "NOTHING_ROUTED",
     "LAST_GOOD_KEPT",
     "LAST_GOOD_DECISION",
+    "DECISION_OF_FILES_BEFORE",
     "STILL_READING",
     "DEMO_READ_ONLY",
     "RECOVERED",
@@ -57,6 +58,7 @@ __all__ = [
     "FIXES_PENDING",
     "no_verified_fix",
     "fix_line",
+    "fixes_heading",
     "OUTCOME_LABEL",
     "ASK_CASES",
     "ASK_LOG",
@@ -252,6 +254,8 @@ def preparing_router(skills: int) -> str:
 #: The decision panel while changed files are read again (nothing is routed
 #: through an index that has not been judged against them).
 RELOADING = "The files changed: reading them again before routing…"
+#: The decision panel's title while its decision is of the files before a change (the header shows the new ones).
+DECISION_OF_FILES_BEFORE = "of the files before they changed; routing again…"
 
 
 def read_timed_out(seconds: float) -> str:
@@ -348,6 +352,17 @@ def fix_copied(yaml: str, where: str, how: str, index: int, count: int, pasted: 
         extra = f" (with its {indent}-space indentation)"
     return (f"Fix {index + 1} of {count} copied",
             f"Copied `{yaml}`{extra}: paste it at {where} ({how}); nothing was written.{more}")
+
+
+def fixes_heading(shown: range, total: int) -> str:
+    """The first line of the decision panel's fixes: how many of how many
+    are listed (``3 of 11 fixes shown``, with their numbers once F7 has
+    moved past the first ones) and how to see the rest."""
+    if total > len(shown):
+        span = f" (fixes {shown.start + 1}–{shown.stop})" if shown.start else ""
+        return (f"{len(shown)} of {num(total)} fixes shown{span} · F7 copies the next one and shows where it goes; "
+                f"F7 again steps through all {num(total)}")
+    return f"{num(total)} {'fix' if total == 1 else 'fixes'} · F7 copies {'it' if total == 1 else 'one'} and shows where it goes"
 
 
 def fix_line(kind: str, skill: str | None, yaml: str, where: str, effect: str) -> str:

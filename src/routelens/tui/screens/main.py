@@ -103,6 +103,13 @@ FIXES_DELAY = 0.3
 AUTO_FIXES_MAX_SKILLS = 5_000
 
 
+def _same_files(a: Snapshot | Preview | None, b: Snapshot | Preview | None) -> bool:
+    """Did loads ``a`` and ``b`` read the same bytes? The same load, or two
+    with one content signature (the early preview and the parse that
+    completes it; a reload of untouched files)."""
+    return a is b or (a is not None and b is not None and a.content is not None and a.content == b.content)
+
+
 class MainScreen(Screen[None]):
     """The screen the app opens on (its default screen).
 
@@ -159,6 +166,9 @@ class MainScreen(Screen[None]):
         self.early: tuple[Preview, Router, IndexRanges, int] | None = None
         self.router_ready_at = 0.0  # perf_counter() when a router first could route a typed task
         self.decision: Decision | None = None
+        #: the load (snapshot, or the early preview) whose router made the decision on screen: the header and the
+        #: panel say the same files' figures, or the panel says its decision is of the files before
+        self.decision_load: Snapshot | Preview | None = None
         self.hits: list[Hit] = []
         self.near: list[Hit] = []
         self.hit_index = 0
@@ -301,7 +311,9 @@ class MainScreen(Screen[None]):
             # old index, until the new bytes are judged
             self._unverified = True
             if self.header.state.freshness != "loading":
-                self.header.state = replace(self.header.state, freshness="loading")
+                self._set_header(replace(self.header.state, freshness="loading"))
+            else:
+                self._sync_decision_mark()
         if self.snapshot is None and self.failure is None and not self.first_paint_at:
             self._glance_worker(self.paths, self._load_gen)
         else:
@@ -339,8 +351,8 @@ class MainScreen(Screen[None]):
             self.call_after_refresh(self._mark_first_paint)
         self.panes.set_panes_loading(False)
         self.panes.show_glance(seen)
-        self.header.state = HeaderState(registry=self.paths.registry_name, demo=self.paths.demo, loaded=False,
-                                        freshness="checking")
+        self._set_header(HeaderState(registry=self.paths.registry_name, demo=self.paths.demo, loaded=False,
+                                        freshness="checking"))
         self.decision_panel.show_hint(words.reading(self.paths.registry_name, seen.registry_lines))
         # the first frame is on screen: the router's imports may come now (a vouched index routes early)
         self.call_after_refresh(self._preview_worker, seen.paths, message.gen, seen, True)
@@ -429,7 +441,7 @@ class MainScreen(Screen[None]):
         self._load_again = False
         self.notify(words.read_timed_out(limit), severity="error", timeout=6)
         if self.snapshot is not None:
-            self.header.state = replace(self.header.state, freshness="loading")
+            self._set_header(replace(self.header.state, freshness="loading"))
         self.reload()
 
     @work(thread=True, exclusive=True, group="watch", exit_on_error=False, description="watch")
@@ -507,13 +519,13 @@ class MainScreen(Screen[None]):
         fr = pre.freshness
         reg_chars = max(len(pre.text), 1)
         idx_chars = pre.index_chars
-        self.header.state = HeaderState(
+        self._set_header(HeaderState(
             registry=self.paths.registry_name, demo=self.paths.demo,
             skills=counts[0], compositions=counts[1], rules=counts[2],
             freshness=fr.state if fr else "loading", index_sha=fr.index_sha256 if fr else None,
             registry_sha=fr.registry_sha256 if fr else None,
             reduction=1 - idx_chars / reg_chars if idx_chars is not None else None, index_chars=idx_chars,
-        )
+        ))
         self.decision_panel.show_hint(words.validating(self.paths.registry_name, counts[0]))
 
     def _mark_first_paint(self) -> None:
@@ -620,13 +632,13 @@ class MainScreen(Screen[None]):
         snap = self.snapshot
         errors = len(self.failure.diagnostics) if self.failure else 0
         if snap is None:
-            self.header.state = HeaderState(
+            self._set_header(HeaderState(
                 registry=self.paths.registry_name, freshness="loading", errors=errors, loaded=False,
-                demo=self.paths.demo)
+                demo=self.paths.demo))
             return
         reg = snap.registry
         fr = snap.freshness
-        self.header.state = HeaderState(
+        self._set_header(HeaderState(
             registry=self.paths.registry_name,
             demo=self.paths.demo,
             skills=len(reg.skills),
@@ -639,7 +651,33 @@ class MainScreen(Screen[None]):
             index_chars=snap.fresh_index_chars,
             budget_ok=snap.budget_ok,
             errors=errors,
-        )
+        ))
+
+    def _set_header(self, state: HeaderState) -> None:
+        """Show ``state`` in the header, and in the same frame tell the
+        decision panel whether its decision is of the files the header now
+        describes. At 50,000 skills a reload read for seconds, and the new
+        router took more, while the panel went on showing the decision of
+        the files before under a header that had moved on (a newcomer's
+        trial): one source of truth, the load on screen, for both."""
+        self.header.state = state
+        self._sync_decision_mark()
+
+    def _decision_is_current(self) -> bool:
+        """True when the decision on screen (if any) was made by the router
+        of the load the header describes, and no change is being read."""
+        if self.decision is None:
+            return True
+        view = self._view()
+        return not self._unverified and view is not None and _same_files(self.decision_load, view[0])
+
+    def _sync_decision_mark(self) -> None:
+        """Mark the decision panel's decision as one of the files before
+        (or not), from :meth:`_decision_is_current`."""
+        if self._decision_is_current():
+            self.decision_panel.set_superseded(None)
+        else:
+            self.decision_panel.set_superseded(words.DECISION_OF_FILES_BEFORE)
 
     # ------------------------------------------------------------------ routing
     def on_input_changed(self, event: Input.Changed) -> None:
@@ -712,24 +750,33 @@ class MainScreen(Screen[None]):
         if self._unverified:  # the files changed: _load_done routes again with what they hold now
             self.decision_panel.show_hint(words.RELOADING)
             return
-        self._route_worker(router, self._task_text, self._route_seq)
+        view = self._view()
+        self._route_worker(router, self._task_text, self._route_seq, view[0] if view is not None else None)
 
     @work(thread=True, exclusive=True, group="route", exit_on_error=False, description="route")
-    def _route_worker(self, router: Router, task: str, seq: int) -> None:
+    def _route_worker(self, router: Router, task: str, seq: int, load: Snapshot | Preview | None = None) -> None:
         decision = router.route(task)
         if get_current_worker().is_cancelled:
             return
-        self.post_message(DecisionReady(seq, decision))
+        self.post_message(DecisionReady(seq, decision, load))
 
     def on_decision_ready(self, message: DecisionReady) -> None:
-        self._show_decision(message.seq, message.decision)
+        view = self._view()
+        if message.load is not None and (view is None or not _same_files(message.load, view[0])):
+            # routed by the router of the files before: its hits would be drawn on the new registry's lines
+            if message.seq == self._route_seq and self.router is not None and not self._unverified:
+                self._schedule_route(immediate=True)  # the new load's router is ready: route with it
+            return  # otherwise on_router_ready (or the end of the load) routes again
+        self._show_decision(message.seq, message.decision, message.load)
 
-    def _show_decision(self, seq: int, decision: Decision | None) -> None:
+    def _show_decision(self, seq: int, decision: Decision | None, load: Snapshot | Preview | None = None) -> None:
         if seq != self._route_seq:
             return  # a newer keystroke is being routed
         self._route_pending = False
         previous = self.current
         self.decision = decision
+        view = self._view()
+        self.decision_load = load if load is not None else (view[0] if view is not None else None)
         panel = self.decision_panel
         view = self._view()
         if decision is None or view is None:
@@ -756,6 +803,7 @@ class MainScreen(Screen[None]):
         chars, threshold = self._panel_scale()
         panel.show_decision(decision, self.hits, self.near, self.hit_index, chars, threshold,
                             last_good=self.failure is not None)
+        self._sync_decision_mark()
         self._paint_hits()
         self._start_fixes(seq, decision)
         self.decisions += 1
@@ -763,11 +811,16 @@ class MainScreen(Screen[None]):
         self.call_after_refresh(self._mark_decision_painted)
 
     def _panel_scale(self) -> tuple[int, float]:
-        """The registry's characters (a payload's share) and the threshold the decision panel shows."""
-        if self.snapshot is not None:
-            return len(self.snapshot.registry.text), self.snapshot.registry.routing.threshold
+        """The registry's characters (a payload's share) and the threshold the decision panel shows: those of
+        the load whose router made the decision (a reload's new registry is not what its payload was part of)."""
+        load = self.decision_load
+        if load is None:
+            load = self.snapshot if self.snapshot is not None else self.early[0]
+        if isinstance(load, Snapshot):
+            return len(load.registry.text), load.registry.routing.threshold
         # the router's settings are the fresh index's, which are the registry's (docs/formats.md §3.4)
-        return len(self.early[0].text), self.router.threshold
+        router = self.early[1] if self.early is not None and self.early[0] is load else self.router
+        return len(load.text), router.threshold
 
     # ------------------------------------------------------------------ fixes
     def _start_fixes(self, seq: int, decision: Decision) -> None:
@@ -907,6 +960,8 @@ class MainScreen(Screen[None]):
         table = self.decision_panel.matches
         if table.cursor_row != self.hit_index and table.row_count > self.hit_index:
             table.move_cursor(row=self.hit_index, animate=False)
+        # the table scrolls to its cursor after the next refresh; then the panel, which may cut the table off
+        self.call_after_refresh(self.call_after_refresh, self.decision_panel.reveal_row, table)
         self._paint_hits()
 
     def action_next_hit(self) -> None:

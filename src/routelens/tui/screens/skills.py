@@ -95,7 +95,9 @@ def read_body(snap: Snapshot, skill: Skill) -> tuple[str, str | None]:
 class FilterInput(LineInput):
     """The browser's filter. ``↓``/``↑`` (and page keys) move the list's
     highlight while typing, like ``↓``/``↑`` in the main screen's task
-    input move between hits; Enter moves to the list."""
+    input move between hits; Enter shows the highlighted skill in the
+    panes, as Enter in the list does (it took two: the first only moved
+    to the list); Tab moves to the list."""
 
     BINDINGS = [
         Binding("down", "screen.list_move(1)", "Next skill", id="browser-next"),
@@ -187,6 +189,7 @@ class SkillBrowser(Screen[str | None]):
         self._filter = SkillFilter(self.skills)
         self._filter_seq = 0
         self._filter_pending = False
+        self._choose_when_filtered = False  # Enter came while the filter was on its way
         self._detail_timer: Timer | None = None
         self._detail_for: str | None = None  # the skill id whose detail is shown
         self._tabs_ready = False
@@ -281,14 +284,28 @@ class SkillBrowser(Screen[str | None]):
         self._title()
         self.skill_list.show(message.order)  # posts Highlighted: the first skill, or none
         self.call_after_refresh(self._mark_filter_painted)
+        if self._choose_when_filtered:
+            self._choose_when_filtered = False
+            self._choose_current()
 
     def _mark_filter_painted(self) -> None:
         self.filter_applied_at = time.perf_counter()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter in the filter shows the highlighted skill in the panes; a
+        filter still on its way is waited for (its first skill is the one
+        Enter means, not the one highlighted before the last key)."""
         if event.input.id == "filter":
             event.stop()
-            self.skill_list.focus()
+            if self._filter_pending:
+                self._choose_when_filtered = True
+            else:
+                self._choose_current()
+
+    def _choose_current(self) -> None:
+        skill = self.skill_list.current
+        if skill is not None:
+            self.dismiss(f"skills:{skill.id}")
 
     def on_skill_list_highlighted(self, event: SkillList.Highlighted) -> None:
         if event.skill is None:
@@ -414,8 +431,8 @@ class SkillBrowser(Screen[str | None]):
         self.dismiss(None)
 
     def action_choose(self) -> None:
-        if self.selected is not None:
-            self.dismiss(f"skills:{self.selected.id}")
+        """Show the highlighted skill in the panes (closes the browser)."""
+        self._choose_current()
 
     def action_list_move(self, delta: int) -> None:
         """Move the list's highlight by ``delta`` rows (clamped), keeping the

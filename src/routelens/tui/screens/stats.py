@@ -91,18 +91,26 @@ def freshness_lines(snap: Snapshot, analysis: Analysis | None) -> Content:
     return out
 
 
+#: cells of a budget row besides its bar and figures: the verdict, a space, the label, two spaces
+_ROW_FIXED = 6 + 1 + 12 + 2
+
+
+def _figures(used: int, limit: int, approx: bool, ok: bool) -> Content:
+    """A budget row's figures: ``used of limit chars  share``."""
+    return Content.assemble((f"{num(used)}", "bold"), (f" of {'~' if approx else ''}{num(limit)} chars", "$text-muted"),
+                            ("  ", ""), (pct(used / max(limit, 1)), "bold" if ok else "bold $error"))
+
+
 def _row(label: str, used: int, limit: int, approx: bool, note: str, width: int, checked: bool = True) -> Content:
-    """One budget row: label, bar, ``used of limit chars``, share, verdict
-    (``N/A`` when the budget is not ``checked``)."""
+    """One budget row: label, bar ``width`` cells wide, ``used of limit
+    chars``, share, verdict (``N/A`` when the budget is not ``checked``)."""
     ok = used <= limit or not checked
     scale = max(used, limit) * 1.15 or 1
-    bar = budget_bar(used / scale, limit / scale, max(width, 8))
+    bar = budget_bar(used / scale, limit / scale, max(width, 3))
     verdict = (Content.styled(" N/A  ", "bold $text on $panel") if not checked
                else Content.styled(" PASS ", "bold $text on $success") if ok
                else Content.styled(" OVER ", "bold $text on $error"))
-    figures = Content.assemble((f"{num(used)}", "bold"), (f" of {'~' if approx else ''}{num(limit)} chars", "$text-muted"),
-                               ("  ", ""), (pct(used / max(limit, 1)), "bold" if ok else "bold $error"))
-    return Content.assemble(verdict, " ", (f"{label:<12}", "bold"), bar, "  ", figures,
+    return Content.assemble(verdict, " ", (f"{label:<12}", "bold"), bar, "  ", _figures(used, limit, approx, ok),
                             ("\n  " + note, "$text-muted") if note else "")
 
 
@@ -114,13 +122,19 @@ def budget_rows(snap: Snapshot, analysis: Analysis, width: int) -> Content:
     st = analysis.stats
     b = st["budget"]
     most = budget_max_chars(st["registry"]["chars"], b["max_index_ratio"])
-    bar_width = max(min(width - 52, 40), 8)
     checked = budget_checked(st["registry"]["chars"])
+    lst = analysis.listing
+    # the bars share what the widest figures leave, so no share wraps onto a line of its own
+    # (a 10,000-skill registry's "1,232,480 of 1,760,184 chars  70.0%" pushed "70.0%" down)
+    figures = [_figures(b["index_chars"], most, False, True)]
+    if lst is not None:
+        figures += [_figures(lst["capped_chars"], lst["claude_code"]["budget_chars"], not lst["claude_code"]["exact"], True),
+                    _figures(lst["block_chars"], lst["codex"]["budget_chars"], True, True)]
+    bar_width = max(min(width - _ROW_FIXED - max(f.cell_length for f in figures), 40), 3)
     rows = [_row("index", b["index_chars"], most, False,
                  f"max_index_ratio {b['max_index_ratio']} of the registry's {num(st['registry']['chars'])} chars, "
                  "rounded down" + ("" if checked else f"; not checked below {BUDGET_MIN_REGISTRY_CHARS:,} chars of registry"),
                  bar_width, checked)]
-    lst = analysis.listing
     if lst is not None:
         cc, codex = lst["claude_code"], lst["codex"]
         files = lst["settings"]["files"]
@@ -130,7 +144,7 @@ def budget_rows(snap: Snapshot, analysis: Analysis, width: int) -> Content:
         rows.append(_row("Codex", lst["block_chars"], codex["budget_chars"], True, codex["source"], bar_width))
         if not cc["ok"]:
             lose = cc["lose_descriptions"]
-            shown = ", ".join(lose[:8]) + (f" and {len(lose) - 8} more" if len(lose) > 8 else "")
+            shown = ", ".join(lose[:8]) + (f" and {num(len(lose) - 8)} more" if len(lose) > 8 else "")
             rows.append(Content.assemble(
                 ("Claude Code keeps every name and drops descriptions, least-used first: at least ", "$warning"),
                 (f"{num(len(lose))} of {num(cc['listed'])}", "bold $warning"),
@@ -151,13 +165,13 @@ def since_lines(analysis: Analysis, since: dict | None, error: str | None, rev: 
     if before is None:
         parts += [("no index on disk", "$warning")]
     else:
-        parts += [(f"+{a} ~{c} -{r}", delta_style), (f", {num(m)} only moved" if m else "", "$text-muted"),
+        parts += [(f"+{num(a)} ~{num(c)} -{num(r)}", delta_style), (f", {num(m)} only moved" if m else "", "$text-muted"),
                   ("   index ", "$text-muted"), (f"{num(before)} → {num(now)} chars", "bold"),
                   (f" ({now - before:+,})" if now != before else " (same size)", "$text-muted")]
     details = []
     for label, ids in (("added", chk.added), ("changed", analysis.changed), ("removed", chk.removed)):
         if ids:
-            shown = ", ".join(ids[:6]) + (f" … (+{len(ids) - 6})" if len(ids) > 6 else "")
+            shown = ", ".join(ids[:6]) + (f" … (+{num(len(ids) - 6)})" if len(ids) > 6 else "")
             details.append(Content.assemble((f"{label}: ", "$text-muted"), (shown, "bold")))
     out = Content.assemble(*parts)
     if details:
@@ -170,7 +184,7 @@ def since_lines(analysis: Analysis, since: dict | None, error: str | None, rev: 
     sa, sc, sr = len(since["added"]), len(since["changed"]), len(since["removed"])
     lines = [out, head + Content.assemble(
         (f"({since['commit'][:12]})  ", "$text-muted"),
-        (f"+{sa} ~{sc} -{sr}", "bold $success" if sa + sc + sr == 0 else "bold $warning"))]
+        (f"+{num(sa)} ~{num(sc)} -{num(sr)}", "bold $success" if sa + sc + sr == 0 else "bold $warning"))]
     for key, label in (("index", "index"), ("layer1", "Layer-1 block")):
         f = since[key]
         lines.append(Content.assemble(
@@ -420,27 +434,29 @@ class StatsScreen(Screen[None]):
         else:
             self.query_one("#layer1", Static).update(Content.styled(
                 "Layer-1 block size unavailable: " + "; ".join(analysis.errors), "$text-muted"))
+        # running totals are the listed chars over the whole, not a sum of rounded shares (ten shares
+        # rounded to 0.0002 each summed to 0.2% where the chars make 0.17%)
         contrib = self.query_one("#contrib", DataTable)
         contrib.clear()
-        running = 0.0
+        total, running = max(st["index"]["chars"], 1), 0
         for r in st["top_contributors"]:
-            running += r["share"]
+            running += r["chars"]
             contrib.add_row(*(cell(contrib, c) for c in (
                 Content.styled(r["id"], "bold"), Content.styled(r["kind"], "$text-muted"), num(r["chars"]),
-                pct(r["share"]), Content.styled(pct(running), "$accent"))), key=f"{r['kind']}:{r['id']}")
+                pct(r["share"]), Content.styled(pct(running / total), "$accent"))), key=f"{r['kind']}:{r['id']}")
         self.query_one("#contrib-box").border_subtitle = (
-            f"top {len(st['top_contributors'])}: {pct(running)} of {num(st['index']['chars'])} chars")
+            f"top {len(st['top_contributors'])}: {pct(running / total)} of {num(st['index']['chars'])} chars")
         listing = self.query_one("#listing-contrib", DataTable)
         listing.clear()
-        running = 0.0
+        total, running = max(analysis.listing["capped_chars"], 1) if analysis.listing is not None else 1, 0
         for r in analysis.layer1_top:
-            running += r["share"]
+            running += r["chars"]
             listing.add_row(*(cell(listing, c) for c in (
                 Content.styled(r["id"], "bold"), num(r["chars"]), pct(r["share"]),
-                Content.styled(pct(running), "$accent"))), key=f"skill:{r['id']}")
+                Content.styled(pct(running / total), "$accent"))), key=f"skill:{r['id']}")
         if analysis.listing is not None:
             self.query_one("#listing-box").border_subtitle = (
-                f"top {len(analysis.layer1_top)}: {pct(running)} of {num(analysis.listing['capped_chars'])} chars")
+                f"top {len(analysis.layer1_top)}: {pct(running / total)} of {num(analysis.listing['capped_chars'])} chars")
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -9,13 +9,14 @@ from typing import Any
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
+from textual.geometry import Region
 from textual.widgets import Static
 
 from routelens.text.visible import pictured
 from routelens.tui.fit import fit_widths
-from routelens.tui.model import Hit
+from routelens.tui.model import Hit, dropped_of, fixes_window
 from routelens.tui.widgets.hits_table import HitsTable
-from routelens.tui.words import LAST_GOOD_DECISION, MODE_LABEL, REASON_LABEL, fix_line, num, pct
+from routelens.tui.words import LAST_GOOD_DECISION, MODE_LABEL, REASON_LABEL, fix_line, fixes_heading, num, pct
 
 __all__ = ["DecisionPanel", "task_content", "no_lone_word"]
 
@@ -92,7 +93,7 @@ class DecisionPanel(Vertical):
         & > #decision-summary { height: auto; }
         & > #decision-task { height: auto; max-height: 2; color: $text; }
         & > #decision-selected { height: auto; color: $text-muted; }
-        & > #decision-fixes { height: auto; max-height: 4; display: none; }
+        & > #decision-fixes { height: auto; max-height: 4; display: none; text-wrap: nowrap; text-overflow: ellipsis; }
         & > #decision-fixes.-shown { display: block; }
         & > #decision-tables { height: auto; margin-top: 1; }
         & > #decision-tables > HitsTable { width: auto; }
@@ -101,6 +102,10 @@ class DecisionPanel(Vertical):
         &.-empty > #decision-task { display: none; }
         &.-empty > #decision-selected { display: none; }
         &.-empty > #decision-fixes { display: none; }
+        &.-superseded { border: round $warning; border-title-color: $warning; }
+        &.-superseded > #decision-summary, &.-superseded > #decision-task, &.-superseded > #decision-selected {
+            text-opacity: 60%;
+        }
     }
     """
 
@@ -134,8 +139,17 @@ class DecisionPanel(Vertical):
     _summary: Content | None = None  # the decision's summary line, unwrapped
 
     # ------------------------------------------------------------------ states
+    def set_superseded(self, note: str | None) -> None:
+        """``note``: the decision shown was made on files that have changed
+        since (the header describes the new ones): the border says so and
+        the content is dimmed until the decision of the new files replaces
+        it. None: the decision is of the files the header describes."""
+        self.set_class(note is not None, "-superseded")
+        self.border_title = f"Decision · {note}" if note else "Decision"
+
     def show_hint(self, text: str | None = None) -> None:
         """No task yet: a one-line invitation."""
+        self.set_superseded(None)
         self.add_class("-empty")
         self.border_subtitle = ""
         self._summary = None
@@ -193,11 +207,16 @@ class DecisionPanel(Vertical):
         # (at 10,000 skills hundreds of lines pushed the chosen skill's and the matches table off the panel)
         evidence = list(getattr(decision, "evidence", ()) or ())
         about = set(decision.named() if hasattr(decision, "named") else ())
-        evidence.sort(key=lambda c: c.id not in about)  # stable: router order within each group
+        gone = dropped_of(decision)
+        # stable: router order within each group; a dropped candidate after the live ones, as in the table
+        evidence.sort(key=lambda c: (c.id not in about, c.id in gone))
         shown = [c for i, c in enumerate(evidence) if i < self.EVIDENCE_SHOWN or c.id in about]
+        # a candidate the router gave no word of its own was passed over by the fallback: say which one
+        passed = f"not selected: {REASON_LABEL.get(decision.reason, decision.reason)}" if mode == "full" else (
+            "not selected")
         for c in shown:
             parts += [("\nevidence ", "$text-muted"), (c.id, "bold" if c.selected else ""),
-                      (f" · {c.why or 'not selected'}", "$text-muted")]
+                      (f" · {c.why or passed}", "$text-muted")]
         if len(evidence) > len(shown):
             more = len(evidence) - len(shown)
             parts += [(f"\nevidence … and {num(more)} more candidate{'s' * (more != 1)} above the threshold "
@@ -264,20 +283,44 @@ class DecisionPanel(Vertical):
         self.fixes.update(Content.styled("checking fixes, each on a patched copy of the registry…", "$text-muted"))
 
     def show_fixes(self, fixes: list[Any], current: int = -1) -> None:
-        """The verified fixes of a fallback (``tools.fixes.Fix``), at most
-        three lines, ``current`` (the one F7 copied last) marked."""
+        """The verified fixes of a fallback (``tools.fixes.Fix``): a line
+        saying how many there are and how to see the rest, then at most
+        :data:`~routelens.tui.model.FIXES_SHOWN`, one line each (cut with
+        an ellipsis, never wrapped: a wrapped fix pushed the others, and the
+        count, out of the box), ``current`` (the one F7 copied last) marked
+        and in the list (:func:`~routelens.tui.model.fixes_window`)."""
         self.fixes.set_class(bool(fixes), "-shown")
         if not fixes:
             self.fixes.update("")
             return
-        parts: list[Content | str | tuple[str, str]] = []
-        for n, f in enumerate(fixes[:3]):
+        shown = fixes_window(len(fixes), current)
+        parts: list[Content | str | tuple[str, str]] = [(fixes_heading(shown, len(fixes)), "$text-muted")]
+        for n in shown:
+            f = fixes[n]
             mark = "▶ " if n == current else "  "
-            parts += [("\n" if n else "", ""), (mark, "bold $accent"), (f"fix {n + 1} ", "bold $success"),
+            parts += [("\n", ""), (mark, "bold $accent"), (f"fix {n + 1} ", "bold $success"),
                       (fix_line(f.kind, f.skill, f.yaml, f.where, f.effect), "")]
-        more = f"  (+{len(fixes) - 3} more)" if len(fixes) > 3 else ""
-        parts.append((f"{more}  F7 copies a fix and shows where it goes", "$text-muted"))
         self.fixes.update(Content.assemble(*parts))
+
+    def reveal_row(self, table: HitsTable) -> None:
+        """Scroll the panel so that ``table``'s cursor row is inside it.
+        The table scrolls itself to its cursor, but its own height may pass
+        the panel's bottom (many evidence lines above it): stepping through
+        the hits moved the cursor onto a row the panel cut off."""
+        row = table.cursor_row
+        if not table.hits or not 0 <= row < table.row_count:
+            return
+        view = self.scrollable_content_region
+        if not view.height or not table.region.height:
+            return
+        header = table.header_height if table.show_header else 0
+        # the row's screen line: rows are one line high, below the table's fixed header
+        y = table.region.y + header + row - round(table.scroll_y)
+        # in the panel's own (virtual) coordinates; the table's header too when both fit
+        top = y - view.y + round(self.scroll_y)
+        head = table.region.y - view.y + round(self.scroll_y)
+        region = Region(0, head, 1, top - head + 1) if 0 <= top - head < view.height else Region(0, top, 1, 1)
+        self.scroll_to_region(region, animate=False, immediate=True, force=True)
 
     def set_current(self, hits: list[Hit], near: list[Hit], current: int, decision: Any) -> None:
         """Move the strongest span highlight to hit ``current``."""

@@ -28,6 +28,7 @@ _ROLE = {
     "selected": ("selected", "$accent"),
     "rule": ("forced rule", "bold $warning"),
     "near": ("", ""),
+    "dropped": ("dropped", "$text-muted"),
 }
 
 #: ``(key, label of the matches table, label of the near misses table)``, in order
@@ -158,7 +159,11 @@ class HitsTable(DataTable):
 
     def _row_cells(self, h: Hit) -> tuple[Content, ...]:
         label, style = _ROLE.get(h.role, ("", ""))
-        name = Content.styled(h.id, "bold" if h.role != "near" else "")
+        if h.role == "dropped":  # as the summary line shows it: struck out, and why (the JSON's `dropped`)
+            name = Content.styled(h.id, "strike")
+            label = f"{label}: {h.why}" if h.why else label
+        else:
+            name = Content.styled(h.id, "bold" if h.role != "near" else "")
         if label:
             name = name + Content.styled(f"  {label}", style)
         if h.score is None:
