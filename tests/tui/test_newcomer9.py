@@ -3,9 +3,11 @@ input that showed it."""
 
 from __future__ import annotations
 
+import pytest
+
 from routelens.tui.widgets.hits_table import HitsTable
 
-from .conftest import make_app, settle
+from .conftest import make_app, make_registry, settle
 
 #: ten skills of the bundled registry in one task: more hits than the matches table shows at once
 MANY_HITS = ("code review, fix the ci is red, write release notes, update the docs, debug the stack trace, "
@@ -26,9 +28,6 @@ def _cursor_row_on_screen(app) -> bool:
     inside_table = table.region.y + table.header_height <= y < table.region.bottom
     view = panel.scrollable_content_region
     return inside_table and view.y <= y < view.bottom
-
-
-import pytest
 
 
 @pytest.mark.parametrize("size", [(160, 50), (80, 24)])
@@ -346,3 +345,24 @@ async def test_the_parse_completing_the_early_preview_is_no_change_of_files(tmp_
             await pilot.pause()
         assert seen == [(True, "Decision")]  # the early decision still on screen, of the same bytes: not marked
         assert not main.decision_panel.has_class("-superseded")
+
+
+# ---------------------------------------------------------------- the summary line names three dropped, counts the rest
+
+async def test_the_summary_line_names_three_dropped_candidates_and_counts_the_rest(tmp_path):
+    """A stale index's fallback at 50,000 skills listed hundreds of "dropped
+    X (disabled)" on the summary line, pushing the payload off the panel."""
+    src = tmp_path / "src.yaml"
+    src.write_text("schema_version: 1\nskills:\n" + "".join(
+        f"  old-{n}:\n    path: skills/old-{n}.md\n    priority: P1\n    status: disabled\n"
+        f"    triggers: [ledger export]\n" for n in range(1, 6)), encoding="utf-8")
+    app = make_app(make_registry(tmp_path, src))
+    async with app.run_test(size=(160, 50)) as pilot:
+        await settle(app, pilot)
+        await _type(app, pilot, "run the ledger export")
+        assert app.main.decision.reason == "disabled_skill"
+        assert len(app.main.decision.dropped) == 5
+        line = app.main.decision_panel.selected.content.plain.split("\n")[0]
+        assert line == ("no skill chosen: the agent reads the whole registry  dropped old-1 (disabled)  "
+                        "dropped old-2 (disabled)  dropped old-3 (disabled)  and 2 more dropped  "
+                        "payload 541 chars (100.0% of the registry)")

@@ -74,6 +74,9 @@ def no_lone_word(content: Content, width: int) -> Content:
             return Content("\n").join(line.rstrip() for line in narrower)
     return content
 
+#: how many dropped candidates the summary line names; the rest are counted ("and 412 more dropped")
+DROPPED_SHOWN = 3
+
 
 class DecisionPanel(Vertical):
     """Shows one decision. ``show_decision`` fills it; ``show_hint`` shows
@@ -197,8 +200,11 @@ class DecisionPanel(Vertical):
             parts += [("rule ", "$text-muted"), (decision.rule, "bold $warning"), ("  ", "")]
         if decision.high_risk:
             parts += [("high-risk ", "$text-muted"), (", ".join(decision.high_risk), "bold $error"), ("  ", "")]
-        for sid, why in decision.dropped:
+        for sid, why in decision.dropped[:DROPPED_SHOWN]:
             parts += [("dropped ", "$text-muted"), (sid, "strike"), (f" ({why})  ", "$text-muted")]
+        if len(decision.dropped) > DROPPED_SHOWN:
+            # a stale index's fallback at 50,000 skills listed hundreds, pushing the payload off the panel
+            parts += [(f"and {num(len(decision.dropped) - DROPPED_SHOWN)} more dropped  ", "$text-muted")]
         share = decision.payload_chars / max(registry_chars, 1)
         parts += [("payload ", "$text-muted"), (f"{num(decision.payload_chars)} chars", "bold"),
                   (f" ({pct(share)} of the registry)", "$text-muted")]
