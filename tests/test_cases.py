@@ -142,9 +142,7 @@ def test_double_merge(tmp_path, cli):
     assert stderr.splitlines() == [
         f"{path}:10:5: skills.deploy-prod.<<: a second merge key '<<' in the same mapping (the first is on line 9; "
         "only one is allowed)",
-        # the registry's warnings follow its errors (they can explain one)
-        f"{path}:2:1: warning: x-defaults: unknown top-level key (known: schema_version, skills, composition, "
-        "rules, routing); ignored",
+        # x-defaults holds the anchors the entries use: no stray key, no warning (docs §1.1)
         f"{path}: 1 error; nothing was written",
     ]
 
@@ -283,3 +281,22 @@ def test_stale_and_missing_index_fall_back(built):
     idx.unlink()
     d = Router.from_paths(path).route("fix the CI pipeline")
     assert (d.mode, d.reason) == ("full", "index_missing")
+
+
+def test_a_top_level_key_holding_anchors_is_no_stray_key(tmp_path, cli):
+    """docs/formats.md §1.1: an unknown top-level key is a warning, unless it
+    holds anchors (at any depth) that the entries use; it said 'ignored' of
+    the key whose anchors every skill merged (the UX helper's find)."""
+    reg = tmp_path / "skills.yaml"
+    reg.write_text("schema_version: 1\nx-common:\n  defaults: &defaults\n    priority: P1\nextras: 5\n"
+                   "skills:\n  alpha:\n    <<: *defaults\n    path: skills/alpha.md\n    triggers: [alpha job]\n",
+                   encoding="utf-8")
+    (tmp_path / "skills").mkdir()
+    (tmp_path / "skills" / "alpha.md").write_text("# alpha\n", encoding="utf-8")
+    code, _, stderr = cli("build", "--registry", reg, "--out", tmp_path / "generated")
+    assert code == 0
+    assert stderr.splitlines() == [
+        f"{reg}:5:1: warning: extras: unknown top-level key (known: schema_version, skills, composition, rules, "
+        "routing); ignored",
+        f"{reg}:7:3: warning: skills.alpha: not self-contained: its range uses an alias whose anchor lies outside it",
+    ]

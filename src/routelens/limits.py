@@ -6,7 +6,7 @@ Nothing in this module imports another routelens module.
 
 from __future__ import annotations
 
-__all__ = ["LIMITS"]
+__all__ = ["LIMITS", "AUTO_FIXES_MAX_SKILLS"]
 
 #: name -> bound; every registry read, fragment read and body read checks them.
 #: Every file is read through :func:`routelens.fileio.read_bounded` with one of
@@ -28,3 +28,8 @@ LIMITS = {
     "max_log_bytes": 256 * 1024 * 1024,  # bytes of a decision log read back
     "max_matcher_cache_bytes": 1024 * 1024 * 1024,  # bytes of one matcher cache file (docs/formats.md §11.4)
 }
+
+#: Above this many skills a fallback's fixes are checked only when asked (``route --fixes``, the TUI's
+#: F7): each check parses and indexes a patched copy of the whole registry, seconds each at 10,000
+#: skills, so a route that fell back would wait its whole ``--fixes-seconds`` (docs/formats.md §15).
+AUTO_FIXES_MAX_SKILLS = 5_000

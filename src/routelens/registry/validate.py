@@ -58,6 +58,21 @@ _SKILL_KEYS = frozenset(SKILL_KEYS)
 _MISSING_HINT_CUTOFF = 80
 
 
+
+def _holds_anchor(node: Node, depth: int = 0) -> bool:
+    """Whether ``node`` or a node inside it defines an anchor (``&x``): a
+    top-level key that does is no stray key, its anchors are used by the
+    entries' aliases (docs/formats.md §1.1, §2.3)."""
+    if node.anchor is not None:
+        return True
+    if depth > 20 or not isinstance(node.items, (list, tuple)):
+        return False
+    for item in node.items:
+        for n in (item if isinstance(item, tuple) else (item,)):
+            if isinstance(n, Node) and _holds_anchor(n, depth + 1):
+                return True
+    return False
+
 def _missing(r: Any, kn: Any, d: Any, fields: dict[Any, Any], base: str, req: str) -> None:
     """Record "missing required key `req`" at the entry's key ``kn`` — or,
     when one of the entry's other keys is one letter or two from ``req``
@@ -463,7 +478,7 @@ def validate_registry(r: Reader, root: Node | None, path: Path, text: str,
                 shown = repr(d.value)
             r.error(vn.start, "schema_version", f"must be the integer 1, got {shown}")
     for key, (kn, vn) in top.items():
-        if key not in KNOWN_TOP_LEVEL:
+        if key not in KNOWN_TOP_LEVEL and not _holds_anchor(vn):  # a key holding anchors is read (§2.3)
             hint = closest(key, KNOWN_TOP_LEVEL)
             r.warn(kn.start, key, f"unknown top-level key (known: {', '.join(KNOWN_TOP_LEVEL)}); ignored"
                    + (f"; did you mean `{hint}`?" if hint else ""))

@@ -118,11 +118,6 @@ def _phrase(task: str, span: tuple[int, int]) -> str:
 #: wall clock; :func:`fixes_for`'s ``max_seconds``)
 FIXES_SECONDS = 10.0
 
-#: Above this many skills a fallback's fixes are checked only when asked (``route --fixes``, the TUI's
-#: F7): each check parses and indexes a patched copy of the whole registry, seconds each at 10,000
-#: skills, so a route that fell back would wait its whole ``FIXES_SECONDS`` (docs/formats.md §15).
-AUTO_FIXES_MAX_SKILLS = 5_000
-
 
 def fixes_for(decision: Decision, reg: Registry, raw: bytes | None = None, cases: Sequence[Case] | None = None,
               cases_file: str = "", max_fixes: int = MAX_FIXES, *,

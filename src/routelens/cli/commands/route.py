@@ -12,13 +12,14 @@ from routelens.cli.commands.common import (
 )
 from routelens.errors import DecisionLogError, RegistryError
 from routelens.gcpause import batch_collection
+from routelens.limits import AUTO_FIXES_MAX_SKILLS
 from routelens.registry.load import parse_registry, read_registry_bytes
 from routelens.paths import CATALOG_NAME, INDEX_NAME
 from routelens.routing.decision import Decision, format_score
 from routelens.routing.router import Router
 from routelens.text.numbers import num
 from routelens.tools.evaluate import check_ids
-from routelens.tools.fixes import AUTO_FIXES_MAX_SKILLS, FIXABLE, FIXES_SECONDS, Fix, fixes_for
+from routelens.tools.fixes import FIXABLE, FIXES_SECONDS, Fix, fixes_for
 from routelens.tools.replay import DecisionLog
 
 

@@ -35,7 +35,7 @@ from textual.widgets import Input, Tab, Tabs
 from textual.worker import get_current_worker
 
 from routelens.errors import CasesError
-from routelens.tools.fixes import AUTO_FIXES_MAX_SKILLS
+from routelens.limits import AUTO_FIXES_MAX_SKILLS
 from routelens.tui import words
 from routelens.tui.messages import (
     DecisionReady,
@@ -98,7 +98,7 @@ LOADING_DELAY = 0.25
 
 #: seconds a fallback's decision must stay on screen before its fixes are computed (typing goes on meanwhile)
 FIXES_DELAY = 0.3
-#: Above AUTO_FIXES_MAX_SKILLS skills (routelens.tools.fixes, the limit `route` keeps too) a fallback's
+#: Above AUTO_FIXES_MAX_SKILLS skills (routelens.limits, the limit `route` keeps too) a fallback's
 #: fixes are checked only when F7 asks: each check parses a patched copy of the registry (seconds at
 #: 100,000 skills) in a thread that holds the GIL, and started on their own they made every keystroke
 #: wait 1-3.5 s for as long as they ran.
