@@ -55,3 +55,36 @@ def test_the_rival_is_named(router):
     assert d.message == ('Fell back to the full registry: "qpcr-analysis" and "stats-consult" both have evidence '
                          '("qpcr-analysis": the specific word "qpcr" (rare in everyday language); "stats-consult": '
                          'the everyday word "stats" (Zipf 4.3)) and the task does not say which it wants')
+
+
+# ---------------------------------------------------------------- two asks the contract parts, on the bundled registry
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def bundled():
+    return Router.from_paths(ROOT / "skills.yaml", ROOT / "generated" / "routing.min.json")
+
+
+@pytest.mark.parametrize("task, reason, skills", [
+    # the README's own ambiguous screenshot: "and add" is a request verb even though "add tests" is a trigger
+    # (docs §6.3 step 9: WordNet knows "add" as a verb); a sentence end parts them too
+    ("refactor the parser and add unit tests", "multi_need", ["refactoring", "test-writing"]),
+    ("Refactor the parser. Then add unit tests.", "multi_need", ["refactoring", "test-writing"]),
+    ("refactor the parser and write unit tests", "multi_need", ["refactoring", "test-writing"]),
+    # two objects of one request stay one request
+    ("write a dockerfile and threat models", "ambiguous", []),
+    ("write a dockerfile and a threat model", "ambiguous", []),
+])
+def test_two_asks(bundled, task, reason, skills):
+    d = bundled.route(task)
+    assert (d.reason, list(d.skills)) == (reason, skills)
+
+
+def test_a_request_object_ends_at_a_full_stop():
+    from routelens.routing.signals import asks
+
+    assert asks("Refactor the parser. Then add unit tests.") == [(0, 19, "Refactor"), (26, 40, "add")]
+    assert asks("Fix the C++ build.") == [(0, 17, "Fix")]
+    assert asks("Update node.js in the repo") == [(0, 14, "Update")]

@@ -173,11 +173,12 @@ async def test_tabbing_into_why_not_says_which_row_is_shown(bundled):
 
 @pytest.mark.parametrize("width", range(80, 161, 4))
 async def test_the_decision_sentence_never_ends_with_a_lone_word(bundled, width):
-    """The ambiguous screenshot's message wrapped with a lone "5"."""
+    """The ambiguous screenshot's message wrapped with a lone "5" (then "refactor the parser and add unit
+    tests", which since routing round 9 selects both)."""
     app = make_app(bundled)
     async with app.run_test(size=(width, 40)) as pilot:
         await settle(app, pilot)
-        await type_task(app, pilot, "refactor the parser and add unit tests")
+        await type_task(app, pilot, "write a dockerfile and a threat model")
         assert app.decision.reason == "ambiguous"
         lines = [ln.rstrip() for ln in shown(app.main.decision_panel.summary) if ln.strip()]
         assert len(lines) == 1 or len(lines[-1].split()) >= 2, (width, lines)

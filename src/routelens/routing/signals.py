@@ -30,7 +30,7 @@ import re
 from typing import Sequence
 
 from routelens.routing.decision import quote
-from routelens.text.verbs import never_a_verb
+from routelens.text.verbs import a_verb, never_a_verb
 from routelens.text.unicode import normalize_text
 
 __all__ = ["negated", "contrast", "markup", "identifiers", "clause_breaks",
@@ -237,7 +237,10 @@ _REQUEST_LEAD = re.compile(
 _DO_OBJECT = frozenset("the a an this that these those our my your his her their some".split())
 #: a word of an English request: Latin (with tight punctuation), a number, or a run of Japanese standing in its
 #: object between spaces ("Can you do the 棚卸 for aisle C": a mixed task names the thing in Japanese)
-_EN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9'#+%./:&-]*|\d[\w:./%]*|[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff66-\uff9f]+")
+#: a word of an English request; a full stop, colon or slash ending it is punctuation, not part of it ("Refactor
+#: the parser. Then add unit tests": the object ends at "parser")
+_EN_WORD = re.compile(r"[A-Za-z](?:[A-Za-z0-9'#+%./:&-]*[A-Za-z0-9'#+%&-])?|\d(?:[\w:./%]*[\w%])?|"
+                      r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff66-\uff9f]+")
 #: requests to be told, shown, advised or sold something: the English of "教えて" ("recommend a good notebook")
 _EN_INFO = frozenset("tell teach recommend suggest advise show buy sell".split())
 #: words that end a request verb's object: prepositions, conjunctions, relative words
@@ -370,6 +373,7 @@ _AND = re.compile(r"\b(?:and(?:\s+(?:also|then|additionally|in\s+addition))?|plu
 #: a te-form closed by a comma, not a compound particle ("について、", "として、", "に対して、", "によって、")
 _TE_COMMA = re.compile(r"(?<!につい)(?<!とし)(?<!にとっ)(?<!対し)(?<!よっ)(?<!関し)(?<!おい)て[、，,]")
 _JA_BREAK = re.compile(r"[。！？!?\n]")
+_FIRST_WORD = re.compile(r"[A-Za-z]*")
 _VERB_THEN_DETERMINER = re.compile(r"[A-Za-z]+\s+(?:the|a|an|this|that|these|those|my|our|your|their|his|her|its|"
                                    r"some|all|every|each|any)\b", re.I)
 
@@ -383,7 +387,8 @@ def and_request(text: str, start: int, end: int) -> bool:
     and a helm chart", "Write a dockerfile and a threat model") stay one
     request, and so does a next trigger whose first word only looks like a
     verb ("a dockerfile and threat models"; "and write a sql query" is a
-    request: a determiner follows the verb). In Japanese, a te-form request
+    request: a determiner follows the verb; so is "and add unit tests":
+    WordNet knows "add" as a verb). In Japanese, a te-form request
     closed by a comma ("シフト表を作って、") followed by a request that ends
     the same sentence after the next ask ("有給申請を承認してください") parts
     them the same way; "について、" and the like are no request. Offsets are
@@ -391,8 +396,10 @@ def and_request(text: str, start: int, end: int) -> bool:
     found = _asks_once(text)
     opens = {a for a, _, said in found if said.isascii()}
     # a "verb" that opens the next ask's trigger is a verb when a determiner follows it ("and write a sql
-    # query" for `write a query`); else it is the trigger's first noun ("and threat models")
-    if any(m.end() in opens and (m.end() < end or _VERB_THEN_DETERMINER.match(text, m.end()))
+    # query" for `write a query`) or WordNet knows it as one ("and add unit tests" for `add tests`); else it is
+    # the trigger's first noun ("and threat models")
+    if any(m.end() in opens and (m.end() < end or _VERB_THEN_DETERMINER.match(text, m.end())
+                                 or a_verb(_FIRST_WORD.match(text, m.end()).group()))
            for m in _AND.finditer(text, start, end)):
         return True
     # Japanese: a te-form request closed by a comma ("シフト表を作って、") and a request ending the sentence

@@ -18,7 +18,7 @@ from importlib import resources
 
 from routelens.text.words import lemma_candidates
 
-__all__ = ["never_a_verb"]
+__all__ = ["never_a_verb", "a_verb"]
 
 _LOCK = threading.Lock()
 _SETS: list[frozenset[str]] = []
@@ -48,3 +48,14 @@ def never_a_verb(word: str) -> bool:
     verbs, others = _sets()
     forms = (w, *lemma_candidates(w))
     return not any(f in verbs for f in forms) and any(f in others for f in forms)
+
+
+def a_verb(word: str) -> bool:
+    """True when WordNet 3.0 knows ``word`` (ASCII, any case), or a word it
+    is a regular inflection of, as a verb ("add", "adds", "test": a noun
+    too); False for "" and for words it does not know."""
+    w = word.lower()
+    if not w:
+        return False
+    verbs, _ = _sets()
+    return any(f in verbs for f in (w, *lemma_candidates(w)))

@@ -68,7 +68,7 @@ async def _fallback(app, pilot) -> None:
 
 
 async def _ambiguous(app, pilot) -> None:
-    await _type(app, pilot, "refactor the parser and add unit tests")
+    await _type(app, pilot, "write a dockerfile and a threat model")
 
 
 async def _browser(app, pilot) -> None:
