@@ -294,14 +294,13 @@ def test_warnings_and_ranges_after_the_scanned_entries_keep_their_lines_and_colu
     in a composition) has the file's own lines and columns."""
     text = (SCAN_ENTRY.format(extra=_G.rstrip("\n"))
             + "  trio: &t\n    - beta\n    - gamma\n    - delta\n  again: *t\n"
-            + "routing:\n  thresold: 80\nextra_top: 1\n")
+            + "routing:\n  colour: 80\nextra_top: 1\n")
     got = assert_same(text.encode("utf-8"))
     assert got[0] == "ok"
     assert got[5] == [
         "/nonexistent/skills.yaml:31:3: warning: composition.again: not self-contained: its range uses an alias "
         "whose anchor lies outside it",
-        "/nonexistent/skills.yaml:33:3: warning: routing.thresold: unknown routing key; ignored; did you mean "
-        "`threshold`?",
+        "/nonexistent/skills.yaml:33:3: warning: routing.colour: unknown routing key; ignored",
         "/nonexistent/skills.yaml:34:1: warning: extra_top: unknown top-level key (known: schema_version, skills, "
         "composition, rules, routing); ignored",
     ]

@@ -277,8 +277,8 @@ def test_a_misspelled_skill_key_is_named_with_the_key_it_resembles(tmp_path):
     text = ("schema_version: 1\nskills:\n  code-review:\n    description: Review a diff.\n"
             "    triggers: [review my diff]\n    priority: P2\n    satus: disabled\n    descripton: hello\n"
             "    owner: platform\n    path: code-review.md\n"
-            "rules:\n  r1:\n    forcd: true\n    triggers: [drop the table]\n"
-            "routng:\n  threshold: 80\nrouting:\n  treshold: 80\n")
+            "rules:\n  r1:\n    forced: true\n    triggrs: [x]\n    triggers: [drop the table]\n"
+            "routng:\n  threshold: 80\nrouting:\n  colour: 80\n")
     (tmp_path / "code-review.md").write_text("# Code review\n", encoding="utf-8")
     reg = parse_registry(text.encode(), tmp_path / "skills.yaml", "skills.yaml")
     got = [str(f) for f in lint(reg, env={}, settings=None).findings
@@ -288,12 +288,30 @@ def test_a_misspelled_skill_key_is_named_with_the_key_it_resembles(tmp_path):
         "metadata): did you mean `status`? [misspelled-key]",
         "skills.yaml:8:5: warning: skills.code-review.descripton: `descripton` is no key routelens reads (it is "
         "kept as metadata): did you mean `description`? [misspelled-key]",
-        "skills.yaml:13:5: warning: rules.r1.forcd: `forcd` is no key routelens reads (it is kept as metadata): "
-        "did you mean `forced`? [misspelled-key]",
-        "skills.yaml:15:1: warning: routng: unknown top-level key (known: schema_version, skills, composition, "
+        "skills.yaml:14:5: warning: rules.r1.triggrs: `triggrs` is no key routelens reads (it is kept as "
+        "metadata): did you mean `triggers`? [misspelled-key]",
+        "skills.yaml:16:1: warning: routng: unknown top-level key (known: schema_version, skills, composition, "
         "rules, routing); ignored; did you mean `routing`? [registry-warning]",
-        "skills.yaml:18:3: warning: routing.treshold: unknown routing key; ignored; did you mean `threshold`? "
-        "[registry-warning]"]
+        "skills.yaml:19:3: warning: routing.colour: unknown routing key; ignored [registry-warning]"]
+
+
+def test_a_misspelt_safety_setting_is_an_error_not_a_warning(tmp_path, capsys):
+    """A newcomer's trial: `highrisk:` in routing: and `force:` in a rule
+    were warnings, build exited 0, and "truncate table events" no longer fell
+    back high_risk (docs/formats.md §1.1). Far-off keys stay warnings."""
+    from routelens.cli import main
+    reg = tmp_path / "skills.yaml"
+    reg.write_text("schema_version: 1\nskills:\n  a:\n    path: a.md\n    priority: P1\n    triggers: [alpha]\n"
+                   "routing:\n  highrisk: [truncate table]\nrules:\n  prod:\n    force: true\n"
+                   "    triggers: [delete the prod]\n", encoding="utf-8")
+    assert main(["build", "--registry", str(reg)]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        f"{reg}:8:3: routing.highrisk: unknown routing key: did you mean `high_risk`? (as written it would be "
+        "ignored and `high_risk` left at its default)",
+        f"{reg}:11:5: rules.prod.force: `force` is no key of a rule: did you mean `forced`? (the rule is not "
+        "forced without it)",
+        f"{reg}: 2 errors; nothing was written"]
+    assert not (tmp_path / "generated").exists()
 
 
 @pytest.mark.parametrize("registry", ["skills.yaml", "benchmarks/registries/data-platform/skills.yaml",

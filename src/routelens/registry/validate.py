@@ -51,6 +51,9 @@ ROUTING_KEYS = ("threshold", "ambiguity_margin", "high_risk", "destructive_inten
 #: The keys of a skill and of a rule that routelens reads (docs/formats.md §1.1); others are metadata.
 SKILL_KEYS = ("path", "priority", "triggers", "description", "status", "not_when")
 RULE_KEYS = ("forced", "triggers", "description")
+#: how alike (rapidfuzz ``fuzz.ratio``, 0-100) an unknown key of ``routing:``, or of a rule, must be to a
+#: setting or to ``forced`` to be an error rather than a warning: a misspelt safety setting (docs/formats.md §1.1)
+_SAFETY_HINT_CUTOFF = 80
 _SKILL_KEYS = frozenset(SKILL_KEYS)
 
 
@@ -583,6 +586,12 @@ def validate_registry(r: Reader, root: Node | None, path: Path, text: str,
             description = v.string(fields["description"][1], join_path(base, "description"), "description")
         metadata = {k: r.to_python(v2, join_path(base, k)) for k, (k2, v2) in fields.items()
                     if k not in RULE_KEYS}
+        if "forced" not in fields:
+            for k, (k2, _v2) in fields.items():
+                if k not in RULE_KEYS and closest(k, ("forced",), _SAFETY_HINT_CUTOFF):
+                    # a rule is the registry's safety net: a misspelt `forced` must not leave it unforced
+                    r.error(k2.start, join_path(base, k), f"`{k}` is no key of a rule: did you mean `forced`? "
+                                                          "(the rule is not forced without it)")
         if rid is None or not trig:
             continue
         if rid in skills or rid in compositions:
@@ -631,7 +640,13 @@ def validate_registry(r: Reader, root: Node | None, path: Path, text: str,
                         vals["high_risk"] = v.triggers(v2, p)
                 else:
                     hint = closest(key, ROUTING_KEYS)
-                    r.warn(k2.start, p, "unknown routing key; ignored" + (f"; did you mean `{hint}`?" if hint else ""))
+                    if hint is not None and closest(key, (hint,), _SAFETY_HINT_CUTOFF):
+                        # a misspelt setting silently changes routing (`highrisk:` switched the high-risk terms
+                        # off): an error, not a warning
+                        r.error(k2.start, p, f"unknown routing key: did you mean `{hint}`? (as written it would "
+                                             f"be ignored and `{hint}` left at its default)")
+                    else:
+                        r.warn(k2.start, p, "unknown routing key; ignored" + (f"; did you mean `{hint}`?" if hint else ""))
             routing = RoutingSettings(**vals)
 
     if r.errors:
