@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+import re
+
 from pathlib import Path
 from typing import Callable
 
@@ -18,13 +20,18 @@ from routelens.registry.validate import compose_registry, validate_registry
 from routelens.text.canonical import canonical_bytes, decode_canonical, sha256_hex
 from routelens.text.yaml_events import Reader, ReadStoppedError, mask_separators, sorted_unique
 
-__all__ = ["parse_registry", "read_registry_bytes", "load_registry"]
+__all__ = ["parse_registry", "read_registry_bytes", "load_registry", "run_on_items"]
 
 
 def parse_registry(raw: bytes, path: str | Path = "skills.yaml", display_name: str | None = None,
                    progress: Callable[[float], None] | None = None, *, jobs: int = 1,
                    _fast: bool = True) -> Registry:
     """Validate registry bytes and return a :class:`Registry`.
+
+    A list item that runs on into the next line's item (``- gpu quota`` with
+    ``- request gpus`` indented one space more below it, which YAML reads as
+    the one trigger "gpu quota - request gpus") is an error too
+    (:func:`run_on_items`, docs/formats.md §1.3).
 
     ``path`` is where the registry lives (skill paths are relative to its
     folder); ``display_name`` is the file name used in diagnostics (defaults
@@ -52,6 +59,51 @@ def parse_registry(raw: bytes, path: str | Path = "skills.yaml", display_name: s
     alias, doubt), the registry is read again in this process, so the
     result and every error are the same for any ``jobs``.
     """
+    reg = _parse(raw, path, display_name, progress, jobs, _fast)
+    errors = run_on_items(reg)
+    if errors:
+        raise RegistryError(errors, reg.warnings)
+    return reg
+
+
+def run_on_items(reg: Registry) -> list[Diagnostic]:
+    """Errors (docs/formats.md §1.3) for each trigger or ``not_when`` of a
+    skill or rule that YAML read as one plain value running over two lines
+    whose second line starts with ``- ``, indented more than the first: a
+    list item indented one space too far ("gpu quota - request gpus" for
+    ``- gpu quota`` and ``       - request gpus``). The diagnostic is at the
+    second line's dash (1-based line and column) with the item's key path.
+    Costs nothing for values without " - "."""
+    out: list[Diagnostic] = []
+    lines = None
+    entries = [("skills", e, "triggers", e.triggers) for e in reg.skills.values()]
+    entries += [("skills", e, "not_when", e.not_when) for e in reg.skills.values() if e.not_when]
+    entries += [("rules", e, "triggers", e.triggers) for e in reg.rules.values()]
+    for section, e, key, values in entries:
+        for n, value in enumerate(values):
+            if " - " not in value:
+                continue
+            lines = lines if lines is not None else reg.lines
+            for j in range(e.source_start - 1, min(e.source_end, len(lines)) - 1):
+                first, second = _ITEM.match(lines[j]), _ITEM.match(lines[j + 1])
+                if (first is None or second is None or len(second.group(1)) <= len(first.group(1))
+                        or not value.startswith(f"{first.group(2)} - {second.group(2)}")):
+                    continue
+                out.append(Diagnostic(
+                    reg.display_name, j + 2, len(second.group(1)) + 1, f"{section}.{e.id}.{key}[{n}]",
+                    f"line {j + 2} is indented {len(second.group(1)) - len(first.group(1))} more than the item on "
+                    f"line {j + 1}, so YAML reads both lines as one value, {value!r}; indent line {j + 2} by "
+                    f"{len(first.group(1))} like line {j + 1} to make it an item of its own"))
+                break
+    return out
+
+
+_ITEM = re.compile(r"^([ ]*)- (\S.*?)[ ]*$")
+
+
+def _parse(raw: bytes, path: str | Path, display_name: str | None, progress: Callable[[float], None] | None,
+           jobs: int, _fast: bool) -> Registry:
+    """:func:`parse_registry` but for :func:`run_on_items`."""
     path = Path(path)
     display = display_name or str(path)
     if len(raw) > LIMITS["max_registry_bytes"]:
