@@ -186,3 +186,25 @@ def test_unknown_mistakes_keep_the_parsers_words():
     with pytest.raises(RegistryError) as info:
         parse_registry(b"%YAML 1.3\n---\nskills: {}\n", "x.yaml", "x.yaml")
     assert str(info.value.diagnostics[0]) == "x.yaml:1:1: YAML syntax error: found incompatible YAML document"
+
+
+def test_a_first_key_indented_past_its_siblings_is_the_line_to_fix():
+    """A newcomer's trial: `path:` indented by 5 under a skill whose other keys have 4. The words blamed
+    the skill's key line above ("line 7 (`gpu-quota:`) is indented by 2, less than ...") and offered to
+    indent it, or the keys below, never the one line indented past its siblings."""
+    text = (H + "  a:\n    path: a.md\n    priority: P1\n    triggers: [x]\n"
+            "  gpu-quota:\n     path: g.md\n    priority: P2\n    triggers: [gpu quota]\n")
+    assert _syntax(text) == (
+        "x.yaml:8:6: skills.gpu-quota.path: YAML syntax error: line 8 (`path: g.md`) is indented by 5, the keys "
+        "below it by 4: indent line 8 by 4 like them (or line 9 and the keys after it by 5) (YAML parser: did not "
+        "find expected key while parsing a block mapping, at line 9, column 5)")
+    # one key alone below it, lining up with the keys of the skill above
+    text = H + "  a:\n    path: a.md\n  b:\n     path: b.md\n    priority: P1\n"
+    assert _syntax(text) == (
+        "x.yaml:6:6: skills.b.path: YAML syntax error: line 6 (`path: b.md`) is indented by 5, line 7 below it by "
+        "4: indent line 6 by 4 like line 7 (or line 7 by 5) (YAML parser: did not find expected key while parsing a "
+        "block mapping, at line 7, column 5)")
+    # one key alone below it and nothing else to line up with: either may be the odd one, the older words stand
+    text = H + "  a:\n     path: a.md\n    priority: P1\n"
+    assert _syntax(text).startswith("x.yaml:5:5: YAML syntax error: line 5 is indented by 4 spaces, less than line 4")
+

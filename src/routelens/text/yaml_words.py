@@ -408,6 +408,45 @@ def _indented_more(t: _Text, problem: str, context: str, index: int, cidx: int |
                                         "keys beside it")
 
 
+def _over_indented(t: _Text, row: int) -> Explained | None:
+    """The first key of a block indented past its siblings: the line above
+    ``row`` is one ``key: value`` line indented more than ``row`` (a key
+    too), right under the key that opens their block, which is indented
+    less than both (`path:` indented by 5 under a skill whose other keys have
+    4). The parser stops at ``row``, which lines up with no line above; the
+    line to fix is the one above it when the lines say so: the keys after
+    ``row`` line up with it, or the block before theirs ends at ``row``'s
+    indentation (the keys of the skill above). Otherwise ``row`` may as well
+    be the one indented less than its siblings, and the older words stand."""
+    prev = t.above(row)
+    if prev is None or t.indent(prev) <= t.indent(row):
+        return None
+    parent = t.above(prev)
+    if parent is None or t.indent(parent) >= t.indent(row):
+        return None
+    up = _LINE_HEAD.match(t.lines[parent])
+    if up is None or up.group("key") is None or t.lines[parent][up.end():].split("#", 1)[0].strip():
+        return None  # the line above is not a `key:` opening the block
+    here, mine = _KEY_VALUE.match(t.lines[row]), _KEY_VALUE.match(t.lines[prev])
+    if here is None or mine is None or t.lines[row].lstrip(" ").startswith("-") \
+            or t.lines[prev].lstrip(" ").startswith("-"):
+        return None  # list items, or not keys: another mistake (a key that lost its indentation above)
+    n, i, k = t.number(prev), t.indent(prev), t.indent(row)
+    siblings = _next_lines_up(t, row)
+    before = t.above(parent)
+    if not siblings and (before is None or t.indent(before) != k):
+        return None
+    if siblings:
+        words = (f"line {n} (`{t.shown(prev)}`) is indented by {i}, the keys below it by {k}: indent line {n} by "
+                 f"{k} like them (or line {t.number(row)} and the keys after it by {i})")
+    else:
+        words = (f"line {n} (`{t.shown(prev)}`) is indented by {i}, line {t.number(row)} below it by {k}: indent "
+                 f"line {n} by {k} like line {t.number(row)} (or line {t.number(row)} by {i})")
+    head = _LINE_HEAD.match(t.lines[prev])
+    path = key_path_at(t, t.starts[prev] + head.end()) if head is not None and head.group("key") else ""
+    return Explained(t.first_char(prev), words, path)
+
+
 def _next_lines_up(t: _Text, row: int) -> bool:
     """Whether the next content line after ``row`` is indented as ``row`` is."""
     r = row + 1
@@ -536,6 +575,9 @@ def _indented_less(t: _Text, problem: str, context: str, index: int, cidx: int |
         return None
     near_i, near_r = levels[0]
     options = ", or ".join(f"by {i} like line {t.number(r)}" for i, r in levels[:3])
+    over = _over_indented(t, row)
+    if over is not None:
+        return over
     # a line above that lost its indentation (a key pasted at column 1 inside
     # a skill): the nearest line indented less than this one sits between two
     # lines at this very indentation, and ended the block both were in
