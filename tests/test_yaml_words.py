@@ -208,3 +208,23 @@ def test_a_first_key_indented_past_its_siblings_is_the_line_to_fix():
     text = H + "  a:\n     path: a.md\n    priority: P1\n"
     assert _syntax(text).startswith("x.yaml:5:5: YAML syntax error: line 5 is indented by 4 spaces, less than line 4")
 
+
+def test_a_list_item_without_a_space_after_its_dash():
+    """A newcomer's trial: `-request gpus` among list items got "a dash is missing (`- -request gpus`)"."""
+    text = H + "  a:\n    triggers:\n      - x\n      -request gpus\n      - y\n"
+    assert _syntax(text) == (
+        "x.yaml:6:7: skills.a.triggers[1]: YAML syntax error: line 6 (`-request gpus`) is neither `key: value` nor "
+        "a list item: a space is missing after the dash: write `- request gpus` (YAML parser: could not find "
+        "expected ':' while scanning a simple key, at line 7, column 7)")
+    # the last item, a key below it
+    text = H + "  a:\n    triggers:\n      - x\n      -request gpus\n    path: a.md\n"
+    assert _syntax(text) == (
+        "x.yaml:6:7: skills.a.triggers[1]: YAML syntax error: line 6 (`-request gpus`) is neither `key: value` nor "
+        "a list item: a space is missing after the dash: write `- request gpus` (YAML parser: could not find "
+        "expected ':' while scanning a simple key, at line 7, column 5)")
+    # a list written at its key's own indentation: its key path cannot be read from the indentation
+    text = H + "  a:\n    triggers:\n    - x\n    -request gpus\n    path: a.md\n"
+    assert _syntax(text) == (
+        "x.yaml:6:5: YAML syntax error: line 6 (`-request gpus`) is neither `key: value` nor a list item: a space is "
+        "missing after the dash: write `- request gpus` (YAML parser: could not find expected ':' while scanning a "
+        "simple key, at line 7, column 5)")

@@ -514,6 +514,15 @@ def _dash_or_colon(t: _Text, problem: str, context: str, index: int, cidx: int |
             break
         r = t.above(r)
     n = t.number(row)
+    if sibling != "colon" and re.match(r"-[^\s-]", word):
+        # `-request gpus`: a list item whose dash has no space after it (read as a plain word)
+        indent = t.indent(row)
+        before = _item_number(t, row, indent)  # the items above it at its column: its index once fixed
+        path = key_path_at(t, t.first_char(row)) if before and _list_block(t, row) else ""
+        path = f"{path}[{before}]" if path else ""
+        words = (f"line {n} (`{word}`) is neither `key: value` nor a list item: a space is missing after the dash: "
+                 f"write `- {word[1:]}`")
+        return Explained(cidx, words, path)
     if sibling == "dash":
         words = (f"line {n} (`{word}`) is neither `key: value` nor a list item: the lines above it are list items, "
                  f"so a dash is missing (`- {word}`)")
@@ -522,6 +531,20 @@ def _dash_or_colon(t: _Text, problem: str, context: str, index: int, cidx: int |
     else:
         words = f"line {n} (`{word}`) is neither `key: value` nor a list item `- {word}`: a colon or a dash is missing"
     return Explained(cidx, words)
+
+
+def _list_block(t: _Text, row: int) -> bool:
+    """Whether every line above ``row`` at its indentation, up to the line
+    indented less that opens their block, is a list item (a list written at
+    its key's own indentation, `triggers:` then `- x` under it, is not: its
+    path cannot be read from the indentation)."""
+    indent = t.indent(row)
+    r = t.above(row)
+    while r is not None and t.indent(r) >= indent:
+        if t.indent(r) == indent and not t.lines[r][indent:].startswith("-"):
+            return False
+        r = t.above(r)
+    return r is not None
 
 
 def _not_a_list_item(t: _Text, problem: str, context: str, index: int, cidx: int | None) -> Explained | None:
