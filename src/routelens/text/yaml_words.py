@@ -3,7 +3,8 @@
 The YAML parser says what it was doing when it stopped ("mapping values
 are not allowed in this context", "did not find expected key"); a person
 wants to know what to change. :func:`explain` looks at the text around
-the parser's position and names the usual mistakes: a tab used for
+the parser's position and names the usual mistakes: a tab or another
+space character than U+0020 (a full-width space, U+3000) used for
 indentation, a line indented more or less than its siblings, a missing
 colon or dash, a colon without a space after it, a value holding ``: ``,
 an unclosed quote or bracket, text after a closing quote, a stray closing
@@ -19,13 +20,19 @@ Indentation is counted in spaces; positions are character indices.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from typing import Callable
 
-__all__ = ["Explained", "explain"]
+__all__ = ["Explained", "explain", "NON_ASCII_SPACES", "non_ascii_indentation"]
 
 #: longest implicit key YAML allows (the YAML 1.2 specification, libyaml)
 MAX_IMPLICIT_KEY = 1024
+
+#: the space characters besides U+0020 (Unicode's category Zs): they look like indentation at a line's start,
+#: but YAML reads them as text (a Japanese input method types U+3000 for a space)
+NON_ASCII_SPACES = "\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000"
+_SPACE_NAMES = {"\u3000": "full-width space", "\u00a0": "no-break space"}
 
 _KEY_VALUE = re.compile(r"""^(?P<indent> *)(?:- +)?(?P<key>[^\s#'"\[{:][^:#]*?|"[^"]*"|'[^']*') *:(?= |$)""")
 _COLON_NO_SPACE = re.compile(r"""^ *(?:- +)?[^\s#'"\[{:-][^:\s#]*:(?=[^\s:])""")
@@ -147,6 +154,59 @@ def _tab(t: _Text, problem: str, context: str, index: int, cidx: int | None) -> 
     tab = t.starts[row] + lead.index("\t") if "\t" in lead else index
     return Explained(tab, f"line {t.number(row)} is indented with a tab: YAML indents with spaces only, so "
                           "replace the tab with spaces")
+
+
+def non_ascii_indentation(line: str) -> tuple[int, str] | None:
+    """``(offset, words)`` for a line whose leading blanks hold a space
+    character other than U+0020 (:data:`NON_ASCII_SPACES`): the offset of
+    the first such character and what is wrong, after "line N " ("is
+    indented with 2 full-width spaces (U+3000): ..."); None for any other
+    line."""
+    lead = line[: len(line) - len(line.lstrip(" " + NON_ASCII_SPACES))]
+    odd = [c for c in lead if c != " "]
+    if not odd:
+        return None
+    counts: dict[str, int] = {}
+    for c in odd:
+        counts[c] = counts.get(c, 0) + 1
+    parts = []
+    for c, n in counts.items():
+        name = _SPACE_NAMES.get(c) or unicodedata.name(c, "space").lower()
+        one = "an" if name[0] in "aeiou" else "a"
+        parts.append(f"{n if n > 1 else one} {name}{'s' if n > 1 else ''} (U+{ord(c):04X})")
+    listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    it = "them" if len(odd) > 1 else "it"
+    if len(lead) == len(line):
+        return lead.index(odd[0]), (f"holds only {listed}, which YAML reads as text, not as a blank line: "
+                                    f"remove {it}")
+    return lead.index(odd[0]), (f"is indented with {listed}: YAML indents with ASCII spaces only, so replace {it} "
+                                "with spaces")
+
+
+def _non_ascii_space(t: _Text, problem: str, context: str, index: int, cidx: int | None) -> Explained | None:
+    """A line indented with U+3000 or another space character that is not
+    U+0020 (YAML reads it as text, a key at column 1): the parser stops on
+    that line or on the next one."""
+    rows = [t.row(cidx)] if cidx is not None else []
+    rows.append(t.row(index))
+    above = t.above(rows[-1])
+    if above is not None:
+        rows.append(above)
+    for row in rows:
+        got = non_ascii_indentation(t.lines[row])
+        if got is not None and not _in_block_scalar(t, row):
+            return Explained(t.starts[row] + got[0], f"line {t.number(row)} {got[1]}")
+    return None
+
+
+def _in_block_scalar(t: _Text, row: int) -> bool:
+    """Whether the line above ``row`` that is indented less than it (in
+    ASCII spaces) opens a block scalar (``key: |``): ``row`` is its text."""
+    indent = t.indent(row)
+    r = t.above(row)
+    while r is not None and t.indent(r) >= indent:
+        r = t.above(r)
+    return r is not None and re.search(r"(?:^|\s)[|>][-+]?\d?\s*(#.*)?$", t.lines[r]) is not None
 
 
 def _unclosed_quote(t: _Text, problem: str, context: str, index: int, cidx: int | None) -> Explained | None:
@@ -617,6 +677,7 @@ def _indented_less(t: _Text, problem: str, context: str, index: int, cidx: int |
 
 _RULES = (
     _tab,
+    _non_ascii_space,
     _unclosed_quote,
     _unclosed_bracket,
     _reserved,
