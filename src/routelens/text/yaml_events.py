@@ -26,7 +26,6 @@ walk its nodes.
 from __future__ import annotations
 
 import bisect
-import re
 from itertools import accumulate
 from typing import Any, Callable
 
@@ -34,7 +33,7 @@ from ruamel.yaml import events as ev
 
 from routelens.errors import Diagnostic, RegistryError, RoutelensError
 from routelens.limits import LIMITS
-from routelens.text import yaml_words
+from routelens.text import yaml_spaces, yaml_words
 from routelens.text.canonical import decode_canonical, dedent_range, range_cut
 
 try:  # the C parser is ~10x faster; ruamel.yaml 0.19 needs ruamel.yaml.clib for it
@@ -216,6 +215,7 @@ class Reader:
 
             it = iter(YAML(typ="safe", pure=True).parse(text))
             get = it.__next__
+        get = yaml_spaces.watch(get, text, lambda i: self.pos(i)[0])  # a line indented with U+3000 stops reading
         anchors: dict[str, Node] = {}
         stack: list[Node] = []
         cur: list | None = None  # items of the innermost open collection
@@ -240,13 +240,6 @@ class Reader:
         replay: list = []
         if table is not None or max_depth <= 4:
             fast_skill = None  # the fast reader neither unmasks nor counts depth
-        #: a line may be indented with U+3000 or another non-ASCII space: every scalar is looked at here
-        #: (the fast reader does not look), and a plain one starting a line with one is reported
-        odd_lead = (not text.isascii() and any(c in text for c in _NON_ASCII_SPACES)  # the regex alone: 7 ms/MB
-                    and (_NON_ASCII_LEAD.search(text) is not None or text.lstrip(" ")[:1] in _NON_ASCII_SPACES))
-        if odd_lead:
-            fast_skill = None
-        odd_spaces = _NON_ASCII_SPACES
         try:
             while True:
                 try:
@@ -264,11 +257,9 @@ class Reader:
                     raise ReadStoppedError() from None
                 cls = type(e)
                 if cls is ScalarEvent:
+                    just_streamed = None
                     style = e.style
                     value = e.value if table is None else e.value.translate(table)
-                    if odd_lead and not style and value[:1] in odd_spaces:
-                        self._non_ascii_indentation(e.start_mark.index, just_streamed)
-                    just_streamed = None
                     node = new_node(K_SCALAR, e.start_mark.index, e.end_mark.index, value, not style)
                     if style == "|" or style == ">":
                         node.block = True
@@ -459,32 +450,13 @@ class Reader:
         self.error(e.start_mark.index, self._path_for_error(stack),
                    f"tag {tag} is not allowed: routelens never builds objects from the registry")
 
-    def _non_ascii_indentation(self, index: int, just_streamed: tuple[int, int] | None) -> None:
-        """A plain scalar starting at ``index`` with a space character that
-        is not U+0020 (:data:`yaml_words.NON_ASCII_SPACES`): when only
-        spaces come before it on its line, the line is indented with it
-        (YAML reads it as text: the line is a key at column 1, and the
-        entry above it ends there), which stops reading. What the entry
-        validated just before said (missing keys) is dropped: the line cut
-        it short."""
-        start = self.text.rfind("\n", 0, index) + 1
-        if self.text[start:index].strip(" "):
-            return
-        end = self.text.find("\n", index)
-        got = yaml_words.non_ascii_indentation(self.text[start:end if end >= 0 else len(self.text)])
-        if got is None:
-            return
-        if just_streamed is not None:
-            del self.errors[just_streamed[0]:]
-            del self.warnings[just_streamed[1]:]
-        self.error(start + got[0], "", f"YAML syntax error: line {self.pos(start)[0]} {got[1]}")
-        raise ReadStoppedError()
-
     def _syntax_error(self, exc: Exception, stack: list[Node]) -> None:
         # The key path stays empty where the parser stopped: that is not always
         # the entry at fault (a bad indentation closes the entry above). An
         # unclosed quote names the key where it opened, read from the text.
         # The person's words (text/yaml_words.py) first, the parser's after them.
+        if isinstance(exc, yaml_spaces.NonAsciiIndentationError):  # not the parser's: these words alone
+            return self.error(exc.index, "", f"YAML syntax error: {exc.words}")
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
         problem = getattr(exc, "problem", None) or (str(exc).strip().splitlines() or [type(exc).__name__])[0]
         context = getattr(exc, "context", None)
@@ -637,9 +609,6 @@ def join_path(path: str, key: str) -> str:
 
 
 _LINE_SEPARATORS = "\x85\u2028\u2029"
-_NON_ASCII_SPACES = frozenset(yaml_words.NON_ASCII_SPACES)
-#: a line (but the first) whose leading blanks hold a space character other than U+0020 (`(?m)^`: 4 times slower)
-_NON_ASCII_LEAD = re.compile(f"\n *[{yaml_words.NON_ASCII_SPACES}]")
 
 
 def mask_separators(text: str) -> tuple[str, dict[str, str]]:

@@ -20,19 +20,15 @@ Indentation is counted in spaces; positions are character indices.
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
 from typing import Callable
 
-__all__ = ["Explained", "explain", "NON_ASCII_SPACES", "non_ascii_indentation"]
+from routelens.text.yaml_spaces import indentation_words
+
+__all__ = ["Explained", "explain"]
 
 #: longest implicit key YAML allows (the YAML 1.2 specification, libyaml)
 MAX_IMPLICIT_KEY = 1024
-
-#: the space characters besides U+0020 (Unicode's category Zs): they look like indentation at a line's start,
-#: but YAML reads them as text (a Japanese input method types U+3000 for a space)
-NON_ASCII_SPACES = "\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000"
-_SPACE_NAMES = {"\u3000": "full-width space", "\u00a0": "no-break space"}
 
 _KEY_VALUE = re.compile(r"""^(?P<indent> *)(?:- +)?(?P<key>[^\s#'"\[{:][^:#]*?|"[^"]*"|'[^']*') *:(?= |$)""")
 _COLON_NO_SPACE = re.compile(r"""^ *(?:- +)?[^\s#'"\[{:-][^:\s#]*:(?=[^\s:])""")
@@ -156,33 +152,6 @@ def _tab(t: _Text, problem: str, context: str, index: int, cidx: int | None) -> 
                           "replace the tab with spaces")
 
 
-def non_ascii_indentation(line: str) -> tuple[int, str] | None:
-    """``(offset, words)`` for a line whose leading blanks hold a space
-    character other than U+0020 (:data:`NON_ASCII_SPACES`): the offset of
-    the first such character and what is wrong, after "line N " ("is
-    indented with 2 full-width spaces (U+3000): ..."); None for any other
-    line."""
-    lead = line[: len(line) - len(line.lstrip(" " + NON_ASCII_SPACES))]
-    odd = [c for c in lead if c != " "]
-    if not odd:
-        return None
-    counts: dict[str, int] = {}
-    for c in odd:
-        counts[c] = counts.get(c, 0) + 1
-    parts = []
-    for c, n in counts.items():
-        name = _SPACE_NAMES.get(c) or unicodedata.name(c, "space").lower()
-        one = "an" if name[0] in "aeiou" else "a"
-        parts.append(f"{n if n > 1 else one} {name}{'s' if n > 1 else ''} (U+{ord(c):04X})")
-    listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-    it = "them" if len(odd) > 1 else "it"
-    if len(lead) == len(line):
-        return lead.index(odd[0]), (f"holds only {listed}, which YAML reads as text, not as a blank line: "
-                                    f"remove {it}")
-    return lead.index(odd[0]), (f"is indented with {listed}: YAML indents with ASCII spaces only, so replace {it} "
-                                "with spaces")
-
-
 def _non_ascii_space(t: _Text, problem: str, context: str, index: int, cidx: int | None) -> Explained | None:
     """A line indented with U+3000 or another space character that is not
     U+0020 (YAML reads it as text, a key at column 1): the parser stops on
@@ -193,7 +162,7 @@ def _non_ascii_space(t: _Text, problem: str, context: str, index: int, cidx: int
     if above is not None:
         rows.append(above)
     for row in rows:
-        got = non_ascii_indentation(t.lines[row])
+        got = indentation_words(t.lines[row])
         if got is not None and not _in_block_scalar(t, row):
             return Explained(t.starts[row] + got[0], f"line {t.number(row)} {got[1]}")
     return None
