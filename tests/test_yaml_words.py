@@ -186,3 +186,84 @@ def test_unknown_mistakes_keep_the_parsers_words():
     with pytest.raises(RegistryError) as info:
         parse_registry(b"%YAML 1.3\n---\nskills: {}\n", "x.yaml", "x.yaml")
     assert str(info.value.diagnostics[0]) == "x.yaml:1:1: YAML syntax error: found incompatible YAML document"
+
+
+def test_a_first_key_indented_past_its_siblings_is_the_line_to_fix():
+    """A newcomer's trial: `path:` indented by 5 under a skill whose other keys have 4. The words blamed
+    the skill's key line above ("line 7 (`gpu-quota:`) is indented by 2, less than ...") and offered to
+    indent it, or the keys below, never the one line indented past its siblings."""
+    text = (H + "  a:\n    path: a.md\n    priority: P1\n    triggers: [x]\n"
+            "  gpu-quota:\n     path: g.md\n    priority: P2\n    triggers: [gpu quota]\n")
+    assert _syntax(text) == (
+        "x.yaml:8:6: skills.gpu-quota.path: YAML syntax error: line 8 (`path: g.md`) is indented by 5, the keys "
+        "below it by 4: indent line 8 by 4 like them (or line 9 and the keys after it by 5) (YAML parser: did not "
+        "find expected key while parsing a block mapping, at line 9, column 5)")
+    # one key alone below it, lining up with the keys of the skill above
+    text = H + "  a:\n    path: a.md\n  b:\n     path: b.md\n    priority: P1\n"
+    assert _syntax(text) == (
+        "x.yaml:6:6: skills.b.path: YAML syntax error: line 6 (`path: b.md`) is indented by 5, line 7 below it by "
+        "4: indent line 6 by 4 like line 7 (or line 7 by 5) (YAML parser: did not find expected key while parsing a "
+        "block mapping, at line 7, column 5)")
+    # one key alone below it and nothing else to line up with: either may be the odd one, the older words stand
+    text = H + "  a:\n     path: a.md\n    priority: P1\n"
+    assert _syntax(text).startswith("x.yaml:5:5: YAML syntax error: line 5 is indented by 4 spaces, less than line 4")
+
+
+@pytest.mark.parametrize("lead, words", [
+    ("\u3000\u3000", "2 full-width spaces (U+3000): YAML indents with ASCII spaces only, so replace them"),
+    ("  \u00a0 ", "a no-break space (U+00A0): YAML indents with ASCII spaces only, so replace it"),
+    ("\u2003\u3000", "an em space (U+2003) and a full-width space (U+3000): YAML indents with ASCII spaces only, "
+                     "so replace them"),
+    # among the keys of the skill: read by the general reader, not the fast one, to be seen
+    ("    \u3000", "a full-width space (U+3000): YAML indents with ASCII spaces only, so replace it"),
+])
+def test_a_line_indented_with_non_ascii_spaces_is_named_alone(lead, words):
+    """A Japanese newcomer's trial: `　　priority: P2` (two U+3000) gave "missing required key `priority`",
+    "missing required key `triggers`" and "line 5 (`priority: P1`) is indented by 0"."""
+    text = H + f"  a:\n    path: a.md\n{lead}priority: P1\n    triggers: [x]\n"
+    with pytest.raises(RegistryError) as info:
+        parse_registry(text.encode(), "x.yaml", "x.yaml")
+    col = len(lead) - len(lead.lstrip(" ")) + 1
+    assert [str(d) for d in info.value.diagnostics] == [
+        f"x.yaml:5:{col}: YAML syntax error: line 5 is indented with {words} with spaces"]
+
+
+def test_full_width_spaces_in_values_are_text():
+    """U+3000 opening a line of a block scalar, a plain scalar's next line or a value is the value's text."""
+    text = (H + "  a:\n    path: a.md\n    priority: P1\n    triggers: [x]\n    description: |\n"
+            "      \u3000日本語の説明\n      \u3000二行目\n    owner: \u3000山田\n"
+            "    note: 一行目\n      \u3000二行目\n")
+    reg = parse_registry(text.encode(), "x.yaml", "x.yaml")
+    skill = reg.skills["a"]
+    assert skill.description == "\u3000日本語の説明\n\u3000二行目\n"
+    assert skill.metadata == {"owner": "\u3000山田", "note": "一行目 \u3000二行目"}
+
+
+def test_a_line_indented_with_a_full_width_space_where_the_parser_stops():
+    # the parser stops on the line itself (no key read): the words come before the parser's
+    text = H + "  a:\n    triggers:\n      - x\n\u3000- y\n"
+    assert _syntax(text) == (
+        "x.yaml:6:1: YAML syntax error: line 6 is indented with a full-width space (U+3000): YAML indents with ASCII "
+        "spaces only, so replace it with spaces (YAML parser: could not find expected ':' while scanning a simple "
+        "key, at line 7, column 1)")
+
+
+def test_a_list_item_without_a_space_after_its_dash():
+    """A newcomer's trial: `-request gpus` among list items got "a dash is missing (`- -request gpus`)"."""
+    text = H + "  a:\n    triggers:\n      - x\n      -request gpus\n      - y\n"
+    assert _syntax(text) == (
+        "x.yaml:6:7: skills.a.triggers[1]: YAML syntax error: line 6 (`-request gpus`) is neither `key: value` nor "
+        "a list item: a space is missing after the dash: write `- request gpus` (YAML parser: could not find "
+        "expected ':' while scanning a simple key, at line 7, column 7)")
+    # the last item, a key below it
+    text = H + "  a:\n    triggers:\n      - x\n      -request gpus\n    path: a.md\n"
+    assert _syntax(text) == (
+        "x.yaml:6:7: skills.a.triggers[1]: YAML syntax error: line 6 (`-request gpus`) is neither `key: value` nor "
+        "a list item: a space is missing after the dash: write `- request gpus` (YAML parser: could not find "
+        "expected ':' while scanning a simple key, at line 7, column 5)")
+    # a list written at its key's own indentation: its key path cannot be read from the indentation
+    text = H + "  a:\n    triggers:\n    - x\n    -request gpus\n    path: a.md\n"
+    assert _syntax(text) == (
+        "x.yaml:6:5: YAML syntax error: line 6 (`-request gpus`) is neither `key: value` nor a list item: a space is "
+        "missing after the dash: write `- request gpus` (YAML parser: could not find expected ':' while scanning a "
+        "simple key, at line 7, column 5)")

@@ -33,7 +33,7 @@ from ruamel.yaml import events as ev
 
 from routelens.errors import Diagnostic, RegistryError, RoutelensError
 from routelens.limits import LIMITS
-from routelens.text import yaml_words
+from routelens.text import yaml_spaces, yaml_words
 from routelens.text.canonical import decode_canonical, dedent_range, range_cut
 
 try:  # the C parser is ~10x faster; ruamel.yaml 0.19 needs ruamel.yaml.clib for it
@@ -215,6 +215,7 @@ class Reader:
 
             it = iter(YAML(typ="safe", pure=True).parse(text))
             get = it.__next__
+        get = yaml_spaces.watch(get, text, lambda i: self.pos(i)[0])  # a line indented with U+3000 stops reading
         anchors: dict[str, Node] = {}
         stack: list[Node] = []
         cur: list | None = None  # items of the innermost open collection
@@ -454,6 +455,8 @@ class Reader:
         # the entry at fault (a bad indentation closes the entry above). An
         # unclosed quote names the key where it opened, read from the text.
         # The person's words (text/yaml_words.py) first, the parser's after them.
+        if isinstance(exc, yaml_spaces.NonAsciiIndentationError):  # not the parser's: these words alone
+            return self.error(exc.index, "", f"YAML syntax error: {exc.words}")
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
         problem = getattr(exc, "problem", None) or (str(exc).strip().splitlines() or [type(exc).__name__])[0]
         context = getattr(exc, "context", None)

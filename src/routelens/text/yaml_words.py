@@ -3,7 +3,8 @@
 The YAML parser says what it was doing when it stopped ("mapping values
 are not allowed in this context", "did not find expected key"); a person
 wants to know what to change. :func:`explain` looks at the text around
-the parser's position and names the usual mistakes: a tab used for
+the parser's position and names the usual mistakes: a tab or another
+space character than U+0020 (a full-width space, U+3000) used for
 indentation, a line indented more or less than its siblings, a missing
 colon or dash, a colon without a space after it, a value holding ``: ``,
 an unclosed quote or bracket, text after a closing quote, a stray closing
@@ -21,6 +22,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from typing import Callable
+
+from routelens.text.yaml_spaces import indentation_words
 
 __all__ = ["Explained", "explain"]
 
@@ -147,6 +150,32 @@ def _tab(t: _Text, problem: str, context: str, index: int, cidx: int | None) -> 
     tab = t.starts[row] + lead.index("\t") if "\t" in lead else index
     return Explained(tab, f"line {t.number(row)} is indented with a tab: YAML indents with spaces only, so "
                           "replace the tab with spaces")
+
+
+def _non_ascii_space(t: _Text, problem: str, context: str, index: int, cidx: int | None) -> Explained | None:
+    """A line indented with U+3000 or another space character that is not
+    U+0020 (YAML reads it as text, a key at column 1): the parser stops on
+    that line or on the next one."""
+    rows = [t.row(cidx)] if cidx is not None else []
+    rows.append(t.row(index))
+    above = t.above(rows[-1])
+    if above is not None:
+        rows.append(above)
+    for row in rows:
+        got = indentation_words(t.lines[row])
+        if got is not None and not _in_block_scalar(t, row):
+            return Explained(t.starts[row] + got[0], f"line {t.number(row)} {got[1]}")
+    return None
+
+
+def _in_block_scalar(t: _Text, row: int) -> bool:
+    """Whether the line above ``row`` that is indented less than it (in
+    ASCII spaces) opens a block scalar (``key: |``): ``row`` is its text."""
+    indent = t.indent(row)
+    r = t.above(row)
+    while r is not None and t.indent(r) >= indent:
+        r = t.above(r)
+    return r is not None and re.search(r"(?:^|\s)[|>][-+]?\d?\s*(#.*)?$", t.lines[r]) is not None
 
 
 def _unclosed_quote(t: _Text, problem: str, context: str, index: int, cidx: int | None) -> Explained | None:
@@ -408,6 +437,45 @@ def _indented_more(t: _Text, problem: str, context: str, index: int, cidx: int |
                                         "keys beside it")
 
 
+def _over_indented(t: _Text, row: int) -> Explained | None:
+    """The first key of a block indented past its siblings: the line above
+    ``row`` is one ``key: value`` line indented more than ``row`` (a key
+    too), right under the key that opens their block, which is indented
+    less than both (`path:` indented by 5 under a skill whose other keys have
+    4). The parser stops at ``row``, which lines up with no line above; the
+    line to fix is the one above it when the lines say so: the keys after
+    ``row`` line up with it, or the block before theirs ends at ``row``'s
+    indentation (the keys of the skill above). Otherwise ``row`` may as well
+    be the one indented less than its siblings, and the older words stand."""
+    prev = t.above(row)
+    if prev is None or t.indent(prev) <= t.indent(row):
+        return None
+    parent = t.above(prev)
+    if parent is None or t.indent(parent) >= t.indent(row):
+        return None
+    up = _LINE_HEAD.match(t.lines[parent])
+    if up is None or up.group("key") is None or t.lines[parent][up.end():].split("#", 1)[0].strip():
+        return None  # the line above is not a `key:` opening the block
+    here, mine = _KEY_VALUE.match(t.lines[row]), _KEY_VALUE.match(t.lines[prev])
+    if here is None or mine is None or t.lines[row].lstrip(" ").startswith("-") \
+            or t.lines[prev].lstrip(" ").startswith("-"):
+        return None  # list items, or not keys: another mistake (a key that lost its indentation above)
+    n, i, k = t.number(prev), t.indent(prev), t.indent(row)
+    siblings = _next_lines_up(t, row)
+    before = t.above(parent)
+    if not siblings and (before is None or t.indent(before) != k):
+        return None
+    if siblings:
+        words = (f"line {n} (`{t.shown(prev)}`) is indented by {i}, the keys below it by {k}: indent line {n} by "
+                 f"{k} like them (or line {t.number(row)} and the keys after it by {i})")
+    else:
+        words = (f"line {n} (`{t.shown(prev)}`) is indented by {i}, line {t.number(row)} below it by {k}: indent "
+                 f"line {n} by {k} like line {t.number(row)} (or line {t.number(row)} by {i})")
+    head = _LINE_HEAD.match(t.lines[prev])
+    path = key_path_at(t, t.starts[prev] + head.end()) if head is not None and head.group("key") else ""
+    return Explained(t.first_char(prev), words, path)
+
+
 def _next_lines_up(t: _Text, row: int) -> bool:
     """Whether the next content line after ``row`` is indented as ``row`` is."""
     r = row + 1
@@ -475,6 +543,15 @@ def _dash_or_colon(t: _Text, problem: str, context: str, index: int, cidx: int |
             break
         r = t.above(r)
     n = t.number(row)
+    if sibling != "colon" and re.match(r"-[^\s-]", word):
+        # `-request gpus`: a list item whose dash has no space after it (read as a plain word)
+        indent = t.indent(row)
+        before = _item_number(t, row, indent)  # the items above it at its column: its index once fixed
+        path = key_path_at(t, t.first_char(row)) if before and _list_block(t, row) else ""
+        path = f"{path}[{before}]" if path else ""
+        words = (f"line {n} (`{word}`) is neither `key: value` nor a list item: a space is missing after the dash: "
+                 f"write `- {word[1:]}`")
+        return Explained(cidx, words, path)
     if sibling == "dash":
         words = (f"line {n} (`{word}`) is neither `key: value` nor a list item: the lines above it are list items, "
                  f"so a dash is missing (`- {word}`)")
@@ -483,6 +560,20 @@ def _dash_or_colon(t: _Text, problem: str, context: str, index: int, cidx: int |
     else:
         words = f"line {n} (`{word}`) is neither `key: value` nor a list item `- {word}`: a colon or a dash is missing"
     return Explained(cidx, words)
+
+
+def _list_block(t: _Text, row: int) -> bool:
+    """Whether every line above ``row`` at its indentation, up to the line
+    indented less that opens their block, is a list item (a list written at
+    its key's own indentation, `triggers:` then `- x` under it, is not: its
+    path cannot be read from the indentation)."""
+    indent = t.indent(row)
+    r = t.above(row)
+    while r is not None and t.indent(r) >= indent:
+        if t.indent(r) == indent and not t.lines[r][indent:].startswith("-"):
+            return False
+        r = t.above(r)
+    return r is not None
 
 
 def _not_a_list_item(t: _Text, problem: str, context: str, index: int, cidx: int | None) -> Explained | None:
@@ -536,6 +627,9 @@ def _indented_less(t: _Text, problem: str, context: str, index: int, cidx: int |
         return None
     near_i, near_r = levels[0]
     options = ", or ".join(f"by {i} like line {t.number(r)}" for i, r in levels[:3])
+    over = _over_indented(t, row)
+    if over is not None:
+        return over
     # a line above that lost its indentation (a key pasted at column 1 inside
     # a skill): the nearest line indented less than this one sits between two
     # lines at this very indentation, and ended the block both were in
@@ -552,6 +646,7 @@ def _indented_less(t: _Text, problem: str, context: str, index: int, cidx: int |
 
 _RULES = (
     _tab,
+    _non_ascii_space,
     _unclosed_quote,
     _unclosed_bracket,
     _reserved,
