@@ -37,6 +37,12 @@ CASES = [
      "{reg}:12:7: skills.gpu-quota.triggers[1]: YAML syntax error: line 12 (`-request gpus`) is neither `key: value` "
      "nor a list item: a space is missing after the dash: write `- request gpus` (YAML parser: could not find "
      "expected ':' while scanning a simple key, at line 13, column 7)"),
+    # the same as a list's first item: YAML reads one string, "triggers must be a non-empty list of strings"
+    ("dash-without-space-first",
+     "  gpu-quota:\n    path: skills/gpu-quota.md\n    priority: P2\n    triggers:\n      -request gpus\n"
+     "      - gpu limit\n",
+     "{reg}:11:7: skills.gpu-quota.triggers: triggers must be a non-empty list of strings, not the string "
+     "'-request gpus - gpu limit': a space is missing after the dash: write `- request gpus`"),
 ]
 
 

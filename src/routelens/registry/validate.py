@@ -133,6 +133,12 @@ class Validator:
         n = r.deref(node)
         key = path.rsplit(".", 1)[-1]  # triggers, not_when or high_risk: the error names the key it is about
         if n.kind != SEQ:
+            if n.kind == SCALAR and n.plain and isinstance(n.value, str) and re.match(r"-[^\s-]", n.value):
+                # "-request gpus" at the start of a block list: YAML reads one string, not a list item
+                r.error(node.start, path, f"{key} must be a non-empty list of strings, not the string "
+                                          f"{n.value!r}: a space is missing after the dash: write "
+                                          f"`- {n.value[1:].split(' - ')[0]}`")
+                return ()
             r.error(node.start, path, f"{key} must be a non-empty list of strings")
             return ()
         if not n.items:
