@@ -5,7 +5,6 @@
 from __future__ import annotations
 
 import re
-
 from pathlib import Path
 from typing import Callable
 
@@ -103,7 +102,9 @@ _ITEM = re.compile(r"^([ ]*)- (\S.*?)[ ]*$")
 
 def _parse(raw: bytes, path: str | Path, display_name: str | None, progress: Callable[[float], None] | None,
            jobs: int, _fast: bool) -> Registry:
-    """:func:`parse_registry` but for :func:`run_on_items`."""
+    """:func:`parse_registry` before its :func:`run_on_items` check: the
+    registry read by the first path that can (the line scanner, two
+    processes, the YAML parser)."""
     path = Path(path)
     display = display_name or str(path)
     if len(raw) > LIMITS["max_registry_bytes"]:

@@ -51,15 +51,13 @@ ROUTING_KEYS = ("threshold", "ambiguity_margin", "high_risk", "destructive_inten
 #: The keys of a skill and of a rule that routelens reads (docs/formats.md §1.1); others are metadata.
 SKILL_KEYS = ("path", "priority", "triggers", "description", "status", "not_when")
 RULE_KEYS = ("forced", "triggers", "description")
-#: how alike (rapidfuzz ``fuzz.ratio``, 0-100) an unknown key of ``routing:``, or of a rule, must be to a
-#: setting or to ``forced`` to be an error rather than a warning: a misspelt safety setting (docs/formats.md §1.1)
-_SAFETY_HINT_CUTOFF = 80
 _SKILL_KEYS = frozenset(SKILL_KEYS)
 
 
-#: how alike (rapidfuzz ``fuzz.ratio``) a key must be to a missing required key to be named as its misspelling
-_MISSING_HINT_CUTOFF = 80
-
+#: how alike (rapidfuzz ``fuzz.ratio``, 0-100) a key must be to a key routelens reads to be its misspelling:
+#: named at a missing required key, and an error in ``routing:`` and at a rule's ``forced`` (a misspelt
+#: safety setting, docs/formats.md §1.3)
+_MISSPELT_CUTOFF = 80
 
 
 def _holds_anchor(node: Node, depth: int = 0) -> bool:
@@ -76,12 +74,13 @@ def _holds_anchor(node: Node, depth: int = 0) -> bool:
                 return True
     return False
 
+
 def _missing(r: Any, kn: Any, d: Any, fields: dict[Any, Any], base: str, req: str) -> None:
     """Record "missing required key `req`" at the entry's key ``kn`` — or,
     when one of the entry's other keys is one letter or two from ``req``
     (``priorty``), at that key, the place to fix, naming it."""
     others = [k for k in fields if isinstance(k, str) and k not in _SKILL_KEYS]
-    hint = closest(req, others, _MISSING_HINT_CUTOFF) if others else None
+    hint = closest(req, others, _MISSPELT_CUTOFF) if others else None
     if hint is None:
         r.error(kn.start, f"{base}.{req}", f"missing required key `{req}`")
         return
@@ -519,7 +518,7 @@ def validate_registry(r: Reader, root: Node | None, path: Path, text: str,
     # skills (validated while composing when they could be: see parse_registry)
     skills: dict[str, Skill] = {}
     if "skills" not in top:
-        near = closest("skills", [k for k in top if k not in KNOWN_TOP_LEVEL], _MISSING_HINT_CUTOFF)
+        near = closest("skills", [k for k in top if k not in KNOWN_TOP_LEVEL], _MISSPELT_CUTOFF)
         r.error(top[near][0].start if near else 0, "skills",
                 "missing required key `skills` (a mapping of skill id -> skill"
                 + (f"; `{near}` here looks like a misspelling of it)" if near else ")"))
@@ -594,7 +593,7 @@ def validate_registry(r: Reader, root: Node | None, path: Path, text: str,
                     if k not in RULE_KEYS}
         if "forced" not in fields:
             for k, (k2, _v2) in fields.items():
-                if k not in RULE_KEYS and closest(k, ("forced",), _SAFETY_HINT_CUTOFF):
+                if k not in RULE_KEYS and closest(k, ("forced",), _MISSPELT_CUTOFF):
                     # a rule is the registry's safety net: a misspelt `forced` must not leave it unforced
                     r.error(k2.start, join_path(base, k), f"`{k}` is no key of a rule: did you mean `forced`? "
                                                           "(the rule is not forced without it)")
@@ -645,13 +644,14 @@ def validate_registry(r: Reader, root: Node | None, path: Path, text: str,
                     else:
                         vals["high_risk"] = v.triggers(v2, p)
                 else:
-                    hint = closest(key, ROUTING_KEYS)
-                    if hint is not None and closest(key, (hint,), _SAFETY_HINT_CUTOFF):
+                    misspelt = closest(key, ROUTING_KEYS, _MISSPELT_CUTOFF)
+                    if misspelt is not None:
                         # a misspelt setting silently changes routing (`highrisk:` switched the high-risk terms
                         # off): an error, not a warning
-                        r.error(k2.start, p, f"unknown routing key: did you mean `{hint}`? (as written it would "
-                                             f"be ignored and `{hint}` left at its default)")
+                        r.error(k2.start, p, f"unknown routing key: did you mean `{misspelt}`? (as written it "
+                                             f"would be ignored and `{misspelt}` left at its default)")
                     else:
+                        hint = closest(key, ROUTING_KEYS)
                         r.warn(k2.start, p, "unknown routing key; ignored" + (f"; did you mean `{hint}`?" if hint else ""))
             routing = RoutingSettings(**vals)
 
