@@ -61,7 +61,7 @@ from routelens.text.typos import missing_words
 from routelens.text.unicode import normalize_text
 from routelens.text.words import lemma_candidates, terms
 
-__all__ = ["RARE_ZIPF", "EVERYDAY_ZIPF", "Piece", "Candidate", "Lexicon", "assess"]
+__all__ = ["RARE_ZIPF", "EVERYDAY_ZIPF", "INCIDENTAL", "Piece", "Candidate", "Lexicon", "assess"]
 
 _STRONG, _WEAK = STRONG_WEIGHT, WEAK_WEIGHT  # a weak piece weighs 1, a candidate is supported from 2 (§6.10)
 _MAX_TERMS = 2
@@ -74,7 +74,8 @@ _PHRASE_TYPO_MIN = 90.0
 #: a trigger's tight punctuation: ``C#``, ``C++``, ``GP%``, ``.NET``, ``Node.js``, ``1:1``, ``A/B``, ``R&D``
 _PUNCT_TRIGGER = _re.compile(r"[0-9A-Za-z][#+%]|(?:^|[0-9A-Za-z])[./:&][0-9A-Za-z]")
 _ACRONYM = _re.compile(r"[A-Z][A-Z0-9]+")
-_INCIDENTAL = "next to a specific trigger of"
+#: the detail an acronym or punctuated trigger made incidental by another skill's specific trigger carries
+INCIDENTAL = _INCIDENTAL = "next to a specific trigger of"
 OWN_ASK = "the task asks for it in a request of its own"  # an everyday word's ask of its own (several.py)
 _NO_WORLD = ", and no other word of the task is about the registry's world"
 #: said of the weaker pieces of a skill whose trigger the task negates (they do not count)
@@ -285,14 +286,19 @@ def _bare(text: str, verb: str, trigger: str) -> bool:
 
 
 def _asked(pieces: list[Piece], requests: list[Signal], mixups: list[tuple[int, int]], text: str,
-           lexicon: Lexicon | None = None) -> Piece | None:
+           lexicon: Lexicon | None = None,
+           excluded: Sequence[tuple[tuple[int, int], tuple[int, int]]] = ()) -> Piece | None:
     """The ``ask`` piece (docs/formats.md §6.10) of a candidate whose only
     counted trigger is one fairly common word that the task asks for: the
     word is the request's verb or inside its object ("Write April's
     newsletter", "debug why the worker hangs", "メルマガの原稿を書いて"), so
     the task asks for work on it, which an everyday sentence that merely
     holds the word ("the pandas at Ueno Zoo", "a snow drift") does not; else
-    None."""
+    None. ``mixups``: spans of other skills' matched ``not_when`` phrases;
+    ``excluded``: ``(trigger span, not_when span)`` of each trigger of a
+    skill its ``not_when`` dropped (character offsets into ``text``): a
+    request holding one besides this word is for that excluded work and asks
+    nothing of this candidate, unless the ``not_when`` lies on this word."""
     counted = [p for p in pieces if p.kind == "trigger" and p.counts]
     if len(counted) != 1 or not (
             counted[0].detail.startswith(_ASKABLE)
@@ -307,6 +313,11 @@ def _asked(pieces: list[Piece], requests: list[Signal], mixups: list[tuple[int, 
     verb = r[2]
     if any(a <= p.span[0] and p.span[1] <= b and (a, b) != p.span for a, b in mixups):
         return None  # inside a longer phrase the registry names as another skill's mix-up (its not_when)
+    if any(r[0] <= a and b <= r[1] and (b <= p.span[0] or p.span[1] <= a) and not _overlaps(nw, p.span)
+           for (a, b), nw in excluded):
+        return None  # the request is for a trigger of a skill its not_when rules out ("Booking flights for my
+        # personal holiday": the booking is of flights, not of this skill's instruments); unless that not_when
+        # is this word, which hands the task over to this skill ("debug the dockerfile", docker: not_when debug)
     if not verb.isascii() and not ja_object(text, r, p.span):
         return None  # "デプロイして": the request names nothing to work on
     if verb.isascii() and _bare(text, verb, p.text):
@@ -477,10 +488,11 @@ def assess(task: PreparedTask, reached: Reached, ranked: Sequence[str], lexicon:
             n_terms += 1
             pieces.append(Piece("term", text[span[0]:span[1]], span, w, f"the domain term {quote(term)}", term))
         ctx = None
+        term_spans = [p.span for p in pieces if p.kind == "term"]  # a word counted as a term is no context too
         for owner, term, span in found_context:
             if owner is not None and owner != "":
                 continue
-            if any(_overlaps(span, s) for s in used_spans) or within(span, negations) is not None:
+            if any(_overlaps(span, s) for s in (*used_spans, *term_spans)) or within(span, negations) is not None:
                 continue
             if _repeats(term, said):
                 continue  # a counted trigger's word again is not another word about the registry's world
@@ -497,7 +509,9 @@ def assess(task: PreparedTask, reached: Reached, ranked: Sequence[str], lexicon:
         if sum(p.weight for p in pieces) < _STRONG and any(p.kind == "trigger" and p.counts for p in pieces):
             if requests is None:
                 requests = asks(text)
-            ask = _asked(pieces, requests, [m.span for o, m in not_when.items() if o != sid], text, lexicon)
+            excluded = [(sp, not_when[o].span) for _, o, tp in leading if o in not_when and o != sid
+                        for sp, q in tp if q.kind == "trigger"] if not_when else ()
+            ask = _asked(pieces, requests, [m.span for o, m in not_when.items() if o != sid], text, lexicon, excluded)
             if ask is None:
                 ask = own_ask(sid, pieces, requests)
             if ask is not None:

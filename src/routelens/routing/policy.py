@@ -73,7 +73,7 @@ from routelens.routing.candidates import CandidateList, LiveGroups, MatchList
 from routelens.routing.compositions import and_words, anchor, compositions, weak_members
 from routelens.routing.decision import Expansion, format_score, index_state_words, line_span, listed_evidence, quote
 from routelens.routing.entries import Entries
-from routelens.routing.evidence import Candidate
+from routelens.routing.evidence import INCIDENTAL, Candidate
 from routelens.routing.matching import NEAR_MISS_FLOOR, Match
 from routelens.routing.readback import read_back
 from routelens.routing.several import (ALTERNATIVE as _ALTERNATIVE, alternatives, asked_for, parted_ask, stated_apart,
@@ -232,8 +232,23 @@ def _decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdic
         # ... unless its one word names only what the best candidate's work is for (what_it_is_for)
         purpose: dict[int, str] = {}
 
+        own_of: dict[int, tuple[int, int]] = {}
+
+        def own(c: Candidate) -> tuple[int, int]:
+            """(c's weight, the top's weight) without the words both count (§6.3 step 9)"""
+            got = own_of.get(id(c))
+            if got is None:
+                got = own_of[id(c)] = _own_weights(c, top)
+            return got
+
         def rival(c: Candidate) -> bool:
-            return (c is not top and c.counted and (c.rival or apart(c) or thing_for(c, top, ev.task))
+            if c is top or not c.counted:
+                return False
+            cw, tw = own(c)
+            # one everyday word besides the words both count is no rival of a top with evidence of its own (an
+            # acronym made incidental by the top's specific trigger still names a thing of its own: it stays one)
+            weighty = c.rival and (tw < 2 or cw >= 2 or c.tier != "everyday" or _incidental(c))
+            return ((weighty or apart(c) or thing_for(c, top, ev.task))
                     and not purpose.setdefault(id(c), what_it_is_for(c, top, ev.task) or ""))
 
         rivals = sorted((c for c in live_c if rival(c)), key=lambda c: (-c.weight, -c.score, c.id))
@@ -253,15 +268,19 @@ def _decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdic
 
         tell(lambda c: c is not top and c.counted and id(c) not in rival_ids,
              lambda c: f"not selected: {said}, what the work of {quote(top.id)} is for"
-             if (said := purpose.get(id(c))) else everyday_why)
+             if (said := purpose.get(id(c))) else everyday_why if own(c)[0] == c.weight
+             else f"{everyday_why}, besides the words both count")
         if rivals or groups:
             second = rivals[0] if rivals else None
             first = lg.best(is_rival, _order)  # (a group's first member, read on its own)
             if first is not None and (second is None or first[0] < _order(second, second.id)):
                 second = cl.get(first[1])
             alike = (*rivals, *groups)
-            if top.weight >= second.weight + 2 and not any(c.strong or apart(c) for c in alike):
-                tell(is_rival, lambda c: f"not selected: {quote(top.id)} has more evidence ({top.weight} vs {c.weight})")
+            if own(second)[1] >= own(second)[0] + 2 and not any(c.strong or apart(c) for c in alike):
+                tell(is_rival, lambda c: f"not selected: {quote(top.id)} has more evidence ({top.weight} vs {c.weight})"
+                     if own(c) == (c.weight, top.weight) else
+                     f"not selected: {quote(top.id)} has more evidence besides the words both count "
+                     f"({own(c)[1]} vs {own(c)[0]})")
             else:
                 if all(c.supported for c in alike):
                     # (the members of a group of supported candidates share their anchor: no several needs)
@@ -295,6 +314,35 @@ def _decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdic
 
 
 _supported, _counted = attrgetter("supported"), attrgetter("counted")
+
+
+def _incidental(c: Candidate) -> bool:
+    """Whether ``c``'s tier is ``everyday`` only because its acronym or
+    punctuated trigger stands next to another skill's specific trigger
+    (docs/formats.md §6.10 `trigger`, shape)."""
+    return any(p.kind == "trigger" and INCIDENTAL in p.detail for p in c.pieces)
+
+
+def _own_weights(c: Candidate, top: Candidate) -> tuple[int, int]:
+    """``(c's weight, top's weight)`` without the words both count
+    (docs/formats.md §6.3 step 9): a ``context`` or ``term`` piece of ``c``
+    on the words of one of ``top`` says nothing about which of them the task
+    wants, so it is taken from both; a ``context`` of ``c`` on a ``term`` of
+    ``top`` is ``top``'s own word, taken from ``c`` only ("Reconciling ...":
+    ``reconcile`` is a term of payout-reconciliation, only the registry's
+    world for payment-methods)."""
+    cw, tw = c.weight, top.weight
+    theirs = [q for q in top.pieces if q.counts and q.kind in ("context", "term")]
+    if not theirs:
+        return cw, tw
+    for p in c.pieces:
+        if p.counts and p.kind in ("context", "term"):
+            q = next((q for q in theirs if p.span[0] < q.span[1] and q.span[0] < p.span[1]), None)
+            if q is not None:
+                cw -= p.weight
+                if not (p.kind == "context" and q.kind == "term"):
+                    tw -= q.weight
+    return cw, tw
 
 
 def _order(c: Candidate, sid: str) -> tuple:
@@ -358,8 +406,12 @@ def _weak_sentence(cands: list[Candidate], first: Candidate | None = None, total
     c = first if first is not None else cands[0]
     total = len(cands) if total is None else total
     if c.dropped_by:
-        return (f"{quote(c.id)} is ruled out by its not_when {quote(c.dropped_by)}" +
-                (f", and {total - 1} other candidate(s) lack evidence" if total > 1 else ""))
+        ruled = f"{quote(c.id)} is ruled out by its not_when {quote(c.dropped_by)}"
+        rest = [x for x in cands if x is not c and not x.dropped_by and any(p.kind == "trigger" for p in x.pieces)]
+        if rest:  # what the others rest on ("Booking flights for my personal holiday": booking, asked of flights)
+            return f"{ruled}; {_weak_sentence(rest)}"
+        return ruled + (f", and {total - 1} other candidate{'s' if total > 2 else ''} lack"
+                        f"{'' if total > 2 else 's'} evidence" if total > 1 else "")
     neg = [p for p in c.pieces if p.kind in _NOT_COUNTED]
     trig = [p for p in c.pieces if p.kind == "trigger"]
     if not trig and neg:

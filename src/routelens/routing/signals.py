@@ -305,8 +305,10 @@ def asks(task: str, pronoun: bool = False) -> list[Signal]:
         shown = words[0].group()
         if verb == "do" and words[1].group().lower() in _DO_OBJECT:
             pass  # "Do the stocktake", "please do an accessibility pass": "do" with an object is the request verb
-        elif verb in _NOT_A_REQUEST_VERB or not verb.isalpha() or not verb.isascii() or (len(shown) > 1 and shown.isupper()):
-            continue  # no verb: a closed-class word, a number, a punctuated word or an acronym
+        elif (verb in _NOT_A_REQUEST_VERB or not verb.isalpha() or not verb.isascii() or (len(shown) > 1 and shown.isupper())
+              or shown[1:] != shown[1:].lower()):
+            continue  # no verb: a closed-class word, a number, a punctuated word, an acronym or a name written
+            # with a capital inside ("PayPal payout for March doesn't match", "GitHub Actions are slow")
         elif words[1].group().lower() not in _DO_OBJECT and never_a_verb(verb):
             continue  # a noun or an adjective opening a noun phrase ("Restaurant booking in Gion"); "triage the
             # crash" (a noun to WordNet, a verb in a ticket) stays a request before its determiner

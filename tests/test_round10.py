@@ -1,0 +1,199 @@
+"""Routing round 10 (matcher 13), each rule with the blind case that failed
+(docs/formats.md §6.3 step 9, §6.10 ``ask`` and ``context``):
+
+- the words two candidates both count (a ``context`` or ``term`` piece on
+  the same words) do not tell them apart: a rival's weight and the best
+  candidate's are compared without them, and one everyday word besides
+  them is no rival of a best candidate with evidence of its own;
+- a word counted as the skill's domain term is no ``context`` for it too
+  (one word, one piece);
+- a request whose object holds a trigger of a skill its ``not_when``
+  dropped asks nothing of the request's own word, unless that ``not_when``
+  lies on the word;
+- a word with a capital after its first letter (PayPal, GitHub) opens no
+  request.
+"""
+
+from pathlib import Path
+
+import pytest
+
+from routelens.registry.load import parse_registry
+from routelens.routing.router import Router
+from routelens.routing.signals import asks
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH = ROOT / "benchmarks" / "registries"
+
+
+def _bench(name: str) -> Router:
+    return Router.from_paths(BENCH / name / "skills.yaml", BENCH / name / "generated" / "routing.min.json")
+
+
+@pytest.fixture(scope="module")
+def retail() -> Router:
+    return _bench("retail-ops")
+
+
+@pytest.fixture(scope="module")
+def lab() -> Router:
+    return _bench("research-lab")
+
+
+def _pieces(d, sid):
+    return [(p.kind, p.weight, p.detail) for p in next(c for c in d.evidence if c.id == sid).pieces]
+
+
+# ---------------------------------------------------------------- words both candidates count
+
+def test_a_shared_registry_word_does_not_make_an_everyday_word_a_rival(retail):
+    # retail-ops, blind case (specificity): "report" was supported only by "chiba", which backs "aged stock" too
+    d = retail.route("Aged stock report for Chiba, anything older than 180 days")
+    assert (d.mode, d.reason, d.skills) == ("index", "clear_candidate", ("inventory-analytics",))
+    assert _pieces(d, "sales-reporting") == [("trigger", 1, 'the everyday word "report" (Zipf 5.3)'),
+                                             ("context", 1, 'the registry\'s term "chiba"')]
+    assert next(c for c in d.evidence if c.id == "sales-reporting").why == (
+        'not selected: an everyday word only, next to the evidence for "inventory-analytics", '
+        "besides the words both count")
+
+
+SHARED = b"""schema_version: 1
+skills:
+  returns-rma:
+    path: skills/returns-rma.md
+    priority: P1
+    triggers: [RMA, return label]
+    description: Raise an RMA and a return label
+  order-changes:
+    path: skills/order-changes.md
+    priority: P1
+    triggers: [order, address change]
+    description: Change an order before dispatch
+  visa-immigration:
+    path: skills/visa-immigration.md
+    priority: P1
+    triggers: [visa]
+    description: Visa letters for visiting researchers
+  visitor-access:
+    path: skills/visitor-access.md
+    priority: P1
+    triggers: [visitor]
+    description: Building passes for guests
+"""
+
+
+@pytest.fixture(scope="module")
+def shared() -> Router:
+    return Router.from_registry(parse_registry(SHARED, Path("skills.yaml")))
+
+
+@pytest.mark.parametrize("task, mode, reason, skills", [
+    # "order" rests on the identifier the acronym has too: besides it, one everyday word
+    ("Raise an RMA for order UK-40417 please", "index", "clear_candidate", ["returns-rma"]),
+    # both rest on one everyday word and the same identifier: neither has evidence of its own
+    ("the visitor needs a visa for lab_kyoto_2", "full", "ambiguous", []),
+    # a phrase of its own beside the identifier: a rival still
+    ("Raise an RMA and an address change for UK-40417", "full", "ambiguous", []),
+])
+def test_words_both_count(shared, task, mode, reason, skills):
+    d = shared.route(task)
+    assert (d.mode, d.reason, list(d.skills)) == (mode, reason, skills)
+
+
+def test_a_rivals_weight_is_told_without_the_shared_words(shared):
+    d = shared.route("Raise an RMA for order UK-40417 please")
+    assert [(c.id, c.weight) for c in d.evidence] == [("order-changes", 2), ("returns-rma", 3)]
+
+
+# ---------------------------------------------------------------- one word, one piece
+
+def test_a_domain_term_is_no_context_for_its_own_skill(retail):
+    # "reconcile" was the domain term of payout-reconciliation and the registry's term besides: counted twice
+    d = retail.route("Reconciling the PayPal payouts for February, two are missing")
+    assert _pieces(d, "payout-reconciliation") == [
+        ("trigger", 1, 'the fairly common word "payout" (Zipf 3.3), inflection'),
+        ("term", 1, 'the domain term "reconcile"')]
+    # payment-methods keeps it as the registry's world, which besides payout-reconciliation's own term is
+    # nothing: "paypal" is a fairly common word (a rival), 2 against 1 is no clear lead
+    assert (d.mode, d.reason) == ("full", "ambiguous")
+
+
+# ---------------------------------------------------------------- a request for excluded work
+
+NOT_WHEN = b"""schema_version: 1
+skills:
+  equipment-booking:
+    path: skills/equipment-booking.md
+    priority: P1
+    triggers: [booking, plate reader]
+    description: Book shared instruments (plate readers, centrifuges) in PPMS
+  conference-travel:
+    path: skills/conference-travel.md
+    priority: P1
+    triggers: [flights, conference travel]
+    not_when: [personal holiday]
+    description: Plan conference trips - registration, flights, hotels
+  debugging:
+    path: skills/debugging.md
+    priority: P1
+    triggers: [debug]
+    description: Find the cause of a failure
+  docker-container:
+    path: skills/docker-container.md
+    priority: P1
+    triggers: [dockerfile]
+    not_when: [debug]
+    description: Write and slim Dockerfiles
+"""
+
+
+@pytest.fixture(scope="module")
+def excluded() -> Router:
+    return Router.from_registry(parse_registry(NOT_WHEN, Path("skills.yaml")))
+
+
+@pytest.mark.parametrize("task, mode, reason, skills", [
+    # the booking is of flights, which conference-travel's not_when rules out for a holiday
+    ("Booking flights for my personal holiday in Okinawa", "full", "weak_evidence", []),
+    # the booking's object is this skill's own: it still asks
+    ("Booking the plate reader for my personal holiday week", "index", "clear_candidate", ["equipment-booking"]),
+    # docker-container's not_when is "debug": it hands the task over to debugging
+    ("debug the dockerfile", "index", "clear_candidate", ["debugging"]),
+])
+def test_a_request_for_excluded_work(excluded, task, mode, reason, skills):
+    d = excluded.route(task)
+    assert (d.mode, d.reason, list(d.skills)) == (mode, reason, skills)
+
+
+def test_the_research_lab_case_and_its_sentence(lab):
+    # research-lab, blind case (not_when), routed to equipment-booking before this round
+    d = lab.route("Booking flights for my personal holiday in Okinawa")
+    assert (d.mode, d.reason) == ("full", "weak_evidence")
+    assert d.message == ('Fell back to the full registry: "conference-travel" is ruled out by its not_when '
+                         '"personal holiday"; the only evidence is the fairly common word "booking"; nothing else '
+                         "in the task is about equipment-booking")
+
+
+def test_the_not_when_sentence_counts_the_others(excluded):
+    d = excluded.route("flights for my personal holiday")
+    assert d.message == ('Fell back to the full registry: "conference-travel" is ruled out by its not_when '
+                         '"personal holiday"')
+
+
+# ---------------------------------------------------------------- a name is no request verb
+
+@pytest.mark.parametrize("task, verbs", [
+    ("PayPal payout for March doesn't match the bank statement", []),
+    ("GitHub Actions runner for the monorepo", []),
+    ("Pay the supplier for March", ["Pay"]),
+    ("Reconcile the PayPal payouts", ["Reconcile"]),
+])
+def test_a_name_with_a_capital_inside_opens_no_request(task, verbs):
+    assert [s[2] for s in asks(task)] == verbs
+
+
+def test_the_paypal_case(retail):
+    # retail-ops, blind case (specificity): "PayPal" was read as a request verb and asked for itself
+    d = retail.route("PayPal payout for March doesn't match the bank statement, £300 short")
+    assert (d.mode, d.reason, d.skills) == ("index", "clear_candidate", ("payout-reconciliation",))
+    assert _pieces(d, "payment-methods") == [("trigger", 1, 'the fairly common word "paypal" (Zipf 3.7)')]
