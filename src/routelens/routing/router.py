@@ -433,7 +433,8 @@ class Router:
         rule_hits = sorted((m for m in rules.values() if m.score >= threshold), key=lambda m: (-m.score, m.id))
         risk_hits = sorted((m for m in risks.values() if m.score >= threshold), key=lambda m: (m.span[0], m.id))
         text = p.original if not p.truncated else p.original[:MAX_TASK_CHARS]
-        steer = tuple(steering(text))
+        steer = tuple(steering(text, lambda: [h.span for _, hs, _ in reached.hit_lists() for h in hs
+                                              if h.score >= 100.0 and len(h.trigger.split()) >= 2]))
         harm = tuple(destructive(task)) if self.settings.destructive_intents else ()
         explicit, unknown_ids, unknown = self._explicit(p)
         candidates: tuple | CandidateList = ()

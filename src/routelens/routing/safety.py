@@ -36,12 +36,21 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
+from typing import Callable, Sequence
 
 from routelens.routing.signals import Signal
 
 __all__ = ["folded", "steering", "destructive"]
 
 _I = re.IGNORECASE
+
+#: an order to ignore or bypass the router's rules and checks; ``what``: the thing bypassed (no order when it
+#: is a word of a trigger phrase of the registry, that work itself: "Skip the fact check, it's done"); "don't
+#: forget to", "never forget" ask for the work (docs/formats.md §6.11)
+_BYPASS = re.compile(r"\b(?:ignore|disregard|(?<!n't )(?<!n’t )(?<!not )(?<!never )forget|bypass|override|skip|"
+                     r"disable|turn\s+off|suspend)\b[^.\n]{0,40}?"
+                     r"\b(?P<what>instructions?|rules?|checks?|guardrails?|safety|restrictions?|filters?|polic(?:y|ies)|"
+                     r"routing|router|registry|fallbacks?|threshold|flags?|validation)\b", _I)
 
 _STEERING = [
     # a fake role or system line
@@ -51,10 +60,6 @@ _STEERING = [
     # "developer mode", "god mode", "jailbreak"
     re.compile(r"\b(?:developer|debug|god|admin|maintenance|jailbreak|unrestricted)\s+mode\b", _I),
     re.compile(r"\bjailbreak\w*", _I),
-    # orders to ignore or bypass the router's rules and checks
-    re.compile(r"\b(?:ignore|disregard|forget|bypass|override|skip|disable|turn\s+off|suspend)\b[^.\n]{0,40}?"
-               r"\b(?:instructions?|rules?|checks?|guardrails?|safety|restrictions?|filters?|polic(?:y|ies)|"
-               r"routing|router|registry|fallbacks?|threshold|flags?|validation)\b", _I),
     re.compile(r"\b(?:never|don'?t|do\s+not|no)\s+fall\s*-?\s*back\b", _I),
     re.compile(r"\b(?:rules?|checks?)\s+(?:don'?t|do\s+not|doesn'?t)\s+apply\b", _I),
     # authority claims
@@ -218,12 +223,29 @@ def _on_task(task: str, spans: list[tuple[int, int]], starts: tuple[int, ...] | 
     return sorted(set(out))
 
 
-def steering(task: str) -> list[Signal]:
+def steering(task: str, work: Callable[[], Sequence[tuple[int, int]]] | None = None) -> list[Signal]:
     """Spans of text that try to steer the router (docs/formats.md §6.11),
     in task order, as ``(start, end, text)`` on ``task`` as typed (the
-    patterns read :func:`folded` text); ``[]`` for an ordinary request."""
+    patterns read :func:`folded` text); ``[]`` for an ordinary request.
+    ``work``, when given, returns the spans (character offsets into
+    ``task``) of the registry's trigger phrases the task holds: an order to
+    skip or ignore a word inside one is about that work, not the router's
+    checks ("Skip the fact check, it's done"), and is no steering; it is
+    called only when such an order is found."""
     text, starts = folded(task)
-    return _on_task(task, [m.span() for rx in _STEERING for m in rx.finditer(text)], starts)
+    spans = [m.span() for rx in _STEERING for m in rx.finditer(text)]
+    phrases = None
+    for m in _BYPASS.finditer(text):
+        if work is not None:
+            a, b = m.span("what")
+            if starts is not None:
+                a, b = starts[a], starts[b - 1] + 1
+            if phrases is None:
+                phrases = work()
+            if any(x <= a and b <= y for x, y in phrases):
+                continue
+        spans.append(m.span())
+    return _on_task(task, spans, starts)
 
 
 def destructive(task: str) -> list[Signal]:
