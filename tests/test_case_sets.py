@@ -25,7 +25,7 @@ SETS = {
     # written blind
     "holdout": (ROOT / "skills.yaml", ROOT / "tests/cases/routing-holdout.yaml", (67, 67, 67, 69, 17, 17, 0, 8)),
     "data-platform": (BENCH / "data-platform/skills.yaml", BENCH / "data-platform/cases.yaml",
-                      (165, 166, 165, 178, 147, 147, 0, 10)),
+                      (166, 167, 166, 178, 147, 147, 0, 10)),
     "hospitality": (BENCH / "hospitality/skills.yaml", BENCH / "hospitality/cases.yaml",
                     (152, 153, 152, 182, 152, 153, 0, 12)),
     # written blind in routing round 8, then dev sets of that round

@@ -250,3 +250,60 @@ def test_steering_reads_the_work_only_when_an_order_is_found():
     assert steering("Skip the fact check") == [(0, 19, "Skip the fact check")]
     assert steering("never forget the rules") == []
     assert steering("forget the rules") == [(0, 16, "forget the rules")]
+
+
+# ---------------------------------------------------------------- a misspelling that makes no word is a slip
+
+from routelens.text.typos import word_similarity  # noqa: E402
+from routelens.text.verbs import a_word  # noqa: E402
+
+
+@pytest.mark.parametrize("trigger_word, task_word, without, with_words", [
+    ("check", "chek", 64.0, 88.0),            # a consonant dropped from a short word, making no word
+    ("translate", "translat", 80.0, 93.3),    # the last letter dropped
+    ("postmortem", "postmorten", 82.0, 90.0),  # a wrong last letter in a long word
+    ("deploy", "deploys", 95.0, 95.0),        # an inflection is one whatever the lists say
+    ("outage", "outrage", 82.9, 82.9),        # a real word stays another word
+    ("raven", "ramen", 60.0, 60.0),           # a wrong letter inside a short word keeps its cost
+])
+def test_a_misspelling_that_makes_no_word(trigger_word, task_word, without, with_words):
+    assert round(word_similarity(trigger_word, task_word), 1) == without
+    assert round(word_similarity(trigger_word, task_word, a_word), 1) == with_words
+
+
+def test_the_word_lists_know_words_and_their_inflections():
+    assert [a_word(w) for w in ("chek", "translat", "outrage", "raining", "locates", "ramen")] == [
+        False, False, True, True, True, False]
+
+
+TYPOS = b"""schema_version: 1
+skills:
+  fact-check:
+    path: skills/fact-check.md
+    priority: P1
+    triggers: [fact check]
+    description: Check the facts of a story
+  translation:
+    path: skills/translation.md
+    priority: P1
+    triggers: [translate, translation]
+    description: Translate stories between English and Japanese
+  foia-requests:
+    path: skills/foia-requests.md
+    priority: P1
+    triggers: [FOIA]
+    description: Public records requests
+"""
+
+
+@pytest.mark.parametrize("task, mode, reason, skills", [
+    # newsroom, blind cases (typo): both fell back no_match at 80
+    ("Fact chek the minister's numbers", "index", "clear_candidate", ["fact-check"]),
+    ("Translat the editorial into Japanese by noon", "index", "clear_candidate", ["translation"]),
+    # an acronym one letter off is another acronym
+    ("Check FBIA traffic for last month", "full", "no_match", []),
+])
+def test_misspellings_route(task, mode, reason, skills):
+    r = Router.from_registry(parse_registry(TYPOS, Path("skills.yaml")))
+    d = r.route(task)
+    assert (d.mode, d.reason, list(d.skills)) == (mode, reason, skills)

@@ -73,6 +73,7 @@ from typing import Iterable, Iterator, Sequence
 
 from routelens.routing.columns import IdLists, Postings, Strings, column as _column, from_column as _from_column
 from routelens.text.typos import word_similarity
+from routelens.text.verbs import a_word
 from routelens.text.unicode import is_spaceless, normalize_text
 from routelens.text.words import MATCH_STOP_WORDS, inflection_key, inflects, is_katakana, lemma_candidates
 
@@ -1057,7 +1058,7 @@ class TriggerMatcher:
         if hits is None:
             hits = []
             for u in sorted(self._word_candidates(t)):
-                s = 100.0 if u == t else word_similarity(u, t)
+                s = 100.0 if u == t else word_similarity(u, t, a_word)
                 if s > 0:
                     hits.append((u, s))
             if len(self._word_cache) >= self.WORD_CACHE_SIZE:

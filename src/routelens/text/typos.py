@@ -6,6 +6,7 @@ which keeps only those that would score as a typo at the threshold)."""
 from __future__ import annotations
 
 import re
+from typing import Callable
 
 from rapidfuzz.distance import OSA, Levenshtein
 
@@ -24,7 +25,7 @@ _COST_WRONG_SHORT = 200.0  # one wrong letter in a short word
 _COST_CHANGES_WORD = 180.0  # a dropped consonant, or an edit of the last letter
 
 
-def _typo_score(u: str, t: str) -> float:
+def _typo_score(u: str, t: str, word: bool = True) -> float:
     """Similarity of a trigger word ``u`` and a different task word ``t`` (4+
     letters), by the kind of edit (rapidfuzz OSA / Levenshtein distances),
     with ``L`` the longer length. The common typing slips cost ``60 / L``
@@ -42,7 +43,17 @@ def _typo_score(u: str, t: str) -> float:
     shorter one ("locate" for "locale"); one extra letter that doubles
     nothing costs ``120 / L`` (so "outrage" stays below 85 for "outage").
     Two edits cost ``100 * 2 / L`` in a word of :data:`_SHORT_WORD` letters
-    or more and give 0 in a shorter one; more edits give 0."""
+    or more and give 0 in a shorter one; more edits give 0.
+
+    ``word``: whether ``t`` is a real word. When it is not (``False``: no
+    list knows it, so the edit made no other word), the last letter, or a
+    consonant of a word of fewer than :data:`_INNER_CONSONANT` letters,
+    missing from a word of 5+ letters costs ``60 / L`` like any slip ("chek"
+    for "check": 88, "translat" for "translate": 93.3; a first letter
+    missing keeps its cost), and a wrong last letter in a word of
+    :data:`_SHORT_WORD` letters or more ``100 / L`` ("postmorten": 90); a
+    wrong letter inside a shorter word keeps its cost ("ramen" is no typo
+    of "raven")."""
     L = max(len(u), len(t))
     d = OSA.distance(u, t, score_cutoff=3)
     if d > 2:
@@ -53,11 +64,15 @@ def _typo_score(u: str, t: str) -> float:
         i = next((k for k in range(len(t)) if u[k] != t[k]), len(t))
         c = u[i]
         doubled = (i > 0 and u[i - 1] == c) or (i + 1 < len(u) and u[i + 1] == c)
+        # a missing letter that would make another word, when it made none, is a slip ("chek", "translat")
+        slip = not word and i > 0 and L >= 5
         if i == len(u) - 1 and not doubled:
-            return 100.0 - _COST_CHANGES_WORD / L
+            return 100.0 - (_COST_SLIP if slip else _COST_CHANGES_WORD) / L
         if doubled or c in _VOWELS:
             return 100.0 - _COST_SLIP / L
         inner = i > 0 and L >= _INNER_CONSONANT
+        if slip and L < _INNER_CONSONANT:
+            return 100.0 - _COST_SLIP / L
         return 100.0 - (_COST_CHANGES_WORD if L < _LONG_WORD and not inner else _COST_WRONG) / L
     if len(t) > len(u):  # an extra letter in the task word
         i = next((k for k in range(len(u)) if u[k] != t[k]), len(u))
@@ -68,11 +83,11 @@ def _typo_score(u: str, t: str) -> float:
     if Levenshtein.distance(u, t, score_cutoff=1) > 1:  # two letters swapped
         return 100.0 - _COST_SLIP / L
     if u[-1] != t[-1]:  # the last letter is wrong
-        return 100.0 - _COST_CHANGES_WORD / L
+        return 100.0 - (_COST_WRONG if not word and L >= _SHORT_WORD else _COST_CHANGES_WORD) / L
     return 100.0 - (_COST_WRONG if L >= _SHORT_WORD else _COST_WRONG_SHORT) / L  # one wrong letter
 
 
-def word_similarity(u: str, t: str) -> float:
+def word_similarity(u: str, t: str, is_word: Callable[[str], bool] | None = None) -> float:
     """Similarity 0-100 of a trigger word ``u`` and a task word ``t`` (both
     normalised, docs/formats.md §6.7): 100 equal; 95 a regular inflection of
     ``u`` (:func:`routelens.text.words.inflects`: "migrations",
@@ -82,7 +97,12 @@ def word_similarity(u: str, t: str) -> float:
     inflection ("formatter", "escalator", "deployment", "excellent") is
     another word: it only scores as a typo when one or two edits away, and
     the evidence model counts a typo as weak (docs/formats.md §6.10).
-    Scores below 60 are returned as 0 (not aligned)."""
+    ``is_word``, when given, tells whether ``t`` is a real word (the router
+    passes :func:`routelens.text.verbs.a_word`; the build's list of real
+    words one edit away, docs §3.7 ``near``, passes none, so the index does
+    not depend on it): a misspelling that makes no word is scored as a
+    slip (:func:`_typo_score`). Scores below 60 are returned as 0 (not
+    aligned)."""
     if u == t:
         return 100.0
     if inflects(u, t):
@@ -93,10 +113,11 @@ def word_similarity(u: str, t: str) -> float:
     if len(u) <= 3 or len(t) <= 3 or not u.isalpha() or not t.isalpha():
         return 0.0
     best = 0.0
+    word = is_word(t) if is_word is not None else True
     if abs(len(u) - len(t)) <= 2:
-        best = _typo_score(u, t)
+        best = _typo_score(u, t, word)
     if best < 90.0 and len(t) >= 5 and t.endswith("s") and abs(len(u) - len(t) + 1) <= 2:
-        best = max(best, _typo_score(u, t[:-1]) - 1.0)  # "dashbaords"
+        best = max(best, _typo_score(u, t[:-1], word) - 1.0)  # "dashbaords"
     return best if best >= _WORD_SIM_FLOOR else 0.0
 
 

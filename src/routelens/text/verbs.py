@@ -18,7 +18,7 @@ from importlib import resources
 
 from routelens.text.words import lemma_candidates
 
-__all__ = ["never_a_verb", "a_verb"]
+__all__ = ["never_a_verb", "a_verb", "a_word"]
 
 _LOCK = threading.Lock()
 _SETS: list[frozenset[str]] = []
@@ -59,3 +59,13 @@ def a_verb(word: str) -> bool:
         return False
     verbs, _ = _sets()
     return any(f in verbs for f in (w, *lemma_candidates(w)))
+
+
+def a_word(word: str) -> bool:
+    """True when ``word`` (ASCII, lowercase) or a word it is a regular
+    inflection of is on either list: a verb WordNet 3.0 knows, or a noun,
+    adjective or adverb it knows with wordfreq Zipf 2.5 or more ("raining",
+    "locate", "outrage"); False for a misspelling ("chek", "translat"), and
+    for jargon, names and rare words neither list holds."""
+    verbs, others = _sets()
+    return any(f in verbs or f in others for f in (word, *lemma_candidates(word)))
