@@ -16,7 +16,7 @@ from routelens.artifacts.vocabulary import TriggerFacts, WordFacts, stem_collisi
 from routelens.artifacts.write import check_out_dir, write_built
 from routelens.artifacts.bodies import body_problems
 from routelens.cli.commands.common import (
-    DEMO_LABEL, body_warning_lines, demo_read_only, load_or_exit, positive_int, resolve_paths,
+    DEMO_LABEL, body_warning_lines, demo_read_only, free_at_exit, load_or_exit, positive_int, resolve_paths,
 )
 from routelens.errors import BuildError
 from routelens.gcpause import gc_paused
@@ -258,6 +258,7 @@ def run(args) -> int:
         print(f"routelens build: {exc}", file=sys.stderr)
         return 2
     bodies: dict[str, dict[str, Any]] = {}  # what the build finds of each body, for the warnings
+    free_at_exit(bodies)
     helper = None
     if jobs >= 2 and len(reg.text) >= PARALLEL_MIN_CHARS:
         # the second process prepares the trigger keys, the warnings and the catalog's skills meanwhile
@@ -296,6 +297,7 @@ def run(args) -> int:
     finally:
         if helper is not None:
             helper.close()
+    free_at_exit(built, output)  # with the registry: freed by the process's exit (leave_to_exit)
     if big:
         print(f"done in {time.perf_counter() - t0:.1f}s", file=sys.stderr, flush=True)
     if not args.quiet:
