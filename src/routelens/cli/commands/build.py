@@ -121,10 +121,13 @@ def other_warning_lines(reg: Registry, reg_path: Path, triggers: Iterable[str] |
 
 
 #: the share of the catalog's skills (the first ones, in id order) the second process of ``--jobs 2`` renders;
-#: this one renders the rest once the index is built, while the second finishes its part: on the synthetic
-#: 10,000-skill registry the second process's last message then comes when this one asks for it (CPU time
-#: after the fork, 264 ms against 271 ms; 0.6 left this one 60 ms of work the second could have done)
-CHILD_SHARE = 0.75
+#: this one renders the rest once the index is built, while the second finishes its part, then says which
+#: bodies cannot be loaded while it waits for the last message (about 20 ms at 10,000 skills): on the
+#: synthetic 10,000-skill registry the second process's last message then comes about when this one has
+#: done both (CPU time after the fork, medians of 14 runs under load: it asks at 270 ms, the message is
+#: sent at 275; with 0.75, since the triggers are keyed by their parts' words, it asked at 288 and the
+#: message was sent at 265, so the body warnings came after it, on the longest path)
+CHILD_SHARE = 0.9
 
 
 class _Helper:
