@@ -258,6 +258,11 @@ except ImportError:  # an older checkout (--against)
     QUICK_EXIT = ()
 if sys.argv[1] in QUICK_EXIT:
     gc.disable()
+    try:  # and with the registry and output left to the exit, not freed when the command returns
+        from routelens.cli.commands.common import leave_to_exit
+        leave_to_exit()
+    except ImportError:  # an older checkout
+        pass
 sys.stdout = io.StringIO()
 sys.stderr = io.StringIO()
 code = main(sys.argv[1:])

@@ -56,6 +56,7 @@ __all__ = [
     "zipf",
     "trigger_zipf",
     "trigger_key",
+    "trigger_keys",
     "vocabulary",
     "triggers_facts",
     "TriggerFacts",
@@ -181,6 +182,57 @@ def trigger_key(trigger: str) -> str | None:
         if len(_KEY_CACHE) < 500_000:
             _KEY_CACHE[trigger] = key
     return key  # type: ignore[return-value]
+
+
+def trigger_keys(triggers: Iterable[str]) -> dict[str, str | None]:
+    """``{trigger: trigger_key(trigger)}`` for each of ``triggers``, each
+    remembered as :func:`trigger_key` remembers it. An ASCII trigger's words
+    are its parts' words (the parts between spaces: no word spans a space,
+    and lowering ASCII never moves one), so its key is found from the words
+    of each distinct part, cut once: the 13,000 distinct ASCII triggers of
+    10,000 skills are written with a few hundred words. Other triggers are
+    keyed one by one (:func:`trigger_key`)."""
+    out: dict[str, str | None] = {}
+    parts: dict[str, tuple[int, int, str | None, str | None, bool]] = {}
+    cache = _KEY_CACHE
+    for t in triggers:
+        key = cache.get(t, _NO_KEY)
+        if key is _NO_KEY:
+            key = _ascii_key(t, parts) if t.isascii() else _trigger_key(t)
+            if len(cache) < 500_000:
+                cache[t] = key
+        out[t] = key  # type: ignore[assignment]
+    return out
+
+
+def _ascii_key(trigger: str, parts: dict[str, tuple[int, int, str | None, str | None, bool]]) -> str | None:
+    """:func:`_trigger_key` of an ASCII ``trigger`` from its parts' words
+    (``parts``: part -> its words' count, content words' count, first word,
+    first content word, all digits; filled here)."""
+    n = c = 0
+    word = content = None
+    digits = True
+    for p in trigger.split(" "):
+        facts = parts.get(p)
+        if facts is None:
+            words = _LATIN_WORD_RE.findall(p.lower())
+            own = [w for w in words if w not in MATCH_STOP_WORDS]
+            facts = parts[p] = (len(words), len(own), words[0] if words else None, own[0] if own else None,
+                                all(w.isdigit() for w in words))
+        if facts[0]:
+            n += facts[0]
+            c += facts[1]
+            word = facts[2]
+            if facts[1]:
+                content = facts[3]
+            digits = digits and facts[4]
+    if n == 1:
+        return word
+    if c == 1:
+        return content
+    if n and digits:
+        return trigger.lower().strip().replace(" ", "")
+    return None
 
 
 _SPACELESS: list[re.Pattern[str]] = []
@@ -449,7 +501,7 @@ def triggers_facts(reg: Registry, _terms_out: dict[str, tuple[str, ...]] | None 
     tterms = dict(zip(per, terms_by_parts(list(per), PartTerms())))
     if _terms_out is not None:
         _terms_out.update(tterms)
-    tkey = {t: trigger_key(t) for t in per}
+    tkey = trigger_keys(per)
     counts: dict[str, int] = {}
     get = counts.get
     for t, n in per.items():

@@ -22,7 +22,7 @@ import sys
 from typing import Any
 
 from routelens import __version__
-from routelens.cli.commands.common import CommandExit, common_options
+from routelens.cli.commands.common import CommandExit, common_options, leave_to_exit
 from routelens.errors import NoRegistryError
 from routelens.text.visible import visible
 from routelens.text.words import closest  # already loaded by the registry reader: no start-up cost
@@ -299,6 +299,7 @@ def run(argv: list[str] | None = None) -> None:
     words = common_first(list(sys.argv[1:] if argv is None else argv))
     if words and words[0] in QUICK_EXIT:
         gc.disable()  # a short process: nothing it makes needs the collector (see QUICK_EXIT)
+        leave_to_exit()  # its registry and output are freed by the exit, not one object at a time
     code = main(argv)
     if _ran[0] in QUICK_EXIT:
         for stream in (sys.stdout, sys.stderr):

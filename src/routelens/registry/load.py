@@ -5,6 +5,8 @@
 from __future__ import annotations
 
 import re
+from itertools import chain
+from operator import attrgetter
 from pathlib import Path
 from typing import Callable
 
@@ -75,6 +77,14 @@ def run_on_items(reg: Registry) -> list[Diagnostic]:
     Costs nothing for values without " - "."""
     out: list[Diagnostic] = []
     lines = None
+    skills = list(reg.skills.values())
+    # none of the values holds " - " (the usual case): no entry to look at; NUL, which the registry refuses,
+    # parts the values, so no " - " spans two of them (55,000 triggers looked at one by one: about 10 ms)
+    joined = "\x00".join(chain(chain.from_iterable(map(attrgetter("triggers"), skills)),
+                               chain.from_iterable(e.not_when for e in skills if e.not_when),
+                               chain.from_iterable(e.triggers for e in reg.rules.values())))
+    if " - " not in joined:
+        return out
     entries = [("skills", e, "triggers", e.triggers) for e in reg.skills.values()]
     entries += [("skills", e, "not_when", e.not_when) for e in reg.skills.values() if e.not_when]
     entries += [("rules", e, "triggers", e.triggers) for e in reg.rules.values()]

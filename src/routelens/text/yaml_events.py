@@ -25,8 +25,6 @@ walk its nodes.
 
 from __future__ import annotations
 
-import bisect
-from itertools import accumulate
 from typing import Any, Callable
 
 from ruamel.yaml import events as ev
@@ -34,7 +32,7 @@ from ruamel.yaml import events as ev
 from routelens.errors import Diagnostic, RegistryError, RoutelensError
 from routelens.limits import LIMITS
 from routelens.text import yaml_spaces, yaml_words
-from routelens.text.canonical import decode_canonical, dedent_range, range_cut
+from routelens.text.canonical import LineCounter, decode_canonical, dedent_range, range_cut
 
 try:  # the C parser is ~10x faster; ruamel.yaml 0.19 needs ruamel.yaml.clib for it
     from ruamel.yaml.cyaml import CParser as _CParser
@@ -128,7 +126,7 @@ class Reader:
         self.display = display
         self.errors: list[Diagnostic] = []
         self.warnings: list[Diagnostic] = []
-        self._line_starts: list[int] | None = None
+        self._lines = LineCounter(text)
         self.fragment_offset = fragment_offset
         self.column_offset = column_offset
         self.alias_total = 0
@@ -147,24 +145,18 @@ class Reader:
     @property
     def line_starts(self) -> list[int]:
         """Character index of the start of each canonical line (only LF ends a line here)."""
-        if self._line_starts is None:
-            starts = [0]
-            starts.extend(accumulate(map((1).__add__, map(len, self.text.split("\n")))))
-            starts.pop()  # the index just past the end of the text
-            self._line_starts = starts
-        return self._line_starts
+        return self._lines.starts
 
     def line_of(self, index: int) -> int:
-        """1-based line of a character index."""
-        return bisect.bisect_right(self.line_starts, index)
+        """1-based line of a character index (counted: :class:`~routelens.text.canonical.LineCounter`)."""
+        return self._lines.line_of(index)
 
     def pos(self, index: int) -> tuple[int, int]:
         """(1-based line, 1-based column) of a character index (the end of a
         text that ends with a line break is line N+1, column 1, as parsers
         and editors report an unexpected end of file)."""
-        starts = self.line_starts
-        line = bisect.bisect_right(starts, index)
-        return line + self.fragment_offset, index - starts[line - 1] + 1 + self.column_offset
+        line, col = self._lines.pos(index)
+        return line + self.fragment_offset, col + self.column_offset
 
     def error(self, index: int, key_path: str, message: str) -> None:
         """Record an error at character ``index``; raises :class:`ReadStoppedError`

@@ -16,7 +16,7 @@ from routelens.artifacts.vocabulary import TriggerFacts, WordFacts, stem_collisi
 from routelens.artifacts.write import check_out_dir, write_built
 from routelens.artifacts.bodies import body_problems
 from routelens.cli.commands.common import (
-    DEMO_LABEL, body_warning_lines, demo_read_only, load_or_exit, positive_int, resolve_paths,
+    DEMO_LABEL, body_warning_lines, demo_read_only, free_at_exit, load_or_exit, positive_int, resolve_paths,
 )
 from routelens.errors import BuildError
 from routelens.gcpause import gc_paused
@@ -121,10 +121,13 @@ def other_warning_lines(reg: Registry, reg_path: Path, triggers: Iterable[str] |
 
 
 #: the share of the catalog's skills (the first ones, in id order) the second process of ``--jobs 2`` renders;
-#: this one renders the rest once the index is built, while the second finishes its part: on the synthetic
-#: 10,000-skill registry the second process's last message then comes when this one asks for it (CPU time
-#: after the fork, 264 ms against 271 ms; 0.6 left this one 60 ms of work the second could have done)
-CHILD_SHARE = 0.75
+#: this one renders the rest once the index is built, while the second finishes its part, then says which
+#: bodies cannot be loaded while it waits for the last message (about 20 ms at 10,000 skills): on the
+#: synthetic 10,000-skill registry the second process's last message then comes about when this one has
+#: done both (CPU time after the fork, medians of 14 runs under load: it asks at 270 ms, the message is
+#: sent at 275; with 0.75, since the triggers are keyed by their parts' words, it asked at 288 and the
+#: message was sent at 265, so the body warnings came after it, on the longest path)
+CHILD_SHARE = 0.9
 
 
 class _Helper:
@@ -258,6 +261,7 @@ def run(args) -> int:
         print(f"routelens build: {exc}", file=sys.stderr)
         return 2
     bodies: dict[str, dict[str, Any]] = {}  # what the build finds of each body, for the warnings
+    free_at_exit(bodies)
     helper = None
     if jobs >= 2 and len(reg.text) >= PARALLEL_MIN_CHARS:
         # the second process prepares the trigger keys, the warnings and the catalog's skills meanwhile
@@ -296,6 +300,7 @@ def run(args) -> int:
     finally:
         if helper is not None:
             helper.close()
+    free_at_exit(built, output)  # with the registry: freed by the process's exit (leave_to_exit)
     if big:
         print(f"done in {time.perf_counter() - t0:.1f}s", file=sys.stderr, flush=True)
     if not args.quiet:
