@@ -1,8 +1,13 @@
-"""A newcomer's rough edges (round 11), from the command line as they met
-them (docs/formats.md §1.3): a registry that merges shared defaults into
-every skill (``<<: *d``) printed one "not self-contained" warning per skill
-on every command: more than three are one line now, while the catalog and
-``routelens lint`` keep one item per entry."""
+"""A newcomer's two rough edges (round 11), from the command line as they
+met them (docs/formats.md §1.3):
+
+- a registry that merges shared defaults into every skill (``<<: *d``)
+  printed one "not self-contained" warning per skill on every command: more
+  than three are one line now, while the catalog and ``routelens lint``
+  keep one item per entry;
+- ``routelens lint`` called a disabled skill in a composition an error,
+  and ``build`` said nothing: every command that reads the registry warns
+  of it now, in lint's words, at the member's line and column."""
 
 from __future__ import annotations
 
@@ -80,3 +85,40 @@ def test_the_summary_counts_compositions_and_keeps_its_place_among_the_other_war
         "`routelens lint` lists every one",
         f"{reg}:32:3: warning: routing.colour: unknown routing key; ignored",
     ]
+
+
+def test_build_warns_of_a_disabled_skill_in_a_composition_as_lint_does(tmp_path, cli):
+    comp = "composition:\n  release-train:\n    - skill-00\n    - skill-01\n    - gone-tool\n"
+    reg = _registry(tmp_path, 2, comp)
+    line = (f"{reg}:21:7: warning: composition.release-train[2]: gone-tool is disabled: the router drops it, so "
+            "release-train is never served whole")
+    contained = [f"{reg}:{4 + 4 * i}:3: warning: skills.skill-{i:02d}: {NOT_CONTAINED}" for i in range(2)]
+    code, _out, err = cli("build", "--registry", reg)
+    assert code == 0 and err.splitlines() == contained + [line]
+    catalog = (tmp_path / "generated" / "catalog.json").read_bytes()
+    assert json.loads(catalog)["warnings"] == contained  # not kept in the catalog
+    code, _out, err = cli("check", "--registry", reg)
+    assert code == 0 and err.splitlines() == contained + [line]
+    # lint: the same words, at the same place, as an error
+    code, out, _err = cli("lint", "--registry", reg)
+    assert code == 1
+    assert line.replace(": warning: ", ": error: ") + " [disabled-in-composition]" in out.splitlines()
+
+
+def test_a_disabled_member_in_a_flow_list_or_an_aliased_list_is_placed_as_lint_places_it(tmp_path, cli):
+    comp = "composition:\n  trio: &t [skill-00, gone-tool]\n  again: *t\n"
+    reg = _registry(tmp_path, 1, comp)
+    code, _out, err = cli("build", "--registry", reg)
+    assert code == 0
+    assert err.splitlines() == [
+        f"{reg}:4:3: warning: skills.skill-00: {NOT_CONTAINED}",
+        f"{reg}:14:23: warning: composition.trio[1]: gone-tool is disabled: the router drops it, so trio is never "
+        "served whole",
+        f"{reg}:15:3: warning: composition.again: {NOT_CONTAINED}",
+        f"{reg}:15:3: warning: composition.again[1]: gone-tool is disabled: the router drops it, so again is never "
+        "served whole",
+    ]
+    code, out, _err = cli("lint", "--registry", reg)
+    lint = [x for x in out.splitlines() if x.endswith("[disabled-in-composition]")]
+    assert lint == [x.replace(": warning: ", ": error: ") + " [disabled-in-composition]"
+                    for x in err.splitlines() if "is disabled" in x]

@@ -4,8 +4,11 @@ The reader's warnings (:attr:`Registry.warnings`, kept one by one in the
 catalog and in ``routelens lint``) are printed as they are, except that more
 than :data:`NOT_SELF_CONTAINED_SHOWN` entries that are not self-contained
 (docs/formats.md §2.3: a registry that merges shared defaults, ``<<: *d``,
-into every skill) are summed up in one line (:func:`not_self_contained_line`)
-(docs/formats.md §1.3). Nothing here imports Textual.
+into every skill) are summed up in one line (:func:`not_self_contained_line`).
+After them, in file order, comes one warning per disabled member of a
+composition (:func:`disabled_members`), which ``routelens lint`` reports as
+the error ``disabled-in-composition``: a user who only builds learns of it
+too (docs/formats.md §1.3, §6.5). Nothing here imports Textual.
 """
 
 from __future__ import annotations
@@ -13,10 +16,12 @@ from __future__ import annotations
 import re
 
 from routelens.errors import Diagnostic
-from routelens.registry.model import Registry
+from routelens.registry.model import Composition, Registry
 from routelens.registry.validate import NOT_SELF_CONTAINED
+from routelens.text.canonical import dedent_range, range_cut
+from routelens.text.yaml_events import MAP, SEQ, ReadStoppedError, Reader, mask_separators
 
-__all__ = ["NOT_SELF_CONTAINED_SHOWN", "warning_lines", "not_self_contained_line"]
+__all__ = ["NOT_SELF_CONTAINED_SHOWN", "warning_lines", "not_self_contained_line", "disabled_members"]
 
 #: the most entries that are not self-contained whose warnings are printed one by one; more are summed up
 NOT_SELF_CONTAINED_SHOWN = 3
@@ -31,7 +36,8 @@ def warning_lines(reg: Registry) -> list[str]:
     """The registry's warnings as commands print them (``str`` lines, no
     line break, file order): the reader's own, with more than
     :data:`NOT_SELF_CONTAINED_SHOWN` not-self-contained ones replaced by
-    :func:`not_self_contained_line` where the first of them was."""
+    :func:`not_self_contained_line` where the first of them was, then
+    merged in by position the warnings of :func:`disabled_members`."""
     apart = [w for w in reg.warnings if w.message == NOT_SELF_CONTAINED and w.severity == "warning"]
     summed = len(apart) > NOT_SELF_CONTAINED_SHOWN
     placed: list[tuple[int, int, int, str]] = []
@@ -41,6 +47,8 @@ def warning_lines(reg: Registry) -> list[str]:
                 placed.append((w.line, w.column, order, not_self_contained_line(reg, apart)))
             continue
         placed.append((w.line, w.column, order, str(w)))
+    n = len(reg.warnings)
+    placed += [(d.line, d.column, n + i, str(d)) for i, d in enumerate(disabled_members(reg))]
     placed.sort()
     return [line for *_k, line in placed]
 
@@ -112,3 +120,46 @@ def not_self_contained_line(reg: Registry, warnings: list[Diagnostic]) -> str:
 def _and(words: list[str]) -> str:
     """``a``, ``a and b``, ``a, b and c``."""
     return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else "".join(words)
+
+
+def disabled_members(reg: Registry) -> list[Diagnostic]:
+    """One warning (:class:`~routelens.errors.Diagnostic`, severity
+    ``"warning"``) per disabled skill a composition lists, in file order,
+    at the member's list item: ``FILE:LINE:COL: warning:
+    composition.ID[I]: SKILL is disabled: the router drops it, so ID is
+    never served whole`` (docs/formats.md §6.5). ``routelens lint`` gives
+    the same line as the error ``disabled-in-composition``. Raises nothing."""
+    found: list[Diagnostic] = []
+    for c in sorted(reg.compositions.values(), key=lambda c: c.source_start):
+        at = None
+        for i, m in enumerate(c.members):
+            skill = reg.skills.get(m)
+            if skill is None or skill.status != "disabled":
+                continue
+            if at is None:
+                at = _member_positions(reg, c)
+            line, col = at[i] if i < len(at) else at[-1] if at else (c.source_start, 1)
+            found.append(Diagnostic(reg.display_name, line, col, f"composition.{c.id}[{i}]",
+                                    f"{m} is disabled: the router drops it, so {c.id} is never served whole",
+                                    severity="warning"))
+    found.sort(key=lambda d: (d.line, d.column))
+    return found
+
+
+def _member_positions(reg: Registry, c: Composition) -> list[tuple[int, int]]:
+    """The 1-based (line, column) of each member item of ``c``, read from
+    its canonical line range alone (§2.3); when the range does not give
+    them (its list is an alias), the composition's key, for each."""
+    text = reg.range_text(c.source_start, c.source_end)
+    cut = range_cut(text)
+    key_at = (c.source_start, len(text) - len(text.lstrip(" ")) + 1)
+    body = dedent_range(text, cut)
+    parse_text, back = mask_separators(body)
+    r = Reader(body, reg.display_name, fragment_offset=c.source_start - 1, column_offset=cut)
+    try:
+        root = r.compose(parse_text, back)
+    except (ReadStoppedError, RecursionError):
+        return [key_at] * len(c.members)
+    if root is None or root.kind != MAP or len(root.items) != 2 or root.items[1].kind != SEQ:
+        return [key_at] * len(c.members)
+    return [r.pos(item.start) for item in root.items[1].items]
