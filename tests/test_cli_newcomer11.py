@@ -81,7 +81,8 @@ def test_the_summary_counts_compositions_and_keeps_its_place_among_the_other_war
     assert err.splitlines()[:2] == [
         f"{reg}: warning: 4 skills and 1 composition are not self-contained (skill-00, skill-01, skill-02 and 2 "
         "more): they use the aliases *e, *d and *p, whose anchors are on lines 2, 3 and 27, outside their line "
-        "ranges, so those ranges do not hold the aliased values and the router resolves these entries from the whole registry; "
+        "ranges, so those ranges do not hold the aliased values and the router resolves these entries from the "
+        "whole registry; "
         "`routelens lint` lists every one",
         f"{reg}:32:3: warning: routing.colour: unknown routing key; ignored",
     ]
