@@ -39,8 +39,11 @@ from routelens.text.yaml_events import (
     join_path,
 )
 
-__all__ = ["KNOWN_TOP_LEVEL", "ROUTING_KEYS", "SKILL_KEYS", "RULE_KEYS", "Validator", "validate_skill", "fast_skill", "compose_registry", "validate_registry"]
+__all__ = ["NOT_SELF_CONTAINED", "KNOWN_TOP_LEVEL", "ROUTING_KEYS", "SKILL_KEYS", "RULE_KEYS", "Validator", "validate_skill", "fast_skill", "compose_registry", "validate_registry"]
 
+#: The warning of a skill or composition whose range uses an alias whose anchor lies outside it (docs/formats.md
+#: §2.3); commands sum many up in one line (:mod:`routelens.registry.notices`), the catalog keeps each
+NOT_SELF_CONTAINED = "not self-contained: its range uses an alias whose anchor lies outside it"
 #: The top-level keys of the registry (docs/formats.md §1); others are a warning.
 KNOWN_TOP_LEVEL = ("schema_version", "skills", "composition", "rules", "routing")
 #: A number as YAML 1.2's core schema writes it (no .inf/.nan, no 0x, no 1_000).
@@ -255,7 +258,7 @@ def validate_skill(r: Reader, v: Validator, key: str, kn: Node, vn: Node) -> Ski
         return None
     start, end, contained = _entry_range(r, kn, vn)
     if not contained:
-        r.warn(kn.start, base, "not self-contained: its range uses an alias whose anchor lies outside it")
+        r.warn(kn.start, base, NOT_SELF_CONTAINED)
     return new_skill(sid, path_v, prio, trig, description, status, metadata, start, end, contained, not_when)
 
 
@@ -564,7 +567,7 @@ def validate_registry(r: Reader, root: Node | None, path: Path, text: str,
             continue
         start, end, contained = entry_range(kn, vn)
         if not contained:
-            r.warn(kn.start, base, "not self-contained: its range uses an alias whose anchor lies outside it")
+            r.warn(kn.start, base, NOT_SELF_CONTAINED)
         compositions[cid] = Composition(cid, tuple(members), start, end, contained)
 
     # rules

@@ -35,7 +35,10 @@ Checks (code, severity, where the rule comes from):
 ``missing-description``        warning   no description: the listing shows only the id
 ``deprecated-in-composition``  warning   a composition lists a deprecated skill
 ``disabled-in-composition``    error     a composition lists a disabled skill (the router
-                                         drops it, so the bundle is never whole)
+                                         drops it, so the bundle is never whole); build and
+                                         every command that reads the registry print the
+                                         same line as a warning
+                                         (:func:`~routelens.registry.notices.disabled_members`)
 ``missing-body``               error     the body file is missing, unreadable or refused
 ``agentskills-name``           warning   the id breaks the Agent Skills name rules (at most 64
                                          characters; lowercase letters, digits, single
@@ -95,6 +98,7 @@ from routelens.artifacts.vocabulary import stem_collisions, trigger_key, zipf
 from routelens.errors import FileReadError
 from routelens.limits import LIMITS
 from routelens.registry.keys import misspelled_keys
+from routelens.registry.notices import disabled_members
 from routelens.registry.model import Registry
 from routelens.routing.evidence import RARE_ZIPF
 from routelens.routing.matching import TriggerMatcher, prepare
@@ -617,13 +621,13 @@ def lint(reg: Registry, budget_chars: int | None = None, context_window: int = D
                     + ("them" if many else "it") + f" as {shown}")
 
     # --- compositions
+    # a disabled member: the line build and every command print as a warning (registry.notices), here an error
+    for w in disabled_members(reg):
+        findings.append(Finding("error", "disabled-in-composition", w.file, w.line, w.column, w.key_path, w.message))
     for c in reg.compositions.values():
         for i, m in enumerate(c.members):
             st = reg.skills[m].status if m in reg.skills else "active"
-            if st == "disabled":
-                add("error", "disabled-in-composition", f"composition.{c.id}[{i}]",
-                    f"{m} is disabled: the router drops it, so {c.id} is never served whole")
-            elif st == "deprecated":
+            if st == "deprecated":
                 add("warning", "deprecated-in-composition", f"composition.{c.id}[{i}]",
                     f"{m} is deprecated: replace it in {c.id}")
 

@@ -7,7 +7,7 @@ this one module, from the model's objects, and the screens only place it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 from routelens.paths import CATALOG_NAME, INDEX_NAME
 from routelens.registry import Diagnostic
@@ -171,9 +171,11 @@ def index_subtitle(tuples: int) -> str:
     return f"{num(tuples)} tuple{'' if tuples == 1 else 's'} · one per line"
 
 
-def warnings_notice(warnings: list[Diagnostic]) -> str | None:
+def warnings_notice(warnings: Sequence[Diagnostic | str]) -> str | None:
     """The registry pane's notice: how many warnings and the first one,
-    or None without warnings."""
+    or None without warnings. ``warnings``: the lines commands print
+    (:func:`routelens.registry.notices.warning_lines`: many entries that are
+    not self-contained are one line)."""
     if not warnings:
         return None
     return f"{count(len(warnings), 'warning')}: {warnings[0]}"

@@ -23,6 +23,7 @@ from routelens.artifacts.bodies import body_problems, body_warnings
 from routelens.errors import LIMIT_NOTE, CasesError, DiagnosticError, RegistryError
 from routelens.paths import REGISTRY_ENV, REGISTRY_NAME, bundled_registry, default_out_dir, default_registry
 from routelens.registry.keys import misspelled_keys
+from routelens.registry.notices import warning_lines as registry_notices
 from routelens.registry.load import load_registry
 from routelens.registry.model import Registry
 from routelens.text.numbers import pct as _pct
@@ -223,8 +224,9 @@ def load_or_exit(args: argparse.Namespace, *, outcome: str = "", show_warnings: 
     load and validate the registry (``progress(fraction)`` and ``jobs``, the
     processes that may read it, are passed on: see
     :func:`routelens.registry.load.parse_registry`),
-    print its warnings to stderr (unless ``show_warnings`` is False: lint
-    reports them as findings). On errors, report them
+    print its warnings to stderr as
+    :func:`routelens.registry.notices.warning_lines` gives them (unless
+    ``show_warnings`` is False: lint reports them as findings). On errors, report them
     (:func:`report_registry_error` with ``outcome``) and raise
     :class:`CommandExit` (2)."""
     reg_path, out = resolve_paths(args)
@@ -234,9 +236,9 @@ def load_or_exit(args: argparse.Namespace, *, outcome: str = "", show_warnings: 
         report_registry_error(reg_path, exc, outcome)
         raise CommandExit(2) from None
     free_at_exit(reg)  # freed by the exit, when the process leaves with os._exit (leave_to_exit)
-    if show_warnings:
-        for w in reg.warnings:
-            print(str(w), file=sys.stderr)
+    if show_warnings:  # many entries that are not self-contained in one line, then disabled members (§1.3)
+        for line in registry_notices(reg):
+            print(line, file=sys.stderr)
     return Loaded(reg_path, out, reg)
 
 

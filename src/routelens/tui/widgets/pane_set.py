@@ -12,6 +12,7 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 
+from routelens.registry.notices import warning_lines as registry_notices
 from routelens.tui import words
 from routelens.tui.highlight import Band
 from routelens.tui.model import Glance, Hit, LoadFailure, Paths, Preview, Snapshot, display_text
@@ -115,7 +116,7 @@ class PaneSet(Horizontal):
         self._show("registry", snap.display_text, "yaml", starts=snap.starts.get("registry"))
         rp.border_title = self.paths.registry_name
         rp.border_subtitle = words.registry_subtitle(reg.line_count)
-        rp.set_notice(words.warnings_notice(reg.warnings), "warning")
+        rp.set_notice(words.warnings_notice(registry_notices(reg)), "warning")
         if snap.index is not None:
             self._show("index", snap.index.text, "json" if snap.index.formatted else None,
                        starts=snap.starts.get("index"))
