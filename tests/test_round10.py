@@ -307,3 +307,12 @@ def test_misspellings_route(task, mode, reason, skills):
     r = Router.from_registry(parse_registry(TYPOS, Path("skills.yaml")))
     d = r.route(task)
     assert (d.mode, d.reason, list(d.skills)) == (mode, reason, skills)
+
+
+def test_a_full_width_request_asks():
+    # newsroom, blind case (fullwidth): "Draft a ＦＯＩＡ request" asked for nothing, the object ended at "a"
+    assert asks("Draft a ＦＯＩＡ request for the stadium contracts") == [(0, 20, "Draft")]
+    assert asks("Ｄｒａｆｔ　ａ　ＦＯＩＡ　request") == [(0, 20, "Draft")]
+    r = Router.from_registry(parse_registry(TYPOS, Path("skills.yaml")))
+    d = r.route("Draft a ＦＯＩＡ request for the stadium contracts")
+    assert (d.mode, d.reason, d.skills) == ("index", "clear_candidate", ("foia-requests",))

@@ -270,6 +270,10 @@ _ING_APART = re.compile(r"[,;]|\s[-\u2013\u2014]\s")
 _JA_SENTENCE = re.compile(r"[^。！!？?\n]+")
 
 
+#: full-width ASCII (U+FF01-FF5E) and the ideographic space, as ASCII: one character for one
+_FULL_WIDTH = {0xFF01 + i: 0x21 + i for i in range(94)} | {0x3000: 0x20}
+
+
 def asks(task: str, pronoun: bool = False) -> list[Signal]:
     """The spans where the task asks for work (docs/formats.md §6.10
     ``ask``): ``(start, end, said)``, ``said`` the request word. In English,
@@ -286,6 +290,7 @@ def asks(task: str, pronoun: bool = False) -> list[Signal]:
     unless the request is to be told something (教えて); a wish (作りたい,
     like "I want to ..." in English) asks for nothing."""
     out: list[Signal] = []
+    task = task.translate(_FULL_WIDTH)  # "Draft a ＦＯＩＡ request": one character for one, so spans hold
     starts = [0] + [m.end() for m in _CLAUSE.finditer(task)] + [m.end() for m in re.finditer(r"[.!?:]\s", task)]
     for st in sorted(set(starts)):
         lead = _REQUEST_LEAD.match(task, st)
