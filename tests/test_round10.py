@@ -316,3 +316,69 @@ def test_a_full_width_request_asks():
     r = Router.from_registry(parse_registry(TYPOS, Path("skills.yaml")))
     d = r.route("Draft a ＦＯＩＡ request for the stadium contracts")
     assert (d.mode, d.reason, d.skills) == ("index", "clear_candidate", ("foia-requests",))
+
+
+# ---------------------------------------------------------------- private life
+
+from routelens.routing.signals import private_life  # noqa: E402
+
+NEWS = b"""schema_version: 1
+skills:
+  subscription-support:
+    path: skills/subscription-support.md
+    priority: P1
+    triggers: [subscription, cancel subscription]
+    description: Help readers with their digital and print subscription - billing, cancellation, paywall access
+  breaking-news-alert:
+    path: skills/breaking-news-alert.md
+    priority: P0
+    triggers: [breaking news alert, push alert]
+    description: Draft and send a breaking news push alert to app users
+  print-edition:
+    path: skills/print-edition.md
+    priority: P1
+    triggers: [page layout, InCopy]
+    description: Lay out the print edition's pages with InCopy
+"""
+
+
+@pytest.fixture(scope="module")
+def news() -> Router:
+    return Router.from_registry(parse_registry(NEWS, Path("skills.yaml")))
+
+
+@pytest.mark.parametrize("task, mode, reason, skills", [
+    # newsroom, blind cases (word_sense): each routed on its phrase or asked word
+    ("Cancel my gym subscription", "full", "weak_evidence", []),
+    ("Turn off breaking news alerts on my phone, they wake me up", "full", "weak_evidence", []),
+    ("Fix the page layout of my wedding invitation in Word", "full", "weak_evidence", []),
+    # the same work without private life still routes
+    ("Cancel the reader's subscription", "index", "clear_candidate", ["subscription-support"]),
+    ("Send a breaking news alert about the quake", "index", "clear_candidate", ["breaking-news-alert"]),
+    # a rare trigger still counts; "my" is no private life without a word of it
+    ("Fix the InCopy file for my wedding", "index", "clear_candidate", ["print-edition"]),
+    ("Fix the page layout of my pages", "index", "clear_candidate", ["print-edition"]),
+])
+def test_private_life(news, task, mode, reason, skills):
+    d = news.route(task)
+    assert (d.mode, d.reason, list(d.skills)) == (mode, reason, skills)
+
+
+def test_private_life_says_so(news):
+    d = news.route("Cancel my gym subscription")
+    assert d.message == ('Fell back to the full registry: the only evidence is the phrase "cancel subscription", '
+                         'loose, in a sentence about private life; nothing else in the task is about '
+                         'subscription-support')
+    assert [(p.kind, p.weight, p.detail) for p in d.evidence[0].pieces] == [
+        ("trigger", 1, 'the phrase "cancel subscription", loose, in a sentence about private life ("my gym")')]
+
+
+@pytest.mark.parametrize("text, said", [
+    ("Write a funny caption for my dog's Instagram photo", "my dog's"),
+    ("explain it to my son", "my son"),
+    ("our new neighbour", "our new neighbour"),
+    ("my pull request", None),
+    ("the phone on my desk", None),
+])
+def test_the_words_of_private_life(text, said):
+    assert private_life(text) == said

@@ -55,7 +55,7 @@ from routelens.routing.lexicon import EVERYDAY_ZIPF, RARE_ZIPF, Lexicon
 from routelens.routing.matching import Hit, Match, PreparedTask, Reached
 from routelens.routing.pointers import heading, instead, pointed_back
 from routelens.routing.signals import (Signal, asks, duration, identifiers, ja_object, markup, names_more, negated,
-                                      number_verb, own_request, within)
+                                      number_verb, own_request, private_life, within)
 from routelens.routing.spans import Spans
 from routelens.text.typos import missing_words
 from routelens.text.unicode import normalize_text
@@ -345,6 +345,7 @@ def assess(task: PreparedTask, reached: Reached, ranked: Sequence[str], lexicon:
         negations = negated(text)
     marks = markup(text)
     idents = identifiers(text)
+    private = private_life(text)  # "my gym": a sentence about private life (§6.10 private)
     requests: list[Signal] | None = None  # the task's requests, found when a candidate first needs them
     found = lexicon.terms_in(task)
     spans = Spans.of(reached)
@@ -527,6 +528,14 @@ def assess(task: PreparedTask, reached: Reached, ranked: Sequence[str], lexicon:
             # photoshoot, we'll reuse the supplier images": "images" is no ask for product photography)
             pieces = [Piece(p.kind, p.text, p.span, 0, p.detail + _BESIDE_NEGATED, p.trigger)
                       if p.counts and p.kind in ("trigger", "term", "context", "ask") else p for p in pieces]
+        if private is not None and not any(p.kind in ("term", "context") and p.counts for p in pieces) and not any(
+                p.kind == "trigger" and p.weight >= _STRONG and not p.detail.startswith("the phrase") for p in pieces):
+            # private life and nothing of the registry's world: a phrase or an everyday word is in another sense
+            # ("Cancel my gym subscription", "Turn off breaking news alerts on my phone"), and asks nothing
+            said = f", in a sentence about private life ({quote(private)})"
+            pieces = [Piece(p.kind, p.text, p.span, _WEAK if p.kind == "trigger" else 0, p.detail + said, p.trigger)
+                      if p.kind in ("trigger", "ask") and p.counts else p for p in pieces]
+            tier = "everyday"
         return tuple(pieces), tier, tuple(counted_spans)
 
     def own(sid: str, score: float, tp: list[tuple[tuple[int, int], Piece]]) -> Candidate:

@@ -35,7 +35,7 @@ from routelens.text.unicode import normalize_text
 
 __all__ = ["negated", "contrast", "markup", "identifiers", "clause_breaks",
            "separate_asks", "and_request", "asks", "ja_object", "within", "own_request", "number_verb", "names_more", "duration",
-           "Signal"]
+           "private_life", "Signal"]
 
 #: ``(start, end, text)``: a span of the task as typed and what it says
 Signal = tuple[int, int, str]
@@ -521,3 +521,22 @@ def duration(span: tuple[int, int], text: str) -> bool:
     (docs/formats.md §6.10 ``measure``)."""
     return bool(_TIME_UNIT.fullmatch(text, span[0], span[1])) and bool(
         _COUNT_BEFORE.search(text[max(0, span[0] - 16):span[0]]))
+
+
+#: "my" or "our", at most one word, then a word of private life: family, pets, home, personal things, leisure
+_PRIVATE = re.compile(r"\b(?:my|our)\s+(?:[\w'-]+\s+)?(?:son|daughter|kids?|child|children|wife|husband|mum|mom|"
+                      r"dad|parents?|grandma|grandmother|grandfather|grandpa|baby|brother|sister|girlfriend|boyfriend|"
+                      r"dog|cat|pet|puppy|home|flat|apartment|garden|car|bike|phone|wedding|birthday|holiday|"
+                      r"vacation|gym|university|homework|hobby|family|friends?|neighbou?r|landlord|doctor|dentist)"
+                      r"(?:'s)?\b", re.I)
+
+
+def private_life(text: str) -> str | None:
+    """The words that put ``text`` in private life (docs/formats.md §6.10
+    ``private``), else None: "my" or "our", at most one word, then a word
+    for family, a pet, home, a personal thing or leisure ("my gym", "my
+    dog's", "our neighbour", "my kid"). English only; a list of the
+    language's words, not of any registry's."""
+    m = _PRIVATE.search(text)
+    return m.group() if m else None
+
