@@ -377,6 +377,8 @@ def test_private_life_says_so(news):
     ("Write a funny caption for my dog's Instagram photo", "my dog's"),
     ("explain it to my son", "my son"),
     ("our new neighbour", "our new neighbour"),
+    ("a line item on my credit card bill", "my credit card"),
+    ("Live updates on my flight status, please", "my flight"),
     ("my pull request", None),
     ("the phone on my desk", None),
 ])

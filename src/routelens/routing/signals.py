@@ -523,19 +523,20 @@ def duration(span: tuple[int, int], text: str) -> bool:
         _COUNT_BEFORE.search(text[max(0, span[0] - 16):span[0]]))
 
 
-#: "my" or "our", at most one word, then a word of private life: family, pets, home, personal things, leisure
+#: "my" or "our", at most one word, then a word of private life: family, pets, home, personal things, leisure,
+#: travel, personal finance
 _PRIVATE = re.compile(r"\b(?:my|our)\s+(?:[\w'-]+\s+)?(?:son|daughter|kids?|child|children|wife|husband|mum|mom|"
                       r"dad|parents?|grandma|grandmother|grandfather|grandpa|baby|brother|sister|girlfriend|boyfriend|"
                       r"dog|cat|pet|puppy|home|flat|apartment|garden|car|bike|phone|wedding|birthday|holiday|"
-                      r"vacation|gym|university|homework|hobby|family|friends?|neighbou?r|landlord|doctor|dentist)"
+                      r"vacation|gym|university|homework|hobby|family|friends?|neighbou?r|landlord|doctor|dentist|flights?|bank|credit\s+card|mortgage|insurance)"
                       r"(?:'s)?\b", re.I)
 
 
 def private_life(text: str) -> str | None:
     """The words that put ``text`` in private life (docs/formats.md §6.10
     ``private``), else None: "my" or "our", at most one word, then a word
-    for family, a pet, home, a personal thing or leisure ("my gym", "my
-    dog's", "our neighbour", "my kid"). English only; a list of the
+    for family, a pet, home, a personal thing, leisure, travel or personal
+    finance ("my gym", "my dog's", "our neighbour", "my credit card"). English only; a list of the
     language's words, not of any registry's."""
     m = _PRIVATE.search(text)
     return m.group() if m else None
