@@ -94,6 +94,11 @@ PATHOLOGICAL = [
      "8:13: skills.a.status: unknown status 'v' (one of active, deprecated, disabled)"),
     ("control-characters", "schema_version: 1\nskills:\n  a: \x1b[31mred\n",
      "3:6: YAML syntax error: unacceptable character #x001b: control characters are not allowed"),
+    # a newcomer's report: after non-ASCII text the column (and, past U+2028, the line) counted UTF-8 bytes
+    ("control-character-after-japanese", 'schema_version: 1\nskills:\n  a:\n    triggers: ["' + "予約" * 10
+     + '", "e\x1b"]\n', "4:42: YAML syntax error: unacceptable character #x001b"),
+    ("control-character-after-line-separator", 'schema_version: 1\nskills:\n  a:\n    triggers: ["x\u2028y", "e\x1b"]\n',
+     "4:25: YAML syntax error: unacceptable character #x001b"),
 ]
 
 

@@ -453,7 +453,8 @@ class Reader:
         problem = getattr(exc, "problem", None) or (str(exc).strip().splitlines() or [type(exc).__name__])[0]
         context = getattr(exc, "context", None)
         at = getattr(mark, "index", None)
-        at = getattr(exc, "position", None) if at is None else at  # ReaderError: a position, no mark
+        if at is None and getattr(exc, "position", None) is not None:  # ReaderError: a position, no mark; libyaml's
+            at = len(self.text.encode("utf-8")[:exc.position].decode("utf-8", "ignore"))  # counts UTF-8 bytes
         index = None if at is None else min(at, len(self.text))
         cat = getattr(getattr(exc, "context_mark", None), "index", None)
         cindex = None if cat is None else min(cat, len(self.text))
