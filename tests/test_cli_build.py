@@ -173,7 +173,7 @@ def test_registry_that_is_not_a_regular_file_is_refused_without_blocking(tmp_pat
         why = "it is a FIFO, not a regular file (refused without reading)"
     elif special == "dir":
         path = tmp_path
-        why = "it is a directory, not a file"
+        why = "it is a folder with no skills.yaml in it"
     else:
         path = special
         why = "it is a character device, not a regular file (refused without reading)"
@@ -547,7 +547,7 @@ def test_a_folder_holding_skills_yaml_names_its_registry(tmp_path, cli):
     assert out == f"ok: {reg.parent / 'generated'} is fresh for {reg} ({sha}) and within the size budget\n"
     code, _, err = cli("check", "--registry", tmp_path)  # a folder without one is still refused
     assert code == 2
-    assert err.splitlines()[0] == f"{tmp_path}:1:1: cannot read the registry: it is a directory, not a file"
+    assert err.splitlines()[0] == f"{tmp_path}:1:1: cannot read the registry: it is a folder with no skills.yaml in it"
 
 
 def test_a_bad_not_when_or_high_risk_list_is_named_as_itself(tmp_path, cli):

@@ -478,7 +478,7 @@ def test_load_registry_unreadable(tmp_path):
         load_registry(tmp_path / "nope.yaml")
     assert [str(d) for d in info.value.diagnostics] == [
         f"{tmp_path / 'nope.yaml'}:1:1: cannot read the registry: No such file or directory"]
-    with pytest.raises(RegistryError, match="cannot read the registry: it is a directory, not a file"):
+    with pytest.raises(RegistryError, match="cannot read the registry: it is a folder with no skills.yaml in it"):
         load_registry(tmp_path)
 
 

@@ -197,8 +197,8 @@ def read_registry_bytes(path: str | Path, display: str | None = None) -> bytes:
         if exc.kind == "too_big":
             message = (f"the registry is {exc.size} bytes, more than the limit {limit}" if exc.size is not None
                        else f"the registry is more than the limit of {limit} bytes")
-        elif exc.kind == "directory":
-            message = "cannot read the registry: it is a directory, not a file"
+        elif exc.kind == "directory":  # a folder is read as the skills.yaml in it (paths.py): there was none
+            message = "cannot read the registry: it is a folder with no skills.yaml in it"
         elif exc.kind == "not_regular":
             message = f"cannot read the registry: it is {exc.detail}, not a regular file (refused without reading)"
         elif exc.kind in ("missing", "not_a_folder"):

@@ -285,7 +285,7 @@ def run(args) -> int:
     else:
         print("\n".join([format_decision(d, router), *format_fixes(fixes)]))
         if checked and not fixes and not note:
-            print("\n" + no_fix_note(tally))
+            print("\n" + no_fix_note(tally, bool(d.matches)))
     if note:
         print(note, file=sys.stderr)
     return 0
@@ -301,12 +301,16 @@ def skipped_note(tally: dict[str, int]) -> str:
             f"of the whole registry, seconds each); --fixes checks them for up to {FIXES_SECONDS:g} s")
 
 
-def no_fix_note(tally: dict[str, int]) -> str:
+def no_fix_note(tally: dict[str, int], matched: bool = False) -> str:
     """What ``route`` says of a fallback a registry edit could fix when no
     edit tried did (docs/formats.md §15): how many were tried, and what to
-    do instead."""
+    do instead. ``matched``: a trigger scored at or above the threshold
+    (then no edit means the task's matched words are triggers already and
+    no longer phrase holding them could be taken from it, as in a Japanese
+    sentence, which is not cut into phrases)."""
     n = tally.get("candidates", 0)
     tried = (f"none of the {n} edits tried (triggers taken from the task, not_when, settings) routes it"
-             if n else "no skill came close enough to propose an edit from the task")
+             if n else "the words that matched are triggers already and no longer phrase of the task holds them"
+             if matched else "no skill came close enough to propose an edit from the task")
     return f"fixes: none found: {tried}; add a trigger that says this work to the skill you meant, then `routelens build`"
 

@@ -1,0 +1,51 @@
+"""A newcomer's trial of round 10 (a vet clinic's registry): what `route`
+says when no fix can be proposed although a trigger matched."""
+
+from pathlib import Path
+
+from routelens.artifacts.write import write_generated
+from routelens.cli import main
+from routelens.registry.load import load_registry
+
+VET = """schema_version: 1
+skills:
+  appointment-booking:
+    path: skills/appointment-booking.md
+    priority: P1
+    triggers: [予約, book an appointment]
+    description: Book, move or cancel a pet's appointment
+  prescription-refill:
+    path: skills/prescription-refill.md
+    priority: P1
+    triggers: [prescription refill]
+    description: Refill a pet's repeat prescription
+"""
+
+
+def test_no_fix_when_the_matched_words_are_triggers_already(tmp_path: Path, capsys):
+    reg = tmp_path / "skills.yaml"
+    reg.write_text(VET, encoding="utf-8")
+    write_generated(load_registry(reg), tmp_path / "generated")
+    assert main(["route", "ベラの予約を来週の火曜日に入れて", "--registry", str(reg)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1] == "reason:   weak_evidence"
+    # it said "no skill came close enough" right under a match scoring 100
+    assert out[-1] == ("fixes: none found: the words that matched are triggers already and no longer phrase of the "
+                       "task holds them; add a trigger that says this work to the skill you meant, then "
+                       "`routelens build`")
+
+
+def test_check_says_a_hand_edited_range_was_edited(tmp_path: Path, capsys):
+    """It said "1 entry only moved to other lines (lines above it were added or removed ...)" of a range
+    edited by hand in routing.min.json, under its own first line calling the file hand-edited."""
+    reg = tmp_path / "skills.yaml"
+    reg.write_text(VET, encoding="utf-8")
+    write_generated(load_registry(reg), tmp_path / "generated")
+    index = tmp_path / "generated" / "routing.min.json"
+    text = index.read_text(encoding="utf-8")
+    assert '["appointment-booking",3,7,' in text
+    index.write_text(text.replace('["appointment-booking",3,7,', '["appointment-booking",4,7,'), encoding="utf-8")
+    assert main(["check", "--registry", str(reg)]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert err[-1] == ("routelens check: Since the build: 1 entry with other line ranges than the registry gives (the "
+                       "registry did not change: the generated file was edited). Run `routelens build`.")
