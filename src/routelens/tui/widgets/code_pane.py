@@ -104,6 +104,12 @@ class CodePane(Vertical):
         if self.line_view.display:
             self.line_view.update_starts(starts)
 
+    def on_resize(self) -> None:
+        """The notice takes at most a third of the pane's rows (1 to 4), so
+        the code (and a hit's highlighted range) stays in view: at 80x24 a
+        four-line warning filled the registry pane."""
+        self.notice_line.styles.max_height = max(1, min(4, (self.size.height - 2) // 3))
+
     def set_notice(self, text: str | None, level: str = "info") -> None:
         """A line above the code (``info``, ``warning`` or ``error``), or none."""
         notice = self.notice_line
