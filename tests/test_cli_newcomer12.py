@@ -49,3 +49,28 @@ def test_check_says_a_hand_edited_range_was_edited(tmp_path: Path, capsys):
     err = capsys.readouterr().err.splitlines()
     assert err[-1] == ("routelens check: Since the build: 1 entry with other line ranges than the registry gives (the "
                        "registry did not change: the generated file was edited). Run `routelens build`.")
+
+
+def test_lint_warns_of_a_skill_whose_japanese_triggers_are_all_everyday_words(tmp_path: Path, capsys):
+    """The newcomer's 予約 and ワクチン never routed a Japanese task on their own, and nothing said so."""
+    reg = tmp_path / "skills.yaml"
+    reg.write_text(VET + """  front-desk:
+    path: skills/front-desk.md
+    priority: P2
+    triggers: [reception, phone]
+    description: Answer the phone at reception
+""", encoding="utf-8")
+    (tmp_path / "skills").mkdir()
+    for sid in ("appointment-booking", "prescription-refill", "front-desk"):
+        (tmp_path / "skills" / f"{sid}.md").write_text(f"# {sid}\n", encoding="utf-8")
+    assert main(["lint", "--registry", str(reg)]) == 0
+    out = [line for line in capsys.readouterr().out.splitlines() if "everyday-triggers-only" in line]
+    assert out == [
+        f"{reg}:6:5: warning: skills.appointment-booking.triggers: every trigger of appointment-booking written "
+        "without spaces (Japanese, Chinese ...) is one everyday word ('予約'): one alone is weak evidence, so a "
+        "task saying only it falls back weak_evidence unless another word of the skill's domain stands in it; add "
+        "a phrase trigger (two content words: 'table booking', 予約変更) or a rarer word [everyday-triggers-only]",
+        f"{reg}:16:5: warning: skills.front-desk.triggers: every trigger of front-desk is one everyday word "
+        "('reception', 'phone'): one alone is weak evidence, so a task saying only it falls back weak_evidence "
+        "unless another word of the skill's domain stands in it; add a phrase trigger (two content words: 'table "
+        "booking', 予約変更) or a rarer word [everyday-triggers-only]"]

@@ -325,11 +325,13 @@ def test_the_statuses_read_from_the_cache_are_the_ranges(reg, monkeypatch):
     Router.from_paths(reg)  # writes the file
     router = Router.from_paths(reg)
     statuses, left = router.entries._statuses
+    # article-draft's triggers are a flow list over four lines, which the lines alone do not read either
+    unread = {"code-review", "article-draft"}
     assert statuses == {sid: plain.entries.skill_status(sid) for sid in plain.skill_ids
-                        if plain.entries.skill_status(sid) != "active" and sid != "code-review"}
-    assert "legacy-deploy" in statuses and left == {"code-review"}
+                        if plain.entries.skill_status(sid) != "active" and sid not in unread}
+    assert "legacy-deploy" in statuses and left == unread
     assert [router.entries.vouched_status(sid) for sid in plain.skill_ids] == [
-        None if sid == "code-review" else plain.entries.skill_status(sid) for sid in plain.skill_ids]
+        None if sid in unread else plain.entries.skill_status(sid) for sid in plain.skill_ids]
     assert _decisions(router) + [router.route("fab deploy to the old servers").to_dict()] == want
     assert ("skill", "legacy-deploy") not in router.entries._expanded  # its status came from the cache
     assert ("skill", "code-review") in router.entries._expanded  # left out: read from its range

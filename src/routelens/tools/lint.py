@@ -69,6 +69,12 @@ Checks (code, severity, where the rule comes from):
                                          the clipboard of the terminal that prints it
 ``not-when-own-trigger``       warning   a ``not_when`` phrase that is also one of the skill's
                                          own triggers: every task saying it drops the skill
+``everyday-triggers-only``     warning   every trigger of a skill, or every one of its triggers
+                                         in a script without spaces (Japanese), is one everyday
+                                         word (Zipf 4.0 or more, ``予約``, ``table``): weak
+                                         evidence alone (docs/formats.md §6.10), so the skill
+                                         routes (on Japanese tasks) only when another word of
+                                         its domain stands in the task
 ``stem-collision``             warning   one-word triggers of two skills whose inflections meet
                                          ("plan" and "planning"): one task word matches both
 =============================  ========  ==================================================
@@ -100,7 +106,7 @@ from routelens.limits import LIMITS
 from routelens.registry.keys import misspelled_keys
 from routelens.registry.notices import disabled_members
 from routelens.registry.model import Registry
-from routelens.routing.evidence import RARE_ZIPF
+from routelens.routing.evidence import EVERYDAY_ZIPF, RARE_ZIPF
 from routelens.routing.matching import TriggerMatcher, prepare
 from routelens.text.canonical import canonical_bytes
 from routelens.text.unicode import JA_STOP_WORDS, STOP_WORDS, is_spaceless
@@ -147,6 +153,15 @@ def _rare_word(trigger: str) -> bool:
     the word-frequency list (build-time dependency) on first use."""
     key = trigger_key(trigger)
     return key is not None and zipf(key) < RARE_ZIPF
+
+
+def _everyday_word(trigger: str) -> bool:
+    """True when ``trigger`` is one word at least as common as
+    :data:`~routelens.routing.evidence.EVERYDAY_ZIPF` (docs/formats.md §3.7,
+    §6.10): weak evidence alone, never supported by an ask. Loads the
+    word-frequency list on first use."""
+    key = trigger_key(trigger)
+    return key is not None and zipf(key) >= EVERYDAY_ZIPF
 
 
 @dataclass(frozen=True)
@@ -449,6 +464,19 @@ def lint(reg: Registry, budget_chars: int | None = None, context_window: int = D
             if matcher.key(t) in own:
                 add("warning", "not-when-own-trigger", f"skills.{s.id}.not_when[{i}]",
                     f"not_when {t!r} is also a trigger of {s.id}: every task that says it drops the skill")
+    for s in reg.skills.values():  # every trigger one everyday word: weak evidence alone (§6.10)
+        if s.status == "disabled" or not s.triggers:
+            continue
+        ja = [t for t in s.triggers if any(is_spaceless(ord(c)) for c in t)]
+        for group, which in ((s.triggers, ""), (ja, " written without spaces (Japanese, Chinese ...)")):
+            if group and all(_everyday_word(t) for t in group):
+                words = ", ".join(repr(t) for t in group[:3]) + (" ..." if len(group) > 3 else "")
+                add("warning", "everyday-triggers-only", f"skills.{s.id}.triggers",
+                    f"every trigger of {s.id}{which} is one everyday word ({words}): one alone is weak evidence, "
+                    "so a task saying only it falls back weak_evidence unless another word of the skill's domain "
+                    "stands in it; add a phrase trigger (two content words: 'table booking', 予約変更) or a "
+                    "rarer word")
+                break
     for sa, ta, sb, tb in stem_collisions(reg):
         i = reg.skills[sb].triggers.index(tb)
         add("warning", "stem-collision", f"skills.{sb}.triggers[{i}]",
