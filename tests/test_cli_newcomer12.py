@@ -74,3 +74,23 @@ def test_lint_warns_of_a_skill_whose_japanese_triggers_are_all_everyday_words(tm
         "('reception', 'phone'): one alone is weak evidence, so a task saying only it falls back weak_evidence "
         "unless another word of the skill's domain stands in it; add a phrase trigger (two content words: 'table "
         "booking', 予約変更) or a rarer word [everyday-triggers-only]"]
+
+
+def test_accents_are_folded_on_latin_letters_only():
+    """The newcomer's "CAFE MENU" scored below 60 against `café menu` ("no trigger scored 60 or more")."""
+    from routelens.registry.load import parse_registry
+    from routelens.routing.router import Router
+    from routelens.text.unicode import normalize_text
+    assert [normalize_text(w) for w in ("Café", "ZÜRICH", "Ｃａｆé", "naïve", "ガギグ", "ø", "ﾊﾟｽ")] == [
+        "cafe", "zurich", "cafe", "naive", "ガギグ", "ø", "パス"]
+    r = Router.from_registry(parse_registry("""schema_version: 1
+skills:
+  cafe-menu:
+    path: skills/cafe-menu.md
+    priority: P1
+    triggers: [café menu, crème brûlée]
+    description: Write the café's menu and its dessert cards
+""".encode(), Path("skills.yaml")))
+    for task in ("update the CAFE MENU for spring", "add creme brulee to the dessert card", "update the café menu"):
+        d = r.route(task)
+        assert (d.mode, d.skills, d.matches[0].score) == ("index", ("cafe-menu",), 100.0), task

@@ -18,6 +18,7 @@ Nothing in this module imports another routelens module.
 from __future__ import annotations
 
 import bisect
+import re
 import unicodedata
 
 __all__ = ["SPACELESS_RANGES", "is_spaceless", "normalize_text", "STOP_WORDS", "JA_STOP_WORDS"]
@@ -57,13 +58,26 @@ def is_spaceless(cp: int) -> bool:
     return i >= 0 and cp <= SPACELESS_RANGES[i][1]
 
 
+#: combining diacritics (U+0300-U+036F) on a Latin letter: "café" is "cafe" (docs/formats.md §6.7)
+_LATIN_ACCENTS = re.compile(r"(?<=[a-z])[\u0300-\u036f]+")
+
+
 def normalize_text(s: str) -> str:
     """NFKC + case folding (docs/formats.md §6), applied so that the result
-    is stable: ``NFKC(casefold(NFKC(s)))``. Returns a new ``str`` (for ASCII
-    input, ``s.lower()``, which is the same)."""
+    is stable: ``NFKC(casefold(NFKC(s)))``, and a Latin letter's accents
+    dropped ("Café" -> "cafe", "Zürich" -> "zurich"; §6.7: people type
+    "CAFE MENU" for `café menu`; a letter of its own, ø, æ, ł, stays, and
+    so does any mark on another script's letter, Japanese ゛ included).
+    Returns a new ``str`` (for ASCII input, ``s.lower()``, which is the
+    same)."""
     if s.isascii():
         return s.lower()
-    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", s).casefold())
+    t = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", s).casefold())
+    if t.isascii():
+        return t
+    d = unicodedata.normalize("NFD", t)
+    bare = _LATIN_ACCENTS.sub("", d)
+    return t if bare == d else unicodedata.normalize("NFC", bare)
 
 
 #: English words that make a poor trigger on their own.
