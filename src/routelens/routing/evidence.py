@@ -394,6 +394,9 @@ def assess(task: PreparedTask, reached: Reached, ranked: Sequence[str], lexicon:
         found_by_owner.setdefault(f[0], []).append(f)
     found_context = [f for f in found if f[0] is None or f[0] == ""]
     strong_of: dict[int, bool] = {}
+    # the triggers of the candidates a not_when dropped, with that not_when's span, once (§6.10 ask)
+    dropped_triggers = [(o, sp, not_when[o].span) for _, o, tp in leading if o in not_when
+                        for sp, q in tp if q.kind == "trigger"] if not_when else []
     # the negated triggers, by owner: a clause that makes way for another skill's negated trigger is an ask
     negated_other = [(o, p) for _, o, tp in leading for _, p in tp if p.kind == "negated"] if negations else []
 
@@ -510,8 +513,7 @@ def assess(task: PreparedTask, reached: Reached, ranked: Sequence[str], lexicon:
         if sum(p.weight for p in pieces) < _STRONG and any(p.kind == "trigger" and p.counts for p in pieces):
             if requests is None:
                 requests = asks(text)
-            excluded = [(sp, not_when[o].span) for _, o, tp in leading if o in not_when and o != sid
-                        for sp, q in tp if q.kind == "trigger"] if not_when else ()
+            excluded = [(sp, nw) for o, sp, nw in dropped_triggers if o != sid] if dropped_triggers else ()
             ask = _asked(pieces, requests, [m.span for o, m in not_when.items() if o != sid], text, lexicon, excluded)
             if ask is None:
                 ask = own_ask(sid, pieces, requests)
