@@ -459,6 +459,16 @@ def test_composition_errors():
     ]
 
 
+def test_a_composition_id_clash_is_said_with_its_members_errors():
+    """A newcomer's trial: `a: [a, a]` beside a skill `a` said only "listed twice"; the id clash came once
+    that was fixed."""
+    text = HEAD + SKILL_A + "composition:\n  a: [a, a]\n"
+    assert errors_of(text, "s.yaml") == [
+        "s.yaml:8:3: composition.a: composition id 'a' is also a skill id: explicit ids must be unique",
+        "s.yaml:8:10: composition.a[1]: skill 'a' listed twice",
+    ]
+
+
 def test_rule_errors():
     text = HEAD + SKILL_A + "rules:\n  r1:\n    forced: yes\n    triggers: [x]\n  r2:\n    forced: false\n"
     assert errors_of(text, "s.yaml") == [
