@@ -310,8 +310,8 @@ def asks(task: str, pronoun: bool = False) -> list[Signal]:
         shown = words[0].group()
         if verb == "do" and words[1].group().lower() in _DO_OBJECT:
             pass  # "Do the stocktake", "please do an accessibility pass": "do" with an object is the request verb
-        elif (verb in _NOT_A_REQUEST_VERB or not verb.isalpha() or not verb.isascii() or (len(shown) > 1 and shown.isupper())
-              or shown[1:] != shown[1:].lower()):
+        elif (verb in _NOT_A_REQUEST_VERB or not verb.isalpha() or not verb.isascii()
+              or (len(shown) > 1 and shown.isupper()) or shown[1:] != shown[1:].lower()):
             continue  # no verb: a closed-class word, a number, a punctuated word, an acronym or a name written
             # with a capital inside ("PayPal payout for March doesn't match", "GitHub Actions are slow")
         elif words[1].group().lower() not in _DO_OBJECT and never_a_verb(verb):
@@ -528,7 +528,8 @@ def duration(span: tuple[int, int], text: str) -> bool:
 _PRIVATE = re.compile(r"\b(?:my|our)\s+(?:[\w'-]+\s+)?(?:son|daughter|kids?|child|children|wife|husband|mum|mom|"
                       r"dad|parents?|grandma|grandmother|grandfather|grandpa|baby|brother|sister|girlfriend|boyfriend|"
                       r"dog|cat|pet|puppy|home|flat|apartment|garden|car|bike|phone|wedding|birthday|holiday|"
-                      r"vacation|gym|university|homework|hobby|family|friends?|neighbou?r|landlord|doctor|dentist|flights?|bank|credit\s+card|mortgage|insurance)"
+                      r"vacation|gym|university|homework|hobby|family|friends?|neighbou?r|landlord|doctor|dentist|"
+                      r"flights?|bank|credit\s+card|mortgage|insurance)"
                       r"(?:'s)?\b", re.I)
 
 

@@ -108,7 +108,10 @@ class CodePane(Vertical):
         """The notice takes at most a third of the pane's rows (1 to 4), so
         the code (and a hit's highlighted range) stays in view: at 80x24 a
         four-line warning filled the registry pane."""
-        self.notice_line.styles.max_height = max(1, min(4, (self.size.height - 2) // 3))
+        cap = max(1, min(4, (self.size.height - 2) // 3))
+        styles = self.notice_line.styles
+        if styles.max_height is None or styles.max_height.value != cap:  # no layout pass for an unchanged cap
+            styles.max_height = cap
 
     def set_notice(self, text: str | None, level: str = "info") -> None:
         """A line above the code (``info``, ``warning`` or ``error``), or none."""
