@@ -123,3 +123,21 @@ def test_a_disabled_member_in_a_flow_list_or_an_aliased_list_is_placed_as_lint_p
     lint = [x for x in out.splitlines() if x.endswith("[disabled-in-composition]")]
     assert lint == [x.replace(": warning: ", ": error: ") + " [disabled-in-composition]"
                     for x in err.splitlines() if "is disabled" in x]
+
+
+def test_more_than_three_disabled_members_are_one_line_at_the_first_and_lint_still_lists_each(tmp_path, cli):
+    # a 10,000-skill registry printed 237 of these lines on every build; lint keeps one error per member
+    comp = ("composition:\n  one:\n    - skill-00\n    - gone-tool\n  two: [gone-tool, skill-00]\n"
+            "  three: [gone-tool]\n  four:\n    - gone-tool\n")
+    reg = _registry(tmp_path, 1, comp)
+    code, _out, err = cli("build", "--registry", reg)
+    assert code == 0
+    assert err.splitlines() == [
+        f"{reg}:4:3: warning: skills.skill-00: {NOT_CONTAINED}",
+        f"{reg}:16:7: warning: 4 members of 4 compositions are disabled skills (one[1]: gone-tool, two[0]: "
+        "gone-tool, three[0]: gone-tool and 1 more): the router drops them, so those compositions are never "
+        "served whole; `routelens lint` lists every one",
+    ]
+    code, out, _err = cli("lint", "--registry", reg)
+    assert [x.split(": error: ")[0] for x in out.splitlines() if x.endswith("[disabled-in-composition]")] == [
+        f"{reg}:16:7", f"{reg}:17:9", f"{reg}:18:11", f"{reg}:20:7"]

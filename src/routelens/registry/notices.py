@@ -21,10 +21,13 @@ from routelens.registry.validate import NOT_SELF_CONTAINED
 from routelens.text.canonical import dedent_range, range_cut
 from routelens.text.yaml_events import MAP, SEQ, ReadStoppedError, Reader, mask_separators
 
-__all__ = ["NOT_SELF_CONTAINED_SHOWN", "warning_lines", "not_self_contained_line", "disabled_members"]
+__all__ = ["NOT_SELF_CONTAINED_SHOWN", "DISABLED_MEMBERS_SHOWN", "warning_lines", "not_self_contained_line",
+           "disabled_members", "disabled_members_line"]
 
 #: the most entries that are not self-contained whose warnings are printed one by one; more are summed up
 NOT_SELF_CONTAINED_SHOWN = 3
+#: the most disabled members of compositions whose warnings are printed one by one; more are summed up
+DISABLED_MEMBERS_SHOWN = 3
 #: the most ids the summary names (the rest are counted)
 _IDS_SHOWN = 3
 
@@ -37,7 +40,10 @@ def warning_lines(reg: Registry) -> list[str]:
     line break, file order): the reader's own, with more than
     :data:`NOT_SELF_CONTAINED_SHOWN` not-self-contained ones replaced by
     :func:`not_self_contained_line` where the first of them was, then
-    merged in by position the warnings of :func:`disabled_members`."""
+    merged in by position the warnings of :func:`disabled_members`, or,
+    when there are more than :data:`DISABLED_MEMBERS_SHOWN`, the one line
+    of :func:`disabled_members_line` where the first of them is
+    (docs/formats.md §1.3)."""
     apart = [w for w in reg.warnings if w.message == NOT_SELF_CONTAINED and w.severity == "warning"]
     summed = len(apart) > NOT_SELF_CONTAINED_SHOWN
     placed: list[tuple[int, int, int, str]] = []
@@ -48,7 +54,12 @@ def warning_lines(reg: Registry) -> list[str]:
             continue
         placed.append((w.line, w.column, order, str(w)))
     n = len(reg.warnings)
-    placed += [(d.line, d.column, n + i, str(d)) for i, d in enumerate(disabled_members(reg))]
+    members = _disabled(reg)
+    if len(members) > DISABLED_MEMBERS_SHOWN:
+        first = _diagnostic(reg, *members[0])
+        placed.append((first.line, first.column, n, disabled_members_line(reg, members, first)))
+    else:
+        placed += [(d.line, d.column, n + i, str(d)) for i, d in enumerate(disabled_members(reg))]
     placed.sort()
     return [line for *_k, line in placed]
 
@@ -130,20 +141,53 @@ def disabled_members(reg: Registry) -> list[Diagnostic]:
     never served whole`` (docs/formats.md §6.5). ``routelens lint`` gives
     the same line as the error ``disabled-in-composition``. Raises nothing."""
     found: list[Diagnostic] = []
-    for c in sorted(reg.compositions.values(), key=lambda c: c.source_start):
-        at = None
-        for i, m in enumerate(c.members):
-            skill = reg.skills.get(m)
-            if skill is None or skill.status != "disabled":
-                continue
-            if at is None:
-                at = _member_positions(reg, c)
-            line, col = at[i] if i < len(at) else at[-1] if at else (c.source_start, 1)
-            found.append(Diagnostic(reg.display_name, line, col, f"composition.{c.id}[{i}]",
-                                    f"{m} is disabled: the router drops it, so {c.id} is never served whole",
-                                    severity="warning"))
+    at: dict[str, list[tuple[int, int]]] = {}
+    for c, i in _disabled(reg):
+        if c.id not in at:
+            at[c.id] = _member_positions(reg, c)
+        found.append(_diagnostic(reg, c, i, at[c.id]))
     found.sort(key=lambda d: (d.line, d.column))
     return found
+
+
+def disabled_members_line(reg: Registry, members: list[tuple[Composition, int]], first: Diagnostic) -> str:
+    """One warning line for many disabled members of compositions
+    (docs/formats.md §1.3, §6.5), at the first one's list item: how many
+    members of how many compositions, the first :data:`_IDS_SHOWN` in file
+    order and how many more, what it means and a pointer to ``routelens
+    lint``, which lists each one (as the error ``disabled-in-composition``).
+    ``members`` is :func:`_disabled`'s list, ``first`` the warning of its
+    first item."""
+    names = [f"{c.id}[{i}]: {c.members[i]}" for c, i in members]
+    shown = ", ".join(names[:_IDS_SHOWN]) + (f" and {len(names) - _IDS_SHOWN:,} more" if len(names) > _IDS_SHOWN
+                                             else "")
+    groups = len({c.id for c, _i in members})
+    return (f"{first.file}:{first.line}:{first.column}: warning: {len(members):,} members of {groups:,} "
+            f"compositions are disabled skills ({shown}): the router drops them, so those compositions are "
+            "never served whole; `routelens lint` lists every one")
+
+
+def _disabled(reg: Registry) -> list[tuple[Composition, int]]:
+    """``(composition, member index)`` of each disabled skill a composition
+    lists, compositions in file order, members in list order."""
+    found: list[tuple[Composition, int]] = []
+    for c in sorted(reg.compositions.values(), key=lambda c: c.source_start):
+        for i, m in enumerate(c.members):
+            skill = reg.skills.get(m)
+            if skill is not None and skill.status == "disabled":
+                found.append((c, i))
+    return found
+
+
+def _diagnostic(reg: Registry, c: Composition, i: int, at: list[tuple[int, int]] | None = None) -> Diagnostic:
+    """The warning of member ``i`` of ``c`` (a disabled skill), at its list
+    item (``at``: :func:`_member_positions`, read when not given)."""
+    if at is None:
+        at = _member_positions(reg, c)
+    line, col = at[i] if i < len(at) else at[-1] if at else (c.source_start, 1)
+    m = c.members[i]
+    return Diagnostic(reg.display_name, line, col, f"composition.{c.id}[{i}]",
+                      f"{m} is disabled: the router drops it, so {c.id} is never served whole", severity="warning")
 
 
 def _member_positions(reg: Registry, c: Composition) -> list[tuple[int, int]]:
