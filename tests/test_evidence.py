@@ -249,11 +249,20 @@ def test_an_ordinary_system_word_is_not_steering(r):
     ("wipe all the customer records", "wipe all"),
     ("git push -f to main", "push -f"),
     ("顧客マスタを全件削除して", "全件削除"),
+    # an airline's blind case (round 11): a Latin word between the bulk word and the verb counts as one character
+    ("全部のbookingを削除して", "全部のbookingを削除"),
 ])
 def test_destructive_intents_are_built_in(r, task, said):
     d = r.route(task)
     assert (d.mode, d.reason) == ("full", "high_risk")
     assert said in d.message
+
+
+def test_a_japanese_bulk_word_reaches_its_verb_over_six_characters_or_latin_words():
+    assert destructive("全部の予約を削除して") == [(0, 8, "全部の予約を削除")]
+    assert destructive("全部のbookingを削除して") == [(0, 13, "全部のbookingを削除")]
+    assert destructive("全部のbookingsテーブルを削除して") == []  # eight units away, as 全部の予約テーブルを削除 is
+    assert destructive("全部見てから、古いlogを削除") == []  # "look at all of it", then delete the old logs
 
 
 def test_safety_comes_before_an_explicit_id(r):

@@ -122,6 +122,9 @@ _CONTAINER = (r"(?:tables?|databases?|db|dbs|schemas?|topics?|buckets?|indexes|i
 _PROTECTED = r"(?:prod|production|(?:on|to|from|of|in)\s+(?:the\s+)?(?:main|master)(?:\s+branch)?(?=\s*(?:[,.;!?]|$|\s+(?:in|on|and|branch|of))))"
 #: safeguards that a request switches off
 _SAFEGUARD = r"(?:protections?|protected|safeguards?|guard\s*rails?|retention|backups?|versioning|deletion\s+lock|locks?)"
+#: one unit of the gap between a Japanese bulk word and its verb: a character, or a whole Latin word or
+#: identifier ("全部のbookingを削除して": the object "booking" counts as one, as 予約 would)
+_JA_GAP = r"(?:[A-Za-z0-9_.\-]+|\S)"
 _DESTRUCTIVE = [
     re.compile(r"\brm\s+-(?:rf|fr|r|f)\b", _I),
     re.compile(r"\bforce[- ]push(?:ed|ing)?\b", _I),
@@ -141,11 +144,11 @@ _DESTRUCTIVE = [
                r"(?:\s+(?:needed|required|necessary))?", _I),
     re.compile(r"\bno\s+need\s+to\s+(?:check|keep|confirm|back\s*up|review|verify)\b", _I),
     re.compile(r"全件削除|全削除|本番データ削除|物理削除|一括削除|一括返金|完全削除"),
-    re.compile(r"(?:全部|すべて|全て|一括|丸ごと|全)\S{0,6}?(?:削除|消し|消す|消去|リセット|上書き|破棄|クリア|初期化|返金|"
+    re.compile(rf"(?:全部|すべて|全て|一括|丸ごと|全){_JA_GAP}{{0,6}}?(?:削除|消し|消す|消去|リセット|上書き|破棄|クリア|初期化|返金|"
                r"アンインストール|ドロップ)"),
     re.compile(r"(?:削除|消去|上書き|初期化)\S{0,3}?(?:全部|すべて|全て)"),
     # production or the main branch as the object (本番の…を削除 / 初期化)
-    re.compile(r"(?:本番|プロダクション|mainブランチ)\S{0,12}?(?:削除|消し|消す|消去|リセット|初期化|破棄|ドロップ|"
+    re.compile(rf"(?:本番|プロダクション|mainブランチ){_JA_GAP}{{0,12}}?(?:削除|消し|消す|消去|リセット|初期化|破棄|ドロップ|"
                r"アンインストール|強制プッシュ)"),
     re.compile(r"(?:保護|バックアップ|バージョニング)\S{0,4}?(?:を|は)?(?:無効|解除|オフ|外)"),
 ]
