@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 import routelens.artifacts.vocabulary as V
 from routelens.registry.load import load_registry, parse_registry
+from routelens.text.life import written_life
 from routelens.text.unicode import is_spaceless, normalize_text
 from routelens.text.words import MATCH_STOP_WORDS, PartTerms, is_term, term_candidates, terms, terms_by_parts
 
@@ -200,8 +201,10 @@ def _reference_vocabulary(reg) -> dict:
     shared = sorted((k for k, n in df.items() if V.REGISTRY_MIN_DF <= n <= len(skills) // 2
                      and tf[k] >= V.REGISTRY_MIN_COUNT and common[k] < V.REGISTRY_MAX_ZIPF and k not in trigger_words),
                     key=lambda k: (-(tf[k] / total) / 10 ** (max(common[k], 1.0) - 9), shown[k]))
+    # round 11: the words of everyday life the texts write, from the same surfaces (§3.7 life)
+    life = written_life(surfaces.keys(), key_of.__getitem__, [k for k in surfaces if not k.isascii()])
     return {"zipf": zipf_map, "skill_terms": skill_terms, "registry_terms": sorted(shown[k] for k in shared[:40]),
-            "common": common_words, "near": near, "source": f"wordfreq {V.WORDFREQ_VERSION}"}
+            "common": common_words, "near": near, "life": life, "source": f"wordfreq {V.WORDFREQ_VERSION}"}
 
 
 def _synthetic(tmp_path: Path, n: int, seed: int, bodies: bool) -> Path:

@@ -224,6 +224,6 @@ def test_tune_at_a_lower_threshold_is_eval_with_it_pasted_not_when_included(tmp_
         assert router._not_when.floor == 85.0
     assert _not_when_router(tmp_path, 97).with_settings(threshold=60)._not_when.floor == 85.0
     # the whole not_when phrase still drops the skill at a low threshold
-    d = pasted.route("a video color grade for the wedding film")
+    d = pasted.route("a video color grade for the client film")  # (a wedding film: private life, round 11)
     assert (d.mode, d.skills) == ("index", ("video-edit",))
     assert [(c.id, c.dropped_by) for c in d.evidence if c.dropped_by] == [("color-grading", "video color grade")]

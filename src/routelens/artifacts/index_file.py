@@ -79,7 +79,8 @@ def index_object(reg: Registry, bodies: dict[str, dict[str, Any]] | None = None,
             "high_risk": list(reg.routing.high_risk),
             "destructive_intents": reg.routing.destructive_intents,
         }
-    voc = {"zipf": vocab["zipf"], "common": vocab["common"], "near": vocab["near"], "terms": vocab["registry_terms"]}
+    voc = {"zipf": vocab["zipf"], "common": vocab["common"], "near": vocab["near"], "terms": vocab["registry_terms"],
+           "life": vocab["life"]}
     voc = {k: v for k, v in voc.items() if v}  # what is empty is left out
     if voc:
         obj["vocabulary"] = voc
@@ -106,12 +107,15 @@ TERMS_BUDGET_SHARE = 0.85
 
 def _fit_terms(obj: dict[str, Any], reg: Registry, text_out: list[str] | None = None) -> None:
     """Leave out the lowest-ranked skill terms (the last of each skill's
-    list, longest lists first) until the index is at most
-    :data:`TERMS_BUDGET_SHARE` of the size budget (docs/formats.md §3.7;
+    list, longest lists first) until the index, without its ``life`` list,
+    is at most :data:`TERMS_BUDGET_SHARE` of the size budget (docs/formats.md §3.7;
     never for a registry the budget does not apply to, §5.2);
     deterministic. When nothing is left out and ``text_out`` is a list, the
     compact text measured is appended to it (the caller writes it as is)."""
     limit = len(reg.text) * reg.routing.max_index_ratio * TERMS_BUDGET_SHARE
+    life = obj.get("vocabulary", {}).get("life")
+    if life:
+        limit += len(compact(life)) + len(',"life":')  # the words of everyday life take nothing from the terms
     text = compact(obj)
     size = len(text) + 1
     if size <= limit or not budget_checked(len(reg.text)):
@@ -264,7 +268,7 @@ def parse_index(data: bytes) -> CompactIndex:
     zipf = vocab.get("zipf", {})
     if not isinstance(zipf, dict) or not all(isinstance(k, str) and type(v) in (int, float) for k, v in zipf.items()):
         raise IndexInvalidError("vocabulary.zipf is not an object of numbers")
-    for key in ("terms", "common"):
+    for key in ("terms", "common", "life"):
         if not _strings(vocab.get(key, []), True):
             raise IndexInvalidError(f"vocabulary.{key} is not a list of strings")
     near = vocab.get("near", {})

@@ -42,6 +42,7 @@ from typing import Any, Callable, Iterable
 from routelens.artifacts.bodies import body_text_info
 from routelens.artifacts.wordfreq_cache import frequencies
 from routelens.registry.model import Registry
+from routelens.text.life import written_life
 from routelens.text.unicode import SPACELESS_RANGES, normalize_text
 from routelens.text.words import (MATCH_STOP_WORDS, PartTerms, inflection_key, inflections, inflects, is_term,
                                   lemma_candidates, term_candidates, terms, terms_by_parts)
@@ -314,7 +315,7 @@ def vocabulary(reg: Registry, bodies: dict[str, dict[str, Any]] | None = None,
                word_facts: Callable[[], WordFacts | None] | None = None) -> dict[str, Any]:
     """``{"zipf": {word: zipf}, "skill_terms": {skill id: [term, ...]},
     "registry_terms": [term, ...], "common": [word, ...], "near": {word:
-    [word, ...]}, "source": "wordfreq 3.1.1"}`` for the compact index
+    [word, ...]}, "life": [word, ...], "source": "wordfreq 3.1.1"}`` for the compact index
     (docs/formats.md §3.7); bodies are read from the registry's folder (a
     body that cannot be read adds no terms). ``bodies``, when given,
     receives what the catalog says about each body (skill path ->
@@ -447,9 +448,11 @@ def vocabulary(reg: Registry, bodies: dict[str, dict[str, Any]] | None = None,
     if not _words_fit(words):
         words = words_facts(reg, tkey, cut)  # the phrases' terms cut once
     zipf_map, common_words, near = words  # type: ignore[misc]
+    # the words of everyday life the registry writes itself: its own world, never private life (§6.10 private)
+    life = written_life(surfaces.keys(), keys, [k for k in surfaces if not k.isascii()])
     return {"zipf": zipf_map, "skill_terms": skill_terms,
             "registry_terms": sorted(shown[k] for k in shared[:REGISTRY_TERMS]),
-            "common": common_words, "near": near, "source": f"wordfreq {WORDFREQ_VERSION}"}
+            "common": common_words, "near": near, "life": life, "source": f"wordfreq {WORDFREQ_VERSION}"}
 
 
 class _Numbers(dict):

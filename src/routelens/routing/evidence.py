@@ -57,6 +57,7 @@ from routelens.routing.pointers import heading, instead, pointed_back
 from routelens.routing.signals import (Signal, asks, duration, identifiers, ja_object, markup, names_more, negated,
                                       number_verb, own_request, private_life, within)
 from routelens.routing.spans import Spans
+from routelens.text.life import life_words
 from routelens.text.typos import missing_words
 from routelens.text.unicode import normalize_text
 from routelens.text.words import lemma_candidates, terms
@@ -269,7 +270,7 @@ def _askable_typo(p: Piece, lexicon: Lexicon) -> bool:
 _GENERIC_VERBS = frozenset("check look see fix handle sort help".split())
 #: words that say nothing about the work either: politeness, determiners, pronouns, particles
 _NOTHING = frozenset("please pls plz can could would will you the a an this that these those my our your it its "
-                     "out at into on up over for me us".split())
+                     "out at into on up over for me us to with about".split())
 
 
 def _bare(text: str, verb: str, trigger: str) -> bool:
@@ -345,7 +346,11 @@ def assess(task: PreparedTask, reached: Reached, ranked: Sequence[str], lexicon:
         negations = negated(text)
     marks = markup(text)
     idents = identifiers(text)
-    private = private_life(text)  # "my gym": a sentence about private life (§6.10 private)
+    # "my gym", "after knee surgery": a sentence about private life (§6.10 private); a word of everyday life
+    # without "my" leaves the work a request asks for as it is ("colour grade the beach set")
+    private = private_life(text)
+    life = None if private is not None else next(
+        (text[a:b] for w, (a, b) in life_words(text) if not lexicon.writes(w)), None)
     requests: list[Signal] | None = None  # the task's requests, found when a candidate first needs them
     found = lexicon.terms_in(task)
     spans = Spans.of(reached)
@@ -530,11 +535,19 @@ def assess(task: PreparedTask, reached: Reached, ranked: Sequence[str], lexicon:
             # photoshoot, we'll reuse the supplier images": "images" is no ask for product photography)
             pieces = [Piece(p.kind, p.text, p.span, 0, p.detail + _BESIDE_NEGATED, p.trigger)
                       if p.counts and p.kind in ("trigger", "term", "context", "ask") else p for p in pieces]
-        if private is not None and not any(p.kind in ("term", "context") and p.counts for p in pieces) and not any(
+        scene = private
+        if life is not None and not any(p.kind in ("term", "context") and p.counts for p in pieces) and all(
+                lexicon.everyday_phrase(p.trigger) for p in pieces
+                if p.kind == "trigger" and p.counts and p.detail.startswith("the phrase")):
+            if requests is None:
+                requests = asks(text)
+            if not any(p.kind == "trigger" and p.counts and within(p.span, requests) is not None for p in pieces):
+                scene = life  # no request asks for the work: the word of everyday life sets the scene
+        if scene is not None and not any(p.kind in ("term", "context") and p.counts for p in pieces) and not any(
                 p.kind == "trigger" and p.weight >= _STRONG and not p.detail.startswith("the phrase") for p in pieces):
             # private life and nothing of the registry's world: a phrase or an everyday word is in another sense
             # ("Cancel my gym subscription", "Turn off breaking news alerts on my phone"), and asks nothing
-            said = f", in a sentence about private life ({quote(private)})"
+            said = f", in a sentence about private life ({quote(scene)})"
             pieces = [Piece(p.kind, p.text, p.span, _WEAK if p.kind == "trigger" else 0, p.detail + said, p.trigger)
                       if p.kind in ("trigger", "ask") and p.counts else p for p in pieces]
             tier = "everyday"

@@ -36,12 +36,16 @@ class Lexicon:
     (an inflection finds its term: "scheduled" finds "schedules").
 
     ``zipf``: word -> Zipf (a word missing is rare); ``skill_terms``: skill
-    id -> terms; ``registry_terms``: terms of the registry's world."""
+    id -> terms; ``registry_terms``: terms of the registry's world;
+    ``life``: the entries of everyday life (:mod:`routelens.text.life`)
+    the registry's texts write (§3.7 ``life``)."""
 
     def __init__(self, zipf: dict[str, float], skill_terms: Iterable[tuple[str, Sequence[str]]],
                  registry_terms: Sequence[str], triggers: Iterable[tuple[str, Sequence[str]]] = (),
-                 common: Iterable[str] = (), near: dict[str, Sequence[str]] | None = None):
+                 common: Iterable[str] = (), near: dict[str, Sequence[str]] | None = None,
+                 life: Iterable[str] = ()):
         self.zipf = dict(zipf)
+        self._life = frozenset(life)
         #: one-word trigger -> the everyday words one edit away (not typos of it)
         self.near = {k: frozenset(v) for k, v in (near or {}).items()}
         self._latin: dict[str, list[tuple[str | None, str]]] = {}
@@ -52,15 +56,21 @@ class Lexicon:
         for t in registry_terms:
             self._add(None, t)
         everyday = set(common) | {w for w, z in self.zipf.items() if z >= _CONTEXT_MAX_ZIPF}
+        self._everyday = frozenset(everyday)
         seen: set[str] = set()
         #: skill id -> the words of its id and of its triggers (docs/formats.md §6.10 ``yields``)
         self.own_words = OwnWords()
         triggers = list(triggers)
         for owner, ts in triggers:
             self.own_words.put(owner, own_words_of(owner, ts))
+        #: every term the triggers write (§6.10 ``private``: a word of everyday life a trigger writes is the
+        #: registry's own)
+        self._trigger_words: set[str] = set()
         for _, ts in triggers:
             for trig in ts:
-                for w in terms(trig):
+                tw = terms(trig)
+                self._trigger_words.update(tw)
+                for w in tw:
                     if w not in seen and w not in everyday:
                         seen.add(w)
                         self._add("", w)
@@ -74,6 +84,31 @@ class Lexicon:
                 self._latin.setdefault(k, []).append((owner, term))
         elif len(term) >= 2:
             self._spaceless.setdefault(term[:2], []).append((owner, term))
+
+    def writes(self, entry: str) -> bool:
+        """Whether the registry writes ``entry``, a word of everyday life
+        (:func:`routelens.text.life.life_words`) itself: in a description,
+        a trigger or a body (the index's ``life``, §3.7; an index built
+        before it has none), or in a trigger or a term the index holds (an
+        inflection counts: "dogs" for "dog"; docs/formats.md §6.10
+        ``private``)."""
+        if entry in self._life:
+            return True
+        w = entry.split()[0] if " " in entry else entry
+        if w in self._trigger_words:
+            return True
+        if w.isascii():
+            return any(k in self._latin or k in self._trigger_words for k in (w, *lemma_candidates(w)))
+        return any(t.startswith(w) for _, t in self._spaceless.get(w[:2], ()))
+
+    def everyday_phrase(self, trigger: str) -> bool:
+        """Whether ``trigger`` is a Latin phrase of everyday words only (each
+        of its terms at Zipf 4.5 or more: ``vocabulary.common``, §3.7):
+        "front page", "recovery plan", not "road closure" (closure 4.0)."""
+        if not trigger.isascii():
+            return False
+        ws = terms(trigger)
+        return len(ws) >= 2 and all(w in self._everyday for w in ws)
 
     def key(self, trigger: str) -> str | None:
         """The word whose commonness decides how specific ``trigger`` is

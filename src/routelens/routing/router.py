@@ -147,7 +147,8 @@ class Router:
             def lexicon() -> Lexicon:
                 vocab = index.vocabulary
                 return Lexicon(vocab.get("zipf", {}), [(r[0], r[5]) for r in index.skills], vocab.get("terms", []),
-                               self._trigger_lists[0], vocab.get("common", []), vocab.get("near", {}))
+                               self._trigger_lists[0], vocab.get("common", []), vocab.get("near", {}),
+                               vocab.get("life", []))
         else:
             assert registry is not None, "a router without a fresh index needs the parsed registry"
             source = registry.routing
@@ -556,7 +557,8 @@ def _registry_lexicon(reg: Registry, triggers: list) -> Lexicon:
     be used (docs/formats.md §3.7: the same build code; the decision falls
     back anyway, so this only shows the evidence)."""
     v = vocabulary(reg)
-    return Lexicon(v["zipf"], list(v["skill_terms"].items()), v["registry_terms"], triggers, v["common"], v["near"])
+    return Lexicon(v["zipf"], list(v["skill_terms"].items()), v["registry_terms"], triggers, v["common"], v["near"],
+                   v["life"])
 
 
 # --------------------------------------------------------------------------- convenience

@@ -247,6 +247,13 @@ _OBJECT_END = frozenset(
     "at in on of for to from with about by after before during since until into onto than as and or but if "
     "because so while though which that who when where why how whether".split())
 #: a finite verb right after the words that open a clause makes them its subject: a statement
+#: words that open a clause of their own: a finite verb after them is that clause's
+_CLAUSE_OPENERS = frozenset("that which who whom whose where when if whether because so while though and or but "
+                            "than as".split())
+#: request verbs whose object may be a clause with its own finite verb ("check the link is correct")
+_CLAUSE_OBJECT_VERBS = frozenset("check ensure verify confirm see test make find figure work explain tell show "
+                                 "prove".split())
+_CLAUSE_STOP = re.compile(r"[.,;:!?()\n]")
 _FINITE = frozenset("is are was were isn't aren't wasn't weren't has have had hasn't haven't can will would should "
                     "could may might must won't can't keeps kept seems looks".split())
 #: a particle after a request verb whose object follows it ("reply to the review", "look into the job"); not
@@ -272,6 +279,22 @@ _JA_SENTENCE = re.compile(r"[^。！!？?\n]+")
 
 #: full-width ASCII (U+FF01-FF5E) and the ideographic space, as ASCII: one character for one
 _FULL_WIDTH = {0xFF01 + i: 0x21 + i for i in range(94)} | {0x3000: 0x20}
+
+
+def _finite_after(task: str, pos: int) -> bool:
+    """Whether a finite verb of :data:`_FINITE`, written in lower case (not
+    "May" the month), follows ``pos`` in the same clause: before
+    punctuation and before a word of :data:`_CLAUSE_OPENERS`."""
+    for m in _EN_WORD.finditer(task, pos):
+        if _CLAUSE_STOP.search(task, pos, m.start()):
+            return False
+        w = m.group()
+        if w.lower() in _CLAUSE_OPENERS:
+            return False
+        if w.lower() in _FINITE and w.islower():
+            return True
+        pos = m.end()
+    return False
 
 
 def asks(task: str, pronoun: bool = False) -> list[Signal]:
@@ -339,6 +362,11 @@ def asks(task: str, pronoun: bool = False) -> list[Signal]:
                 statement = True  # "finance dashboards are stale": a subject and its verb, no request
                 break
             if w in _OBJECT_END:
+                # "Bluetooth pairing with my headphones keeps failing": a finite verb after the phrase that ends
+                # the object, in the same clause, makes the words before it a subject (not after "that", "and"
+                # ..., nor for a verb whose object may be a clause: "Check the link in the email is correct")
+                statement = w not in _CLAUSE_OPENERS and verb not in _CLAUSE_OBJECT_VERBS and _finite_after(
+                    task, m.end())
                 break
             obj.append(m)
         only_pronoun = bool(obj) and all(m.group().lower() in _PRONOUN_OBJECT for m in obj)

@@ -1,0 +1,90 @@
+"""Words of everyday life outside work (docs/formats.md §6.10 ``private``,
+§3.7 ``life``): the body and health, sport and fitness, entertainment,
+hobbies and games, school, home and garden, cooking at home, family and
+celebrations, pets, leisure travel. A list of the language's words, not of
+any registry's: a task that holds one the registry never writes, and
+nothing of the registry's world, is about private life ("Recovery plan
+after knee surgery", "The front page of Reddit is full of cat pictures").
+Things a shop sells (a sofa, headphones, a vacuum) are left out: a
+retailer's tasks name them as work.
+
+Nothing here imports Textual or reads a file.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable, Iterable
+
+__all__ = ["LIFE_WORDS", "life_words", "written_life"]
+
+#: the one-word entries (lowercase ASCII), a plural beside its singular
+LIFE_WORDS = frozenset("""
+knee knees ankle ankles elbow elbows shoulder shoulders hip hips wrist wrists spine tooth teeth toothache headache
+migraine surgery physio physiotherapy injury injuries pregnancy pregnant diet calories vitamin vitamins allergy
+hangover insomnia acne haircut hairdresser barber salon manicure massage
+gym workout workouts hypertrophy marathon jogging yoga pilates
+football soccer basketball baseball tennis golf rugby cricket hockey volleyball badminton swimming skiing
+snowboarding surfing hiking camping fishing cycling karate judo chess
+movie movies cinema concert concerts song songs album albums novel novels poem poems poetry anime manga netflix
+sitcom theatre theater musical karaoke podcast podcasts comedian
+jigsaw crossword sudoku minecraft fortnite
+homework essay kindergarten classmate classmates
+lawn garden gardening backyard remodel renovation plumber
+recipe recipes baking sourdough barbecue bbq picnic
+selfie selfies
+wedding weddings anniversary honeymoon birthday birthdays girlfriend boyfriend fiance fiancee grandma grandpa
+grandmother grandfather nephew niece toddler
+dog dogs puppy puppies cat cats kitten kittens hamster aquarium
+vacation beach ryokan sightseeing
+""".split())
+#: the entries of two words (a registry that writes the first word writes them)
+_PHRASES = ("board game", "board games", "video game", "video games", "science project", "science fair",
+            "road trip", "school project", "school play", "dance class", "book club")
+#: the Japanese entries (a registry writes one when a term of its texts holds it)
+_JA = ("美容院", "美容室", "歯医者", "ジム", "筋トレ", "映画", "趣味", "結婚式", "誕生日", "家計", "家族旅行", "子供", "子ども",
+       "ペット", "飼い猫", "飼い犬", "宿題", "夏休み", "温泉")
+_LATIN_WORD = re.compile(r"[A-Za-z]+")
+_PHRASE = re.compile(r"\b(?:" + "|".join(p.replace(" ", r"\s+") for p in _PHRASES) + r")\b", re.I)
+_JA_RX = re.compile("|".join(_JA))
+_NAME_BEFORE = re.compile(r"([A-Za-z]+)\s+$")
+_NAME_AFTER = re.compile(r"\s+([A-Za-z]+)")
+
+
+def _in_name(text: str, span: tuple[int, int]) -> bool:
+    """Whether the capitalised word at ``span`` is part of a name of several
+    capitalised words ("Covent Garden", "Garden Hotel"), not the word."""
+    if not text[span[0]].isupper():
+        return False
+    before = _NAME_BEFORE.search(text[max(0, span[0] - 40):span[0]])
+    after = _NAME_AFTER.match(text[span[1]:span[1] + 40])
+    return bool(before and before.group(1)[0].isupper()) or bool(after and after.group(1)[0].isupper())
+
+
+def life_words(text: str) -> list[tuple[str, tuple[int, int]]]:
+    """The entries of everyday life in ``text``, ``(entry, span)`` in task
+    order (``span``: character offsets; ``entry``: the list's form, lowercase
+    for Latin words, whitespace as one space): a word of :data:`LIFE_WORDS`
+    that is not part of a capitalised name ("Covent Garden"), a two-word
+    entry ("board game") or a Japanese one (美容院, 誕生日)."""
+    out = [(m.group().lower(), m.span()) for m in _LATIN_WORD.finditer(text)
+           if m.group().lower() in LIFE_WORDS and not _in_name(text, m.span())]
+    out += [(" ".join(m.group().lower().split()), m.span()) for m in _PHRASE.finditer(text)]
+    out += [(m.group(), m.span()) for m in _JA_RX.finditer(text)]
+    return sorted(out, key=lambda x: x[1])
+
+
+
+def written_life(latin_keys: Iterable[str], key_of: Callable[[str], str], others: Iterable[str]) -> list[str]:
+    """The entries of everyday life a registry writes itself, sorted
+    (docs/formats.md §3.7 ``life``): a Latin word whose term key
+    (``key_of(word)``), or the word itself, is among ``latin_keys`` (the term keys of the
+    registry's descriptions, triggers and bodies: an inflection counts), a
+    two-word entry whose first word it writes, a Japanese entry that one of
+    ``others`` (its terms in other scripts) holds."""
+    keys = set(latin_keys)
+    words = {w for w in LIFE_WORDS if w in keys or key_of(w) in keys}
+    words |= {p for p in _PHRASES if (f := p.split()[0]) in keys or key_of(f) in keys}
+    others = list(others)
+    words |= {j for j in _JA if any(j in t for t in others)}
+    return sorted(words)
