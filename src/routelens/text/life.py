@@ -85,6 +85,6 @@ def written_life(latin_keys: Iterable[str], key_of: Callable[[str], str], others
     keys = set(latin_keys)
     words = {w for w in LIFE_WORDS if w in keys or key_of(w) in keys}
     words |= {p for p in _PHRASES if (f := p.split()[0]) in keys or key_of(f) in keys}
-    others = list(others)
-    words |= {j for j in _JA if any(j in t for t in others)}
+    joined = "\n".join(others)  # one search per entry, each term on a line of its own
+    words |= {j for j in _JA if j in joined}
     return sorted(words)
