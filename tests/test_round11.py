@@ -17,7 +17,7 @@ import pytest
 
 from routelens.registry.load import parse_registry
 from routelens.routing.router import Router
-from routelens.routing.signals import asks
+from routelens.routing.signals import asks, negated
 from routelens.text.life import life_words
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -181,3 +181,24 @@ def test_seeing_to_the_baggage_is_underspecified(airline):
     assert (d.mode, d.skills) == ("index", ("baggage-tracing",))
     assert _pieces(d, "baggage-tracing") == [("trigger", 1, 'the fairly common word "baggage" (Zipf 3.7)'),
                                              ("context", 1, 'the identifier "ZN204"')]
+
+
+# ---------------------------------------------------------------- what we are not doing
+
+@pytest.mark.parametrize("task, want", [
+    ("We are not touching booking class availability; just explain the change fee",
+     [(10, 46, "We are not")]),
+    ("I'm not asking for a refund", [(7, 27, "I'm not")]),
+    ("we won't refund it", [(8, 18, "we won't")]),
+    ("The booking page is not loading images on the product page", []),  # a symptom, not a negated request
+])
+def test_what_we_are_not_doing_is_negated(task, want):
+    assert negated(task) == want
+
+
+def test_the_booking_class_we_are_not_touching_is_no_second_need(airline):
+    # airline-ops, blind case (negation): routed to revenue-management and fare-rules together
+    d = airline.route("We are not touching booking class availability; just explain the change fee to the agent")
+    assert (d.mode, d.skills) == ("index", ("fare-rules",))
+    assert _pieces(d, "revenue-management")[0] == (
+        "negated", 0, '"booking class" is negated ("We are not")')

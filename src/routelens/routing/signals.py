@@ -46,7 +46,10 @@ _EN_BOUNDARY = re.compile(r"[.,;:!?()\[\]\n]|\s[-–—]\s|\s(?:but|just|only|in
                           r"and\s+then|please\s+just)\b", _I)
 _EN_NEG = re.compile(
     r"\b(?:don'?t|do\s+not|dont|never|without|instead\s+of|rather\s+than|rather\s+not|skip|forget(?:\s+about)?|"
-    r"no\s+need\s+(?:for|to)|no(?!-)|not(?=\s+(?:a|an|the|any|about|doing|for|this|that|my|our|to)\b))\b", _I)
+    r"no\s+need\s+(?:for|to)|no(?!-)|not(?=\s+(?:a|an|the|any|about|doing|for|this|that|my|our|to)\b)|"
+    # what we or I are not doing, or will not do: "We are not touching booking class availability", "I'm not
+    # asking for a refund", "we won't change the fare" (not "the page is not loading": a symptom)
+    r"(?:we\s+are|i\s+am|we're|i'm)\s+not(?=\s+\w+ing\b)|(?:we|i)\s+(?:will\s+not|won'?t|shall\s+not))\b", _I)
 _JA_NEG = re.compile(r"しないで|しなくて(?:いい|良い|も)|(?:な|ら)くて(?:いい|良い|も)|ないで|不要|いらない|要らない|"
                      r"ではなく|じゃなくて|じゃなく|以外|やめて|止めて|せずに|せず(?=[、，,])|ずに")
 #: a negation of a verb that itself leaves something out is a request to do it: "don't forget to update the
