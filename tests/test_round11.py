@@ -202,3 +202,26 @@ def test_the_booking_class_we_are_not_touching_is_no_second_need(airline):
     assert (d.mode, d.skills) == ("index", ("fare-rules",))
     assert _pieces(d, "revenue-management")[0] == (
         "negated", 0, '"booking class" is negated ("We are not")')
+
+
+# ---------------------------------------------------------------- private life: the registry's words serve it too
+
+@pytest.mark.parametrize("task, sid, context", [
+    # airline-ops, blind cases (private_life): each routed on a word the registry's triggers or terms share
+    ("Help my daughter prepare for her cabin crew interview at another airline", "crew-rostering",
+     ("context", 0, 'the trigger word "cabin", in a sentence about private life ("my daughter")')),
+    ("My phone's push notification settings keep resetting", "disruption-comms",
+     ("context", 0, 'the trigger word "reset", in a sentence about private life ("My phone\'s")')),
+    ("I'm collecting miles with my credit card, which card gives the most?", "loyalty-accrual",
+     ("context", 0, 'the registry\'s term "collect", in a sentence about private life ("my credit card")')),
+])
+def test_a_word_the_registry_shares_is_no_sign_of_its_world_in_private_life(airline, task, sid, context):
+    d = airline.route(task)
+    assert (d.mode, d.reason) == ("full", "weak_evidence")
+    assert context in _pieces(d, sid)
+
+
+def test_an_identifier_is_the_registry_s_world_even_in_private_life(airline):
+    d = airline.route("Help my daughter with her cabin crew roster for ZN204")
+    assert ("context", 1, 'the identifier "ZN204"') in _pieces(d, "crew-rostering")
+    assert (d.mode, d.skills) == ("index", ("crew-rostering",))

@@ -79,6 +79,7 @@ _ACRONYM = _re.compile(r"[A-Z][A-Z0-9]+")
 INCIDENTAL = _INCIDENTAL = "next to a specific trigger of"
 OWN_ASK = "the task asks for it in a request of its own"  # an everyday word's ask of its own (several.py)
 _NO_WORLD = ", and no other word of the task is about the registry's world"
+_IDENTIFIER = "the identifier "
 #: said of the weaker pieces of a skill whose trigger the task negates (they do not count)
 _BESIDE_NEGATED = ", beside its negated trigger"
 
@@ -496,23 +497,28 @@ def assess(task: PreparedTask, reached: Reached, ranked: Sequence[str], lexicon:
             w = 1 if n_terms < _MAX_TERMS else 0
             n_terms += 1
             pieces.append(Piece("term", text[span[0]:span[1]], span, w, f"the domain term {quote(term)}", term))
-        ctx = None
         term_spans = [p.span for p in pieces if p.kind == "term"]  # a word counted as a term is no context too
-        for owner, term, span in found_context:
-            if owner is not None and owner != "":
-                continue
-            if any(_overlaps(span, s) for s in (*used_spans, *term_spans)) or within(span, negations) is not None:
-                continue
-            if _repeats(term, said):
-                continue  # a counted trigger's word again is not another word about the registry's world
-            what = "the registry's term" if owner is None else "the trigger word"
-            ctx = Piece("context", text[span[0]:span[1]], span, 1, f"{what} {quote(term)}", term)
-            break
-        if ctx is None:
+
+        def context_word() -> Piece | None:  # a word of the registry's world: a registry term or a trigger word
+            for owner, term, span in found_context:
+                if owner is not None and owner != "":
+                    continue
+                if any(_overlaps(span, s) for s in (*used_spans, *term_spans)) or within(span, negations) is not None:
+                    continue
+                if _repeats(term, said):
+                    continue  # a counted trigger's word again is not another word about the registry's world
+                what = "the registry's term" if owner is None else "the trigger word"
+                return Piece("context", text[span[0]:span[1]], span, 1, f"{what} {quote(term)}", term)
+            return None
+
+        def identifier() -> Piece | None:
             for a, b, word in idents:
                 if not any(_overlaps((a, b), s) for s in used_spans):
-                    ctx = Piece("context", word, (a, b), 1, f"the identifier {quote(word)}", word)
-                    break
+                    return Piece("context", word, (a, b), 1, f"{_IDENTIFIER}{quote(word)}", word)
+            return None
+
+        # "my daughter": an identifier first, a word the registry's triggers or terms share only after it
+        ctx = (context_word() or identifier()) if private is None else (identifier() or context_word())
         if ctx is not None:
             pieces.append(ctx)
         if sum(p.weight for p in pieces) < _STRONG and any(p.kind == "trigger" and p.counts for p in pieces):
@@ -543,13 +549,19 @@ def assess(task: PreparedTask, reached: Reached, ranked: Sequence[str], lexicon:
                 requests = asks(text)
             if not any(p.kind == "trigger" and p.counts and within(p.span, requests) is not None for p in pieces):
                 scene = life  # no request asks for the work: the word of everyday life sets the scene
-        if scene is not None and not any(p.kind in ("term", "context") and p.counts for p in pieces) and not any(
+        # in a sentence that says "my daughter", "my phone's", a word the registry's triggers or terms share
+        # serves private life too ("cabin crew interview", "push notification settings keep resetting"): only
+        # a term of the skill's own or an identifier is the registry's world there
+        lent = [p for p in pieces if p.kind == "context" and p.counts and not p.detail.startswith(_IDENTIFIER)] \
+            if private is not None else []
+        if scene is not None and not any(p.kind in ("term", "context") and p.counts and p not in lent
+                                         for p in pieces) and not any(
                 p.kind == "trigger" and p.weight >= _STRONG and not p.detail.startswith("the phrase") for p in pieces):
             # private life and nothing of the registry's world: a phrase or an everyday word is in another sense
             # ("Cancel my gym subscription", "Turn off breaking news alerts on my phone"), and asks nothing
             said = f", in a sentence about private life ({quote(scene)})"
             pieces = [Piece(p.kind, p.text, p.span, _WEAK if p.kind == "trigger" else 0, p.detail + said, p.trigger)
-                      if p.kind in ("trigger", "ask") and p.counts else p for p in pieces]
+                      if (p.kind in ("trigger", "ask") or p in lent) and p.counts else p for p in pieces]
             tier = "everyday"
         return tuple(pieces), tier, tuple(counted_spans)
 
