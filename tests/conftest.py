@@ -59,3 +59,19 @@ def decided(r, task: str) -> tuple:
     """``(mode, reason, skills, composition)`` of ``r.route(task)`` (a Router): the routing tests' exact decision."""
     d = r.route(task)
     return d.mode, d.reason, d.skills, d.composition
+
+
+BENCH = Path(__file__).resolve().parent.parent / "benchmarks" / "registries"
+
+
+def bench_router(name: str):
+    """The router of the shipped benchmark registry ``name`` from its
+    generated index (``benchmarks/registries/NAME``)."""
+    from routelens.routing.router import Router
+
+    return Router.from_paths(BENCH / name / "skills.yaml", BENCH / name / "generated" / "routing.min.json")
+
+
+def pieces_of(d, sid: str) -> list[tuple[str, int, str]]:
+    """``(kind, weight, detail)`` of each evidence piece of candidate ``sid`` in decision ``d``."""
+    return [(p.kind, p.weight, p.detail) for p in next(c for c in d.evidence if c.id == sid).pieces]

@@ -18,30 +18,20 @@ from pathlib import Path
 
 import pytest
 
+from conftest import bench_router, pieces_of
 from routelens.registry.load import parse_registry
 from routelens.routing.router import Router
 from routelens.routing.signals import asks
 
-ROOT = Path(__file__).resolve().parent.parent
-BENCH = ROOT / "benchmarks" / "registries"
-
-
-def _bench(name: str) -> Router:
-    return Router.from_paths(BENCH / name / "skills.yaml", BENCH / name / "generated" / "routing.min.json")
-
 
 @pytest.fixture(scope="module")
 def retail() -> Router:
-    return _bench("retail-ops")
+    return bench_router("retail-ops")
 
 
 @pytest.fixture(scope="module")
 def lab() -> Router:
-    return _bench("research-lab")
-
-
-def _pieces(d, sid):
-    return [(p.kind, p.weight, p.detail) for p in next(c for c in d.evidence if c.id == sid).pieces]
+    return bench_router("research-lab")
 
 
 # ---------------------------------------------------------------- words both candidates count
@@ -50,7 +40,7 @@ def test_a_shared_registry_word_does_not_make_an_everyday_word_a_rival(retail):
     # retail-ops, blind case (specificity): "report" was supported only by "chiba", which backs "aged stock" too
     d = retail.route("Aged stock report for Chiba, anything older than 180 days")
     assert (d.mode, d.reason, d.skills) == ("index", "clear_candidate", ("inventory-analytics",))
-    assert _pieces(d, "sales-reporting") == [("trigger", 1, 'the everyday word "report" (Zipf 5.3)'),
+    assert pieces_of(d, "sales-reporting") == [("trigger", 1, 'the everyday word "report" (Zipf 5.3)'),
                                              ("context", 1, 'the registry\'s term "chiba"')]
     assert next(c for c in d.evidence if c.id == "sales-reporting").why == (
         'not selected: an everyday word only, next to the evidence for "inventory-analytics", '
@@ -110,7 +100,7 @@ def test_a_rivals_weight_is_told_without_the_shared_words(shared):
 def test_a_domain_term_is_no_context_for_its_own_skill(retail):
     # "reconcile" was the domain term of payout-reconciliation and the registry's term besides: counted twice
     d = retail.route("Reconciling the PayPal payouts for February, two are missing")
-    assert _pieces(d, "payout-reconciliation") == [
+    assert pieces_of(d, "payout-reconciliation") == [
         ("trigger", 1, 'the fairly common word "payout" (Zipf 3.3), inflection'),
         ("term", 1, 'the domain term "reconcile"')]
     # payment-methods keeps it as the registry's world, which besides payout-reconciliation's own term is
@@ -196,7 +186,7 @@ def test_the_paypal_case(retail):
     # retail-ops, blind case (specificity): "PayPal" was read as a request verb and asked for itself
     d = retail.route("PayPal payout for March doesn't match the bank statement, £300 short")
     assert (d.mode, d.reason, d.skills) == ("index", "clear_candidate", ("payout-reconciliation",))
-    assert _pieces(d, "payment-methods") == [("trigger", 1, 'the fairly common word "paypal" (Zipf 3.7)')]
+    assert pieces_of(d, "payment-methods") == [("trigger", 1, 'the fairly common word "paypal" (Zipf 3.7)')]
 
 
 # ---------------------------------------------------------------- the registry's own checks are no steering

@@ -11,30 +11,19 @@ tested with the other destructive intents in tests/test_evidence.py.)
 """
 
 import json
-from pathlib import Path
 
 import pytest
 
+from conftest import bench_router, pieces_of
 from routelens.registry.load import parse_registry
 from routelens.routing.router import Router
 from routelens.routing.signals import asks, negated
 from routelens.text.life import life_words
 
-ROOT = Path(__file__).resolve().parent.parent
-BENCH = ROOT / "benchmarks" / "registries"
-
-
-def _bench(name: str) -> Router:
-    return Router.from_paths(BENCH / name / "skills.yaml", BENCH / name / "generated" / "routing.min.json")
-
 
 @pytest.fixture(scope="module")
 def airline() -> Router:
-    return _bench("airline-ops")
-
-
-def _pieces(d, sid):
-    return [(p.kind, p.weight, p.detail) for p in next(c for c in d.evidence if c.id == sid).pieces]
+    return bench_router("airline-ops")
 
 
 # ---------------------------------------------------------------- words of everyday life
@@ -49,15 +38,15 @@ def test_a_phrase_beside_a_word_of_everyday_life_the_registry_never_writes_is_we
                                                                                    word):
     d = airline.route(task)
     assert (d.mode, d.reason, d.skills) == ("full", "weak_evidence", ())
-    assert _pieces(d, sid) == [("trigger", 1, f'the phrase "{phrase}", in a sentence about private life '
+    assert pieces_of(d, sid) == [("trigger", 1, f'the phrase "{phrase}", in a sentence about private life '
                                               f'("{word}")')]
 
 
 def test_the_front_page_of_reddit_is_no_homepage_work():
     # newsroom, blind case (word_sense)
-    d = _bench("newsroom").route("The front page of Reddit is full of cat pictures today")
+    d = bench_router("newsroom").route("The front page of Reddit is full of cat pictures today")
     assert (d.mode, d.reason) == ("full", "weak_evidence")
-    assert _pieces(d, "homepage-curation") == [
+    assert pieces_of(d, "homepage-curation") == [
         ("trigger", 1, 'the phrase "front page", in a sentence about private life ("cat")')]
 
 
@@ -66,7 +55,7 @@ def test_a_phrase_holding_a_less_common_word_is_no_word_sense_trap(airline):
     # nothing (the blind case stays a false route: what is left is word sense, not frequency)
     d = airline.route("Cancellation fee for the ryokan in Kyoto we reserved for the anniversary")
     assert (d.mode, d.skills) == ("index", ("fare-rules",))
-    assert _pieces(d, "fare-rules") == [("trigger", 2, 'the phrase "cancellation fee"')]
+    assert pieces_of(d, "fare-rules") == [("trigger", 2, 'the phrase "cancellation fee"')]
 
 
 EVENTS = """schema_version: 1
@@ -92,7 +81,7 @@ def test_a_word_the_registry_writes_in_a_trigger_is_its_own_world():
     task = "The road works for the city marathon start at 6"
     d = _events().route(task)
     assert (d.mode, d.reason) == ("full", "weak_evidence")
-    assert _pieces(d, "road-closures") == [
+    assert pieces_of(d, "road-closures") == [
         ("trigger", 1, 'the phrase "road works", in a sentence about private life ("marathon")')]
     # the same task on a registry that names marathons (a trigger "marathon route", even inflected)
     for extra in (", marathon route", ", marathons"):
@@ -137,7 +126,7 @@ def test_a_request_for_the_work_keeps_it_whatever_the_scene():
     # the request asks for the work; only "my ..." makes it private life
     d = _events().route("Arrange the road works for the city marathon")
     assert (d.mode, d.reason, d.skills) == ("index", "clear_candidate", ("road-closures",))
-    assert _pieces(d, "road-closures") == [("trigger", 2, 'the phrase "road works"')]
+    assert pieces_of(d, "road-closures") == [("trigger", 2, 'the phrase "road works"')]
     d = _events().route("Arrange the road works for my son's marathon")
     assert (d.mode, d.reason) == ("full", "weak_evidence")
 
@@ -169,17 +158,17 @@ def test_a_finite_verb_after_the_phrase_ending_the_object_makes_a_statement(task
 def test_the_headphones_are_no_crew_pairing(airline):
     d = airline.route("Bluetooth pairing with my headphones keeps failing")
     assert (d.mode, d.reason) == ("full", "weak_evidence")
-    assert _pieces(d, "crew-rostering") == [("trigger", 1, 'the fairly common word "pairing" (Zipf 3.6)')]
+    assert pieces_of(d, "crew-rostering") == [("trigger", 1, 'the fairly common word "pairing" (Zipf 3.6)')]
 
 
 def test_seeing_to_the_baggage_is_underspecified(airline):
     # airline-ops, blind case (underspecified): "see" and "baggage", with "to" between, asked for baggage tracing
     d = airline.route("Can you see to the baggage?")
     assert (d.mode, d.reason) == ("full", "weak_evidence")
-    assert _pieces(d, "baggage-tracing") == [("trigger", 1, 'the fairly common word "baggage" (Zipf 3.7)')]
+    assert pieces_of(d, "baggage-tracing") == [("trigger", 1, 'the fairly common word "baggage" (Zipf 3.7)')]
     d = airline.route("Can you see to the baggage for ZN204 tonight?")  # names a flight: routed
     assert (d.mode, d.skills) == ("index", ("baggage-tracing",))
-    assert _pieces(d, "baggage-tracing") == [("trigger", 1, 'the fairly common word "baggage" (Zipf 3.7)'),
+    assert pieces_of(d, "baggage-tracing") == [("trigger", 1, 'the fairly common word "baggage" (Zipf 3.7)'),
                                              ("context", 1, 'the identifier "ZN204"')]
 
 
@@ -200,7 +189,7 @@ def test_the_booking_class_we_are_not_touching_is_no_second_need(airline):
     # airline-ops, blind case (negation): routed to revenue-management and fare-rules together
     d = airline.route("We are not touching booking class availability; just explain the change fee to the agent")
     assert (d.mode, d.skills) == ("index", ("fare-rules",))
-    assert _pieces(d, "revenue-management")[0] == (
+    assert pieces_of(d, "revenue-management")[0] == (
         "negated", 0, '"booking class" is negated ("We are not")')
 
 
@@ -218,10 +207,10 @@ def test_the_booking_class_we_are_not_touching_is_no_second_need(airline):
 def test_a_word_the_registry_shares_is_no_sign_of_its_world_in_private_life(airline, task, sid, context):
     d = airline.route(task)
     assert (d.mode, d.reason) == ("full", "weak_evidence")
-    assert context in _pieces(d, sid)
+    assert context in pieces_of(d, sid)
 
 
 def test_an_identifier_is_the_registry_s_world_even_in_private_life(airline):
     d = airline.route("Help my daughter with her cabin crew roster for ZN204")
-    assert ("context", 1, 'the identifier "ZN204"') in _pieces(d, "crew-rostering")
+    assert ("context", 1, 'the identifier "ZN204"') in pieces_of(d, "crew-rostering")
     assert (d.mode, d.skills) == ("index", ("crew-rostering",))
