@@ -201,8 +201,11 @@ def _reference_vocabulary(reg) -> dict:
     shared = sorted((k for k, n in df.items() if V.REGISTRY_MIN_DF <= n <= len(skills) // 2
                      and tf[k] >= V.REGISTRY_MIN_COUNT and common[k] < V.REGISTRY_MAX_ZIPF and k not in trigger_words),
                     key=lambda k: (-(tf[k] / total) / 10 ** (max(common[k], 1.0) - 9), shown[k]))
-    # round 11: the words of everyday life the texts write, from the same surfaces (§3.7 life)
-    life = written_life(surfaces.keys(), key_of.__getitem__, [k for k in surfaces if not k.isascii()])
+    # round 11: the words of everyday life Layer 1 writes: descriptions and triggers (§3.7 life)
+    layer1 = {key_of[t] for t in written3}
+    layer1_text = "\n".join([s.description for s in skills if s.description]
+                            + list(dict.fromkeys(t for s in skills for t in s.triggers)))
+    life = written_life(layer1, key_of.__getitem__, [k for k in layer1 if not k.isascii()], layer1_text)
     return {"zipf": zipf_map, "skill_terms": skill_terms, "registry_terms": sorted(shown[k] for k in shared[:40]),
             "common": common_words, "near": near, "life": life, "source": f"wordfreq {V.WORDFREQ_VERSION}"}
 

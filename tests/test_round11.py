@@ -14,10 +14,10 @@ import json
 
 import pytest
 
-from conftest import bench_router, pieces_of
+from conftest import bench_router, decided, pieces_of
 from routelens.registry.load import parse_registry
 from routelens.routing.router import Router
-from routelens.routing.signals import asks, negated
+from routelens.routing.signals import asks, negated, private_life
 from routelens.text.life import life_words
 
 
@@ -95,6 +95,7 @@ skills:
     path: v.md
     priority: P1
     triggers: [video color grade, video edit]
+    description: {description}
   photo-culling:
     path: p.md
     priority: P1
@@ -102,23 +103,51 @@ skills:
 """
 
 
-@pytest.mark.parametrize("body, routed", [("# Video edit\n", False),
-                                          ("# Video edit\n\nWeddings and engagement films, graded in Resolve.\n",
-                                           True)])
-def test_a_word_a_body_writes_is_the_registry_s_own(tmp_path, body, routed):
-    # a videographer's registry: "wedding" in a body (an inflection counts) is the index's `life` (§3.7)
+@pytest.mark.parametrize("description, body, routed", [
+    ("Edit and grade films", "# Video edit\n\nWeddings and engagement films, graded in Resolve.\n", False),
+    ("Weddings and engagement films, graded in Resolve", "# Video edit\n", True),
+])
+def test_a_word_layer_1_writes_is_the_registry_s_own(tmp_path, description, body, routed):
+    # a videographer's registry: "wedding" in a description (an inflection counts) is the index's `life`
+    # (§3.7); in a body only (Layer 2), it is not
     (tmp_path / "v.md").write_text(body, encoding="utf-8")
     (tmp_path / "p.md").write_text("# Culling\n", encoding="utf-8")
-    (tmp_path / "skills.yaml").write_text(VIDEO, encoding="utf-8")
+    (tmp_path / "skills.yaml").write_text(VIDEO.format(description=description), encoding="utf-8")
     from routelens.artifacts.write import write_generated
     from routelens.registry.load import load_registry
 
     write_generated(load_registry(tmp_path / "skills.yaml"), tmp_path / "generated")
     index = json.loads((tmp_path / "generated" / "routing.min.json").read_text(encoding="utf-8"))
-    # ("video game": a registry that writes "video" writes it, as far as this list goes)
-    assert index["vocabulary"]["life"] == ["video game", "video games"] + (["wedding", "weddings"] if routed else [])
+    assert index["vocabulary"].get("life") == (["wedding", "weddings"] if routed else None)
     d = Router.from_paths(tmp_path / "skills.yaml").route("a video color grade for the wedding film")
     assert (d.mode, d.skills) == (("index", ("video-edit",)) if routed else ("full", ()))
+
+
+GYMS = """schema_version: 1
+skills:
+  class-timetable:
+    path: c.md
+    priority: P1
+    triggers: [class schedule, timetable]
+    description: Build and publish the class timetable of each of our gym sites
+  member-newsletter:
+    path: n.md
+    priority: P2
+    triggers: [newsletter]
+    description: Write the monthly newsletter for gym members
+"""
+
+
+def test_our_gym_is_a_chain_of_gyms_own_world_and_my_gym_stays_private_life():
+    # a newcomer's fitness-studio registry: "our gym" made every task of the business private life
+    r = Router.from_registry(parse_registry(GYMS.encode(), "skills.yaml"))
+    assert decided(r, "Build the class schedule for our gym in Leeds")[:3] == (
+        "index", "clear_candidate", ("class-timetable",))
+    assert decided(r, "Write the newsletter for our gym members")[:3] == ("index", "clear_candidate",
+                                                                          ("member-newsletter",))
+    assert private_life("Write the newsletter for our gym members", lambda w: w == "gym") is None
+    assert private_life("Write the newsletter for our gym members") == "our gym"
+    assert private_life("my gym schedule", lambda w: w == "gym") == "my gym"
 
 
 def test_a_request_for_the_work_keeps_it_whatever_the_scene():
@@ -135,7 +164,7 @@ def test_a_capitalised_word_inside_a_name_is_no_word_of_everyday_life():
     assert life_words("Mouse droppings in the dry store at Covent Garden") == []
     assert life_words("Garden Hotel bookings") == []
     assert life_words("Garden party on Sunday; my Garden") == [("garden", (0, 6)), ("garden", (27, 33))]
-    assert life_words("美容院の予約変更と board games") == [("美容院", (0, 3)), ("board games", (10, 21))]
+    assert life_words("美容院の予約変更と board games") == [("美容院", (0, 3)), ("board game", (10, 21))]
     d = _events().route("Road works on Covent Garden this week")
     assert (d.mode, d.reason, d.skills) == ("index", "clear_candidate", ("road-closures",))
 

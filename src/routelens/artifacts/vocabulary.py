@@ -448,8 +448,11 @@ def vocabulary(reg: Registry, bodies: dict[str, dict[str, Any]] | None = None,
     if not _words_fit(words):
         words = words_facts(reg, tkey, cut)  # the phrases' terms cut once
     zipf_map, common_words, near = words  # type: ignore[misc]
-    # the words of everyday life the registry writes itself: its own world, never private life (§6.10 private)
-    life = written_life(surfaces.keys(), keys, [k for k in surfaces if not k.isascii()])
+    # the words of everyday life the registry's Layer 1 (descriptions and triggers) writes: its own world, never
+    # private life (§6.10 private)
+    layer1 = {key_of[t] for t in written3}
+    life = written_life(layer1, keys, [k for k in layer1 if not k.isascii()],
+                        "\n".join(chain(filter(None, descriptions), distinct)))
     return {"zipf": zipf_map, "skill_terms": skill_terms,
             "registry_terms": sorted(shown[k] for k in shared[:REGISTRY_TERMS]),
             "common": common_words, "near": near, "life": life, "source": f"wordfreq {WORDFREQ_VERSION}"}

@@ -349,7 +349,7 @@ def assess(task: PreparedTask, reached: Reached, ranked: Sequence[str], lexicon:
     idents = identifiers(text)
     # "my gym", "after knee surgery": a sentence about private life (§6.10 private); a word of everyday life
     # without "my" leaves the work a request asks for as it is ("colour grade the beach set")
-    private = private_life(text)
+    private = private_life(text, lexicon.writes)
     life = None if private is not None else next(
         (text[a:b] for w, (a, b) in life_words(text) if not lexicon.writes(w)), None)
     requests: list[Signal] | None = None  # the task's requests, found when a candidate first needs them

@@ -87,14 +87,15 @@ class Lexicon:
 
     def writes(self, entry: str) -> bool:
         """Whether the registry writes ``entry``, a word of everyday life
-        (:func:`routelens.text.life.life_words`) itself: in a description,
-        a trigger or a body (the index's ``life``, §3.7; an index built
-        before it has none), or in a trigger or a term the index holds (an
-        inflection counts: "dogs" for "dog"; docs/formats.md §6.10
-        ``private``)."""
+        (:mod:`routelens.text.life`) itself: in a description or a trigger
+        (the index's ``life``, §3.7; an index built before it has none), or,
+        one word, in a trigger or a term the index holds (an inflection
+        counts: "dogs" for "dog"; docs/formats.md §6.10 ``private``)."""
         if entry in self._life:
             return True
-        w = entry.split()[0] if " " in entry else entry
+        if " " in entry:
+            return False  # two words: only as they stand in Layer 1
+        w = entry
         if w in self._trigger_words:
             return True
         if w.isascii():

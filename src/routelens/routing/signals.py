@@ -27,9 +27,10 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Sequence
+from typing import Callable, Sequence
 
 from routelens.routing.decision import quote
+from routelens.text.life import PRIVATE_WORDS
 from routelens.text.verbs import a_verb, never_a_verb
 from routelens.text.unicode import normalize_text
 
@@ -554,22 +555,27 @@ def duration(span: tuple[int, int], text: str) -> bool:
         _COUNT_BEFORE.search(text[max(0, span[0] - 16):span[0]]))
 
 
-#: "my" or "our", at most one word, then a word of private life: family, pets, home, personal things, leisure,
-#: travel, personal finance
-_PRIVATE = re.compile(r"\b(?:my|our)\s+(?:[\w'-]+\s+)?(?:son|daughter|kids?|child|children|wife|husband|mum|mom|"
-                      r"dad|parents?|grandma|grandmother|grandfather|grandpa|baby|brother|sister|girlfriend|boyfriend|"
-                      r"dog|cat|pet|puppy|home|flat|apartment|garden|car|bike|phone|wedding|birthday|holiday|"
-                      r"vacation|gym|university|homework|hobby|family|friends?|neighbou?r|landlord|doctor|dentist|"
-                      r"flights?|bank|credit\s+card|mortgage|insurance)"
-                      r"(?:'s)?\b", re.I)
+#: "my" or "our", at most one word, then a word of private life (:data:`routelens.text.life.PRIVATE_WORDS`)
+_PRIVATE = re.compile(r"\b(?P<whose>my|our)\s+(?:[\w'-]+\s+)?(?P<word>"
+                      + "|".join(w.replace(" ", r"\s+") for w in sorted(PRIVATE_WORDS, key=len, reverse=True))
+                      + r")(?:'s)?\b", re.I)
 
 
-def private_life(text: str) -> str | None:
+def private_life(text: str, writes: Callable[[str], bool] | None = None) -> str | None:
     """The words that put ``text`` in private life (docs/formats.md §6.10
     ``private``), else None: "my" or "our", at most one word, then a word
-    for family, a pet, home, a personal thing, leisure, travel or personal
-    finance ("my gym", "my dog's", "our neighbour", "my credit card"). English only; a list of the
-    language's words, not of any registry's."""
-    m = _PRIVATE.search(text)
-    return m.group() if m else None
+    of :data:`~routelens.text.life.PRIVATE_WORDS` for family, a pet, home,
+    a personal thing, leisure, travel or personal finance ("my gym", "my
+    dog's", "our neighbour", "my credit card"). ``writes``, when given,
+    says whether the registry writes that word itself (lowercase, one space
+    between words): after "our" such a word is the business's own world,
+    not private life ("our gym" to a chain of gyms, whose descriptions say
+    "gym"), and the next such phrase is looked for; "my" stays personal
+    ("my credit card" to an airline with a co-brand card).
+    English only; a list of the language's words, not of any registry's."""
+    for m in _PRIVATE.finditer(text):
+        if writes is None or m.group("whose").lower() != "our" or not writes(
+                " ".join(m.group("word").lower().split())):
+            return m.group()
+    return None
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Callable, Iterable
 
-__all__ = ["LIFE_WORDS", "life_words", "written_life"]
+__all__ = ["LIFE_WORDS", "PRIVATE_WORDS", "life_words", "written_life"]
 
 #: the one-word entries (lowercase ASCII), a plural beside its singular
 LIFE_WORDS = frozenset("""
@@ -38,14 +38,22 @@ grandmother grandfather nephew niece toddler
 dog dogs puppy puppies cat cats kitten kittens hamster aquarium
 vacation beach ryokan sightseeing
 """.split())
-#: the entries of two words (a registry that writes the first word writes them)
-_PHRASES = ("board game", "board games", "video game", "video games", "science project", "science fair",
-            "road trip", "school project", "school play", "dance class", "book club")
+#: the words that put a task in private life after "my" or "our" (docs/formats.md §6.10 ``private``): family,
+#: a pet, home, a personal thing, leisure, travel, personal finance ("my gym", "our neighbour", "my credit card")
+PRIVATE_WORDS = ("son", "daughter", "kid", "kids", "child", "children", "wife", "husband", "mum", "mom", "dad",
+                 "parent", "parents", "grandma", "grandmother", "grandfather", "grandpa", "baby", "brother", "sister",
+                 "girlfriend", "boyfriend", "dog", "cat", "pet", "puppy", "home", "flat", "apartment", "garden", "car",
+                 "bike", "phone", "wedding", "birthday", "holiday", "vacation", "gym", "university", "homework",
+                 "hobby", "family", "friend", "friends", "neighbour", "neighbor", "landlord", "doctor", "dentist",
+                 "flight", "flights", "bank", "credit card", "mortgage", "insurance")
+#: the entries of two words (written as they are)
+_PHRASES = ("board game", "video game", "science project", "science fair", "road trip", "school project",
+            "school play", "dance class", "book club")
 #: the Japanese entries (a registry writes one when a term of its texts holds it)
 _JA = ("美容院", "美容室", "歯医者", "ジム", "筋トレ", "映画", "趣味", "結婚式", "誕生日", "家計", "家族旅行", "子供", "子ども",
        "ペット", "飼い猫", "飼い犬", "宿題", "夏休み", "温泉")
 _LATIN_WORD = re.compile(r"[A-Za-z]+")
-_PHRASE = re.compile(r"\b(?:" + "|".join(p.replace(" ", r"\s+") for p in _PHRASES) + r")\b", re.I)
+_PHRASE = re.compile(r"\b(?:" + "|".join(p.replace(" ", r"\s+") for p in _PHRASES) + r")(?:s|es)?\b", re.I)
 _JA_RX = re.compile("|".join(_JA))
 _NAME_BEFORE = re.compile(r"([A-Za-z]+)\s+$")
 _NAME_AFTER = re.compile(r"\s+([A-Za-z]+)")
@@ -61,6 +69,12 @@ def _in_name(text: str, span: tuple[int, int]) -> bool:
     return bool(before and before.group(1)[0].isupper()) or bool(after and after.group(1)[0].isupper())
 
 
+def _singular(phrase: str) -> str:
+    """A two-word entry as the list writes it: lowercase, one space, no plural ("Board  Games" -> "board game")."""
+    p = " ".join(phrase.lower().split())
+    return p if p in _PHRASES or p in PRIVATE_WORDS else p[:-2] if p[:-2] in _PHRASES else p[:-1]
+
+
 def life_words(text: str) -> list[tuple[str, tuple[int, int]]]:
     """The entries of everyday life in ``text``, ``(entry, span)`` in task
     order (``span``: character offsets; ``entry``: the list's form, lowercase
@@ -69,22 +83,28 @@ def life_words(text: str) -> list[tuple[str, tuple[int, int]]]:
     entry ("board game") or a Japanese one (美容院, 誕生日)."""
     out = [(m.group().lower(), m.span()) for m in _LATIN_WORD.finditer(text)
            if m.group().lower() in LIFE_WORDS and not _in_name(text, m.span())]
-    out += [(" ".join(m.group().lower().split()), m.span()) for m in _PHRASE.finditer(text)]
+    out += [(_singular(m.group()), m.span()) for m in _PHRASE.finditer(text)]
     out += [(m.group(), m.span()) for m in _JA_RX.finditer(text)]
     return sorted(out, key=lambda x: x[1])
 
 
 
-def written_life(latin_keys: Iterable[str], key_of: Callable[[str], str], others: Iterable[str]) -> list[str]:
+def written_life(latin_keys: Iterable[str], key_of: Callable[[str], str], others: Iterable[str],
+                 text: str) -> list[str]:
     """The entries of everyday life a registry writes itself, sorted
-    (docs/formats.md §3.7 ``life``): a Latin word whose term key
-    (``key_of(word)``), or the word itself, is among ``latin_keys`` (the term keys of the
-    registry's descriptions, triggers and bodies: an inflection counts), a
-    two-word entry whose first word it writes, a Japanese entry that one of
-    ``others`` (its terms in other scripts) holds."""
+    (docs/formats.md §3.7 ``life``), those of :data:`LIFE_WORDS` and
+    :data:`PRIVATE_WORDS`, from its Layer 1 (descriptions and triggers):
+    a Latin word whose term key (``key_of(word)``), or the word itself, is
+    among ``latin_keys`` (the term keys Layer 1 writes: an inflection
+    counts), an entry of two words that ``text`` (Layer 1, one text)
+    writes as they are (or in the plural: "credit cards"), a Japanese entry
+    that one of ``others`` (Layer 1's terms in other scripts) holds."""
     keys = set(latin_keys)
-    words = {w for w in LIFE_WORDS if w in keys or key_of(w) in keys}
-    words |= {p for p in _PHRASES if (f := p.split()[0]) in keys or key_of(f) in keys}
+    single = LIFE_WORDS.union(w for w in PRIVATE_WORDS if " " not in w)
+    words = {w for w in single if w in keys or key_of(w) in keys}
+    two = [p for p in (*_PHRASES, *(w for w in PRIVATE_WORDS if " " in w))]
+    words |= {_singular(f) for f in re.findall(r"\b(?:" + "|".join(p.replace(" ", r"\s+") for p in two)
+                                                  + r")(?:s|es)?\b", text, re.I)}
     joined = "\n".join(others)  # one search per entry, each term on a line of its own
     words |= {j for j in _JA if j in joined}
     return sorted(words)
