@@ -160,8 +160,8 @@ def test_the_research_lab_case_and_its_sentence(lab):
     d = lab.route("Booking flights for my personal holiday in Okinawa")
     assert (d.mode, d.reason) == ("full", "weak_evidence")
     assert d.message == ('Fell back to the full registry: "conference-travel" is ruled out by its not_when '
-                         '"personal holiday"; the only evidence is the fairly common word "booking"; nothing else '
-                         "in the task is about equipment-booking")
+                         '"personal holiday"; the only evidence is the fairly common word "booking", in a sentence '
+                         "about private life; nothing else in the task is about equipment-booking")
 
 
 def test_the_not_when_sentence_counts_the_others(excluded):

@@ -315,6 +315,22 @@ def _decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdic
 
 _supported, _counted = attrgetter("supported"), attrgetter("counted")
 
+#: where a piece's detail stops being said in a fallback's sentence: its first parenthesis ("(Zipf 3.9)",
+#: "(90)", "("my gym")")
+_PAREN = " ("
+_PRIVATE_SAID = ", in a sentence about private life"
+
+
+def _said(detail: str) -> str:
+    """A piece's detail as a fallback's sentence says it: up to its first
+    parenthesis, and that the sentence is about private life when the
+    detail says so after it ("the fairly common word "newsletter", in a
+    sentence about private life": the Zipf figure left out, the reason kept)."""
+    head = detail.split(_PAREN)[0]
+    if _PRIVATE_SAID in detail and _PRIVATE_SAID not in head:
+        head += _PRIVATE_SAID
+    return head
+
 
 def _incidental(c: Candidate) -> bool:
     """Whether ``c``'s tier is ``everyday`` only because its acronym or
@@ -421,8 +437,8 @@ def _weak_sentence(cands: list[Candidate], first: Candidate | None = None, total
         named = [(x.id, next(p for p in x.pieces if p.kind == "trigger")) for x in cands
                  if not x.dropped_by and any(p.kind == "trigger" for p in x.pieces)]
         if len(named) == 1:
-            return f"the only evidence is {trig[0].detail.split(' (')[0]}; nothing else in the task is about {c.id}"
-        listed = listed_evidence([(cid, p.detail.split(' (')[0]) for cid, p in named])
+            return f"the only evidence is {_said(trig[0].detail)}; nothing else in the task is about {c.id}"
+        listed = listed_evidence([(cid, _said(p.detail)) for cid, p in named])
         return (f"the only evidence is {listed}; nothing else in the task is about "
                 + ("either" if len(named) == 2 else "any of them"))
     return f"no candidate has evidence that holds up (best: {quote(c.id)})"
