@@ -219,6 +219,18 @@ def test_eval_unknown_expected_ids_exit_2_naming_the_case(reg_path, tmp_path, ca
     assert out.out == ""
 
 
+def test_eval_reports_unknown_ids_with_the_files_other_mistakes_at_once(reg_path, tmp_path, capsys):
+    # a newcomer's trial: the unknown ids came only after the misspelt key and the bad mode were fixed
+    cases = tmp_path / "cases.yaml"
+    cases.write_text('cases:\n  - task: "refactor the parser"\n    expect: [refactorng]\n'
+                     '  - task: "x"\n    must_falback: true\n  - task: "y"\n    mode: indexed\n', encoding="utf-8")
+    assert main(["eval", str(cases), "--registry", str(reg_path)]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        f"{cases}:3:14: cases[0].expect[0]: unknown skill 'refactorng'; did you mean 'refactoring'?",
+        f"{cases}:5:5: cases[1].must_falback: unknown key `must_falback`: did you mean `must_fallback`?",
+        f"{cases}:7:11: cases[2].mode: unknown mode 'indexed' (fast, index or full)"]
+
+
 def test_route_high_risk_beyond_the_match_limit_falls_back(tmp_path, capsys, monkeypatch):
     # user trial: the forced rule / high-risk terms after 10,000 characters were ignored -> index "debugging"
     write_generated(load_registry(ROOT / "skills.yaml"), tmp_path)

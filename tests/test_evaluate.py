@@ -138,7 +138,7 @@ def test_unknown_ids_are_errors_in_the_cases_file_not_routing_mistakes(router):
     with pytest.raises(CasesError) as exc:
         evaluate(router, cases)
     assert [str(d) for d in exc.value.diagnostics] == [
-        "c.yaml:4:27: cases[1].expect[1]: unknown skill 'refactorng'",
+        "c.yaml:4:27: cases[1].expect[1]: unknown skill 'refactorng'; did you mean 'refactoring'?",
         "c.yaml:6:18: cases[2].composition: unknown composition 'infra-pair'"]
 
 

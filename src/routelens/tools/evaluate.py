@@ -199,7 +199,8 @@ class EvalReport:
 # --------------------------------------------------------------------------- loading
 
 
-def parse_cases(text: str | bytes, display: str = "<cases>") -> list[Case]:
+def parse_cases(text: str | bytes, display: str = "<cases>",
+                ids: tuple[Iterable[str], Iterable[str]] | None = None) -> list[Case]:
     """Parse a cases file (its text, or its bytes). Raises :class:`CasesError`
     with every problem found (YAML syntax, a task that is a list or a
     mapping, an unknown mode, a non-boolean ``must_fallback``, ...).
@@ -209,7 +210,10 @@ def parse_cases(text: str | bytes, display: str = "<cases>") -> list[Case]:
     ``task: 1.10`` is "1.10"), tags, duplicate keys and a second document are
     refused, and lines are counted as an editor shows them (U+2028 in a
     comment does not end a line). Ids in ``expect``/``composition`` are
-    checked against a router by :func:`check_ids`."""
+    checked against a router by :func:`check_ids`; given ``ids`` (the
+    registry's skill ids, composition ids), that check runs here too, on
+    every case that parsed, and its errors come with the others (one
+    report of all the file's mistakes, docs/formats.md §7.1)."""
     if isinstance(text, str):
         raw = text.encode("utf-8", "surrogatepass")
     else:
@@ -340,6 +344,8 @@ def parse_cases(text: str | bytes, display: str = "<cases>") -> list[Case]:
         tline = at(item["task"])[0]
         cases.append(Case(task, tuple(expect), comp, mode, mf, cat, tline, every, note, index=i, file=display,
                           expect_at=tuple(expect_at), composition_at=comp_at))
+    if errors and ids is not None:
+        errors += check_ids(cases, *ids)
     if errors:
         raise CasesError(sorted(errors, key=lambda d: (d.line, d.column)))
     return cases
@@ -348,19 +354,24 @@ def parse_cases(text: str | bytes, display: str = "<cases>") -> list[Case]:
 def check_ids(cases: Iterable[Case], skill_ids: Iterable[str], composition_ids: Iterable[str]) -> list[Diagnostic]:
     """Diagnostics for ``expect`` ids that are not skills and ``composition``
     ids that are not compositions of the registry (``FILE:LINE:COL:
-    cases[i].expect[j]: unknown skill 'x'``): a mistake in the cases file,
-    not a routing mistake."""
+    cases[i].expect[j]: unknown skill 'x'``, with "did you mean" the
+    closest id when one is close: :func:`routelens.text.words.closest`): a
+    mistake in the cases file, not a routing mistake."""
     skills, comps = set(skill_ids), set(composition_ids)
     out: list[Diagnostic] = []
     for c in cases:
         for j, sid in enumerate(c.expect):
             if sid not in skills:
                 ln, cl = c.expect_at[j] if j < len(c.expect_at) else (c.line, 1)
-                hint = " (it is a composition: use `composition:`)" if sid in comps else ""
+                near = None if sid in comps else closest(sid, skills)
+                hint = (" (it is a composition: use `composition:`)" if sid in comps
+                        else f"; did you mean {near!r}?" if near else "")
                 out.append(Diagnostic(c.file, ln, cl, f"cases[{c.index}].expect[{j}]", f"unknown skill {sid!r}{hint}"))
         if c.composition is not None and c.composition not in comps:
             ln, cl = c.composition_at or (c.line, 1)
-            hint = " (it is a skill: use `expect:`)" if c.composition in skills else ""
+            near = None if c.composition in skills else closest(c.composition, comps)
+            hint = (" (it is a skill: use `expect:`)" if c.composition in skills
+                    else f"; did you mean {near!r}?" if near else "")
             out.append(Diagnostic(c.file, ln, cl, f"cases[{c.index}].composition",
                                   f"unknown composition {c.composition!r}{hint}"))
     return out
@@ -370,17 +381,17 @@ def check_ids(cases: Iterable[Case], skill_ids: Iterable[str], composition_ids: 
 CASE_KEYS = ("task", "expect", "composition", "mode", "must_fallback", "expect_all", "note", "category")
 
 
-def load_cases(path: str | Path) -> list[Case]:
+def load_cases(path: str | Path, ids: tuple[Iterable[str], Iterable[str]] | None = None) -> list[Case]:
     """Read a cases file (UTF-8) with the bounded reader (a regular file of
     at most ``LIMITS["max_cases_bytes"]`` bytes; a FIFO or ``/dev/zero`` is
     refused at once). Raises :class:`CasesError` naming the file when it
-    cannot be read or holds errors."""
+    cannot be read or holds errors; ``ids``: see :func:`parse_cases`."""
     path = Path(path)
     try:
         raw = read_bounded(path, LIMITS["max_cases_bytes"], what="the cases file")
     except FileReadError as exc:
         raise CasesError([Diagnostic(str(path), 1, 1, "", f"cannot read the cases: it {exc.reason}")]) from None
-    return parse_cases(raw, str(path))
+    return parse_cases(raw, str(path), ids)
 
 
 # --------------------------------------------------------------------------- evaluation

@@ -24,8 +24,8 @@ def register(sub, common) -> None:
 
 
 def run(args) -> int:
-    cases = load_cases_or_exit(args.cases)
     router = open_router(args)
+    cases = load_cases_or_exit(args.cases, router)
     with diagnostics_exit():  # expect/composition ids the registry does not have
         rep = evaluate(router, cases)
     if args.json:

@@ -94,8 +94,8 @@ def format_report(rep: TuneReport, show_all: bool = False) -> list[str]:
 
 
 def run(args) -> int:
-    cases = load_cases_or_exit(args.cases)
     router = open_router(args)
+    cases = load_cases_or_exit(args.cases, router)
     with diagnostics_exit():
         rep = tune(router, cases, args.thresholds, args.margins, progress=tty_progress("tuning"))
     if args.json:
