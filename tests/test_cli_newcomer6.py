@@ -288,9 +288,10 @@ def test_an_option_of_another_command_is_named_with_its_command(tmp_path, capsys
     assert exc.value.code == 2
     err = capsys.readouterr().err.splitlines()
     assert err[0].startswith("usage: routelens route ")
-    assert err[-1] == ("routelens route: error: unrecognized arguments: --theme y; --theme is an option of the UI "
-                       "(routelens tui --theme ..., or routelens --theme ...), not of route ('x' after it was read "
-                       "as the task): nothing was done (routelens route --help lists its options)")
+    # (a newcomer's trial: "--theme y ... ('x' after it was read as the task)" read as if y were the theme)
+    assert err[-1] == ("routelens route: error: unrecognized arguments: --theme y (the word after --theme, 'x', was "
+                       "read as the task); --theme is an option of the UI (routelens tui --theme ..., or routelens "
+                       "--theme ...), not of route: nothing was done (routelens route --help lists its options)")
     with pytest.raises(SystemExit):
         main(["build", "--cases", "c.yaml", "--registry", str(reg_path)])
     assert capsys.readouterr().err.splitlines()[-1] == (
@@ -301,7 +302,8 @@ def test_an_option_of_another_command_is_named_with_its_command(tmp_path, capsys
         main(["route", "--bogus", "x", "--registry", str(reg_path)])
     err = capsys.readouterr().err.splitlines()
     assert (err[0].startswith("usage: routelens route "), err[-1]) == (
-        True, "routelens route: error: unrecognized arguments: --bogus")
+        True, "routelens route: error: unrecognized arguments: --bogus (the word after --bogus, 'x', was read as the "
+              "task)")
     assert main(["--theme", "x", "route", "y"]) == 2
     assert capsys.readouterr().err == (
         "routelens route: unrecognized arguments: --theme; --theme is an option of the UI (routelens tui --theme ..., "

@@ -133,8 +133,9 @@ def foreign_options(command: str, extra: list[str], task_after: dict[str, str] |
     (``--theme is an option of the UI (routelens tui --theme ..., or
     routelens --theme ...), not of route``). Builds every command's parser:
     called on that error only. ``task_after``: option -> the word after it,
-    when the command read that word as its task (said: ``'x' after it was
-    read as the task``)."""
+    when the command read that word as its task (said right after the
+    words listed: ``--theme y (the word after --theme, 'x', was read as the
+    task)``)."""
     owners: dict[str, list[str]] = {}
     for name, p in build_parser()._subparsers._group_actions[0].choices.items():
         if name != command:
@@ -152,9 +153,12 @@ def foreign_options(command: str, extra: list[str], task_after: dict[str, str] |
         else:
             names = whose[0] if len(whose) == 1 else f"{', '.join(whose[:-1])} and {whose[-1]}"
             said.append(f"{option} is an option of routelens {names}, not of {command}")
-        if task_after and option in task_after:
-            said[-1] += f" ({task_after[option]!r} after it was read as the task)"
     message = f"unrecognized arguments: {' '.join(extra)}"
+    read = [(o, w) for o, w in (task_after or {}).items() if o in extra]
+    if read:
+        # "--theme x y": x became the task and y was left over, so the words listed are not the words typed
+        o, w = read[0]
+        message += f" (the word after {o}, {w!r}, was read as the task)"
     if said:
         message += "; " + "; ".join(said) + f": nothing was done (routelens {command} --help lists its options)"
     return message
