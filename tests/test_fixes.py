@@ -215,3 +215,17 @@ def test_no_fix_joins_two_things_or_feeds_a_deprecated_skill(tmp_path):
     d = Router.from_registry(reg).route("The panorama from the hotel was beautiful")
     assert d.reason == "weak_evidence" and [m.id for m in d.matches] == ["old-panorama"]
     assert [f.skill for f in fixes_for(d, reg)] == []
+
+
+def test_a_not_when_fix_spells_the_winner_as_its_triggers_do(tmp_path):
+    # a newcomer's trial: "not_when: [injury reprot]" would have written the task's typo into the registry
+    reg_path = tmp_path / "skills.yaml"
+    reg_path.write_text("schema_version: 1\nskills:\n  injury-report:\n    path: i.md\n    priority: P1\n"
+                        "    triggers: [injury report]\n  equipment-maintenance:\n    path: e.md\n    priority: P1\n"
+                        "    triggers: [rowing machine]\n", encoding="utf-8")
+    reg = load_registry(reg_path)
+    d = Router.from_registry(reg).route("Fill in the injury reprot for the member who fell off the rowing machine")
+    assert d.reason == "ambiguous"
+    assert [(f.kind, f.skill, f.yaml) for f in fixes_for(d, reg)] == [
+        ("not_when", "injury-report", "not_when: [rowing machine]"),
+        ("not_when", "equipment-maintenance", "not_when: [injury report]")]

@@ -191,7 +191,8 @@ def fixes_for(decision: Decision, reg: Registry, raw: bytes | None = None, cases
                       lambda t=text, s=m.id: add_list_item(raw, display, ("skills", s, "triggers"), t))
     if decision.reason in ("ambiguous", "weak_evidence") and len(targets) >= 2:
         for winner, loser in ((targets[0], targets[1]), (targets[1], targets[0])):
-            text = _phrase(task, winner.span)
+            # the winner's words as its triggers spell them, never the task's typo ("injury reprot")
+            text = respell(_phrase(task, winner.span), spelled_words(reg.skills[winner.id].triggers, winner.id))
             offer("not_when", loser.id, text,
                   lambda t=text, s=loser.id: add_list_item(raw, display, ("skills", s, "not_when"), t))
     if decision.reason == "no_match" and near:
