@@ -80,6 +80,8 @@ INCIDENTAL = _INCIDENTAL = "next to a specific trigger of"
 OWN_ASK = "the task asks for it in a request of its own"  # an everyday word's ask of its own (several.py)
 _NO_WORLD = ", and no other word of the task is about the registry's world"
 _IDENTIFIER = "the identifier "
+#: said after the detail of a piece that a sentence about private life weakens (policy's fallback sentence keeps it)
+PRIVATE_SAID = ", in a sentence about private life"
 #: said of the weaker pieces of a skill whose trigger the task negates (they do not count)
 _BESIDE_NEGATED = ", beside its negated trigger"
 
@@ -559,7 +561,7 @@ def assess(task: PreparedTask, reached: Reached, ranked: Sequence[str], lexicon:
                 p.kind == "trigger" and p.weight >= _STRONG and not p.detail.startswith("the phrase") for p in pieces):
             # private life and nothing of the registry's world: a phrase or an everyday word is in another sense
             # ("Cancel my gym subscription", "Turn off breaking news alerts on my phone"), and asks nothing
-            said = f", in a sentence about private life ({quote(scene)})"
+            said = f"{PRIVATE_SAID} ({quote(scene)})"
             pieces = [Piece(p.kind, p.text, p.span, _WEAK if p.kind == "trigger" else 0, p.detail + said, p.trigger)
                       if (p.kind in ("trigger", "ask") or p in lent) and p.counts else p for p in pieces]
             tier = "everyday"

@@ -38,7 +38,7 @@ class Lexicon:
     ``zipf``: word -> Zipf (a word missing is rare); ``skill_terms``: skill
     id -> terms; ``registry_terms``: terms of the registry's world;
     ``life``: the entries of everyday life (:mod:`routelens.text.life`)
-    the registry's texts write (§3.7 ``life``)."""
+    the registry's Layer 1 writes (§3.7 ``life``)."""
 
     def __init__(self, zipf: dict[str, float], skill_terms: Iterable[tuple[str, Sequence[str]]],
                  registry_terms: Sequence[str], triggers: Iterable[tuple[str, Sequence[str]]] = (),
@@ -63,14 +63,9 @@ class Lexicon:
         triggers = list(triggers)
         for owner, ts in triggers:
             self.own_words.put(owner, own_words_of(owner, ts))
-        #: every term the triggers write (§6.10 ``private``: a word of everyday life a trigger writes is the
-        #: registry's own)
-        self._trigger_words: set[str] = set()
         for _, ts in triggers:
             for trig in ts:
-                tw = terms(trig)
-                self._trigger_words.update(tw)
-                for w in tw:
+                for w in terms(trig):
                     if w not in seen and w not in everyday:
                         seen.add(w)
                         self._add("", w)
@@ -87,20 +82,9 @@ class Lexicon:
 
     def writes(self, entry: str) -> bool:
         """Whether the registry writes ``entry``, a word of everyday life
-        (:mod:`routelens.text.life`) itself: in a description or a trigger
-        (the index's ``life``, §3.7; an index built before it has none), or,
-        one word, in a trigger or a term the index holds (an inflection
-        counts: "dogs" for "dog"; docs/formats.md §6.10 ``private``)."""
-        if entry in self._life:
-            return True
-        if " " in entry:
-            return False  # two words: only as they stand in Layer 1
-        w = entry
-        if w in self._trigger_words:
-            return True
-        if w.isascii():
-            return any(k in self._latin or k in self._trigger_words for k in (w, *lemma_candidates(w)))
-        return any(t.startswith(w) for _, t in self._spaceless.get(w[:2], ()))
+        (:mod:`routelens.text.life`), itself: in a description or a trigger
+        (the index's ``life``, §3.7; docs/formats.md §6.10 ``private``)."""
+        return entry in self._life
 
     def everyday_phrase(self, trigger: str) -> bool:
         """Whether ``trigger`` is a Latin phrase of everyday words only (each

@@ -73,7 +73,7 @@ from routelens.routing.candidates import CandidateList, LiveGroups, MatchList
 from routelens.routing.compositions import and_words, anchor, compositions, weak_members
 from routelens.routing.decision import Expansion, format_score, index_state_words, line_span, listed_evidence, quote
 from routelens.routing.entries import Entries
-from routelens.routing.evidence import INCIDENTAL, Candidate
+from routelens.routing.evidence import INCIDENTAL, PRIVATE_SAID, Candidate
 from routelens.routing.matching import NEAR_MISS_FLOOR, Match
 from routelens.routing.readback import read_back
 from routelens.routing.several import (ALTERNATIVE as _ALTERNATIVE, alternatives, asked_for, parted_ask, stated_apart,
@@ -318,7 +318,6 @@ _supported, _counted = attrgetter("supported"), attrgetter("counted")
 #: where a piece's detail stops being said in a fallback's sentence: its first parenthesis ("(Zipf 3.9)",
 #: "(90)", "("my gym")")
 _PAREN = " ("
-_PRIVATE_SAID = ", in a sentence about private life"
 
 
 def _said(detail: str) -> str:
@@ -327,8 +326,8 @@ def _said(detail: str) -> str:
     detail says so after it ("the fairly common word "newsletter", in a
     sentence about private life": the Zipf figure left out, the reason kept)."""
     head = detail.split(_PAREN)[0]
-    if _PRIVATE_SAID in detail and _PRIVATE_SAID not in head:
-        head += _PRIVATE_SAID
+    if PRIVATE_SAID in detail and PRIVATE_SAID not in head:
+        head += PRIVATE_SAID
     return head
 
 

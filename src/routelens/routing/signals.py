@@ -250,7 +250,6 @@ _EN_INFO = frozenset("tell teach recommend suggest advise show buy sell".split()
 _OBJECT_END = frozenset(
     "at in on of for to from with about by after before during since until into onto than as and or but if "
     "because so while though which that who when where why how whether".split())
-#: a finite verb right after the words that open a clause makes them its subject: a statement
 #: words that open a clause of their own: a finite verb after them is that clause's
 _CLAUSE_OPENERS = frozenset("that which who whom whose where when if whether because so while though and or but "
                             "than as".split())
@@ -258,6 +257,7 @@ _CLAUSE_OPENERS = frozenset("that which who whom whose where when if whether bec
 _CLAUSE_OBJECT_VERBS = frozenset("check ensure verify confirm see test make find figure work explain tell show "
                                  "prove".split())
 _CLAUSE_STOP = re.compile(r"[.,;:!?()\n]")
+#: a finite verb right after the words that open a clause makes them its subject: a statement
 _FINITE = frozenset("is are was were isn't aren't wasn't weren't has have had hasn't haven't can will would should "
                     "could may might must won't can't keeps kept seems looks".split())
 #: a particle after a request verb whose object follows it ("reply to the review", "look into the job"); not

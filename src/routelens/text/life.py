@@ -53,7 +53,16 @@ _PHRASES = ("board game", "video game", "science project", "science fair", "road
 _JA = ("美容院", "美容室", "歯医者", "ジム", "筋トレ", "映画", "趣味", "結婚式", "誕生日", "家計", "家族旅行", "子供", "子ども",
        "ペット", "飼い猫", "飼い犬", "宿題", "夏休み", "温泉")
 _LATIN_WORD = re.compile(r"[A-Za-z]+")
-_PHRASE = re.compile(r"\b(?:" + "|".join(p.replace(" ", r"\s+") for p in _PHRASES) + r")(?:s|es)?\b", re.I)
+
+
+def _any_of(entries) -> re.Pattern[str]:
+    """Any of ``entries`` (one or more words), its words apart by any white space, in the plural too, any case."""
+    return re.compile(r"\b(?:" + "|".join(e.replace(" ", r"\s+") for e in entries) + r")s?\b", re.I)
+
+
+_PHRASE = _any_of(_PHRASES)
+#: the two-word entries of both lists, as a registry's Layer 1 writes them
+_TWO_WORDS = _any_of((*_PHRASES, *(w for w in PRIVATE_WORDS if " " in w)))
 _JA_RX = re.compile("|".join(_JA))
 _NAME_BEFORE = re.compile(r"([A-Za-z]+)\s+$")
 _NAME_AFTER = re.compile(r"\s+([A-Za-z]+)")
@@ -72,7 +81,7 @@ def _in_name(text: str, span: tuple[int, int]) -> bool:
 def _singular(phrase: str) -> str:
     """A two-word entry as the list writes it: lowercase, one space, no plural ("Board  Games" -> "board game")."""
     p = " ".join(phrase.lower().split())
-    return p if p in _PHRASES or p in PRIVATE_WORDS else p[:-2] if p[:-2] in _PHRASES else p[:-1]
+    return p if p in _PHRASES or p in PRIVATE_WORDS else p[:-1]
 
 
 def life_words(text: str) -> list[tuple[str, tuple[int, int]]]:
@@ -88,7 +97,6 @@ def life_words(text: str) -> list[tuple[str, tuple[int, int]]]:
     return sorted(out, key=lambda x: x[1])
 
 
-
 def written_life(latin_keys: Iterable[str], key_of: Callable[[str], str], others: Iterable[str],
                  text: str) -> list[str]:
     """The entries of everyday life a registry writes itself, sorted
@@ -102,9 +110,7 @@ def written_life(latin_keys: Iterable[str], key_of: Callable[[str], str], others
     keys = set(latin_keys)
     single = LIFE_WORDS.union(w for w in PRIVATE_WORDS if " " not in w)
     words = {w for w in single if w in keys or key_of(w) in keys}
-    two = [p for p in (*_PHRASES, *(w for w in PRIVATE_WORDS if " " in w))]
-    words |= {_singular(f) for f in re.findall(r"\b(?:" + "|".join(p.replace(" ", r"\s+") for p in two)
-                                                  + r")(?:s|es)?\b", text, re.I)}
+    words |= {_singular(f) for f in _TWO_WORDS.findall(text)}
     joined = "\n".join(others)  # one search per entry, each term on a line of its own
     words |= {j for j in _JA if j in joined}
     return sorted(words)
