@@ -54,7 +54,7 @@ from routelens.routing.decision import format_score, quote
 from routelens.routing.lexicon import EVERYDAY_ZIPF, RARE_ZIPF, Lexicon
 from routelens.routing.matching import Hit, Match, PreparedTask, Reached
 from routelens.routing.pointers import heading, instead, pointed_back
-from routelens.routing.signals import (Signal, asks, duration, identifiers, ja_object, markup, names_more, negated,
+from routelens.routing.signals import (Signal, asks, counted, duration, identifiers, ja_object, markup, names_more, negated,
                                       number_verb, own_request, private_life, within)
 from routelens.routing.spans import Spans
 from routelens.text.life import life_words
@@ -267,6 +267,34 @@ def _askable_typo(p: Piece, lexicon: Lexicon) -> bool:
         return False
     strong, z, key = lexicon.specificity(p.trigger)
     return key is not None and z is not None and z < EVERYDAY_ZIPF and key.isascii() and len(key) >= 4
+
+
+#: a word at least this common (Zipf 5.0: once in 100,000 words; "model", "table", "test", "article") has senses
+#: enough that a count of it says nothing of which: "three models of old trains"
+_COUNT_MAX_ZIPF = 5.0
+
+
+def _counted(pieces: list[Piece], text: str, lexicon: Lexicon) -> Piece | None:
+    """The ``ask`` piece (docs/formats.md §6.10) of a candidate whose only
+    counted trigger is one weak Latin word the task writes as a plural
+    counted by a number or count word right before it ("We've had three
+    complaints about the new ramen broth", "Three chargebacks from Amex
+    this week"): things the task handles, counted, as an everyday sentence
+    seldom counts a word in another sense; an everyday word of Zipf
+    :data:`_COUNT_MAX_ZIPF` or more is left out ("I painted three models
+    of old trains"). None otherwise."""
+    trig = [p for p in pieces if p.kind == "trigger" and p.counts]
+    if len(trig) != 1:
+        return None
+    p = trig[0]
+    if not p.detail.startswith(("the fairly common word", "the everyday word")) or not p.trigger.isascii() or (
+            p.trigger[-1:].lower() == "s"):
+        return None
+    z = lexicon.specificity(p.trigger)[1]
+    if z is None or z >= _COUNT_MAX_ZIPF:
+        return None
+    said = counted(p.span, text)
+    return Piece("ask", said, p.span, _WEAK, f"the task counts them ({quote(said)})", "") if said else None
 
 
 #: request verbs that say nothing of the work: "check the booking" could be any skill's booking
@@ -530,6 +558,8 @@ def assess(task: PreparedTask, reached: Reached, ranked: Sequence[str], lexicon:
             ask = _asked(pieces, requests, [m.span for o, m in not_when.items() if o != sid], text, lexicon, excluded)
             if ask is None:
                 ask = own_ask(sid, pieces, requests)
+            if ask is None:
+                ask = _counted(pieces, text, lexicon)
             if ask is not None:
                 pieces.append(ask)
         if sum(p.weight for p in pieces) < _STRONG and negated_other:

@@ -36,6 +36,7 @@ from routelens.text.unicode import normalize_text
 
 __all__ = ["negated", "contrast", "markup", "identifiers", "clause_breaks",
            "separate_asks", "and_request", "asks", "ja_object", "within", "own_request", "number_verb", "names_more", "duration",
+           "counted",
            "private_life", "Signal"]
 
 #: ``(start, end, text)``: a span of the task as typed and what it says
@@ -553,6 +554,23 @@ def duration(span: tuple[int, int], text: str) -> bool:
     (docs/formats.md §6.10 ``measure``)."""
     return bool(_TIME_UNIT.fullmatch(text, span[0], span[1])) and bool(
         _COUNT_BEFORE.search(text[max(0, span[0] - 16):span[0]]))
+
+
+def counted(span: tuple[int, int], text: str) -> str:
+    """The count and the word, as typed ("three complaints", "2,000
+    tickets"), when the word at ``span`` is a plural (it ends in "s")
+    counted by the number or count word right before it (two to ninety,
+    digits, "few", "several", "a couple of", "many", "more"): the task
+    counts things it handles; else "" (docs/formats.md §6.10 ``ask``); a word
+    of 3 characters or fewer is no plural to tell. A
+    unit of time so counted is a duration instead (:func:`duration`)."""
+    a, b = span
+    if b - a < 4 or text[b - 1] not in "sS":
+        return ""
+    m = _COUNT_BEFORE.search(text[max(0, a - 16):a])
+    if m is None or m.group(0).strip().lower() in ("a", "one"):
+        return ""
+    return " ".join(text[a - len(m.group(0)):b].split())
 
 
 #: "my" or "our", at most one word, then a word of private life (:data:`routelens.text.life.PRIVATE_WORDS`)

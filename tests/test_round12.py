@@ -1,0 +1,62 @@
+"""Routing round 12 (matcher 15), with the blind cases that failed
+(docs/formats.md §6.10 ``ask``): a weak one-word trigger written as a
+plural and counted by the number or count word right before it ("three
+complaints", "Three chargebacks") is asked for: the task counts things it
+handles, as an everyday sentence seldom counts a word in another sense. A
+word of Zipf 5.0 or more ("model", "table") is left out, and a unit of time
+so counted stays a duration (§6.10 ``measure``).
+"""
+
+import pytest
+
+from conftest import bench_router, pieces_of
+from routelens.routing.signals import counted
+
+
+@pytest.mark.parametrize("registry, task, sid, word, said", [
+    # blind cases (inflection, english) that fell back weak_evidence
+    ("hospitality", "We've had three complaints about the new ramen broth this week", "customer-complaints",
+     'the everyday word "complaint" (Zipf 4.3), inflection', "three complaints"),
+    ("retail-ops", "Three chargebacks from Amex this week, prepare the responses", "chargebacks",
+     'the fairly common word "chargeback" (Zipf 2.2), inflection', "Three chargebacks"),
+    ("research-lab", "I'm writing two grants this spring, can you help me plan the deadlines?", "grant-writing",
+     'the everyday word "grant" (Zipf 4.6), inflection', "two grants"),
+    ("research-lab", "Need two posters printed for the departmental retreat", "conference-poster",
+     'the everyday word "poster" (Zipf 4.1), inflection', "two posters"),
+    ("airline-ops", "Three kiosks at Terminal 2 are printing blank receipts", "check-in-ops",
+     'the fairly common word "kiosk" (Zipf 3.0), inflection', "Three kiosks"),
+])
+def test_a_counted_plural_of_a_weak_trigger_is_asked_for(registry, task, sid, word, said):
+    d = bench_router(registry).route(task)
+    assert (d.mode, d.reason, d.skills) == ("index", "clear_candidate", (sid,))
+    assert pieces_of(d, sid) == [("trigger", 1, word), ("ask", 1, f'the task counts them ("{said}")')]
+
+
+@pytest.mark.parametrize("registry, task, sid, word", [
+    # a word of Zipf 5.0 or more has senses enough that a count of it says nothing of which
+    ("data-platform", "I painted three models of old trains last winter", "model-training", "model"),
+    ("hospitality", "Two tables by the window are free at the cafe next door", "table-management", "table"),
+])
+def test_a_counted_plural_of_a_very_common_word_stays_weak(registry, task, sid, word):
+    d = bench_router(registry).route(task)
+    assert (d.mode, d.reason, d.skills) == ("full", "weak_evidence", ())
+    assert [k for k, _, _ in pieces_of(d, sid)] == ["trigger"]
+
+
+def test_a_counted_plural_in_a_sentence_about_private_life_stays_weak():
+    d = bench_router("retail-ops").route("Three refunds came through on my personal credit card")
+    assert (d.mode, d.reason) == ("full", "weak_evidence")
+
+
+@pytest.mark.parametrize("text, span, expected", [
+    ("We've had three complaints about it", (16, 26), "three complaints"),
+    ("Need  2,000  tickets sorted", (13, 20), "2,000 tickets"),
+    ("a couple of refunds", (12, 19), "couple of refunds"),
+    ("several-vouchers", (8, 16), "several-vouchers"),
+    ("the complaints about it", (4, 14), ""),         # no count
+    ("one complaint", (4, 13), ""),                    # not a plural
+    ("a complaints box", (2, 12), ""),                 # "a" counts one
+    ("its 3 bus", (6, 9), ""),                         # too short to tell a plural
+])
+def test_counted_reads_the_count_right_before_a_plural(text, span, expected):
+    assert counted(span, text) == expected
