@@ -60,3 +60,24 @@ def test_a_counted_plural_in_a_sentence_about_private_life_stays_weak():
 ])
 def test_counted_reads_the_count_right_before_a_plural(text, span, expected):
     assert counted(span, text) == expected
+
+
+# ---------------------------------------------------------------- what the work is for joins no composition
+
+@pytest.mark.parametrize("task, top", [
+    # airline-ops, blind cases (specificity, english) routed to the composition of tracing and compensation
+    ("File a baggage compensation claim for the broken suitcase", "baggage compensation"),
+    ("What's the SDR limit under the Montreal Convention for a destroyed suitcase?", "SDR limit"),
+])
+def test_a_word_naming_what_the_work_is_for_joins_no_composition(task, top):
+    d = bench_router("airline-ops").route(task)
+    assert (d.mode, d.reason, d.skills, d.composition) == ("index", "clear_candidate", ("baggage-compensation",),
+                                                           None)
+    tracing = next(c for c in d.evidence if c.id == "baggage-tracing")
+    assert tracing.why == (f'not selected: "suitcase" lies in the "for ..." of "{top}", what the work of '
+                           '"baggage-compensation" is for')
+
+
+def test_a_member_asked_for_in_a_request_of_its_own_still_joins_the_composition():
+    d = bench_router("airline-ops").route("File a baggage compensation claim and trace the suitcase")
+    assert (d.mode, d.composition) == ("index", "baggage-claim-handling")

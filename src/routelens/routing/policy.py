@@ -201,6 +201,11 @@ def _decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdic
                               dropped, note)
         # 8. compositions: candidates asked together that make up a composition corroborate each other
         countable = [c for c in live_c if c.counted]
+        if supported:
+            # one word naming only what the best candidate's work is for corroborates no composition either ("File
+            # a baggage compensation claim for the broken suitcase": the suitcase is what the claim is for)
+            t0 = supported[0]
+            countable = [c for c in countable if c is t0 or c.supported or not what_it_is_for(c, t0, ev.task)]
         verdict = None
         if len(countable) + lg.size(_counted) > len(sup_matches) >= 1 and len(countable) + lg.size(_counted) >= 2:
             # a member backed by one everyday word only (incidental: "burn rate alerts") joins only when the

@@ -124,12 +124,21 @@ def _weighs_alternatives(task: str) -> bool:
     return ALTERNATIVE.search(task) is not None
 
 
+def _inside(p, top: Candidate) -> bool:
+    """Whether piece ``p`` is a trigger that yields to a counted trigger of
+    ``top`` holding it ("baggage" inside "baggage compensation"): part of
+    the top's phrase, no word of the candidate's own."""
+    return p.kind == "yields" and any(q.kind == "trigger" and q.counts and q.span[0] <= p.span[0]
+                                      and p.span[1] <= q.span[1] for q in top.pieces)
+
+
 def what_it_is_for(c: Candidate, top: Candidate, task: str) -> str | None:
     """Whether candidate ``c`` names only what the best candidate's work is
     for (docs/formats.md §6.3 step 9): its one counted trigger is a single
     word (no phrase or rare word, no domain term, ask or other trigger of its
     own) inside a "for ..." phrase that follows, in the same clause, a
-    trigger of ``top`` weighing 2, with a content word between "for" and it
+    trigger of ``top`` weighing 2 (a trigger of ``c`` inside that trigger, which
+    yields to it, is part of the top's phrase), with a content word between "for" and it
     ("Set up an email campaign for Valentine's Day bookings", "SHAP values
     for the LightGBM churn model"; not "add tests for the regex"); in Japanese, the word is
     followed by 用, 向け or のため, in the same sentence after that trigger
@@ -141,7 +150,8 @@ def what_it_is_for(c: Candidate, top: Candidate, task: str) -> str | None:
     trig = [p for p in c.pieces if p.kind == "trigger" and p.counts]
     # one trigger and nothing else of its own: no term, no ask, no other trigger anywhere (written again after
     # "and" it is an ask of its own too)
-    if len(trig) != 1 or any((p.kind in ("term", "ask") and p.counts) or (p.kind in _TRIGGERISH and p is not trig[0])
+    if len(trig) != 1 or any((p.kind in ("term", "ask") and p.counts) or (p.kind in _TRIGGERISH and p is not trig[0]
+                                                                         and not _inside(p, top))
                              for p in c.pieces):
         return None
     b = trig[0].span
