@@ -51,9 +51,9 @@ def test_the_front_page_of_reddit_is_no_homepage_work():
 
 
 def test_a_phrase_holding_a_less_common_word_is_no_word_sense_trap(airline):
-    # "cancellation" (Zipf 3.7): not a phrase of everyday words, so a word of everyday life beside it changes
-    # nothing (the blind case stays a false route: what is left is word sense, not frequency)
-    d = airline.route("Cancellation fee for the ryokan in Kyoto we reserved for the anniversary")
+    # "cancellation" (Zipf 3.7): not a phrase of everyday words, so one word of everyday life beside it changes
+    # nothing (two do since round 12: tests/test_round12.py)
+    d = airline.route("Cancellation fee for the ryokan in Kyoto, please check it")
     assert (d.mode, d.skills) == ("index", ("fare-rules",))
     assert pieces_of(d, "fare-rules") == [("trigger", 2, 'the phrase "cancellation fee"')]
 

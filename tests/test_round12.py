@@ -81,3 +81,19 @@ def test_a_word_naming_what_the_work_is_for_joins_no_composition(task, top):
 def test_a_member_asked_for_in_a_request_of_its_own_still_joins_the_composition():
     d = bench_router("airline-ops").route("File a baggage compensation claim and trace the suitcase")
     assert (d.mode, d.composition) == ("index", "baggage-claim-handling")
+
+
+# ---------------------------------------------------------------- two words of everyday life
+
+def test_two_words_of_everyday_life_set_a_private_scene_whatever_the_phrase():
+    # airline-ops, blind case (word_sense): "cancellation fee" holds a less common word, which one word of
+    # everyday life leaves alone; "ryokan" and "anniversary", neither written by the registry, do not
+    d = bench_router("airline-ops").route("Cancellation fee for the ryokan in Kyoto we reserved for the anniversary")
+    assert (d.mode, d.reason, d.skills) == ("full", "weak_evidence", ())
+    assert pieces_of(d, "fare-rules") == [
+        ("trigger", 1, 'the phrase "cancellation fee", in a sentence about private life ("ryokan")')]
+
+
+def test_two_words_of_everyday_life_leave_a_request_for_the_trigger_alone():
+    d = bench_router("airline-ops").route("Waive the cancellation fee for the ryokan anniversary tour group")
+    assert (d.mode, d.skills) == ("index", ("fare-rules",))

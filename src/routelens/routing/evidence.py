@@ -378,10 +378,12 @@ def assess(task: PreparedTask, reached: Reached, ranked: Sequence[str], lexicon:
     marks = markup(text)
     idents = identifiers(text)
     # "my gym", "after knee surgery": a sentence about private life (§6.10 private); a word of everyday life
-    # without "my" leaves the work a request asks for as it is ("colour grade the beach set")
+    # without "my" leaves the work a request asks for as it is ("colour grade the beach set"); two of them set
+    # the scene whatever the phrase ("the ryokan ... for the anniversary")
     private = private_life(text, lexicon.writes)
-    life = None if private is not None else next(
-        (text[a:b] for w, (a, b) in life_words(text) if not lexicon.writes(w)), None)
+    lives = [] if private is not None else list(dict.fromkeys(
+        text[a:b] for w, (a, b) in life_words(text) if not lexicon.writes(w)))
+    life = lives[0] if lives else None
     requests: list[Signal] | None = None  # the task's requests, found when a candidate first needs them
     found = lexicon.terms_in(task)
     spans = Spans.of(reached)
@@ -574,9 +576,9 @@ def assess(task: PreparedTask, reached: Reached, ranked: Sequence[str], lexicon:
             pieces = [Piece(p.kind, p.text, p.span, 0, p.detail + _BESIDE_NEGATED, p.trigger)
                       if p.counts and p.kind in ("trigger", "term", "context", "ask") else p for p in pieces]
         scene = private
-        if life is not None and not any(p.kind in ("term", "context") and p.counts for p in pieces) and all(
+        if life is not None and not any(p.kind in ("term", "context") and p.counts for p in pieces) and (all(
                 lexicon.everyday_phrase(p.trigger) for p in pieces
-                if p.kind == "trigger" and p.counts and p.detail.startswith("the phrase")):
+                if p.kind == "trigger" and p.counts and p.detail.startswith("the phrase")) or len(lives) >= 2):
             if requests is None:
                 requests = asks(text)
             if not any(p.kind == "trigger" and p.counts and within(p.span, requests) is not None for p in pieces):
