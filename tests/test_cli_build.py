@@ -560,7 +560,8 @@ def test_a_bad_not_when_or_high_risk_list_is_named_as_itself(tmp_path, cli):
     assert code == 2
     assert err == (f"{reg}:7:15: skills.a.not_when: not_when must be a non-empty list of strings\n"
                    f"{reg}:12:15: skills.b.not_when: not_when is empty: give at least one phrase\n"
-                   f"{reg}:14:14: routing.high_risk: high_risk must be a non-empty list of strings\n"
+                   f"{reg}:14:14: routing.high_risk: high_risk must be a list of strings (it may be empty: "
+                   "`high_risk: []`)\n"
                    f"{reg}: 3 errors; nothing was written\n")
 
 

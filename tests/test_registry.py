@@ -300,7 +300,9 @@ def test_merge_keys():
     ("nan", "must be a number, got 'nan'"),
     ("101", "must be a number in [0, 100], got 101"),
     ("-1", "must be a number in [0, 100], got -1"),
-    ("[85]", "threshold must be a string, not a list"),
+    # a newcomer read "must be a string" for a number setting: what is wanted is a number
+    ("[85]", "must be a number, not a list"),
+    ("{a: 1}", "must be a number, not a mapping"),
     ("", "threshold is null or empty (quote it if you mean the word)"),
 ])
 def test_routing_numbers_refused(value, error):

@@ -91,6 +91,10 @@ def _missing(r: Any, kn: Any, d: Any, fields: dict[Any, Any], base: str, req: st
     r.error(node.start, f"{base}.{req}", f"missing required key `{req}` (`{hint}` here looks like a misspelling of it)")
 
 
+#: what a trigger list must be: ``routing.high_risk`` may be empty (``high_risk: []``, docs/formats.md §1.1)
+_LIST_OF = {False: "non-empty list of strings", True: "list of strings (it may be empty: `high_risk: []`)"}
+
+
 class Validator:
     """Checks of single values (strings, mappings, trigger lists, ids) that
     record an error on the reader ``r`` and return None / False / ``()``
@@ -137,11 +141,11 @@ class Validator:
         if n.kind != SEQ:
             if n.kind == SCALAR and n.plain and isinstance(n.value, str) and re.match(r"-[^\s-]", n.value):
                 # "-request gpus" at the start of a block list: YAML reads one string, not a list item
-                r.error(node.start, path, f"{key} must be a non-empty list of strings, not the string "
+                r.error(node.start, path, f"{key} must be a {_LIST_OF[key == 'high_risk']}, not the string "
                                           f"{n.value!r}: a space is missing after the dash: write "
                                           f"`- {n.value[1:].split(' - ')[0]}`")
                 return ()
-            r.error(node.start, path, f"{key} must be a non-empty list of strings")
+            r.error(node.start, path, f"{key} must be a {_LIST_OF[key == 'high_risk']}")
             return ()
         if not n.items:
             r.error(node.start, path, f"{key} is empty: give at least one "
@@ -619,6 +623,9 @@ def validate_registry(r: Reader, root: Node | None, path: Path, text: str,
             for key, k2, v2 in r.mapping_pairs(vn, "routing"):
                 p = join_path("routing", key)
                 if key in ("threshold", "ambiguity_margin", "max_index_ratio"):
+                    if r.deref(v2).kind != SCALAR:  # a list or mapping: what is wanted is a number, not a string
+                        r.error(v2.start, p, f"must be a number, not a {'list' if r.deref(v2).kind == SEQ else 'mapping'}")
+                        continue
                     s = v.string(v2, p, key)
                     if s is None:
                         continue
