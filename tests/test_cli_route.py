@@ -231,6 +231,20 @@ def test_eval_reports_unknown_ids_with_the_files_other_mistakes_at_once(reg_path
         f"{cases}:7:11: cases[2].mode: unknown mode 'indexed' (fast, index or full)"]
 
 
+def test_eval_checks_the_ids_of_a_case_that_has_another_mistake(reg_path, tmp_path, capsys):
+    # a newcomer's trial: a case with both `composition: new-puppy` and `mode: quick` was reported for its mode
+    # only; the unknown composition came on the next run
+    cases = tmp_path / "cases.yaml"
+    cases.write_text('cases:\n  - task: "book a puppy"\n    composition: new-puppy\n    mode: quick\n'
+                     '  - task: "x"\n    expect: [refactorng]\n    must_fallback: maybe\n', encoding="utf-8")
+    assert main(["eval", str(cases), "--registry", str(reg_path)]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        f"{cases}:3:18: cases[0].composition: unknown composition 'new-puppy'",
+        f"{cases}:4:11: cases[0].mode: unknown mode 'quick' (fast, index or full)",
+        f"{cases}:6:14: cases[1].expect[0]: unknown skill 'refactorng'; did you mean 'refactoring'?",
+        f"{cases}:7:20: cases[1].must_fallback: must_fallback must be true or false"]
+
+
 def test_route_high_risk_beyond_the_match_limit_falls_back(tmp_path, capsys, monkeypatch):
     # user trial: the forced rule / high-risk terms after 10,000 characters were ignored -> index "debugging"
     write_generated(load_registry(ROOT / "skills.yaml"), tmp_path)

@@ -246,6 +246,7 @@ def parse_cases(text: str | bytes, display: str = "<cases>",
         raise CasesError([Diagnostic(display, 1, 1, "cases", "expected a mapping with a `cases:` list")])
     errors: list[Diagnostic] = []
     cases: list[Case] = []
+    partial: list[Case] = []  # cases with other mistakes whose ids parsed, for the ids' check
     for i, item_node in enumerate(cases_node.items):
         base = f"cases[{i}]"
         iline, icol = at(item_node)
@@ -340,12 +341,16 @@ def parse_cases(text: str | bytes, display: str = "<cases>",
                 broken = True
             cat = (c if ok else None) or "uncategorised"
         if broken:
+            if ids is not None and (expect or comp is not None):
+                # its ids are checked with the rest: one report of all the file's mistakes (§7.1)
+                partial.append(Case(task, tuple(expect), comp, None, False, "uncategorised", iline, False, None,
+                                    index=i, file=display, expect_at=tuple(expect_at), composition_at=comp_at))
             continue
         tline = at(item["task"])[0]
         cases.append(Case(task, tuple(expect), comp, mode, mf, cat, tline, every, note, index=i, file=display,
                           expect_at=tuple(expect_at), composition_at=comp_at))
     if errors and ids is not None:
-        errors += check_ids(cases, *ids)
+        errors += check_ids(cases + partial, *ids)
     if errors:
         raise CasesError(sorted(errors, key=lambda d: (d.line, d.column)))
     return cases
