@@ -280,6 +280,20 @@ def test_build_and_check_name_a_misspelled_key(tmp_path, cli):
     assert (code, err) == (0, warnings)
 
 
+def test_a_misspelled_key_is_named_after_another_entrys_error(tmp_path, cli):
+    """A newcomer's `satus: disabled` was named only once the registry's
+    other error (an unknown priority) was fixed: the warning now comes
+    after the errors (docs/formats.md §1.3)."""
+    reg, out = _registry(tmp_path, H + S + "    satus: disabled\n"
+                         "  b: {path: b.md, priority: P9, triggers: [y]}\n")
+    code, _, err = cli("build", "--registry", reg, "--out", out)
+    assert code == 2
+    assert err == (f"{reg}:8:29: skills.b.priority: unknown priority 'P9' (one of P0, P1, P2)\n"
+                   f"{reg}:7:5: warning: skills.a.satus: `satus` is no key routelens reads (it is kept as metadata): "
+                   "did you mean `status`?\n"
+                   f"{reg}: 1 error; nothing was written\n")
+
+
 def test_warnings_that_explain_an_error_are_printed_with_it(tmp_path, cli):
     """`skils:` gave only "missing required key `skills`" at line 1: the
     warning naming `skils` was dropped because the registry had errors."""

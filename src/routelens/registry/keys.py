@@ -11,6 +11,7 @@ names each such key that is one letter or two from a read key; ``build``,
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from routelens.errors import Diagnostic
 from routelens.registry.model import Registry
@@ -36,9 +37,20 @@ def misspelled_keys(reg: Registry) -> list[Diagnostic]:
     key's, found on the entry's canonical line range (§2.3), else the
     entry's first line. Each distinct key is judged once (a big registry
     repeats the same few metadata keys). Raises nothing."""
+    return entries_misspelled_keys(reg.display_name, reg.lines, reg.skills, reg.rules)
+
+
+def entries_misspelled_keys(display: str, lines: list[str], skills: dict[str, Any],
+                            rules: dict[str, Any]) -> list[Diagnostic]:
+    """:func:`misspelled_keys` of the entries ``skills`` and ``rules`` (id ->
+    :class:`~routelens.registry.model.Skill` or ``Rule``) of a registry
+    whose canonical lines are ``lines`` (index 0 is line 1), named
+    ``display``: also for a registry with errors, whose valid entries are
+    judged so that the warning comes after the errors (docs/formats.md
+    §1.3)."""
     hints: dict[tuple[str, str], str | None] = {}
     found: list[tuple[int, int, Diagnostic]] = []
-    for section, entries in (("skills", reg.skills), ("rules", reg.rules)):
+    for section, entries in (("skills", skills), ("rules", rules)):
         read = _READ[section]
         for e in entries.values():
             for key in e.metadata:
@@ -47,23 +59,22 @@ def misspelled_keys(reg: Registry) -> list[Diagnostic]:
                 hint = hints[section, key]
                 if hint is None:
                     continue
-                line, col = _key_position(reg, e.source_start, e.source_end, key)
+                line, col = _key_position(lines, e.source_start, e.source_end, key)
                 found.append((line, col, Diagnostic(
-                    reg.display_name, line, col, f"{section}.{e.id}.{key}",
+                    display, line, col, f"{section}.{e.id}.{key}",
                     f"`{key}` is no key routelens reads (it is kept as metadata): did you mean `{hint}`?",
                     severity="warning")))
     found.sort(key=lambda t: (t[0], t[1]))
     return [d for _l, _c, d in found]
 
 
-def _key_position(reg: Registry, start: int, end: int, key: str) -> tuple[int, int]:
+def _key_position(lines: list[str], start: int, end: int, key: str) -> tuple[int, int]:
     """The 1-based (line, column) of ``key:`` (plain, single- or
     double-quoted) on lines ``start``-``end``: at the start of a line after
     the first (a block mapping), or after ``{`` or ``,`` (a flow mapping);
     else ``(start, 1)``."""
     name = rf"""(?:{re.escape(key)}|'{re.escape(key)}'|"{re.escape(key)}")[ ]*:(?:[ ]|$)"""
     block, flow = re.compile(rf"^[ ]*({name})"), re.compile(rf"[{{,][ ]*({name})")
-    lines = reg.lines
     for number in range(start, min(end, len(lines)) + 1):
         text = lines[number - 1]
         m = (block.match(text) if number > start else None) or flow.search(text)

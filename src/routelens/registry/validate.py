@@ -26,6 +26,7 @@ from routelens.registry.model import (
     Skill,
     new_skill,
 )
+from routelens.text.canonical import editor_lines
 from routelens.text.words import closest
 from routelens.text.yaml_events import (
     FALSE_WORDS,
@@ -666,6 +667,11 @@ def validate_registry(r: Reader, root: Node | None, path: Path, text: str,
             routing = RoutingSettings(**vals)
 
     if r.errors:
+        # a misspelt key of a valid entry is said after the errors too (`satus: disabled` beside another entry's
+        # bad priority): fixing the errors should not bring a new surprise (§1.3; keys imports this module)
+        from routelens.registry.keys import entries_misspelled_keys
+
+        r.warnings += entries_misspelled_keys(r.display, editor_lines(text), skills, rules)
         return None
     return Registry(
         path=path,

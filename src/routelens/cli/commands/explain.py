@@ -13,9 +13,11 @@ from routelens.tools.fixes import FIXABLE
 def register(sub, common) -> None:
     p = sub.add_parser("explain", parents=[common], help="say why a skill was or was not chosen",
                        description="Route TASK and say in plain words why skill ID was or was not chosen: its "
-                       "best trigger and score against the threshold, and whether staleness, an explicit id, a "
-                       "forced rule, a high-risk term, ambiguity, a composition conflict or its status stopped it.")
-    p.add_argument("task", metavar="TASK")
+                       "best trigger and score against the threshold, its evidence (a phrase, a rare or everyday "
+                       "word, a typo, a negation, a sentence about private life: docs/formats.md §6.10), and "
+                       "whether staleness, an explicit id, a forced rule, a high-risk term, its not_when, weak "
+                       "evidence, ambiguity, a composition conflict or its status stopped it.")
+    p.add_argument("task", metavar="TASK", help="the task to route, as the agent would get it (quote it)")
     p.add_argument("--skill", required=True, metavar="ID", help="the skill id to explain")
     p.add_argument("--json", action="store_true", help="print the explanation as JSON")
     p.add_argument("--index", type=path_arg, default=None, metavar="PATH", help="the compact index (default: in the generated folder)")
