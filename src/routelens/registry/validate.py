@@ -671,7 +671,9 @@ def validate_registry(r: Reader, root: Node | None, path: Path, text: str,
         # bad priority): fixing the errors should not bring a new surprise (§1.3; keys imports this module)
         from routelens.registry.keys import entries_misspelled_keys
 
-        r.warnings += entries_misspelled_keys(r.display, editor_lines(text), skills, rules)
+        said = {d.key_path for d in r.errors}  # `force:` of a rule is an error already
+        r.warnings += [w for w in entries_misspelled_keys(r.display, editor_lines(text), skills, rules)
+                       if w.key_path not in said]
         return None
     return Registry(
         path=path,
