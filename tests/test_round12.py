@@ -97,3 +97,45 @@ def test_two_words_of_everyday_life_set_a_private_scene_whatever_the_phrase():
 def test_two_words_of_everyday_life_leave_a_request_for_the_trigger_alone():
     d = bench_router("airline-ops").route("Waive the cancellation fee for the ryokan anniversary tour group")
     assert (d.mode, d.skills) == ("index", ("fare-rules",))
+
+
+# ---------------------------------------------------------------- a not_when that is one of the alternatives
+
+VET = """schema_version: 1
+skills:
+  client-invoices:
+    path: skills/client-invoices.md
+    priority: P1
+    triggers: [invoice, client invoice]
+    not_when: [insurance claim]
+    description: Raise, correct and explain client invoices for treatment
+  insurance-claims:
+    path: skills/insurance-claims.md
+    priority: P1
+    triggers: [insurance claim, pet insurance]
+    description: Prepare and submit pet insurance claims for treatment
+"""
+
+
+@pytest.fixture(scope="module")
+def vet():
+    from routelens.registry.load import parse_registry
+    from routelens.routing.router import Router
+
+    return Router.from_registry(parse_registry(VET.encode(), "skills.yaml"))
+
+
+def test_a_not_when_on_the_other_side_of_or_is_one_of_the_alternatives(vet):
+    # a newcomer's trial: the not_when "insurance claim" dropped client-invoices, so the "or" question routed
+    # with full confidence to insurance-claims; "the invoice or the claim form" fell back
+    d = vet.route("Should the excess go on the invoice or on the insurance claim?")
+    assert (d.mode, d.reason, d.skills) == ("full", "ambiguous", ())
+    assert d.message.startswith('Fell back to the full registry: "client-invoices" and "insurance-claims" are '
+                                'weighed against each other ("or")')
+
+
+def test_a_not_when_on_the_same_side_as_the_trigger_still_drops_it(vet):
+    d = vet.route("Is the invoice for the insurance claim wrong, or is it the vet's mistake?")
+    assert (d.mode, d.skills) == ("index", ("insurance-claims",))
+    assert next(c for c in d.evidence if c.id == "client-invoices").why == \
+        'dropped: its not_when "insurance claim" matched'

@@ -219,13 +219,23 @@ def alternatives(cands: list[Candidate], task: str) -> tuple[Candidate, Candidat
     if not cands:
         return None
     owners: dict[tuple[int, int], list[Candidate]] = {}
+    vetoes: dict[int, list[tuple[int, int]]] = {}  # a candidate dropped by its not_when: that phrase's spans
     for c in cands:
-        if c.counted:  # (not dropped by its not_when)
+        if c.counted or (c.dropped_by and any(p.kind == "trigger" and p.weight > 0 for p in c.pieces)):
+            if c.dropped_by:
+                vetoes[id(c)] = [p.span for p in c.pieces if p.kind == "not_when"]
             for p in c.pieces:
                 if p.kind == "trigger" and p.counts:
                     owners.setdefault(p.span, []).append(c)
     if len(owners) < 2:
         return None
+
+    def weighed(c: Candidate, span: tuple[int, int], a: int, b: int) -> bool:
+        """Whether ``c``, at its trigger ``span``, takes part across the word at ``[a, b)``: a candidate
+        its not_when dropped does only when that phrase is on the other side of the word, one of the
+        alternatives ("the invoice or the insurance claim?"), not the task's own context."""
+        nw = vetoes.get(id(c))
+        return nw is None or (bool(nw) and all((s[0] >= b) if span[1] <= a else (s[1] <= a) for s in nw))
     spans = sorted(owners)
     marks = [(m.start(), m.end()) for m in _BETWEEN.finditer(task)]
     if not task.isascii():  # "保証修理か初期不良の交換か": a "か" a few characters after each
@@ -238,10 +248,12 @@ def alternatives(cands: list[Candidate], task: str) -> tuple[Candidate, Candidat
         right = [s for s in spans if s[0] >= b and s[0] - b <= _ALT_REACH and not _ALT_END.search(task, b, s[0])]
         if not left:
             continue
-        first = owners[left[-1]]
+        first = [c for c in owners[left[-1]] if weighed(c, left[-1], a, b)]
+        if not first:
+            continue
         ids = {c.id for c in first}
-        second = next(([c for c in owners[s] if c.id not in ids] for s in right
-                       if any(c.id not in ids for c in owners[s])), [])
+        second = next(([c for c in owners[s] if c.id not in ids and weighed(c, s, a, b)] for s in right
+                       if any(c.id not in ids and weighed(c, s, a, b) for c in owners[s])), [])
         for f in first:
             for c in second:
                 if f.supported or c.supported:
