@@ -213,7 +213,10 @@ def alternatives(cands: list[Candidate], task: str) -> tuple[Candidate, Candidat
     sentence end or second ask between (:data:`_ALT_END`): the trigger
     nearest before it, and the nearest after it owned by another skill. At
     least one of the two is supported; a weak or incidental word counts here:
-    "VAT or consumption tax?" weighs two skills, whatever their weights.
+    "VAT or consumption tax?" weighs two skills, whatever their weights. A
+    candidate its ``not_when`` dropped takes part only where that phrase lies
+    on the other side of the word from its trigger (it is then one of the
+    alternatives).
     Returns ``(first, second, the word offering them)`` in task order, or
     None. Cost: one pass over the distinct counted spans per such word."""
     if not cands:
