@@ -139,3 +139,50 @@ def test_a_not_when_on_the_same_side_as_the_trigger_still_drops_it(vet):
     assert (d.mode, d.skills) == ("index", ("insurance-claims",))
     assert next(c for c in d.evidence if c.id == "client-invoices").why == \
         'dropped: its not_when "insurance claim" matched'
+
+
+# ---------------------------------------------------------------- a kind of everyday life the registry names
+
+CLINIC = """schema_version: 1
+skills:
+  emergency-triage:
+    path: skills/emergency-triage.md
+    priority: P0
+    triggers: [emergency triage, hit by a car, poisoning]
+    description: Triage an emergency call and decide how urgently the animal must be seen
+  appointment-booking:
+    path: skills/appointment-booking.md
+    priority: P1
+    triggers: [book an appointment, consultation slot]
+    description: Book, move or cancel a consultation slot for a client's pet at any branch
+"""
+
+
+def test_a_registry_that_names_pets_writes_dogs_and_cats():
+    # a newcomer's veterinary registry says "pet" and "animal", never "dog": its core emergencies fell back
+    from routelens.artifacts.index_file import index_object
+    from routelens.registry.load import parse_registry
+    from routelens.routing.router import Router
+
+    reg = parse_registry(CLINIC.encode(), "skills.yaml")
+    life = index_object(reg)["vocabulary"]["life"]
+    assert life == ["aquarium", "car", "cat", "cats", "dog", "dogs", "hamster", "kitten", "kittens", "pet", "puppies",
+                    "puppy"]
+    r = Router.from_registry(reg)
+    d = r.route("A dog was hit by a car, he is bleeding")
+    assert (d.mode, d.reason, d.skills) == ("index", "clear_candidate", ("emergency-triage",))
+    # "my dog" is still private life
+    assert r.route("My dog was hit by a car last year and I still think about it").reason == "weak_evidence"
+
+
+@pytest.mark.parametrize("description, kind_word", [
+    ("Arrange medical clearance for passengers who need oxygen", "knee"),     # "medical" names no kind
+    ("Book business travel for staff", "beach"),                              # nor does "travel"
+])
+def test_words_that_name_no_kind_of_everyday_life_write_none(description, kind_word):
+    from routelens.artifacts.index_file import index_object
+    from routelens.registry.load import parse_registry
+
+    text = CLINIC.replace("Triage an emergency call and decide how urgently the animal must be seen", description)
+    text = text.replace("for a client's pet at any branch", "at any branch")
+    assert kind_word not in index_object(parse_registry(text.encode(), "skills.yaml"))["vocabulary"]["life"]

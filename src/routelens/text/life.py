@@ -38,6 +38,24 @@ grandmother grandfather nephew niece toddler
 dog dogs puppy puppies cat cats kitten kittens hamster aquarium
 vacation beach ryokan sightseeing
 """.split())
+#: kinds of everyday life a registry's own world may be (umbrella words -> the entries of the kind): a registry
+#: whose Layer 1 writes an umbrella word writes the whole kind ("pets" in a veterinary clinic's descriptions:
+#: "A dog was hit by a car" is its work, though no description says "dog"); kinds a business's world often is,
+#: each umbrella a word that names the kind itself, not one of its things
+_KINDS = (
+    (("pet", "pets", "animal", "animals", "veterinary", "vet", "vets"),
+     ("dog", "dogs", "puppy", "puppies", "cat", "cats", "kitten", "kittens", "hamster", "aquarium", "pet")),
+    (("sport", "sports", "athlete", "athletes", "fitness"),
+     ("gym", "workout", "workouts", "hypertrophy", "marathon", "jogging", "yoga", "pilates", "football", "soccer",
+      "basketball", "baseball", "tennis", "golf", "rugby", "cricket", "hockey", "volleyball", "badminton",
+      "swimming", "skiing", "snowboarding", "surfing", "hiking", "camping", "fishing", "cycling", "karate", "judo")),
+    (("patient", "patients", "clinical", "clinician", "clinicians"),
+     ("knee", "knees", "ankle", "ankles", "elbow", "elbows", "shoulder", "shoulders", "hip", "hips", "wrist",
+      "wrists", "spine", "tooth", "teeth", "toothache", "headache", "migraine", "surgery", "physio",
+      "physiotherapy", "injury", "injuries", "pregnancy", "pregnant", "allergy", "insomnia", "acne")),
+    (("pupil", "pupils", "student", "students", "school", "schools", "teacher", "teachers"),
+     ("homework", "essay", "kindergarten", "classmate", "classmates")),
+)
 #: the words that put a task in private life after "my" or "our" (docs/formats.md §6.10 ``private``): family,
 #: a pet, home, a personal thing, leisure, travel, personal finance ("my gym", "our neighbour", "my credit card")
 PRIVATE_WORDS = ("son", "daughter", "kid", "kids", "child", "children", "wife", "husband", "mum", "mom", "dad",
@@ -104,12 +122,16 @@ def written_life(latin_keys: Iterable[str], key_of: Callable[[str], str], others
     :data:`PRIVATE_WORDS`, from its Layer 1 (descriptions and triggers):
     a Latin word whose term key (``key_of(word)``), or the word itself, is
     among ``latin_keys`` (the term keys Layer 1 writes: an inflection
-    counts), an entry of two words that ``text`` (Layer 1, one text)
+    counts) or a word of a kind whose umbrella word Layer 1 writes so
+    (:data:`_KINDS`: "pets" writes "dog" and "cat"), an entry of two words that ``text`` (Layer 1, one text)
     writes as they are (or in the plural: "credit cards"), a Japanese entry
     that one of ``others`` (Layer 1's terms in other scripts) holds."""
     keys = set(latin_keys)
     single = LIFE_WORDS.union(w for w in PRIVATE_WORDS if " " not in w)
     words = {w for w in single if w in keys or key_of(w) in keys}
+    for umbrellas, kind in _KINDS:
+        if any(u in keys or key_of(u) in keys for u in umbrellas):
+            words.update(kind)
     words |= {_singular(f) for f in _TWO_WORDS.findall(text)}
     joined = "\n".join(others)  # one search per entry, each term on a line of its own
     words |= {j for j in _JA if j in joined}
