@@ -245,6 +245,27 @@ def test_eval_checks_the_ids_of_a_case_that_has_another_mistake(reg_path, tmp_pa
         f"{cases}:7:20: cases[1].must_fallback: must_fallback must be true or false"]
 
 
+def test_eval_lists_what_each_case_wanted_without_an_unexplained_mark(reg_path, tmp_path, capsys):
+    # a newcomer's trial: "want (fallback) (-); got ..." - the "(-)" was a case's mode, unset
+    cases = tmp_path / "cases.yaml"
+    cases.write_text('cases:\n  - task: "what is the weather tomorrow"\n    expect: [terraform]\n'
+                     '  - task: "please fix the ci failure on main"\n    expect: [refactoring]\n    mode: index\n',
+                     encoding="utf-8")
+    assert main(["eval", str(cases), "--registry", str(reg_path)]) == 1
+    lines = [ln.strip() for ln in capsys.readouterr().out.splitlines() if ln.strip().startswith("want ")]
+    assert [ln.split(":")[0] for ln in lines] == [
+        "want refactoring (mode index); got ci-fix (index, clear_candidate)",
+        "want terraform; got (none) (full, no_match)"]
+
+
+def test_an_empty_task_says_so_and_offers_no_fix(reg_path, capsys):
+    # a newcomer's trial: `route ""` advised "add a trigger that says this work to the skill you meant"
+    assert main(["route", "  ", "--registry", str(reg_path)]) == 0
+    out = capsys.readouterr().out
+    assert "Fell back to the full registry: the task is empty: there is nothing to route" in out
+    assert "fixes" not in out
+
+
 def test_route_high_risk_beyond_the_match_limit_falls_back(tmp_path, capsys, monkeypatch):
     # user trial: the forced rule / high-risk terms after 10,000 characters were ignored -> index "debugging"
     write_generated(load_registry(ROOT / "skills.yaml"), tmp_path)

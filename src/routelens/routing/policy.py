@@ -603,8 +603,10 @@ def _no_match(ev: Evidence, settings: RoutingSettings, note: str) -> Verdict:
     """Step 4: no skill reached the threshold. The sentence says what the
     decision shows: the best near miss, or that no trigger scored as much
     as a near miss (so that ``explain`` of any skill agrees), or the
-    ``/id`` words that name nothing."""
+    ``/id`` words that name nothing, or that the task is empty (blank)."""
     thr = format_score(settings.threshold)
+    if not ev.task.strip():
+        return Verdict("full", "no_match", f"{FALLBACK}the task is empty: there is nothing to route" + note)
     if ev.unknown:
         msg = FALLBACK + "; ".join(
             f"the task names {u.word}, but no skill or composition has the id {quote(u.id)}"

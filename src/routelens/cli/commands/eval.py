@@ -70,7 +70,8 @@ def run(args) -> int:
             task = r.case.task.replace("\n", " ")
             task = task if len(task) <= 70 else task[:69] + "…"
             print(f"  {args.cases}:{r.case.line}: [{r.case.category}] {json.dumps(task, ensure_ascii=False)}")
-            print(f"      want {want} ({r.case.mode or '-'}); got {got} ({d.mode}, {d.reason}): {d.message}")
+            mode = f" (mode {r.case.mode})" if r.case.mode else ""  # a case's mode when it names one
+            print(f"      want {want}{mode}; got {got} ({d.mode}, {d.reason}): {d.message}")
     print()
     verdict = "PASS: meets the quality bar" if rep.passed else "FAIL: below the quality bar: " + "; ".join(rep.failures)
     print(verdict + (f" (not measured, 0/0: {', '.join(untested)})" if untested else ""))

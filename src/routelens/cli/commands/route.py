@@ -274,7 +274,10 @@ def run(args) -> int:
     tally: dict[str, int] = {}
     fixes = fixes_of(args, d, tally, router)
     note = untried_note(tally, args.fixes_seconds or FIXES_SECONDS) or skipped_note(tally)
-    checked = d.reason in FIXABLE and not args.no_fixes and "skipped_skills" not in tally
+    # an empty task has nothing a registry edit could say: no fixes to look for ("add a trigger that says this
+    # work" advised a newcomer who routed "")
+    checked = (d.reason in FIXABLE and not args.no_fixes and "skipped_skills" not in tally
+               and bool(args.task.strip()))
     if args.json:
         out = d.to_dict()
         if checked:
