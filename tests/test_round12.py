@@ -7,9 +7,13 @@ word of Zipf 5.0 or more ("model", "table") is left out, and a unit of time
 so counted stays a duration (§6.10 ``measure``).
 """
 
+from pathlib import Path
+
 import pytest
 
 from conftest import bench_router, pieces_of
+
+BUNDLED = Path(__file__).resolve().parent.parent / "skills.yaml"
 from routelens.routing.signals import counted
 
 
@@ -186,3 +190,27 @@ def test_words_that_name_no_kind_of_everyday_life_write_none(description, kind_w
     text = CLINIC.replace("Triage an emergency call and decide how urgently the animal must be seen", description)
     text = text.replace("for a client's pet at any branch", "at any branch")
     assert kind_word not in index_object(parse_registry(text.encode(), "skills.yaml"))["vocabulary"]["life"]
+
+
+# ---------------------------------------------------------------- a rare word in a "my ..." sentence
+
+@pytest.mark.parametrize("task, sid, word, whose", [
+    ("My son wants to learn terraform for his homework", "infra-terraform", "terraform", "My son"),
+    ("My daughter's laptop needs a dockerfile for her robotics club", "docker-container", "dockerfile",
+     "My daughter's"),
+])
+def test_a_rare_word_in_a_sentence_about_my_family_weighs_1(task, sid, word, whose):
+    # the held-out university's and insurer's figures: +1 must-fallback each, no shipped decision changed
+    from routelens.routing.router import Router
+
+    d = Router.from_paths(BUNDLED).route(task)
+    assert (d.mode, d.reason, d.skills) == ("full", "weak_evidence", ())
+    assert pieces_of(d, sid) == [("trigger", 1, f'the specific word "{word}" (rare in everyday language), in a '
+                                               f'sentence about private life ("{whose}")')]
+
+
+def test_a_rare_word_beside_a_word_of_everyday_life_without_my_stays_strong():
+    from routelens.routing.router import Router
+
+    d = Router.from_paths(BUNDLED).route("The terraform plan for the school's robotics club failed")
+    assert (d.mode, d.skills) == ("index", ("infra-terraform",))
