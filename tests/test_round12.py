@@ -214,3 +214,22 @@ def test_a_rare_word_beside_a_word_of_everyday_life_without_my_stays_strong():
 
     d = Router.from_paths(BUNDLED).route("The terraform plan for the school's robotics club failed")
     assert (d.mode, d.skills) == ("index", ("infra-terraform",))
+
+
+def test_a_baby_is_a_word_of_everyday_life():
+    # a newcomer's veterinary registry: "Any tips to put to sleep a teething baby?" routed to its euthanasia skill
+    from routelens.registry.load import parse_registry
+    from routelens.routing.router import Router
+
+    text = CLINIC + """  bereavement-support:
+    path: skills/bereavement-support.md
+    priority: P1
+    triggers: [put to sleep, euthanasia]
+    description: Handle euthanasia appointments and bereavement support for grieving owners
+"""
+    r = Router.from_registry(parse_registry(text.encode(), "skills.yaml"))
+    d = r.route("Any tips to put to sleep a teething baby?")
+    assert (d.mode, d.reason) == ("full", "weak_evidence")
+    assert pieces_of(d, "bereavement-support") == [
+        ("trigger", 1, 'the phrase "put to sleep", in a sentence about private life ("teething")')]
+    assert r.route("Book a slot to put to sleep our old dog Max").skills == ("bereavement-support",)

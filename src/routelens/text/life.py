@@ -34,7 +34,7 @@ lawn garden gardening backyard remodel renovation plumber
 recipe recipes baking sourdough barbecue bbq picnic
 selfie selfies
 wedding weddings anniversary honeymoon birthday birthdays girlfriend boyfriend fiance fiancee grandma grandpa
-grandmother grandfather nephew niece toddler
+grandmother grandfather nephew niece toddler baby babies newborn teething
 dog dogs puppy puppies cat cats kitten kittens hamster aquarium
 vacation beach ryokan sightseeing
 """.split())
