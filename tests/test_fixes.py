@@ -63,14 +63,17 @@ def test_ambiguous_gets_a_not_when_for_the_loser(tmp_path):
                         "    triggers: [refactor code]\n  terraform:\n    path: t.md\n    priority: P1\n"
                         "    triggers: [terraform plan]\n", encoding="utf-8")
     reg = load_registry(reg_path)
-    # "and" would be two asks (multi_need); "or" leaves the choice open
-    d = Router.from_registry(reg).route("refactoring code or a terraform plan")
+    d = Router.from_registry(reg).route("refactoring code in the terraform plan")
     assert d.reason == "ambiguous" and [m.score for m in d.matches] == [100.0, 96.7]
     fixes = fixes_for(d, reg)
     # two separate readings: no margin separates them, a not_when for the loser does
     assert [(f.kind, f.yaml, f.routes_to) for f in fixes] == [
         ("not_when", "not_when: [terraform plan]", ("terraform",)),
         ("not_when", "not_when: [refactoring code]", ("refactoring",))]
+    # "or" weighs the two: a not_when on the other side of it is one of the alternatives (docs §6.3 step 8),
+    # so no edit routes the question (a not_when made it route with full confidence before round 12)
+    d = Router.from_registry(reg).route("refactoring code or a terraform plan")
+    assert d.reason == "ambiguous" and fixes_for(d, reg) == []
 
 
 def test_only_fixable_reasons_get_fixes():

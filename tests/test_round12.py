@@ -209,6 +209,15 @@ def test_a_rare_word_in_a_sentence_about_my_family_weighs_1(task, sid, word, who
                                                f'sentence about private life ("{whose}")')]
 
 
+def test_a_rare_word_a_request_asks_for_stays_strong_in_a_sentence_about_my_family():
+    from routelens.routing.router import Router
+
+    d = Router.from_paths(BUNDLED).route("Help my son install terraform on his laptop")
+    assert (d.mode, d.skills) == ("index", ("infra-terraform",))
+    assert pieces_of(d, "infra-terraform")[0] == ("trigger", 2, 'the specific word "terraform" (rare in everyday '
+                                                                'language)')
+
+
 def test_a_rare_word_beside_a_word_of_everyday_life_without_my_stays_strong():
     from routelens.routing.router import Router
 

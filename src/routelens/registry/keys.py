@@ -14,11 +14,10 @@ import re
 from typing import Any
 
 from routelens.errors import Diagnostic
-from routelens.registry.model import Registry
-from routelens.registry.validate import RULE_KEYS, SKILL_KEYS
+from routelens.registry.model import RULE_KEYS, SKILL_KEYS, Registry
 from routelens.text.words import closest
 
-__all__ = ["KEY_HINT_CUTOFF", "misspelled_keys"]
+__all__ = ["KEY_HINT_CUTOFF", "misspelled_keys", "entries_misspelled_keys"]
 
 #: how alike (rapidfuzz ``fuzz.ratio``, 0-100) a metadata key must be to a read key to be called a misspelling
 KEY_HINT_CUTOFF = 80
@@ -40,14 +39,15 @@ def misspelled_keys(reg: Registry) -> list[Diagnostic]:
     return entries_misspelled_keys(reg.display_name, reg.lines, reg.skills, reg.rules)
 
 
-def entries_misspelled_keys(display: str, lines: list[str], skills: dict[str, Any],
-                            rules: dict[str, Any]) -> list[Diagnostic]:
+def entries_misspelled_keys(display: str, lines: list[str], skills: dict[str, Any], rules: dict[str, Any],
+                            said: set[str] | frozenset[str] = frozenset()) -> list[Diagnostic]:
     """:func:`misspelled_keys` of the entries ``skills`` and ``rules`` (id ->
     :class:`~routelens.registry.model.Skill` or ``Rule``) of a registry
     whose canonical lines are ``lines`` (index 0 is line 1), named
     ``display``: also for a registry with errors, whose valid entries are
     judged so that the warning comes after the errors (docs/formats.md
-    §1.3)."""
+    §1.3); none for a key path in ``said`` (an error names it already: a
+    rule's ``force:``)."""
     hints: dict[tuple[str, str], str | None] = {}
     found: list[tuple[int, int, Diagnostic]] = []
     for section, entries in (("skills", skills), ("rules", rules)):
@@ -57,7 +57,7 @@ def entries_misspelled_keys(display: str, lines: list[str], skills: dict[str, An
                 if (section, key) not in hints:
                     hints[section, key] = closest(key, read, KEY_HINT_CUTOFF)
                 hint = hints[section, key]
-                if hint is None:
+                if hint is None or f"{section}.{e.id}.{key}" in said:
                     continue
                 line, col = _key_position(lines, e.source_start, e.source_end, key)
                 found.append((line, col, Diagnostic(

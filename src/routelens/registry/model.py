@@ -20,6 +20,8 @@ __all__ = [
     "ID_RE",
     "PRIORITIES",
     "STATUSES",
+    "SKILL_KEYS",
+    "RULE_KEYS",
     "Skill",
     "new_skill",
     "Composition",
@@ -35,6 +37,9 @@ ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 PRIORITIES = ("P0", "P1", "P2")
 #: A skill's ``status`` (docs/formats.md §1; ``active`` when not written).
 STATUSES = ("active", "deprecated", "disabled")
+#: The keys of a skill and of a rule that routelens reads (docs/formats.md §1.1); others are metadata.
+SKILL_KEYS = ("path", "priority", "triggers", "description", "status", "not_when")
+RULE_KEYS = ("forced", "triggers", "description")
 
 
 @dataclass(frozen=True)

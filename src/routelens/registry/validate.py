@@ -15,9 +15,12 @@ from ruamel.yaml import events as _ev
 
 from routelens.limits import LIMITS
 from routelens.paths import is_absolute_or_escaping
+from routelens.registry.keys import entries_misspelled_keys
 from routelens.registry.model import (
     ID_RE,
     PRIORITIES,
+    RULE_KEYS,
+    SKILL_KEYS,
     STATUSES,
     Composition,
     Registry,
@@ -52,9 +55,6 @@ _NUMBER_RE = re.compile(r"^[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9
 _ID_MATCH = ID_RE.match
 #: The keys of ``routing:`` (docs/formats.md §1.1); others are a warning.
 ROUTING_KEYS = ("threshold", "ambiguity_margin", "high_risk", "destructive_intents", "max_index_ratio")
-#: The keys of a skill and of a rule that routelens reads (docs/formats.md §1.1); others are metadata.
-SKILL_KEYS = ("path", "priority", "triggers", "description", "status", "not_when")
-RULE_KEYS = ("forced", "triggers", "description")
 _SKILL_KEYS = frozenset(SKILL_KEYS)
 
 
@@ -667,13 +667,9 @@ def validate_registry(r: Reader, root: Node | None, path: Path, text: str,
             routing = RoutingSettings(**vals)
 
     if r.errors:
-        # a misspelt key of a valid entry is said after the errors too (`satus: disabled` beside another entry's
-        # bad priority): fixing the errors should not bring a new surprise (§1.3; keys imports this module)
-        from routelens.registry.keys import entries_misspelled_keys
-
-        said = {d.key_path for d in r.errors}  # `force:` of a rule is an error already
-        r.warnings += [w for w in entries_misspelled_keys(r.display, editor_lines(text), skills, rules)
-                       if w.key_path not in said]
+        # a valid entry's misspelt key is said after the errors too (`satus:` beside a bad priority: §1.3)
+        r.warnings += entries_misspelled_keys(r.display, editor_lines(text), skills, rules,
+                                              {d.key_path for d in r.errors})
         return None
     return Registry(
         path=path,
