@@ -242,3 +242,43 @@ def test_a_baby_is_a_word_of_everyday_life():
     assert pieces_of(d, "bereavement-support") == [
         ("trigger", 1, 'the phrase "put to sleep", in a sentence about private life ("teething")')]
     assert r.route("Book a slot to put to sleep our old dog Max").skills == ("bereavement-support",)
+
+
+# ---------------------------------------------------------------- a Japanese request for an everyday word
+
+@pytest.mark.parametrize("registry, task, sid, word, z, said", [
+    # blind cases (japanese, specificity, fullwidth) that fell back weak_evidence
+    ("airline-ops", "那覇行きの貨物を300kg予約してください", "cargo-bookings", "貨物", "4.0", "てください"),
+    ("airline-ops", "明日の羽田のスポットを割り当ててください", "gate-stand-planning", "スポット", "4.2", "てください"),
+    ("newsroom", "速報を打ってください。首相が辞任しました", "breaking-news-alert", "速報", "4.5", "てください"),
+])
+def test_a_japanese_request_for_an_everyday_word_as_its_object_is_an_ask(registry, task, sid, word, z, said):
+    d = bench_router(registry).route(task)
+    assert (d.mode, d.reason, d.skills) == ("index", "clear_candidate", (sid,))
+    assert pieces_of(d, sid) == [("trigger", 1, f'the everyday word "{word}" (Zipf {z})'),
+                                 ("ask", 1, f'the task asks for it ("{said}")')]
+
+
+def test_a_japanese_everyday_word_as_the_request_verb_is_an_ask():
+    from routelens.routing.router import Router
+
+    d = Router.from_paths(BUNDLED).route("この資料を翻訳して")
+    assert (d.mode, d.skills) == ("index", ("translation",))
+    assert pieces_of(d, "translation") == [("trigger", 1, 'the everyday word "翻訳" (Zipf 4.6)'),
+                                           ("ask", 1, 'the task asks for it ("て")')]
+
+
+@pytest.mark.parametrize("registry, task", [
+    ("data-platform", "テストを直して"),                         # the word and a generic request: underspecified
+    ("airline-ops", "リチウム電池を含む貨物の危険物申告を確認してください"),  # 貨物 modifies the declaration
+])
+def test_a_japanese_everyday_word_that_is_not_what_the_request_is_for_asks_nothing(registry, task):
+    d = bench_router(registry).route(task)
+    assert "cargo-bookings" not in d.skills and "pipeline-tests" not in d.skills
+
+
+def test_a_japanese_word_of_everyday_life_leaves_the_everyday_word_unasked():
+    from routelens.routing.router import Router
+
+    d = Router.from_paths(BUNDLED).route("子供の宿題の翻訳を手伝って")
+    assert (d.mode, d.reason) == ("full", "weak_evidence")

@@ -274,8 +274,8 @@ def _askable_typo(p: Piece, lexicon: Lexicon) -> bool:
 
 
 #: a word at least this common (Zipf 5.0: once in 100,000 words; "model", "table", "test", "article") has senses
-#: enough that a count of it says nothing of which: "three models of old trains"
-_COUNT_MAX_ZIPF = 5.0
+#: enough that a count of it, or a Japanese request for it, says nothing of which: "three models of old trains"
+_SENSES_ZIPF = 5.0
 
 
 def _counted(pieces: list[Piece], text: str, lexicon: Lexicon) -> Piece | None:
@@ -285,7 +285,7 @@ def _counted(pieces: list[Piece], text: str, lexicon: Lexicon) -> Piece | None:
     complaints about the new ramen broth", "Three chargebacks from Amex
     this week"): things the task handles, counted, as an everyday sentence
     seldom counts a word in another sense; an everyday word of Zipf
-    :data:`_COUNT_MAX_ZIPF` or more is left out ("I painted three models
+    :data:`_SENSES_ZIPF` or more is left out ("I painted three models
     of old trains"). None otherwise."""
     trig = [p for p in pieces if p.kind == "trigger" and p.counts]
     if len(trig) != 1:
@@ -295,10 +295,38 @@ def _counted(pieces: list[Piece], text: str, lexicon: Lexicon) -> Piece | None:
             p.trigger[-1:].lower() == "s"):
         return None
     z = lexicon.specificity(p.trigger)[1]
-    if z is None or z >= _COUNT_MAX_ZIPF:
+    if z is None or z >= _SENSES_ZIPF:
         return None
     said = counted(p.span, text)
     return Piece("ask", said, p.span, _WEAK, f"the task counts them ({quote(said)})", "") if said else None
+
+
+#: what follows a Japanese word that is a request's object or its verb: を, or a する form ("貨物を300kg予約して",
+#: "翻訳して", "お願いします")
+_JA_OBJECT_OR_VERB = _re.compile(r"を|して|します|する|お願い")
+#: a Japanese task that is only the word (\x00 stands for it), maybe a determiner, and a generic request: underspecified
+#: ("テストを直して", "その貨物を確認してください"), as "check the booking" is in English (:func:`_bare`)
+_JA_BARE = _re.compile(r"\s*(?:この|その|あの|例の)?\s*\x00\s*[をの]?\s*(?:直して|なおして|確認して|見て|みて|対応して|チェックして|"
+                       r"修正して|手伝って|やって|して|お願い)\s*(?:ください|下さい|ほしい|欲しい|もらえますか|します|いたします)?"
+                       r"\s*[。．.！!？?]*\s*")
+
+
+def _askable_ja(p: Piece, text: str, lexicon: Lexicon) -> bool:
+    """A Japanese everyday word below Zipf :data:`_SENSES_ZIPF` that a request
+    can back (docs/formats.md §6.10 ``ask``), as a fairly common one: the
+    word is the request's object or its verb (:data:`_JA_OBJECT_OR_VERB`
+    right after it: "明日の羽田のスポットを割り当ててください", "この資料を翻訳して"),
+    the task says more than the word and a generic request (:data:`_JA_BARE`:
+    "テストを直して" is underspecified), and no Japanese word of everyday life
+    that the registry does not write sets the scene ("子供の宿題の翻訳を手伝って":
+    Japanese says no "my")."""
+    if not p.detail.startswith("the everyday word") or p.trigger.isascii():
+        return False
+    z = lexicon.specificity(p.trigger)[1]
+    a, b = p.span
+    return (z is not None and z < _SENSES_ZIPF and _JA_OBJECT_OR_VERB.match(text, b) is not None
+            and _JA_BARE.fullmatch(text[:a] + "\x00" + text[b:]) is None
+            and not any(not w.isascii() and not lexicon.writes(w) for w, _ in life_words(text)))
 
 
 #: request verbs that say nothing of the work: "check the booking" could be any skill's booking
@@ -339,6 +367,7 @@ def _asked(pieces: list[Piece], requests: list[Signal], mixups: list[tuple[int, 
     if len(counted) != 1 or not (
             counted[0].detail.startswith(_ASKABLE)
             or (lexicon is not None and _askable_typo(counted[0], lexicon))
+            or (lexicon is not None and _askable_ja(counted[0], text, lexicon))
             or (counted[0].detail.startswith(_SHAPE_DETAILS) and counted[0].detail.endswith(_NO_WORLD))):
         return None
     p = counted[0]
