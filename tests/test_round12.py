@@ -218,10 +218,19 @@ def test_a_rare_word_a_request_asks_for_stays_strong_in_a_sentence_about_my_fami
                                                                 'language)')
 
 
-def test_a_rare_word_beside_a_word_of_everyday_life_without_my_stays_strong():
+def test_a_rare_word_beside_a_word_of_everyday_life_weighs_1_unless_a_request_asks_for_it():
+    # two shipped false routes: a Japanese compound read as one rare word, beside a word of everyday life
+    # (research-lab "家計の予算計画を立てたい", airline-ops "美容院の予約変更をしたいです"); the held-out city hall +1
     from routelens.routing.router import Router
 
-    d = Router.from_paths(BUNDLED).route("The terraform plan for the school's robotics club failed")
+    d = bench_router("airline-ops").route("美容院の予約変更をしたいです")
+    assert (d.mode, d.reason, d.skills) == ("full", "weak_evidence", ())
+    assert pieces_of(d, "pnr-servicing")[0] == (
+        "trigger", 1, 'the specific word "予約変更" (rare in everyday language), in a sentence about private life '
+                      '("美容院")')
+    r = Router.from_paths(BUNDLED)
+    assert r.route("The terraform state from the science fair demo is broken").reason == "weak_evidence"
+    d = r.route("Fix the terraform plan for the science fair demo")
     assert (d.mode, d.skills) == ("index", ("infra-terraform",))
 
 

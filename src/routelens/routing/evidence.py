@@ -82,10 +82,10 @@ _NO_WORLD = ", and no other word of the task is about the registry's world"
 _IDENTIFIER = "the identifier "
 #: said after the detail of a piece that a sentence about private life weakens (policy's fallback sentence keeps it)
 PRIVATE_SAID = ", in a sentence about private life"
-#: the strong trigger pieces a private scene weakens (§6.10 private): a phrase, and after "my ..." a rare word too
-#: that no request asks for (an acronym or punctuated trigger stays a thing of the registry's world)
+#: the strong trigger pieces a private scene weakens (§6.10 private): a phrase, and a rare word that no request asks
+#: for (an acronym or punctuated trigger stays a thing of the registry's world)
 _RARE = "the specific word"
-_SCENE_WEAKENS = {False: ("the phrase",), True: ("the phrase", _RARE)}
+_SCENE_WEAKENS = ("the phrase", _RARE)
 #: said of the weaker pieces of a skill whose trigger the task negates (they do not count)
 _BESIDE_NEGATED = ", beside its negated trigger"
 
@@ -621,13 +621,12 @@ def assess(task: PreparedTask, reached: Reached, ranked: Sequence[str], lexicon:
         # a term of the skill's own or an identifier is the registry's world there
         lent = [p for p in pieces if p.kind == "context" and p.counts and not p.detail.startswith(_IDENTIFIER)] \
             if private is not None else []
-        weakens = _SCENE_WEAKENS[private is not None]
         if scene is not None and any(p.kind == "trigger" and p.weight >= _STRONG and p.detail.startswith(_RARE)
                                      for p in pieces) and requests is None:
             requests = asks(text)
         if scene is not None and not any(p.kind in ("term", "context") and p.counts and p not in lent
                                          for p in pieces) and not any(
-                p.kind == "trigger" and p.weight >= _STRONG and (not p.detail.startswith(weakens) or (
+                p.kind == "trigger" and p.weight >= _STRONG and (not p.detail.startswith(_SCENE_WEAKENS) or (
                     p.detail.startswith(_RARE) and within(p.span, requests) is not None)) for p in pieces):
             # private life and nothing of the registry's world: a phrase or an everyday word is in another sense
             # ("Cancel my gym subscription", "Turn off breaking news alerts on my phone"), and asks nothing
