@@ -291,3 +291,13 @@ def test_a_japanese_word_of_everyday_life_leaves_the_everyday_word_unasked():
 
     d = Router.from_paths(BUNDLED).route("子供の宿題の翻訳を手伝って")
     assert (d.mode, d.reason) == ("full", "weak_evidence")
+
+
+def test_beside_a_word_of_everyday_life_another_skills_trigger_word_is_no_context():
+    # airline-ops, blind case (word_sense): "correction" (a word of another skill's trigger) kept the private
+    # scene off; the held-out city hall +1 and university +2 (one its off-topic false route), one right route lost
+    d = bench_router("airline-ops").route("Galley proofs of the novel arrived, how do I mark corrections?")
+    assert (d.mode, d.reason, d.skills) == ("full", "weak_evidence", ())
+    assert pieces_of(d, "catering-orders") == [
+        ("trigger", 1, 'the fairly common word "galley" (Zipf 3.2), in a sentence about private life ("novel")'),
+        ("context", 0, 'the trigger word "correction", in a sentence about private life ("novel")')]

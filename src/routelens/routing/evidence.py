@@ -80,6 +80,7 @@ INCIDENTAL = _INCIDENTAL = "next to a specific trigger of"
 OWN_ASK = "the task asks for it in a request of its own"  # an everyday word's ask of its own (several.py)
 _NO_WORLD = ", and no other word of the task is about the registry's world"
 _IDENTIFIER = "the identifier "
+_TRIGGER_WORD = "the trigger word"  # a context piece's detail: a word of another skill's trigger
 #: said after the detail of a piece that a sentence about private life weakens (policy's fallback sentence keeps it)
 PRIVATE_SAID = ", in a sentence about private life"
 #: the strong trigger pieces a private scene weakens (§6.10 private): a phrase, and a rare word that no request asks
@@ -572,7 +573,7 @@ def assess(task: PreparedTask, reached: Reached, ranked: Sequence[str], lexicon:
                     continue
                 if _repeats(term, said):
                     continue  # a counted trigger's word again is not another word about the registry's world
-                what = "the registry's term" if owner is None else "the trigger word"
+                what = "the registry's term" if owner is None else _TRIGGER_WORD
                 return Piece("context", text[span[0]:span[1]], span, 1, f"{what} {quote(term)}", term)
             return None
 
@@ -608,19 +609,22 @@ def assess(task: PreparedTask, reached: Reached, ranked: Sequence[str], lexicon:
             # photoshoot, we'll reuse the supplier images": "images" is no ask for product photography)
             pieces = [Piece(p.kind, p.text, p.span, 0, p.detail + _BESIDE_NEGATED, p.trigger)
                       if p.counts and p.kind in ("trigger", "term", "context", "ask") else p for p in pieces]
+        # in a sentence that says "my daughter", "my phone's", a word the registry's triggers or terms share
+        # serves private life too ("cabin crew interview", "push notification settings keep resetting"), and beside a
+        # word of everyday life a word of another skill's trigger does ("Galley proofs of the novel ... mark
+        # corrections"): only a term of the skill's own or an identifier is the registry's world there
+        lent = [p for p in pieces if p.kind == "context" and p.counts and not p.detail.startswith(_IDENTIFIER)
+                and (private is not None or p.detail.startswith(_TRIGGER_WORD))] \
+            if private is not None or life is not None else []
         scene = private
-        if life is not None and not any(p.kind in ("term", "context") and p.counts for p in pieces) and (all(
+        if life is not None and not any(p.kind in ("term", "context") and p.counts and p not in lent
+                                        for p in pieces) and (all(
                 lexicon.everyday_phrase(p.trigger) for p in pieces
                 if p.kind == "trigger" and p.counts and p.detail.startswith("the phrase")) or len(lives) >= 2):
             if requests is None:
                 requests = asks(text)
             if not any(p.kind == "trigger" and p.counts and within(p.span, requests) is not None for p in pieces):
                 scene = life  # no request asks for the work: the word of everyday life sets the scene
-        # in a sentence that says "my daughter", "my phone's", a word the registry's triggers or terms share
-        # serves private life too ("cabin crew interview", "push notification settings keep resetting"): only
-        # a term of the skill's own or an identifier is the registry's world there
-        lent = [p for p in pieces if p.kind == "context" and p.counts and not p.detail.startswith(_IDENTIFIER)] \
-            if private is not None else []
         if scene is not None and any(p.kind == "trigger" and p.weight >= _STRONG and p.detail.startswith(_RARE)
                                      for p in pieces) and requests is None:
             requests = asks(text)
