@@ -301,3 +301,13 @@ def test_beside_a_word_of_everyday_life_another_skills_trigger_word_is_no_contex
     assert pieces_of(d, "catering-orders") == [
         ("trigger", 1, 'the fairly common word "galley" (Zipf 3.2), in a sentence about private life ("novel")'),
         ("context", 0, 'the trigger word "correction", in a sentence about private life ("novel")')]
+
+
+def test_a_japanese_compound_matched_across_and_is_two_words():
+    # retail-ops, blind case (japanese): 入金明細 matched "入金と銀行明細" loosely and made the task ambiguous
+    d = bench_router("retail-ops").route("Stripeの入金と銀行明細の消込をお願いします")
+    assert (d.mode, d.reason, d.skills) == ("index", "clear_candidate", ("payout-reconciliation",))
+    settle = next(c for c in d.evidence if c.id == "marketplace-settlements")
+    assert settle.why == "not selected: what matched its trigger is another word"
+    assert pieces_of(d, "marketplace-settlements")[0] == (
+        "lookalike", 0, '"入金と銀行明細" joins two words across "と", not the compound "入金明細"')

@@ -632,7 +632,7 @@ def test_a_real_word_one_missing_consonant_from_a_trigger_is_a_lookalike(bundled
     assert [(m.id, m.trigger, m.score) for m in d.matches] == [("refactoring", "refactor", 87.5)]
     assert d.message == ('Fell back to the full registry: the only evidence for "refactoring" does not count: '
                          '"reactor" is another word, not a typo of "refactor"')
-    assert [c.why for c in d.evidence] == ["not selected: its typo is another word"]
+    assert [c.why for c in d.evidence] == ["not selected: what matched its trigger is another word"]
 
 
 @pytest.mark.parametrize("task, skill", [

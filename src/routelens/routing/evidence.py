@@ -72,6 +72,8 @@ _PHRASE_TYPO_MIN = 90.0
 
 
 
+#: what coordinates two Japanese nouns: a compound trigger matched loosely across one is two words, not the compound
+_JA_COORDINATION = _re.compile(r"[とや、，,]|および|及び|または|又は")
 #: a trigger's tight punctuation: ``C#``, ``C++``, ``GP%``, ``.NET``, ``Node.js``, ``1:1``, ``A/B``, ``R&D``
 _PUNCT_TRIGGER = _re.compile(r"[0-9A-Za-z][#+%]|(?:^|[0-9A-Za-z])[./:&][0-9A-Za-z]")
 _ACRONYM = _re.compile(r"[A-Z][A-Z0-9]+")
@@ -179,6 +181,14 @@ def _trigger_pieces(sid: str, hits: Sequence[Hit], text: str, negations: list[Si
                                             f"{quote(shown)} lies inside {quote(longer[2])} of {quote(longer[0])}",
                                             m.trigger)))
             continue
+        if m.kind == "loose" and not m.trigger.isascii():
+            sep = _JA_COORDINATION.search(text, span[0], span[1])
+            if sep is not None:
+                # "入金と銀行明細" is deposits and bank statements, not 入金明細 (a statement of deposits)
+                trig_pieces.append((span, Piece("lookalike", shown, span, 0,
+                                                f"{quote(shown)} joins two words across {quote(sep.group())}, not the "
+                                                f"compound {quote(m.trigger)}", m.trigger)))
+                continue
         strong, z, key = lexicon.specificity(m.trigger)
         typo = m.kind == "typo"
         if not strong and key is not None:

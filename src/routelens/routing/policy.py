@@ -410,7 +410,7 @@ def _unsupported_why(c: Candidate) -> str:
     if not any(p.kind == "trigger" for p in c.pieces):
         kinds = sorted({p.kind for p in c.pieces if p.kind in _NOT_COUNTED})
         why = {"negated": "its trigger is negated", "markup": "its trigger is inside markup", "lookalike":
-               "its typo is another word", "measure": "its word counts time here",
+               "what matched its trigger is another word", "measure": "its word counts time here",
                "yields": "its trigger lies inside a longer trigger of another skill"}
         return "not selected: " + "; ".join(why[k] for k in kinds) if kinds else "not selected: no evidence counts"
     return "not selected: weak evidence (" + ", ".join(p.detail for p in c.pieces if p.counts) + ")"
