@@ -22,11 +22,20 @@ skills:
 """
 
 
-def test_no_fix_when_the_matched_words_are_triggers_already(tmp_path: Path, capsys):
+def test_the_newcomers_japanese_booking_request_routes(tmp_path: Path, capsys):
     reg = tmp_path / "skills.yaml"
     reg.write_text(VET, encoding="utf-8")
     write_generated(load_registry(reg), tmp_path / "generated")
     assert main(["route", "ベラの予約を来週の火曜日に入れて", "--registry", str(reg)]) == 0
+    assert capsys.readouterr().out.splitlines()[1] == "reason:   clear_candidate"
+
+
+def test_no_fix_when_the_matched_words_are_triggers_already(tmp_path: Path, capsys):
+    reg = tmp_path / "skills.yaml"
+    reg.write_text(VET, encoding="utf-8")
+    write_generated(load_registry(reg), tmp_path / "generated")
+    # (the newcomer's "ベラの予約を来週の火曜日に入れて" routes since round 12: a Japanese request for 予約 as its object)
+    assert main(["route", "ベラの予約は来週の火曜日です", "--registry", str(reg)]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[1] == "reason:   weak_evidence"
     # it said "no skill came close enough" right under a match scoring 100

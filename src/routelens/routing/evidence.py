@@ -54,8 +54,8 @@ from routelens.routing.decision import format_score, quote
 from routelens.routing.lexicon import EVERYDAY_ZIPF, RARE_ZIPF, Lexicon
 from routelens.routing.matching import Hit, Match, PreparedTask, Reached
 from routelens.routing.pointers import heading, instead, pointed_back
-from routelens.routing.signals import (Signal, asks, counted, duration, identifiers, ja_object, markup, names_more, negated,
-                                      number_verb, own_request, private_life, within)
+from routelens.routing.signals import (Signal, asks, counted, duration, identifiers, ja_asked_word, ja_object,
+                                      markup, names_more, negated, number_verb, own_request, private_life, within)
 from routelens.routing.spans import Spans
 from routelens.text.life import life_words
 from routelens.text.typos import missing_words
@@ -312,16 +312,6 @@ def _counted(pieces: list[Piece], text: str, lexicon: Lexicon) -> Piece | None:
     return Piece("ask", said, p.span, _WEAK, f"the task counts them ({quote(said)})", "") if said else None
 
 
-#: what follows a Japanese word that is a request's object or its verb: を, or a する form ("貨物を300kg予約して",
-#: "翻訳して", "お願いします")
-_JA_OBJECT_OR_VERB = _re.compile(r"を|して|します|する|お願い")
-#: a Japanese task that is only the word (\x00 stands for it), maybe a determiner, and a generic request: underspecified
-#: ("テストを直して", "その貨物を確認してください"), as "check the booking" is in English (:func:`_bare`)
-_JA_BARE = _re.compile(r"\s*(?:この|その|あの|例の)?\s*\x00\s*[をの]?\s*(?:直して|なおして|確認して|見て|みて|対応して|チェックして|"
-                       r"修正して|手伝って|やって|して|お願い)\s*(?:ください|下さい|ほしい|欲しい|もらえますか|します|いたします)?"
-                       r"\s*[。．.！!？?]*\s*")
-
-
 def _askable_ja(p: Piece, text: str, lexicon: Lexicon) -> bool:
     """A Japanese everyday word below Zipf :data:`_SENSES_ZIPF` that a request
     can back (docs/formats.md §6.10 ``ask``), as a fairly common one: the
@@ -334,9 +324,7 @@ def _askable_ja(p: Piece, text: str, lexicon: Lexicon) -> bool:
     if not p.detail.startswith("the everyday word") or p.trigger.isascii():
         return False
     z = lexicon.specificity(p.trigger)[1]
-    a, b = p.span
-    return (z is not None and z < _SENSES_ZIPF and _JA_OBJECT_OR_VERB.match(text, b) is not None
-            and _JA_BARE.fullmatch(text[:a] + "\x00" + text[b:]) is None
+    return (z is not None and z < _SENSES_ZIPF and ja_asked_word(text, p.span)
             and not any(not w.isascii() and not lexicon.writes(w) for w, _ in life_words(text)))
 
 

@@ -36,7 +36,7 @@ from routelens.text.unicode import normalize_text
 
 __all__ = ["negated", "contrast", "markup", "identifiers", "clause_breaks",
            "separate_asks", "and_request", "asks", "ja_object", "within", "own_request", "number_verb", "names_more", "duration",
-           "counted",
+           "counted", "ja_asked_word",
            "private_life", "Signal"]
 
 #: ``(start, end, text)``: a span of the task as typed and what it says
@@ -571,6 +571,27 @@ def counted(span: tuple[int, int], text: str) -> str:
     if m is None or m.group(0).strip().lower() in ("a", "one"):
         return ""
     return " ".join(text[a - len(m.group(0)):b].split())
+
+
+#: what follows a Japanese word that is a request's object or its verb: を, or a する form ("貨物を300kg予約して",
+#: "翻訳して", "お願いします")
+_JA_OBJECT_OR_VERB = re.compile(r"を|して|します|する|お願い")
+#: a Japanese task that is only the word (\x00 stands for it), maybe a determiner, and a generic request: underspecified
+#: ("テストを直して", "その貨物を確認してください"), as "check the booking" is in English (evidence's ``_bare``)
+_JA_BARE = re.compile(r"\s*(?:この|その|あの|例の)?\s*\x00\s*[をの]?\s*(?:直して|なおして|確認して|見て|みて|対応して|チェックして|"
+                       r"修正して|手伝って|やって|して|お願い)\s*(?:ください|下さい|ほしい|欲しい|もらえますか|します|いたします)?"
+                       r"\s*[。．.！!？?]*\s*")
+
+
+def ja_asked_word(text: str, span: tuple[int, int]) -> bool:
+    """Whether the Japanese word at ``span`` is what a request is for
+    (docs/formats.md §6.10 ``ask``): its object or its verb
+    (:data:`_JA_OBJECT_OR_VERB` right after it: "明日の羽田のスポットを割り当てて
+    ください", "この資料を翻訳して"), in a task that says more than the word and
+    a generic request (:data:`_JA_BARE`: "テストを直して" is underspecified).
+    Whether a request ends its sentence is :func:`asks`'s to say."""
+    a, b = span
+    return _JA_OBJECT_OR_VERB.match(text, b) is not None and _JA_BARE.fullmatch(text[:a] + "\x00" + text[b:]) is None
 
 
 #: "my" or "our", at most one word, then a word of private life (:data:`routelens.text.life.PRIVATE_WORDS`)
