@@ -69,9 +69,6 @@ _MAX_TERMS = 2
 #: A phrase matched with a typo still counts as a phrase from this score up.
 _PHRASE_TYPO_MIN = 90.0
 
-
-
-
 #: what coordinates two Japanese nouns: a compound trigger matched loosely across one is two words, not the compound
 _JA_COORDINATION = _re.compile(r"[とや、，,]|および|及び|または|又は")
 #: a trigger's tight punctuation: ``C#``, ``C++``, ``GP%``, ``.NET``, ``Node.js``, ``1:1``, ``A/B``, ``R&D``
@@ -315,12 +312,12 @@ def _counted(pieces: list[Piece], text: str, lexicon: Lexicon) -> Piece | None:
 def _askable_ja(p: Piece, text: str, lexicon: Lexicon) -> bool:
     """A Japanese everyday word below Zipf :data:`_SENSES_ZIPF` that a request
     can back (docs/formats.md §6.10 ``ask``), as a fairly common one: the
-    word is the request's object or its verb (:data:`_JA_OBJECT_OR_VERB`
-    right after it: "明日の羽田のスポットを割り当ててください", "この資料を翻訳して"),
-    the task says more than the word and a generic request (:data:`_JA_BARE`:
+    word is the request's object or its verb, in a task that says more than
+    the word and a generic request
+    (:func:`~routelens.routing.signals.ja_asked_word`: "この資料を翻訳して";
     "テストを直して" is underspecified), and no Japanese word of everyday life
     that the registry does not write sets the scene ("子供の宿題の翻訳を手伝って":
-    Japanese says no "my")."""
+    Japanese seldom says "my")."""
     if not p.detail.startswith("the everyday word") or p.trigger.isascii():
         return False
     z = lexicon.specificity(p.trigger)[1]

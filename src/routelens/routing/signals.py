@@ -561,9 +561,9 @@ def counted(span: tuple[int, int], text: str) -> str:
     tickets"), when the word at ``span`` is a plural (it ends in "s")
     counted by the number or count word right before it (two to ninety,
     digits, "few", "several", "a couple of", "many", "more"): the task
-    counts things it handles; else "" (docs/formats.md §6.10 ``ask``); a word
-    of 3 characters or fewer is no plural to tell. A
-    unit of time so counted is a duration instead (:func:`duration`)."""
+    counts things it handles; else "" (docs/formats.md §6.10 ``ask``). A
+    word of 3 characters or fewer is no plural to tell; a unit of time so
+    counted is a duration instead (:func:`duration`)."""
     a, b = span
     if b - a < 4 or text[b - 1] not in "sS":
         return ""

@@ -123,9 +123,10 @@ def written_life(latin_keys: Iterable[str], key_of: Callable[[str], str], others
     a Latin word whose term key (``key_of(word)``), or the word itself, is
     among ``latin_keys`` (the term keys Layer 1 writes: an inflection
     counts) or a word of a kind whose umbrella word Layer 1 writes so
-    (:data:`_KINDS`: "pets" writes "dog" and "cat"), an entry of two words that ``text`` (Layer 1, one text)
-    writes as they are (or in the plural: "credit cards"), a Japanese entry
-    that one of ``others`` (Layer 1's terms in other scripts) holds."""
+    (:data:`_KINDS`: "pets" writes "dog" and "cat"), an entry of two words
+    that ``text`` (Layer 1, one text) writes as they are (or in the plural:
+    "credit cards"), a Japanese entry that one of ``others`` (Layer 1's
+    terms in other scripts) holds."""
     keys = set(latin_keys)
     single = LIFE_WORDS.union(w for w in PRIVATE_WORDS if " " not in w)
     words = {w for w in single if w in keys or key_of(w) in keys}
