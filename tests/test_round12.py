@@ -311,3 +311,14 @@ def test_a_japanese_compound_matched_across_and_is_two_words():
     assert settle.why == "not selected: what matched its trigger is another word"
     assert pieces_of(d, "marketplace-settlements")[0] == (
         "lookalike", 0, '"入金と銀行明細" joins two words across "と", not the compound "入金明細"')
+
+
+def test_a_japanese_compound_particle_ending_in_te_is_no_request():
+    # insurance (round 12's held-out registry, then a dev set): "について、" was read as a te-form request, so the
+    # rare 地震保険 beside 子供 and 宿題 kept its weight
+    from routelens.routing.signals import asks
+
+    assert asks("地震保険の歴史について、子供の社会科の宿題で調べています") == []
+    assert asks("この資料を翻訳して、メールで送ってください") == [(0, 9, "て"), (0, 21, "てください")]
+    d = bench_router("insurance").route("地震保険の歴史について、子供の社会科の宿題で調べています")
+    assert (d.mode, d.reason) == ("full", "weak_evidence")

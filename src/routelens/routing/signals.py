@@ -274,6 +274,10 @@ _MAX_OBJECT_WORDS = 5
 #: "今年一年の振り返りを日記に書きたい" (a diary) must not route to a retrospective skill
 _JA_ASK = re.compile(r"(?:て(?:ください|下さい|ほしい|欲しい|もらえ(?:ます|ません)?か?|くれ(?:ます|ません)?か?|おいて)?"
                      r"|お願い(?:します|いたします|致します)?)(?=[、。，．,.!！\s]|$)")
+#: compound particles that end in て ("について" about, "として" as, "によって" by ...): before a comma they
+#: continue the sentence, no te-form request
+_JA_PARTICLE_TE = re.compile(r"(?:につい|とし|によっ|に対し|にとっ|に関し|に際し|を通し|におい|に基づい|に沿っ|に向け|"
+                             r"をめぐっ|に応じ|に従っ|にわたっ|に当たっ|にあたっ|をもっ|に加え|に比べ)$")
 #: a request to be told something is no request for work ("コツを教えて")
 _JA_INFO = re.compile(r"(?:教え|知り|分かり|わかり)$")
 _SENTENCE_END = re.compile(r"[.!?\n]|$")
@@ -393,6 +397,8 @@ def asks(task: str, pronoun: bool = False) -> list[Signal]:
         for a in _JA_ASK.finditer(sent):
             if _JA_INFO.search(sent[:a.start()]):
                 continue
+            if a.group() == "て" and _JA_PARTICLE_TE.search(sent[:a.start()]):
+                continue  # "地震保険の歴史について、": a compound particle ending in て, no request
             if a.start() == 0:
                 continue
             out.append((m.start(), m.start() + a.end(), a.group()))
