@@ -322,3 +322,10 @@ def test_a_japanese_compound_particle_ending_in_te_is_no_request():
     assert asks("この資料を翻訳して、メールで送ってください") == [(0, 9, "て"), (0, 21, "てください")]
     d = bench_router("insurance").route("地震保険の歴史について、子供の社会科の宿題で調べています")
     assert (d.mode, d.reason) == ("full", "weak_evidence")
+
+
+def test_a_plural_of_a_word_of_everyday_life_is_one_too():
+    from routelens.text.life import life_words
+
+    assert life_words("best beaches in Portugal, with the kittens") == [("beach", (5, 12)), ("kittens", (35, 42))]
+    assert life_words("the papers and the Gardens Hotel") == []   # no entry's plural; a name

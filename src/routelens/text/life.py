@@ -102,14 +102,27 @@ def _singular(phrase: str) -> str:
     return p if p in _PHRASES or p in PRIVATE_WORDS else p[:-1]
 
 
+def _entry(word: str) -> str | None:
+    """The entry of :data:`LIFE_WORDS` that the lowercase ``word`` is, or is
+    the plural of ("beaches" -> "beach", "documentaries" -> "documentary"), or None."""
+    if word in LIFE_WORDS:
+        return word
+    if word.endswith("s") and len(word) > 3:
+        for stem in ((word[:-3] + "y") if word.endswith("ies") else "", word[:-2] if word.endswith("es") else "",
+                     word[:-1]):
+            if stem in LIFE_WORDS:
+                return stem
+    return None
+
+
 def life_words(text: str) -> list[tuple[str, tuple[int, int]]]:
     """The entries of everyday life in ``text``, ``(entry, span)`` in task
     order (``span``: character offsets; ``entry``: the list's form, lowercase
-    for Latin words, whitespace as one space): a word of :data:`LIFE_WORDS`
-    that is not part of a capitalised name ("Covent Garden"), a two-word
+    for Latin words, whitespace as one space): a word of :data:`LIFE_WORDS`,
+    or its plural ("beaches"), that is not part of a capitalised name ("Covent Garden"), a two-word
     entry ("board game") or a Japanese one (美容院, 誕生日)."""
-    out = [(m.group().lower(), m.span()) for m in _LATIN_WORD.finditer(text)
-           if m.group().lower() in LIFE_WORDS and not _in_name(text, m.span())]
+    out = [(w, m.span()) for m in _LATIN_WORD.finditer(text)
+           if (w := _entry(m.group().lower())) is not None and not _in_name(text, m.span())]
     out += [(_singular(m.group()), m.span()) for m in _PHRASE.finditer(text)]
     out += [(m.group(), m.span()) for m in _JA_RX.finditer(text)]
     return sorted(out, key=lambda x: x[1])
