@@ -329,3 +329,20 @@ def test_a_plural_of_a_word_of_everyday_life_is_one_too():
 
     assert life_words("best beaches in Portugal, with the kittens") == [("beach", (5, 12)), ("kittens", (35, 42))]
     assert life_words("the papers and the Gardens Hotel") == []   # no entry's plural; a name
+
+
+@pytest.mark.parametrize("task, word", [
+    # insurance (dev set), blind cases (word_sense, private_life) routed with full confidence
+    ("How do I crochet a chain ladder border on a baby blanket?", "crochet"),
+    ("The drummer is on sick leave, so our band needs a set list without drum solos", "drummer"),
+    ("Our village fete needs an emergency assistance volunteer rota for the first aid tent", "fete"),
+    ("昨日の銀行のシステム障害のニュース見た？原因は何だったの？", "ニュース"),
+    ("実家の地震保険に入るべきか迷っています", "実家"),
+    ("自宅の洗面台の水漏れ、自分で直せる？", "自宅"),
+])
+def test_more_words_of_everyday_life(task, word):
+    from routelens.text.life import life_words
+
+    assert word in [w for w, _ in life_words(task)]
+    d = bench_router("insurance").route(task)
+    assert (d.mode, d.reason, d.skills) == ("full", "weak_evidence", ())

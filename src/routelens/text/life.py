@@ -25,10 +25,11 @@ migraine surgery physio physiotherapy injury injuries pregnancy pregnant diet ca
 hangover insomnia acne haircut hairdresser barber salon manicure massage
 gym workout workouts hypertrophy marathon jogging yoga pilates
 football soccer basketball baseball tennis golf rugby cricket hockey volleyball badminton swimming skiing
-snowboarding surfing hiking camping fishing cycling karate judo chess
+snowboarding surfing hiking camping fishing cycling karate judo chess gymnastics referee ski
 movie movies cinema concert concerts song songs album albums novel novels poem poems poetry anime manga netflix
-sitcom theatre theater musical karaoke podcast podcasts comedian
-jigsaw crossword sudoku minecraft fortnite
+sitcom theatre theater musical karaoke podcast podcasts comedian documentary episode trailer sequel playlist
+drummer guitarist festival fete
+jigsaw crossword sudoku minecraft fortnite crochet knitting sewing pottery lego
 homework essay kindergarten classmate classmates
 lawn garden gardening backyard remodel renovation plumber
 recipe recipes baking sourdough barbecue bbq picnic
@@ -48,7 +49,8 @@ _KINDS = (
     (("sport", "sports", "athlete", "athletes", "fitness"),
      ("gym", "workout", "workouts", "hypertrophy", "marathon", "jogging", "yoga", "pilates", "football", "soccer",
       "basketball", "baseball", "tennis", "golf", "rugby", "cricket", "hockey", "volleyball", "badminton",
-      "swimming", "skiing", "snowboarding", "surfing", "hiking", "camping", "fishing", "cycling", "karate", "judo")),
+      "swimming", "skiing", "snowboarding", "surfing", "hiking", "camping", "fishing", "cycling", "karate", "judo",
+      "gymnastics", "referee", "ski")),
     (("patient", "patients", "clinical", "clinician", "clinicians"),
      ("knee", "knees", "ankle", "ankles", "elbow", "elbows", "shoulder", "shoulders", "hip", "hips", "wrist",
       "wrists", "spine", "tooth", "teeth", "toothache", "headache", "migraine", "surgery", "physio",
@@ -66,10 +68,11 @@ PRIVATE_WORDS = ("son", "daughter", "kid", "kids", "child", "children", "wife", 
                  "flight", "flights", "bank", "credit card", "mortgage", "insurance")
 #: the entries of two words (written as they are)
 _PHRASES = ("board game", "video game", "science project", "science fair", "road trip", "school project",
-            "school play", "dance class", "book club")
+            "school play", "dance class", "book club", "escape room")
 #: the Japanese entries (a registry writes one when a term of its texts holds it)
 _JA = ("美容院", "美容室", "歯医者", "ジム", "筋トレ", "映画", "趣味", "結婚式", "誕生日", "家計", "家族旅行", "子供", "子ども",
-       "ペット", "飼い猫", "飼い犬", "宿題", "夏休み", "温泉")
+       "ペット", "飼い猫", "飼い犬", "宿題", "夏休み", "温泉", "実家", "自宅", "料理教室", "ゲーム", "ニュース", "スキー場", "ドラマ",
+       "アニメ")
 _LATIN_WORD = re.compile(r"[A-Za-z]+")
 
 
