@@ -346,3 +346,14 @@ def test_more_words_of_everyday_life(task, word):
     assert word in [w for w, _ in life_words(task)]
     d = bench_router("insurance").route(task)
     assert (d.mode, d.reason, d.skills) == ("full", "weak_evidence", ())
+
+
+@pytest.mark.parametrize("task", [
+    # insurance (dev set): "first day" and "time off" have one term beside a function word, and were no phrase of
+    # everyday words, so a word of everyday life left them alone
+    "Tips for a toddler's first day at nursery?",
+    "My knees need time off after the marathon, how long should I rest?",
+])
+def test_a_phrase_of_one_everyday_term_and_a_function_word_is_an_everyday_phrase(task):
+    d = bench_router("insurance").route(task)
+    assert (d.mode, d.reason, d.skills) == ("full", "weak_evidence", ())

@@ -87,13 +87,15 @@ class Lexicon:
         return entry in self._life
 
     def everyday_phrase(self, trigger: str) -> bool:
-        """Whether ``trigger`` is a Latin phrase of everyday words only (each
-        of its terms at Zipf 4.5 or more: ``vocabulary.common``, §3.7):
-        "front page", "recovery plan", not "road closure" (closure 4.0)."""
+        """Whether ``trigger`` is a Latin phrase of everyday words only (two
+        or more words, each of its terms at Zipf 4.5 or more:
+        ``vocabulary.common``, §3.7; one term is enough beside a function
+        word: "time off", "first day"): "front page", "recovery plan", not
+        "road closure" (closure 4.0)."""
         if not trigger.isascii():
             return False
         ws = terms(trigger)
-        return len(ws) >= 2 and all(w in self._everyday for w in ws)
+        return bool(ws) and len(trigger.split()) >= 2 and all(w in self._everyday for w in ws)
 
     def key(self, trigger: str) -> str | None:
         """The word whose commonness decides how specific ``trigger`` is
