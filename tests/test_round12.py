@@ -357,3 +357,14 @@ def test_more_words_of_everyday_life(task, word):
 def test_a_phrase_of_one_everyday_term_and_a_function_word_is_an_everyday_phrase(task):
     d = bench_router("insurance").route(task)
     assert (d.mode, d.reason, d.skills) == ("full", "weak_evidence", ())
+
+
+def test_a_japanese_sentence_that_is_only_a_generic_request_points_back():
+    # insurance (dev set), blind case (japanese): the request "対応をお願いします" leaves out its object, 苦情
+    from routelens.routing.pointers import ja_pointed_back
+
+    text = "お客様から苦情が入りました。担当者の対応が遅いとのことです。対応をお願いします"
+    assert ja_pointed_back((5, 7), text) == ("対応をお願いします", (30, 39), 'the task asks for it ("対応をお願いします")')
+    assert ja_pointed_back((5, 7), "お客様から苦情が入りました。担当者の対応が遅いとのことです。") is None
+    d = bench_router("insurance").route(text)
+    assert (d.mode, d.skills) == ("index", ("customer-complaint",))

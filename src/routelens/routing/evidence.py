@@ -53,7 +53,7 @@ from routelens.routing.candidates import (SHAPE_DETAILS as _SHAPE_DETAILS, STRON
 from routelens.routing.decision import format_score, quote
 from routelens.routing.lexicon import EVERYDAY_ZIPF, RARE_ZIPF, Lexicon
 from routelens.routing.matching import Hit, Match, PreparedTask, Reached
-from routelens.routing.pointers import heading, instead, pointed_back
+from routelens.routing.pointers import heading, instead, ja_pointed_back, pointed_back
 from routelens.routing.signals import (Signal, asks, counted, duration, identifiers, ja_asked_word, ja_object,
                                       markup, names_more, negated, number_verb, own_request, private_life, within)
 from routelens.routing.spans import Spans
@@ -368,8 +368,9 @@ def _asked(pieces: list[Piece], requests: list[Signal], mixups: list[tuple[int, 
         return None
     p = counted[0]
     r = within(p.span, requests)
-    if r is None:  # a heading that names the work, or a request pointing back at it with a pronoun
-        got = heading(text, p.span) or pointed_back(p.span, requests, text)
+    if r is None:  # a heading that names the work, or a request pointing back at it (a pronoun; Japanese: nothing)
+        got = heading(text, p.span) or pointed_back(p.span, requests, text) or (
+            None if text.isascii() else ja_pointed_back(p.span, text))
         return Piece("ask", got[0], got[1], _WEAK, got[2], "") if got is not None else None
     verb = r[2]
     if any(a <= p.span[0] and p.span[1] <= b and (a, b) != p.span for a, b in mixups):

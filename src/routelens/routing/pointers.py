@@ -13,7 +13,7 @@ from typing import Any, Sequence
 from routelens.routing.decision import quote
 from routelens.routing.signals import Signal, asks, contrast
 
-__all__ = ["heading", "pointed_back", "instead"]
+__all__ = ["heading", "pointed_back", "ja_pointed_back", "instead"]
 
 #: a task headed by the work it is about: one or two words and a colon at its start ("Escalating: ...")
 _HEADING = re.compile(r"\s*([A-Za-z][A-Za-z-]*(?: [A-Za-z][A-Za-z-]*)?):(?!//)")
@@ -46,6 +46,31 @@ def pointed_back(span: tuple[int, int], requests: Sequence[Signal], text: str) -
         if len(_SENTENCE_BREAK.findall(text, span[1], r[0])) > 1:
             continue
         return r[2], (r[0], r[1]), f"the task asks for it ({quote(text[r[0]:r[1]])})"
+    return None
+
+
+#: a Japanese sentence that is only a generic request, its object left out or a word for handling it: "対応を
+#: お願いします", "確認してください", "お願いします"
+_JA_GENERIC_REQUEST = re.compile(r"\s*(?:ご?(?:対応|確認|処理|手配|調整|連絡|返信|対処)\s*を?\s*)?(?:お願い(?:します|いたします|致します)?|"
+                                 r"(?:して|し)(?:ください|下さい))\s*[。！!]?\s*")
+_JA_SENTENCE = re.compile(r"[^。！？!?\n]+[。！？!?\n]?")
+
+
+def ja_pointed_back(span: tuple[int, int], text: str) -> Ask | None:
+    """A Japanese sentence after the trigger at ``span`` that is only a
+    generic request (:data:`_JA_GENERIC_REQUEST`: its object left out, as
+    Japanese does for what was just said), with the trigger in one of the
+    two sentences before it: "お客様から苦情が入りました。担当者の対応が遅いとの
+    ことです。対応をお願いします". Else None."""
+    sents = [m.span() for m in _JA_SENTENCE.finditer(text)]
+    at = next((i for i, (a, b) in enumerate(sents) if a <= span[0] < b), None)
+    if at is None:
+        return None
+    for j in range(at + 1, min(at + 3, len(sents))):
+        a, b = sents[j]
+        if _JA_GENERIC_REQUEST.fullmatch(text, a, b):
+            said = text[a:b].strip()
+            return said, (a, b), f"the task asks for it ({quote(said)})"
     return None
 
 
