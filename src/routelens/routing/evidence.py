@@ -309,20 +309,19 @@ def _counted(pieces: list[Piece], text: str, lexicon: Lexicon) -> Piece | None:
     return Piece("ask", said, p.span, _WEAK, f"the task counts them ({quote(said)})", "") if said else None
 
 
-def _askable_ja(p: Piece, text: str, lexicon: Lexicon) -> bool:
+def _askable_ja(p: Piece, text: str, lexicon: Lexicon, ja_life: bool) -> bool:
     """A Japanese everyday word below Zipf :data:`_SENSES_ZIPF` that a request
     can back (docs/formats.md §6.10 ``ask``), as a fairly common one: the
     word is the request's object or its verb, in a task that says more than
     the word and a generic request
     (:func:`~routelens.routing.signals.ja_asked_word`: "この資料を翻訳して";
     "テストを直して" is underspecified), and no Japanese word of everyday life
-    that the registry does not write sets the scene ("子供の宿題の翻訳を手伝って":
-    Japanese seldom says "my")."""
+    that the registry does not write sets the scene (``ja_life``: "子供の宿題の
+    翻訳を手伝って"; Japanese seldom says "my")."""
     if not p.detail.startswith("the everyday word") or p.trigger.isascii():
         return False
     z = lexicon.specificity(p.trigger)[1]
-    return (z is not None and z < _SENSES_ZIPF and ja_asked_word(text, p.span)
-            and not any(not w.isascii() and not lexicon.writes(w) for w, _ in life_words(text)))
+    return z is not None and z < _SENSES_ZIPF and not ja_life and ja_asked_word(text, p.span)
 
 
 #: request verbs that say nothing of the work: "check the booking" could be any skill's booking
@@ -347,7 +346,7 @@ def _bare(text: str, verb: str, trigger: str) -> bool:
 
 def _asked(pieces: list[Piece], requests: list[Signal], mixups: list[tuple[int, int]], text: str,
            lexicon: Lexicon | None = None,
-           excluded: Sequence[tuple[tuple[int, int], tuple[int, int]]] = ()) -> Piece | None:
+           excluded: Sequence[tuple[tuple[int, int], tuple[int, int]]] = (), ja_life: bool = False) -> Piece | None:
     """The ``ask`` piece (docs/formats.md §6.10) of a candidate whose only
     counted trigger is one fairly common word that the task asks for: the
     word is the request's verb or inside its object ("Write April's
@@ -363,7 +362,7 @@ def _asked(pieces: list[Piece], requests: list[Signal], mixups: list[tuple[int, 
     if len(counted) != 1 or not (
             counted[0].detail.startswith(_ASKABLE)
             or (lexicon is not None and _askable_typo(counted[0], lexicon))
-            or (lexicon is not None and _askable_ja(counted[0], text, lexicon))
+            or (lexicon is not None and _askable_ja(counted[0], text, lexicon, ja_life))
             or (counted[0].detail.startswith(_SHAPE_DETAILS) and counted[0].detail.endswith(_NO_WORLD))):
         return None
     p = counted[0]
@@ -411,9 +410,10 @@ def assess(task: PreparedTask, reached: Reached, ranked: Sequence[str], lexicon:
     # without "my" leaves the work a request asks for as it is ("colour grade the beach set"); two of them set
     # the scene whatever the phrase ("the ryokan ... for the anniversary")
     private = private_life(text, lexicon.writes)
-    lives = [] if private is not None else list(dict.fromkeys(
-        text[a:b] for w, (a, b) in life_words(text) if not lexicon.writes(w)))
+    unwritten = [(w, span) for w, span in life_words(text) if not lexicon.writes(w)]
+    lives = [] if private is not None else list(dict.fromkeys(text[a:b] for _, (a, b) in unwritten))
     life = lives[0] if lives else None
+    ja_life = any(not w.isascii() for w, _ in unwritten)  # a Japanese word of everyday life (no "my" in Japanese)
     requests: list[Signal] | None = None  # the task's requests, found when a candidate first needs them
     found = lexicon.terms_in(task)
     spans = Spans.of(reached)
@@ -587,7 +587,8 @@ def assess(task: PreparedTask, reached: Reached, ranked: Sequence[str], lexicon:
             if requests is None:
                 requests = asks(text)
             excluded = [(sp, nw) for o, sp, nw in dropped_triggers if o != sid] if dropped_triggers else ()
-            ask = _asked(pieces, requests, [m.span for o, m in not_when.items() if o != sid], text, lexicon, excluded)
+            ask = _asked(pieces, requests, [m.span for o, m in not_when.items() if o != sid], text, lexicon, excluded,
+                         ja_life)
             if ask is None:
                 ask = own_ask(sid, pieces, requests)
             if ask is None:
