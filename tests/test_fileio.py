@@ -135,6 +135,7 @@ def test_file_kind_words():
 ALLOWED = {
     ("tools/schema.py", "read_text"),  # the JSON Schema shipped in the package (importlib.resources)
     ("text/verbs.py", "read_text"),  # WordNet's word lists shipped in the package (importlib.resources)
+    ("text/everyday.py", "read_text"),  # wordfreq's everyday English words shipped in the package
     ("artifacts/write.py", "open"),  # /proc/self/status, for the umask
     ("artifacts/write.py", "os.open"),  # the generated folder, for its build lock (never read)
     ("artifacts/write.py", "os.fdopen"),  # the temporary file a build writes

@@ -14,6 +14,7 @@ from typing import Iterable, Sequence
 from routelens.artifacts.vocabulary import trigger_key
 from routelens.routing.columns import OwnWords, own_words_of
 from routelens.routing.matching import PreparedTask
+from routelens.text.everyday import everyday_word
 from routelens.text.words import lemma_candidates, terms
 
 __all__ = ["RARE_ZIPF", "EVERYDAY_ZIPF", "Lexicon"]
@@ -88,14 +89,17 @@ class Lexicon:
 
     def everyday_phrase(self, trigger: str) -> bool:
         """Whether ``trigger`` is a Latin phrase of everyday words only (two
-        or more words, each of its terms at Zipf 4.5 or more:
-        ``vocabulary.common``, §3.7; one term is enough beside a function
-        word: "time off", "first day"): "front page", "recovery plan", not
-        "road closure" (closure 4.0)."""
+        or more words, apart by white space or a hyphen, each of its terms
+        at Zipf 4.0 or more: :func:`routelens.text.everyday.everyday_word`;
+        one term is enough beside a function word: "time off", "write-off"):
+        "front page", "water leak" (leak 4.0), "quality assessment", not
+        "cancellation fee" (cancellation 3.7) or "catastrophe response"
+        (catastrophe 3.5). docs/formats.md §6.10, private life."""
         if not trigger.isascii():
             return False
         ws = terms(trigger)
-        return bool(ws) and len(trigger.split()) >= 2 and all(w in self._everyday for w in ws)
+        return bool(ws) and len(trigger.replace("-", " ").split()) >= 2 and all(
+            w in self._everyday or everyday_word(w) for w in ws)
 
     def key(self, trigger: str) -> str | None:
         """The word whose commonness decides how specific ``trigger`` is

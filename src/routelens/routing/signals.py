@@ -49,6 +49,8 @@ _EN_BOUNDARY = re.compile(r"[.,;:!?()\[\]\n]|\s[-–—]\s|\s(?:but|just|only|in
 _EN_NEG = re.compile(
     r"\b(?:don'?t|do\s+not|dont|never|without|instead\s+of|rather\s+than|rather\s+not|skip|forget(?:\s+about)?|"
     r"no\s+need\s+(?:for|to)|no(?!-)|not(?=\s+(?:a|an|the|any|about|doing|for|this|that|my|our|to)\b)|"
+    # the other side of a contrast: "she wants to claim for it, not cancel the policy"
+    r"(?<=[,;]\s)not(?=\s+[a-z])|"
     # what we or I are not doing, or will not do: "We are not touching booking class availability", "I'm not
     # asking for a refund", "we won't change the fare" (not "the page is not loading": a symptom)
     r"(?:we\s+are|i\s+am|we're|i'm)\s+not(?=\s+\w+ing\b)|(?:we|i)\s+(?:will\s+not|won'?t|shall\s+not))\b", _I)
