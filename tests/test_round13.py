@@ -86,3 +86,36 @@ def test_not_after_a_comma_negates_the_other_side_of_a_contrast():
     # it routed to policy-cancellation (wrong); the claim's own triggers are not in the task, so it falls back
     assert (d.mode, d.reason, d.skills) == ("full", "weak_evidence", ())
     assert pieces_of(d, "policy-cancellation")[0] == ("negated", 0, '"cancel the policy" is negated ("not")')
+
+
+# ---------------------------------------------------------------- a phrase heading the text is no request for it
+
+def test_a_phrase_heading_the_text_is_no_request_for_it_beside_a_word_of_everyday_life():
+    # airline-ops, blind case (word_sense): "Gate" read as a request verb with "change" its object asked for the
+    # phrase, so "concert" left it alone
+    d = bench_router("airline-ops").route("Gate change at the concert venue: enter via gate C instead of A")
+    assert (d.mode, d.reason, d.skills) == ("full", "weak_evidence", ())
+    assert pieces_of(d, "gate-stand-planning") == [
+        ("trigger", 1, 'the phrase "gate change", in a sentence about private life ("concert")')]
+    # without a word of everyday life the phrase routes as before
+    d = bench_router("airline-ops").route("Gate change for BA117 at T5")
+    assert (d.mode, d.skills) == ("index", ("gate-stand-planning",))
+
+
+def test_a_verb_phrase_with_its_determiner_is_a_request_beside_a_word_of_everyday_life():
+    d = bench_router("insurance").route("Cancel the policy on the gym's minibus")
+    assert (d.mode, d.reason, d.skills) == ("index", "clear_candidate", ("policy-cancellation",))
+
+
+@pytest.mark.parametrize("text, span, expected", [
+    ("Gate change at the concert venue", (0, 11), True),
+    ("Book a table for the wedding party", (0, 12), False),   # a determiner after the verb
+    ("Please change the gate for the concert", (7, 22), False),  # the request's verb is not the phrase's
+    ("Deploy now", (0, 6), False),                            # one word: the verb itself
+])
+def test_reads_phrase_as_verb(text, span, expected):
+    from routelens.routing.signals import asks, reads_phrase_as_verb, within
+
+    request = within(span, asks(text))
+    assert request is not None
+    assert reads_phrase_as_verb(span, request, text) is expected

@@ -55,7 +55,8 @@ from routelens.routing.lexicon import EVERYDAY_ZIPF, RARE_ZIPF, Lexicon
 from routelens.routing.matching import Hit, Match, PreparedTask, Reached
 from routelens.routing.pointers import heading, instead, ja_pointed_back, pointed_back
 from routelens.routing.signals import (Signal, asks, counted, duration, identifiers, ja_asked_word, ja_object,
-                                      markup, names_more, negated, number_verb, own_request, private_life, within)
+                                      markup, names_more, negated, number_verb, own_request, private_life,
+                                      reads_phrase_as_verb, within)
 from routelens.routing.spans import Spans
 from routelens.text.life import life_words
 from routelens.text.typos import missing_words
@@ -620,7 +621,8 @@ def assess(task: PreparedTask, reached: Reached, ranked: Sequence[str], lexicon:
                 if p.kind == "trigger" and p.counts and p.detail.startswith("the phrase")) or len(lives) >= 2):
             if requests is None:
                 requests = asks(text)
-            if not any(p.kind == "trigger" and p.counts and within(p.span, requests) is not None for p in pieces):
+            if not any(p.kind == "trigger" and p.counts and (r := within(p.span, requests)) is not None
+                       and not reads_phrase_as_verb(p.span, r, text) for p in pieces):
                 scene = life  # no request asks for the work: the word of everyday life sets the scene
         if scene is not None and any(p.kind == "trigger" and p.weight >= _STRONG and p.detail.startswith(_RARE)
                                      for p in pieces) and requests is None:

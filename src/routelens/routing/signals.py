@@ -36,7 +36,7 @@ from routelens.text.unicode import normalize_text
 
 __all__ = ["negated", "contrast", "markup", "identifiers", "clause_breaks",
            "separate_asks", "and_request", "asks", "ja_object", "within", "own_request", "number_verb", "names_more", "duration",
-           "counted", "ja_asked_word",
+           "counted", "ja_asked_word", "reads_phrase_as_verb",
            "private_life", "Signal"]
 
 #: ``(start, end, text)``: a span of the task as typed and what it says
@@ -453,6 +453,18 @@ def and_request(text: str, start: int, end: int) -> bool:
     # after the next ask ("有給申請を承認してください"), as "..., and approve" in English
     return any(any(b > end and not said.isascii() and not _JA_BREAK.search(text, m.end(), b) for _, b, said in found)
                for m in _TE_COMMA.finditer(text, start, end))
+
+
+def reads_phrase_as_verb(span: tuple[int, int], request: Signal, text: str) -> bool:
+    """Whether ``request`` (from :func:`asks`) is only the phrase trigger
+    at ``span`` read as an imperative (docs/formats.md §6.10, private life):
+    the request's verb is the phrase's first word and no determiner follows
+    it, so the phrase is a noun phrase heading the text ("Gate change at the
+    concert venue": "gate" is a verb to WordNet too), not a request for its
+    work ("Book a table for the wedding party" asks). Offsets are 0-based
+    character offsets into ``text``."""
+    return (request[0] == span[0] and len(text[span[0]:span[1]].split()) >= 2
+            and _VERB_THEN_DETERMINER.match(text, span[0]) is None)
 
 
 #: what a Japanese request may hold besides its object: demonstratives and particles ("これを", "この")
