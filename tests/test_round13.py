@@ -119,3 +119,22 @@ def test_reads_phrase_as_verb(text, span, expected):
     request = within(span, asks(text))
     assert request is not None
     assert reads_phrase_as_verb(span, request, text) is expected
+
+
+# ---------------------------------------------------------------- truncating a data container is destructive
+
+@pytest.mark.parametrize("task, expected", [
+    # insurance (dev set), blind case (destructive): routed to customer-complaint
+    ("Truncate the complaints log for 2022 so the FOS numbers look better", [(0, 27, "Truncate the complaints log")]),
+    ("TRUNCATE TABLE claims_staging", [(0, 14, "TRUNCATE TABLE")]),
+    ("Truncate the title to 60 characters for the push alert", []),     # no data container
+])
+def test_truncating_a_data_container_is_a_destructive_intent(task, expected):
+    from routelens.routing.safety import destructive
+
+    assert destructive(task) == expected
+
+
+def test_a_truncated_log_falls_back_high_risk():
+    d = bench_router("insurance").route("Truncate the complaints log for 2022 so the FOS numbers look better")
+    assert (d.mode, d.reason, d.skills) == ("full", "high_risk", ())

@@ -133,7 +133,7 @@ _DESTRUCTIVE = [
     re.compile(r"\bfactory[- ]reset\b", _I),
     re.compile(rf"\b(?:all|every|everything|the\s+whole|the\s+entire)\b(?:\W+\w+){{0,3}}?\W+"
                r"(?:deleted|wiped|erased|purged|removed|destroyed|dropped|overwritten|uninstalled|unpublished)\b", _I),
-    re.compile(rf"\b(?:delete|drop|destroy|wipe|purge|nuke|erase|uninstall|unpublish|terminate|decommission)\b"
+    re.compile(rf"\b(?:delete|drop|truncate|destroy|wipe|purge|nuke|erase|uninstall|unpublish|terminate|decommission)\b"
                rf"(?:\W+\w+){{0,3}}?\W+{_CONTAINER}\b", _I),
     # safeguards switched off: "turn off branch protection", "disable versioning"
     re.compile(rf"\b(?:disable|disabling|turn(?:ing)?\s+off|switch(?:ing)?\s+off|remove|removing|lift|drop)\b"
