@@ -138,3 +138,27 @@ def test_truncating_a_data_container_is_a_destructive_intent(task, expected):
 def test_a_truncated_log_falls_back_high_risk():
     d = bench_router("insurance").route("Truncate the complaints log for 2022 so the FOS numbers look better")
     assert (d.mode, d.reason, d.skills) == ("full", "high_risk", ())
+
+
+# ---------------------------------------------------------------- a thesis, a dissertation, a PhD
+
+def test_a_phd_is_school_life_to_an_airline_and_the_work_of_a_research_lab():
+    from routelens.text.life import life_words
+
+    task = "The interview panel for the PhD defence meets next Tuesday"
+    assert life_words(task) == [("phd", (28, 31))]
+    # airline-ops, blind case (word_sense): routed to recruitment on "interview panel"
+    d = bench_router("airline-ops").route(task)
+    assert (d.mode, d.reason, d.skills) == ("full", "weak_evidence", ())
+    assert pieces_of(d, "recruitment") == [
+        ("trigger", 1, 'the phrase "interview panel", in a sentence about private life ("PhD")')]
+    # the research lab's Layer 1 writes "PhD" and "thesis": its own world
+    import json
+
+    from conftest import BENCH
+
+    index = json.loads((BENCH / "research-lab" / "generated" / "routing.min.json").read_text("utf-8"))
+    assert {"phd", "thesis"} <= set(index["vocabulary"]["life"])
+    d = bench_router("research-lab").route("Thesis submission is next month; which forms does the Board of "
+                                           "Graduate Studies need?")
+    assert (d.mode, d.skills) == ("index", ("phd-supervision",))
