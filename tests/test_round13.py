@@ -162,3 +162,23 @@ def test_a_phd_is_school_life_to_an_airline_and_the_work_of_a_research_lab():
     d = bench_router("research-lab").route("Thesis submission is next month; which forms does the Board of "
                                            "Graduate Studies need?")
     assert (d.mode, d.skills) == ("index", ("phd-supervision",))
+
+
+# ---------------------------------------------------------------- 全額 is the full amount, not everything
+
+@pytest.mark.parametrize("task, expected", [
+    # insurance (dev set), blind case (mixed): fell back high_risk on 全額返金, one refund in full
+    ("policyの解約、cooling-off期間内なので全額返金でお願いします", []),
+    ("全然消えない", []),                                  # "does not go away at all": a symptom
+    ("全員に返金して", [(0, 5, "全員に返金")]),              # everyone refunded: a bulk refund
+    ("全部消して", [(0, 4, "全部消し")]),
+])
+def test_the_full_amount_is_no_bulk_word(task, expected):
+    from routelens.routing.safety import destructive
+
+    assert destructive(task) == expected
+
+
+def test_a_refund_in_full_routes():
+    d = bench_router("insurance").route("policyの解約、cooling-off期間内なので全額返金でお願いします")
+    assert (d.mode, d.reason, d.skills) == ("index", "clear_candidate", ("policy-cancellation",))
