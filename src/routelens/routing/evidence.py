@@ -51,12 +51,13 @@ from typing import Iterable, Sequence
 from routelens.routing.candidates import (SHAPE_DETAILS as _SHAPE_DETAILS, STRONG_WEIGHT, WEAK_WEIGHT, Candidate,
                                           CandidateList, Piece)
 from routelens.routing.decision import format_score, quote
+from routelens.routing.asking import DERIVED as _DERIVED, NO_WORLD as _NO_WORLD, asked as _asked
+from routelens.routing.asking import counted_ask as _counted, overlaps as _overlaps
 from routelens.routing.lexicon import EVERYDAY_ZIPF, RARE_ZIPF, Lexicon
 from routelens.routing.matching import Hit, Match, PreparedTask, Reached
-from routelens.routing.pointers import heading, instead, ja_pointed_back, pointed_back
-from routelens.routing.signals import (Signal, asks, counted, duration, identifiers, ja_asked_word, ja_object,
-                                      markup, names_more, negated, number_verb, own_request, private_life,
-                                      reads_phrase_as_verb, within)
+from routelens.routing.pointers import instead
+from routelens.routing.signals import (Signal, asks, duration, identifiers, markup, names_more, negated, number_verb,
+                                      own_request, private_life, reads_phrase_as_verb, within)
 from routelens.routing.spans import Spans
 from routelens.text.life import life_words
 from routelens.text.typos import missing_words
@@ -78,7 +79,6 @@ _ACRONYM = _re.compile(r"[A-Z][A-Z0-9]+")
 #: the detail an acronym or punctuated trigger made incidental by another skill's specific trigger carries
 INCIDENTAL = _INCIDENTAL = "next to a specific trigger of"
 OWN_ASK = "the task asks for it in a request of its own"  # an everyday word's ask of its own (several.py)
-_NO_WORLD = ", and no other word of the task is about the registry's world"
 _IDENTIFIER = "the identifier "
 _TRIGGER_WORD = "the trigger word"  # a context piece's detail: a word of another skill's trigger
 #: said after the detail of a piece that a sentence about private life weakens (policy's fallback sentence keeps it)
@@ -142,10 +142,6 @@ def _zipf_words(z: float) -> str:
     return f"Zipf {z:.1f}" if z > 0 else "rare in everyday language"
 
 
-def _overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
-    return a[0] < b[1] and b[0] < a[1]
-
-
 def _trigger_pieces(sid: str, hits: Sequence[Hit], text: str, negations: list[Signal],
                     marks: list[Signal], spans: Spans, lexicon: Lexicon) -> list[tuple[tuple[int, int], Piece]]:
     """The trigger pieces of candidate ``sid`` (counted or not), longest
@@ -199,6 +195,19 @@ def _trigger_pieces(sid: str, hits: Sequence[Hit], text: str, negations: list[Si
                                                 f"{quote(shown)} belongs with {quote(nxt[2])} of {quote(nxt[0])}",
                                                 m.trigger)))
                 continue
+        if m.kind == "derivation":
+            if key is None or z is None or z >= EVERYDAY_ZIPF:
+                # a phrase matches as written or inflected; the verb of an everyday noun says nothing of which
+                # sense ("complained" for `complaint`, "managed" for `management`)
+                said = (f"{quote(shown)} is the verb of a word of the phrase {quote(m.trigger)}, which matches only "
+                        "as written or inflected" if key is None or z is None else
+                        f"{quote(shown)} is the verb of {quote(key)}, a noun too common ({_zipf_words(z)}) to tell "
+                        "which sense")
+                trig_pieces.append((span, Piece("lookalike", shown, span, 0, said, m.trigger)))
+                continue
+            trig_pieces.append((span, Piece("trigger", shown, span, _WEAK,
+                                            f"{_DERIVED}{quote(key)} ({_zipf_words(z)}): {quote(shown)}", m.trigger)))
+            continue
         if not typo and not strong and key is not None:
             shape = _shape(m.trigger, shown, z) or number_verb(m.trigger, span, text)
             if shape:
@@ -263,132 +272,6 @@ def _repeats(term: str, words: list[tuple[str, set[str]]]) -> bool:
     """Whether ``term`` (normalized) is a word of a counted trigger piece
     (for a term of a script without spaces: held in its text)."""
     return any(term in ws or (not term.isascii() and term in t) for t, ws in words)
-
-
-#: the weak trigger pieces a request can back: a fairly common word (Zipf 2.0 to 4.0), or a typo of a
-#: Latin word below Zipf 4.0 (its real neighbours are in the index, so a typo here is not another word)
-_ASKABLE = ("the fairly common word",)
-_TYPO = "a typo of "
-
-
-def _askable_typo(p: Piece, lexicon: Lexicon) -> bool:
-    """A weak typo of a one-word Latin trigger below Zipf 4.0: the index lists
-    the real words one edit away from it (§3.7 ``near``), and the task's word
-    is none of them (it would be a ``lookalike``), so it is that trigger
-    misspelt ("translte", "newsleter"), not another word."""
-    if not p.detail.startswith(_TYPO):
-        return False
-    strong, z, key = lexicon.specificity(p.trigger)
-    return key is not None and z is not None and z < EVERYDAY_ZIPF and key.isascii() and len(key) >= 4
-
-
-#: a word at least this common (Zipf 5.0: once in 100,000 words; "model", "table", "test", "article") has senses
-#: enough that a count of it, or a Japanese request for it, says nothing of which: "three models of old trains"
-_SENSES_ZIPF = 5.0
-
-
-def _counted(pieces: list[Piece], text: str, lexicon: Lexicon) -> Piece | None:
-    """The ``ask`` piece (docs/formats.md §6.10) of a candidate whose only
-    counted trigger is one weak Latin word the task writes as a plural
-    counted by a number or count word right before it ("We've had three
-    complaints about the new ramen broth", "Three chargebacks from Amex
-    this week"): things the task handles, counted, as an everyday sentence
-    seldom counts a word in another sense; an everyday word of Zipf
-    :data:`_SENSES_ZIPF` or more is left out ("I painted three models
-    of old trains"). None otherwise."""
-    trig = [p for p in pieces if p.kind == "trigger" and p.counts]
-    if len(trig) != 1:
-        return None
-    p = trig[0]
-    if not p.detail.startswith(("the fairly common word", "the everyday word")) or not p.trigger.isascii() or (
-            p.trigger[-1:].lower() == "s"):
-        return None
-    z = lexicon.specificity(p.trigger)[1]
-    if z is None or z >= _SENSES_ZIPF:
-        return None
-    said = counted(p.span, text)
-    return Piece("ask", said, p.span, _WEAK, f"the task counts them ({quote(said)})", "") if said else None
-
-
-def _askable_ja(p: Piece, text: str, lexicon: Lexicon, ja_life: bool) -> bool:
-    """A Japanese everyday word below Zipf :data:`_SENSES_ZIPF` that a request
-    can back (docs/formats.md §6.10 ``ask``), as a fairly common one: the
-    word is the request's object or its verb, in a task that says more than
-    the word and a generic request
-    (:func:`~routelens.routing.signals.ja_asked_word`: "この資料を翻訳して";
-    "テストを直して" is underspecified), and no Japanese word of everyday life
-    that the registry does not write sets the scene (``ja_life``: "子供の宿題の
-    翻訳を手伝って"; Japanese seldom says "my")."""
-    if not p.detail.startswith("the everyday word") or p.trigger.isascii():
-        return False
-    z = lexicon.specificity(p.trigger)[1]
-    return z is not None and z < _SENSES_ZIPF and not ja_life and ja_asked_word(text, p.span)
-
-
-#: request verbs that say nothing of the work: "check the booking" could be any skill's booking
-_GENERIC_VERBS = frozenset("check look see fix handle sort help".split())
-#: words that say nothing about the work either: politeness, determiners, pronouns, particles
-_NOTHING = frozenset("please pls plz can could would will you the a an this that these those my our your it its "
-                     "out at into on up over for me us to with about".split())
-
-
-def _bare(text: str, verb: str, trigger: str) -> bool:
-    """Whether the whole task is a generic request verb (:data:`_GENERIC_VERBS`)
-    and the trigger with nothing else but politeness and determiners ("check
-    the booking", "Can you fix the invoice?"): underspecified, no ask."""
-    if verb.lower() not in _GENERIC_VERBS:
-        return False
-    rest = _re.findall(r"[\w']+", text.lower())
-    for w in (verb.lower(), *_re.findall(r"[\w']+", trigger.lower())):
-        if w in rest:
-            rest.remove(w)
-    return all(w in _NOTHING for w in rest)
-
-
-def _asked(pieces: list[Piece], requests: list[Signal], mixups: list[tuple[int, int]], text: str,
-           lexicon: Lexicon | None = None,
-           excluded: Sequence[tuple[tuple[int, int], tuple[int, int]]] = (), ja_life: bool = False) -> Piece | None:
-    """The ``ask`` piece (docs/formats.md §6.10) of a candidate whose only
-    counted trigger is one fairly common word that the task asks for: the
-    word is the request's verb or inside its object ("Write April's
-    newsletter", "debug why the worker hangs", "メルマガの原稿を書いて"), so
-    the task asks for work on it, which an everyday sentence that merely
-    holds the word ("the pandas at Ueno Zoo", "a snow drift") does not; else
-    None. ``mixups``: spans of other skills' matched ``not_when`` phrases;
-    ``excluded``: ``(trigger span, not_when span)`` of each trigger of a
-    skill its ``not_when`` dropped (character offsets into ``text``): a
-    request holding one besides this word is for that excluded work and asks
-    nothing of this candidate, unless the ``not_when`` lies on this word."""
-    counted = [p for p in pieces if p.kind == "trigger" and p.counts]
-    if len(counted) != 1 or not (
-            counted[0].detail.startswith(_ASKABLE)
-            or (lexicon is not None and _askable_typo(counted[0], lexicon))
-            or (lexicon is not None and _askable_ja(counted[0], text, lexicon, ja_life))
-            or (counted[0].detail.startswith(_SHAPE_DETAILS) and counted[0].detail.endswith(_NO_WORLD))):
-        return None
-    p = counted[0]
-    r = within(p.span, requests)
-    if r is None:  # a heading that names the work, or a request pointing back at it (a pronoun; Japanese: nothing)
-        got = heading(text, p.span) or pointed_back(p.span, requests, text) or (
-            None if text.isascii() else ja_pointed_back(p.span, text))
-        return Piece("ask", got[0], got[1], _WEAK, got[2], "") if got is not None else None
-    verb = r[2]
-    if any(a <= p.span[0] and p.span[1] <= b and (a, b) != p.span for a, b in mixups):
-        return None  # inside a longer phrase the registry names as another skill's mix-up (its not_when)
-    if any(r[0] <= a and b <= r[1] and (b <= p.span[0] or p.span[1] <= a) and not _overlaps(nw, p.span)
-           for (a, b), nw in excluded):
-        return None  # the request is for a trigger of a skill its not_when rules out ("Booking flights for my
-        # personal holiday": the booking is of flights, not of this skill's instruments); unless that not_when
-        # is this word, which hands the task over to this skill ("debug the dockerfile", docker: not_when debug)
-    if not verb.isascii() and not ja_object(text, r, p.span):
-        return None  # "デプロイして": the request names nothing to work on
-    if verb.isascii() and _bare(text, verb, p.text):
-        return None  # "check the booking": a generic verb and the word, nothing else to tell which work
-    if verb.isascii():
-        if p.span[0] == r[0]:
-            return Piece("ask", verb, (r[0], r[1]), _WEAK, f"the task asks to {quote(verb)} something", "")
-        return Piece("ask", verb, (r[0], r[1]), _WEAK, f"the task asks for it ({quote(verb)} ...)", "")
-    return Piece("ask", verb, (r[0], r[1]), _WEAK, f"the task asks for it ({quote(verb)})", "")
 
 
 def assess(task: PreparedTask, reached: Reached, ranked: Sequence[str], lexicon: Lexicon,
@@ -542,7 +425,8 @@ def assess(task: PreparedTask, reached: Reached, ranked: Sequence[str], lexicon:
         used_spans = list({p.span for p in pieces} | trigger_spans)
         tiers = [("rare" if p.weight >= _STRONG else "everyday" if _INCIDENTAL in p.detail else "uncommon")
                  if p.detail.startswith(_SHAPE_DETAILS)
-                 else lexicon.tier(p.trigger) if "typo" not in p.detail else "everyday"
+                 else lexicon.tier(p.trigger) if "typo" not in p.detail and not p.detail.startswith(_DERIVED)
+                 else "everyday"
                  for p in pieces if p.kind == "trigger"]
         order = ("phrase", "rare", "uncommon", "everyday")
         tier = min(tiers, key=order.index) if tiers else "everyday"

@@ -75,7 +75,8 @@ from routelens.routing.columns import IdLists, Postings, Strings, column as _col
 from routelens.text.typos import word_similarity
 from routelens.text.verbs import a_word
 from routelens.text.unicode import is_spaceless, normalize_text
-from routelens.text.words import MATCH_STOP_WORDS, inflection_key, inflects, is_katakana, lemma_candidates
+from routelens.text.words import (MATCH_STOP_WORDS, derived_nouns, derives, inflection_key, inflects, is_katakana,
+                                  lemma_candidates)
 
 __all__ = [
     "MATCHER_VERSION",
@@ -160,6 +161,8 @@ _MISSING_STOPWORD_COST = 2.0  # points for a trigger stop word absent from the t
 _SPACELESS_WEIGHT = 2  # weight of one spaceless character (a word unit weighs its length)
 _CONCAT_SCORE = 95.0  # "post mortem" vs "postmortem": same letters, other spacing
 _ACRONYM_PLURAL_SCORE = 95.0  # "PDFs" for the short trigger "PDF"
+#: a task word whose verb a one-word trigger noun is derived from ("recruiting" for "recruitment"), §6.7
+DERIVATION_SCORE = 90.0
 _MAX_INSERTS = 4  # window slack around an anchor, in tokens
 
 _WORD, _SPACELESS = 1, 2
@@ -1043,6 +1046,9 @@ class TriggerMatcher:
         for plural in (t + "s", t + "es", t[:-1] + "ies" if t.endswith("y") else ""):
             if plural in vocab:  # the singular of a plural trigger word (a near miss)
                 out.add(plural)
+        for noun in derived_nouns(t):  # t is a form of the verb a trigger noun is derived from
+            if noun in vocab:
+                out.add(noun)
         if 4 <= len(t) <= self._max_unit + 1 and t.isalpha():
             dels = self._dels
             out.update(dels.get(t, ()))
@@ -1059,6 +1065,8 @@ class TriggerMatcher:
             hits = []
             for u in sorted(self._word_candidates(t)):
                 s = 100.0 if u == t else word_similarity(u, t, a_word)
+                if s < DERIVATION_SCORE and derives(u, t):
+                    s = DERIVATION_SCORE
                 if s > 0:
                     hits.append((u, s))
             if len(self._word_cache) >= self.WORD_CACHE_SIZE:
@@ -1259,7 +1267,9 @@ class TriggerMatcher:
         """How the trigger matched the span ``a..b`` (docs/formats.md §6.10):
         ``exact``; ``inflection`` (every word there, some inflected:
         "migrations", "PDFs"); ``loose`` (other words inserted in the span);
-        ``typo`` (a word misspelt, or missing)."""
+        ``derivation`` (a word there is a form of the verb a trigger word
+        is derived from: "recruiting" for "recruitment"); ``typo`` (a word
+        misspelt, or missing)."""
         if score >= 100.0:
             return "exact"
         span = task.texts[a:b + 1]
@@ -1274,11 +1284,15 @@ class TriggerMatcher:
             if k == _WORD and (any(inflects(u, t) for t in span)
                                or (task.alias and any(task.alias.get(j) == u for j in range(a, b + 1)))):
                 used += 1
-                kind = "inflection"
+                kind = "inflection" if kind != "derivation" else kind
+                continue
+            if k == _WORD and any(derives(u, t) and word_similarity(u, t, a_word) < DERIVATION_SCORE for t in span):
+                used += 1  # scored as the derivation, not as a typo it may also be ("shipping" for "shipment")
+                kind = "derivation"
                 continue
             return "typo"
         if len(span) > len(tr.units) or (len(span) > used and kind == "exact"):
-            kind = "loose" if kind != "typo" else kind
+            kind = "loose" if kind not in ("typo", "derivation") else kind
         return kind if kind != "exact" else "inflection"
 
     def _to_match(self, tid: int, task: PreparedTask, score: float, a: int, b: int, kind: str | None = None) -> Match:

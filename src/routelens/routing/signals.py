@@ -459,12 +459,18 @@ def reads_phrase_as_verb(span: tuple[int, int], request: Signal, text: str) -> b
     """Whether ``request`` (from :func:`asks`) is only the phrase trigger
     at ``span`` read as an imperative (docs/formats.md §6.10, private life):
     the request's verb is the phrase's first word and no determiner follows
-    it, so the phrase is a noun phrase heading the text ("Gate change at the
-    concert venue": "gate" is a verb to WordNet too), not a request for its
-    work ("Book a table for the wedding party" asks). Offsets are 0-based
+    it nor after the phrase, so the phrase is a noun phrase heading the text
+    ("Gate change at the concert venue": "gate" is a verb to WordNet too),
+    not a request for its work ("Book a table for the wedding party" and
+    "colour grade the beach set" ask). Offsets are 0-based
     character offsets into ``text``."""
     return (request[0] == span[0] and len(text[span[0]:span[1]].split()) >= 2
-            and _VERB_THEN_DETERMINER.match(text, span[0]) is None)
+            and _VERB_THEN_DETERMINER.match(text, span[0]) is None and _OBJECT_AFTER.match(text, span[1]) is None)
+
+
+#: a determiner after a phrase makes the phrase a verb with its object: "colour grade the beach set"
+_OBJECT_AFTER = re.compile(r"\s+(?:the|a|an|this|that|these|those|my|our|your|their|his|her|its|some|all|every|each|"
+                           r"any)\b", re.I)
 
 
 #: what a Japanese request may hold besides its object: demonstratives and particles ("これを", "この")

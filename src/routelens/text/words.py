@@ -31,7 +31,8 @@ from typing import Callable, Iterable
 
 from routelens.text.unicode import normalize_text
 
-__all__ = ["MATCH_STOP_WORDS", "inflects", "inflections", "lemma_candidates", "inflection_key", "is_katakana", "terms", "term_candidates", "is_term",
+__all__ = ["MATCH_STOP_WORDS", "inflects", "inflections", "lemma_candidates", "inflection_key", "derived_nouns",
+           "derives", "is_katakana", "terms", "term_candidates", "is_term",
            "TERM_STOP_WORDS", "PartTerms", "terms_by_parts"]
 
 _VOWELS = frozenset("aeiou")
@@ -147,6 +148,50 @@ def _lemma_candidates(word: str) -> tuple[str, ...]:
                 cands.add(base[:-1])
     cands.discard(w)
     return tuple(sorted((c for c in cands if w in inflections(c)), key=lambda c: (len(c), c)))
+
+
+_DERIVED_CACHE: dict[str, tuple[str, ...]] = {}
+
+
+def derived_nouns(word: str) -> tuple[str, ...]:
+    """The nouns regularly derived from the verb that ``word`` (normalised,
+    lowercase), a past or ``-ing`` form, inflects (:func:`lemma_candidates`;
+    "labels" and "writes" are nouns and verbs alike, and derive nothing), sorted: ``-ment``
+    ("recruiting" -> "recruitment"), ``-ate`` to ``-ation`` ("subrogating"
+    -> "subrogation"), ``-ise``/``-ize`` to ``-isation``/``-ization``
+    ("localised" -> "localisation") and the ``-ing`` noun ("phished" ->
+    "phishing"); ``()`` for any other word, or one of fewer than 4 letters
+    or not all letters (docs/formats.md §6.7, derivation). Only forms are made here:
+    whether a trigger is one of them, and what it weighs, is the matcher's
+    and the evidence model's."""
+    got = _DERIVED_CACHE.get(word)
+    if got is not None:
+        return got
+    out: set[str] = set()
+    if len(word) >= 4 and word.isalpha() and word.endswith(("ed", "ing")):
+        for b in lemma_candidates(word):  # the verb
+            if len(b) < 3:
+                continue
+            out.add(b + "ment")
+            if b.endswith("ate"):
+                out.add(b[:-1] + "ion")
+            elif b.endswith(("ise", "ize")):
+                out.add(b[:-1] + "ation")
+            if not word.endswith("ing"):  # another -ing form of an -ing word is its spelling ("traveling")
+                out.update(f for f in inflections(b) if f.endswith("ing"))
+        out.discard(word)
+    got = tuple(sorted(out))
+    if len(_DERIVED_CACHE) < 200_000:
+        _DERIVED_CACHE[word] = got
+    return got
+
+
+def derives(noun: str, word: str) -> bool:
+    """True when ``noun`` is one of :func:`derived_nouns` of ``word`` and
+    neither inflects the other: "recruitment" of "recruiting", "phishing"
+    of "phished" (two forms of "phish"); not "booking" of "book" (an
+    inflection, matched as one)."""
+    return noun in derived_nouns(word) and not inflects(word, noun) and not inflects(noun, word)
 
 
 def inflection_key(word: str) -> str:
