@@ -196,6 +196,7 @@ class Match:
     trigger: str
     span: tuple[int, int]
     #: how it matched: ``exact``, ``inflection``, ``loose``, ``typo``,
+    #: ``derivation`` ("recruiting" for "recruitment", §6.7),
     #: ``spacing`` ("post mortem" for "postmortem"), ``explicit`` (an
     #: ``/id``); docs/formats.md §6.10
     kind: str = field(default="exact", compare=False)
