@@ -263,3 +263,17 @@ def test_the_verb_of_a_word_of_a_phrase_is_a_lookalike():
     p = d.evidence[0].pieces[0]
     assert (p.kind, p.text, p.span, p.weight) == ("trigger", "Subrogated", (0, 10), 1)
     assert p.detail == 'the verb of "subrogation" (rare in everyday language): "Subrogated"'
+
+
+# ---------------------------------------------------------------- a word before a web domain is a site's name
+
+def test_a_trigger_word_before_a_web_domain_is_a_sites_name():
+    # airline-ops, blind case (lookalike): routed to PNR servicing on "booking"
+    d = bench_router("airline-ops").route("Booking.com says the hotel reservation was cancelled, what now?")
+    assert (d.mode, d.reason, d.skills) == ("full", "weak_evidence", ())
+    assert pieces_of(d, "pnr-servicing")[0] == (
+        "lookalike", 0, '"Booking" is part of the web address "Booking.com"')
+    # the word itself, a full stop after it, still matches
+    d = bench_router("airline-ops").route("Rebook the cancelled booking. Then email the passenger")
+    assert "pnr-servicing" in [c.id for c in d.evidence]
+    assert pieces_of(d, "pnr-servicing")[0][0] == "trigger"

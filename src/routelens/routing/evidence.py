@@ -76,6 +76,8 @@ _JA_COORDINATION = _re.compile(r"[とや、，,]|および|及び|または|又�
 #: a trigger's tight punctuation: ``C#``, ``C++``, ``GP%``, ``.NET``, ``Node.js``, ``1:1``, ``A/B``, ``R&D``
 _PUNCT_TRIGGER = _re.compile(r"[0-9A-Za-z][#+%]|(?:^|[0-9A-Za-z])[./:&][0-9A-Za-z]")
 _ACRONYM = _re.compile(r"[A-Z][A-Z0-9]+")
+#: a web domain right after a word: the word is a site's name ("Booking.com", "protocols.io"), §6.10 lookalike
+_WEB_ADDRESS = _re.compile(r"\.(?:com|net|org|io|ai|app|dev|co|jp|uk|de|fr|eu)\b(?:\.[a-z]{2}\b)?", _re.I)
 #: the detail an acronym or punctuated trigger made incidental by another skill's specific trigger carries
 INCIDENTAL = _INCIDENTAL = "next to a specific trigger of"
 OWN_ASK = "the task asks for it in a request of its own"  # an everyday word's ask of its own (several.py)
@@ -183,6 +185,13 @@ def _trigger_pieces(sid: str, hits: Sequence[Hit], text: str, negations: list[Si
                                                 f"{quote(shown)} joins two words across {quote(sep.group())}, not the "
                                                 f"compound {quote(m.trigger)}", m.trigger)))
                 continue
+        web = _WEB_ADDRESS.match(text, span[1])
+        if web is not None and text[span[0]:span[1]].isalnum():
+            # "Booking.com", "protocols.io": a name of a site, not the word
+            trig_pieces.append((span, Piece("lookalike", shown, span, 0,
+                                            f"{quote(shown)} is part of the web address "
+                                            f"{quote(text[span[0]:web.end()])}", m.trigger)))
+            continue
         strong, z, key = lexicon.specificity(m.trigger)
         typo = m.kind == "typo"
         if not strong and key is not None:
