@@ -11,7 +11,7 @@ import re
 from typing import Any, Sequence
 
 from routelens.routing.decision import quote
-from routelens.routing.signals import Signal, asks, contrast
+from routelens.routing.signals import SENTENCE_BODY, Signal, asks, contrast
 
 __all__ = ["heading", "pointed_back", "ja_pointed_back", "instead"]
 
@@ -53,7 +53,8 @@ def pointed_back(span: tuple[int, int], requests: Sequence[Signal], text: str) -
 #: お願いします", "確認してください", "お願いします"
 _JA_GENERIC_REQUEST = re.compile(r"\s*(?:ご?(?:対応|確認|処理|手配|調整|連絡|返信|対処)\s*を?\s*)?(?:お願い(?:します|いたします|致します)?|"
                                  r"(?:して|し)(?:ください|下さい))\s*[。！!]?\s*")
-_JA_SENTENCE = re.compile(r"[^。！？!?\n]+[。！？!?\n]?")
+#: a sentence and its end mark (:data:`~routelens.routing.signals.SENTENCE_BODY`)
+_JA_SENTENCE = re.compile(SENTENCE_BODY + r"(?:[。！？!?．\n]|\.(?=\s|$))?")
 
 
 def ja_pointed_back(span: tuple[int, int], text: str) -> Ask | None:

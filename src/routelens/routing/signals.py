@@ -36,7 +36,7 @@ from routelens.text.unicode import normalize_text
 
 __all__ = ["negated", "contrast", "markup", "identifiers", "clause_breaks",
            "separate_asks", "and_request", "asks", "ja_object", "within", "own_request", "number_verb", "names_more", "duration",
-           "counted", "ja_asked_word", "reads_phrase_as_verb",
+           "counted", "ja_asked_word", "reads_phrase_as_verb", "SENTENCE_BODY",
            "private_life", "Signal"]
 
 #: ``(start, end, text)``: a span of the task as typed and what it says
@@ -266,6 +266,12 @@ _FINITE = frozenset("is are was were isn't aren't wasn't weren't has have had ha
 #: a particle after a request verb whose object follows it ("reply to the review", "look into the job"); not
 #: "with": "help with the deploy" asks for help, not for work on the deploy
 _VERB_PARTICLE = frozenset("to into on at".split())
+#: a verb in the past tense, in lower case: a regular "-ed" form or a common irregular one
+_PAST = re.compile(r"[a-z]+ed|sent|said|told|made|wrote|took|gave|got|went|came|left|found|bought|paid|lost|broke|"
+                   r"ran|sold|built|spent|brought|caught|put|set|let|hit|cut|quit|read|won|drove|flew|threw|knew")
+#: a determiner or an object pronoun: after a verb, the start of its object
+_DETERMINER_WORDS = frozenset("a an the this that these those my our your his her their its me us him them it "
+                              "some all every each any".split())
 _WH_OBJECT = frozenset("why how what where when whether which who".split())
 _PRONOUN_OBJECT = frozenset("it this that them these those me us him her".split())
 #: a pronoun that points back at what was said before ("These strings were translated badly, please redo them")
@@ -285,7 +291,10 @@ _JA_INFO = re.compile(r"(?:教え|知り|分かり|わかり)$")
 _SENTENCE_END = re.compile(r"[.!?\n]|$")
 #: what parts a clause of work in progress from a question after it: a comma, a semicolon or a dash
 _ING_APART = re.compile(r"[,;]|\s[-\u2013\u2014]\s")
-_JA_SENTENCE = re.compile(r"[^。！!？?\n]+")
+#: a sentence of a task that may mix Japanese and English: up to 。！？!? or a line break, or a full stop
+#: followed by white space or the end ("the invoice. 猫に餌をあげてください" is two sentences; "v1.2" one word)
+SENTENCE_BODY = r"(?:[^。！!？?．\n.]|\.(?!\s|$))+"
+_JA_SENTENCE = re.compile(SENTENCE_BODY)
 
 
 #: full-width ASCII (U+FF01-FF5E) and the ideographic space, as ASCII: one character for one
@@ -353,8 +362,11 @@ def asks(task: str, pronoun: bool = False) -> list[Signal]:
             # crash" (a noun to WordNet, a verb in a ticket) stays a request before its determiner
         if verb in _EN_INFO:
             continue  # a request to be told or to be sold something ("recommend a notebook"), not for work
-        obj = []
         rest = words[1:]
+        if (shown[0].isupper() and len(rest) >= 3 and rest[0].group()[:1].isupper()
+                and _PAST.fullmatch(rest[1].group()) and rest[2].group().lower() in _DETERMINER_WORDS):
+            continue  # a name of two capitalised words and its verb: "Bill Gates sent an invoice template"
+        obj = []
         if len(rest) >= 2 and rest[0].group().lower() in _VERB_PARTICLE:
             rest = rest[1:]  # "reply to yesterday's review", "look into the failing job": the object follows it
         if rest and rest[0].group().lower() in _WH_OBJECT:
