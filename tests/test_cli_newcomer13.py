@@ -63,3 +63,53 @@ def test_a_name_opening_a_sentence_asks_nothing(clinic):
     # before: routed to billing-invoice, "the task asks for it ("Bill" ...)"
     d = clinic.route("Bill Gates sent an invoice template meme lol")
     assert (d.mode, d.reason, d.skills) == ("full", "weak_evidence", ())
+
+
+# ---------------------------------------------------------------- fixes never enshrine a typo or a name
+
+@pytest.mark.parametrize("text, task, spelled, expected", [
+    ("cover for yuki", "who can cover for Yuki on Saturday morning", set(), False),        # a name
+    ("bok an appointment", "bok an apointment for tomorow morning", {"appointment"}, False),  # "bok": book
+    ("review my pul request", "pleese reveiw my pul request", {"review"}, False),           # "pul": pull
+    ("cover for saturday", "who can cover for Yuki on Saturday", set(), True),             # a name that is a word
+    ("vpn access", "My VPN access broke", set(), True),                                    # an acronym
+    ("run sqlfluff", "run sqlfluff on the models", set(), True),                           # jargon
+    ("colour grade the beach", "colour grde the beach portraits", {"colour", "grade"}, True),
+])
+def test_plausible_trigger(text, task, spelled, expected):
+    from routelens.tools.suggest import plausible_trigger
+
+    assert plausible_trigger(text, task, frozenset(spelled)) is expected
+
+
+ROTA = """schema_version: 1
+skills:
+  appointment-booking:
+    path: skills/appointment-booking.md
+    priority: P0
+    triggers: [book an appointment, schedule an appointment, reschedule, cancel appointment, 予約]
+    description: Book, move or cancel a patient appointment in the scheduler
+  staff-rota:
+    path: skills/staff-rota.md
+    priority: P2
+    triggers: [staff rota, shift schedule, rota swap, cover for, 勤務表]
+    description: Plan staff shifts and find cover for absences
+"""
+
+
+@pytest.mark.parametrize("task, before", [
+    # the newcomer's registry: each fix below was offered, and verified to route, before plausible_trigger
+    ("who can cover for Yuki on Saturday morning", ("add_trigger", "staff-rota", "cover for yuki")),
+    ("bok an apointment for tomorow morning", ("add_trigger", "appointment-booking", "bok an appointment")),
+])
+def test_a_fix_never_proposes_a_name_or_a_typo(tmp_path, monkeypatch, task, before):
+    import routelens.tools.fixes as fixes
+    from routelens.registry.load import load_registry
+
+    (tmp_path / "skills.yaml").write_text(ROTA)
+    reg = load_registry(tmp_path / "skills.yaml")
+    router = Router.from_registry(reg)
+    d = router.route(task)
+    assert [(f.kind, f.skill, f.edit.value) for f in fixes.fixes_for(d, reg)] == []
+    monkeypatch.setattr(fixes, "plausible_trigger", lambda *a: True)
+    assert [(f.kind, f.skill, f.edit.value) for f in fixes.fixes_for(d, reg)] == [before]

@@ -9,8 +9,10 @@ the router gives it) gets up to :data:`MAX_FIXES` fixes:
   one of the tied candidates), taken from the task: the words that nearly
   matched, or a phrase of the task that speaks for the skill; a word that
   misspells a word of the skill's triggers is written as that word, and a
-  phrase that starts or ends with a function word is never offered
-  (:func:`routelens.tools.suggest.respell`, :func:`~routelens.tools.suggest.proper_trigger`);
+  phrase that starts or ends with a function word, or holds a word that
+  looks like a typo of another word or a name, is never offered
+  (:func:`routelens.tools.suggest.respell`, :func:`~routelens.tools.suggest.proper_trigger`,
+  :func:`~routelens.tools.suggest.plausible_trigger`);
 - ``not_when``: a ``not_when`` phrase for the skill that should lose, made
   of what the task says for the one that should win (only where the router
   reads ``not_when``: every fix is verified by routing);
@@ -38,7 +40,8 @@ from routelens.routing.router import Router
 from routelens.text.unicode import normalize_text
 from routelens.tools.evaluate import Case, score
 from routelens.tools.patch import Edit, PatchError, add_list_item, apply_edits, paste_text, set_routing
-from routelens.tools.suggest import candidate_phrases, proper_trigger, respell, spelled_words, vocabulary
+from routelens.tools.suggest import (candidate_phrases, plausible_trigger, proper_trigger, respell, spelled_words,
+                                    vocabulary)
 
 __all__ = ["FIXABLE", "FIXES_SECONDS", "MAX_FIXES", "Fix", "fixes_for"]
 
@@ -186,7 +189,9 @@ def fixes_for(decision: Decision, reg: Registry, raw: bytes | None = None, cases
         # never a phrase that starts or ends with a function word ("them before", "grde the set")
         phrases = list(dict.fromkeys(respell(text, spelled) for text in phrases))
         for text in phrases:
-            if text and proper_trigger(text) and normalize_text(text) not in existing:
+            # never a word that looks like a typo or a name ("bok an appointment", "cover for Yuki")
+            if text and proper_trigger(text) and plausible_trigger(text, task, spelled) \
+                    and normalize_text(text) not in existing:
                 offer("add_trigger", m.id, text,
                       lambda t=text, s=m.id: add_list_item(raw, display, ("skills", s, "triggers"), t))
     if decision.reason in ("ambiguous", "weak_evidence") and len(targets) >= 2:

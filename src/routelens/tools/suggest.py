@@ -40,6 +40,7 @@ from routelens.routing.matching import NEAR_MISS_FLOOR, PreparedTask, TriggerMat
 from routelens.routing.router import Router
 from routelens.text.typos import word_similarity
 from routelens.text.unicode import JA_STOP_WORDS, STOP_WORDS, normalize_text
+from routelens.text.verbs import a_word
 from routelens.text.words import MATCH_STOP_WORDS, TERM_STOP_WORDS, inflects
 from routelens.fileio import FileReadError, read_bounded
 from routelens.tools.evaluate import Case, CaseResult, CasesError, check_ids, score
@@ -47,7 +48,7 @@ from routelens.tools.patch import Edit, PatchError, add_list_item, apply_edits, 
 
 __all__ = ["MAX_TRIED", "FUNCTION_WORDS", "MISSPELLING_ZIPF", "Effect", "Suggestion", "Rejection", "SuggestReport",
            "candidate_phrases", "vocabulary", "suggest", "misspelling_of", "respell", "spelled_words",
-           "proper_trigger"]
+           "proper_trigger", "plausible_trigger"]
 
 #: Candidate phrases tried per missed case before giving up on it.
 MAX_TRIED = 6
@@ -120,6 +121,53 @@ def respell(text: str, spelled: frozenset[str] | set[str]) -> str:
         return right if right is not None else w
 
     return _LATIN_WORD.sub(fix, text) if text.isascii() else text
+
+
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+def _one_edit_from_a_word(word: str) -> bool:
+    """Whether a word one edit away from ``word`` (a letter dropped, added,
+    changed, or two swapped) is a word WordNet knows
+    (:func:`routelens.text.verbs.a_word`): "bok" (book), "pleese" (please)."""
+    n = len(word)
+    cands = {word[:i] + word[i + 1:] for i in range(n)}
+    cands |= {word[:i] + word[i + 1] + word[i] + word[i + 2:] for i in range(n - 1)}
+    for i in range(n + 1):
+        for c in _LETTERS:
+            cands.add(word[:i] + c + word[i:])
+            if i < n:
+                cands.add(word[:i] + c + word[i + 1:])
+    cands.discard(word)
+    return any(a_word(c) for c in cands if len(c) >= 2)
+
+
+_SENTENCE_START = re.compile(r"(?:^|[.!?:;\n]\s*|[\"'(\[]\s*)$")
+
+
+def plausible_trigger(text: str, task: str, spelled: frozenset[str] | set[str]) -> bool:
+    """True when ``text``, a phrase of ``task`` proposed as a trigger, holds
+    no Latin word that looks like a typo or a name (docs/formats.md §15): a
+    word that WordNet does not know (:func:`routelens.text.verbs.a_word`),
+    no function word, that no trigger of the skill spells (``spelled``,
+    :func:`spelled_words`) and that the task does not write as an acronym
+    ("VPN"), when it is one edit away from a word WordNet knows ("bok an
+    appointment", "pleese review") or the task writes it only with a
+    capital first letter and lower case after it, never at the start of a
+    sentence ("cover for Yuki": a name, not the skill's work). Jargon
+    ("sqlfluff", "terraform") stays; so do names that are words ("Saturday")."""
+    for w in _LATIN_WORD.findall(normalize_text(text)):
+        if w in spelled or a_word(w) or w in STOP_WORDS or w in MATCH_STOP_WORDS:
+            continue
+        seen = list(re.finditer(rf"(?<![^\W_]){re.escape(w)}(?![^\W_])", task, re.I))
+        if any(m.group().isupper() and len(m.group()) > 1 for m in seen):
+            continue  # an acronym: "VPN"
+        if len(w) >= 3 and _one_edit_from_a_word(w):
+            return False
+        if seen and all(m.group()[0].isupper() and m.group()[1:].islower() and not _SENTENCE_START.search(
+                task[:m.start()]) for m in seen):
+            return False
+    return True
 
 
 #: words that join two things: a phrase holding one names two asks or two objects, no one trigger
@@ -477,7 +525,7 @@ def suggest(reg: Registry, raw: bytes, cases: Sequence[Case], progress: Callable
         for ph in phrases[:max_tried]:
             text = respell(ph.text, spelled)  # "colour grde" -> "colour grade": never enshrine a typo
             key = (target, normalize_text(text))
-            if key in taken or key[1] in existing:
+            if key in taken or key[1] in existing or not plausible_trigger(text, case.task, spelled):
                 continue
             one = TriggerMatcher([(target, [text])], floor=min(NEAR_MISS_FLOOR, threshold))
             touched = [k for k, p in enumerate(prepared) if one.match(p, threshold, 0)]
