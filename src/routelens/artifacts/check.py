@@ -12,7 +12,7 @@ from typing import Any
 
 from routelens.artifacts.build import BuildOutput, build
 from routelens.artifacts.jsonfmt import compact
-from routelens.artifacts.sizes import size_stats
+from routelens.artifacts.sizes import budget_advice, size_stats
 from routelens.errors import FileReadError
 from routelens.fileio import read_bounded
 from routelens.limits import LIMITS
@@ -152,6 +152,7 @@ def check(reg: Registry, out_dir: str | Path) -> CheckResult:
         problems.append(
             f"size budget exceeded: the index has {num(budget['index_chars'])} chars; max_index_ratio "
             f"{budget['max_index_ratio']} of the registry's {num(st['registry']['chars'])} chars allows at most "
-            f"{num(most)}: over by {num(budget['index_chars'] - most)} chars"
+            f"{num(most)}: over by {num(budget['index_chars'] - most)} chars; "
+            + budget_advice(out.index, budget["max_index_ratio"])
         )
     return CheckResult(not problems, problems, added, removed, changed, out, moved)

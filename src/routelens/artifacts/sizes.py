@@ -20,7 +20,8 @@ from routelens.fileio import read_bounded
 from routelens.registry.model import Registry
 from routelens.text.numbers import within_budget
 
-__all__ = ["measure", "measure_registry", "top_contributors", "size_stats", "token_count", "exact_reduction"]
+__all__ = ["measure", "measure_registry", "top_contributors", "size_stats", "token_count", "exact_reduction",
+           "budget_advice"]
 
 
 def measure(text: str) -> dict[str, int]:
@@ -84,6 +85,24 @@ def _rows_from_text(text: str) -> list[tuple[str, str, int]] | None:
             out.append((kind, part[:q], len(part) + extra))
         out[-1] = (kind, out[-1][1], out[-1][2] - len(close))  # the last row's brackets are in its part
     return out
+
+
+def budget_advice(index_data: bytes, max_index_ratio: float) -> str:
+    """What to do about an index over its size budget (docs/formats.md
+    §5.2), for people: how many of the index's characters are not its
+    entries (its header and word lists, which do not shrink with the
+    registry: a registry of a few skills fills its budget with them), and
+    the setting that moves the budget. Raises ``ValueError`` for bytes that
+    are not a JSON index."""
+    text = index_data.decode("utf-8").rstrip("\n")
+    found = _rows_from_text(text)
+    if found is None:
+        obj = json.loads(text)
+        found = [(kind, row[0], len(compact(row))) for key, kind in _SECTIONS for row in obj.get(key, [])]
+    rest = len(text) - sum(n + 1 for _, _, n in found)
+    return (f"{rest:,} of the index's chars are its header and word lists, which do not shrink with the registry "
+            f"(a registry of a few skills fills its budget with them); to allow more, raise `routing: max_index_ratio` "
+            f"(now {max_index_ratio}, at most 1) in the registry")
 
 
 def top_contributors(index_data: bytes, limit: int = 10) -> list[dict[str, Any]]:

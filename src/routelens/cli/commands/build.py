@@ -11,7 +11,7 @@ from typing import Any, Iterable
 from routelens.artifacts.build import build, compute_stats
 from routelens.artifacts.catalog import CatalogFrame, SkillsChunks, catalog_frame, skills_chunks
 from routelens.artifacts.forked import Forked
-from routelens.artifacts.sizes import exact_reduction
+from routelens.artifacts.sizes import budget_advice, exact_reduction
 from routelens.artifacts.vocabulary import TriggerFacts, WordFacts, stem_collisions, triggers_facts, words_facts
 from routelens.artifacts.write import check_out_dir, write_built
 from routelens.artifacts.bodies import body_problems
@@ -312,4 +312,6 @@ def run(args) -> int:
               f"{count(len(reg.rules), 'rule')}; {state})")
         for line in size_summary(st):
             print(line)
+        if not st["budget"]["ok"]:
+            print(f"  {budget_advice(output.index, st['budget']['max_index_ratio'])}")
     return 0
