@@ -113,3 +113,11 @@ def test_a_fix_never_proposes_a_name_or_a_typo(tmp_path, monkeypatch, task, befo
     assert [(f.kind, f.skill, f.edit.value) for f in fixes.fixes_for(d, reg)] == []
     monkeypatch.setattr(fixes, "plausible_trigger", lambda *a: True)
     assert [(f.kind, f.skill, f.edit.value) for f in fixes.fixes_for(d, reg)] == [before]
+
+
+def test_the_ui_shows_a_tab():
+    # the registry pane showed a tab as spaces beside "line 4 is indented with a tab"
+    from routelens.tui.model import display_text
+
+    assert display_text("  a:\n\tpath: skills/a.md\n") == "  a:\n\u2409path: skills/a.md\n"
+    assert display_text("no tab") == "no tab"

@@ -112,8 +112,11 @@ def display_text(text: str) -> str:
     control character from data (ESC, BEL, C1, bidirectional overrides)
     replaced one for one by a visible symbol, so no escape sequence reaches
     the terminal; the result has exactly ``text.count("\\n") + 1`` lines for
-    ``str.splitlines`` and the same column of every other character."""
-    return pictured(text)
+    ``str.splitlines`` and the same column of every other character. A tab
+    is shown as ``␉`` too: YAML forbids it in indentation, and the error that
+    says so names a line where spaces would be seen otherwise."""
+    shown = pictured(text)
+    return shown.replace("\t", "\u2409") if "\t" in shown else shown
 
 
 _CHUNK = 1 << 18  # characters split at a time: a few thousand short-lived strings, never one per line of the text
