@@ -28,6 +28,7 @@ from routelens.tui.widgets.footer import FittingFooter
 from routelens.errors import CasesError
 from routelens.tools.evaluate import CaseResult, EvalReport, evaluate, load_cases
 from routelens.tui.cells import cell
+from routelens.tui.fit import Column, fit_widths
 from routelens.tui.messages import ListFailed, ListReady
 from routelens.tui.model import Snapshot
 from routelens.tui.words import OUTCOME_LABEL, pct
@@ -100,6 +101,7 @@ class ListScreen(Screen[str | None]):
         self.runs = 0
         self._sig: tuple | None = None
         self._filters = [ALL, ALL]
+        self._widths: list[int] = []
 
     # ---------------------------------------------------------------- to give
     def compute(self, snap: Snapshot) -> tuple[list[Any], Any]:
@@ -107,8 +109,11 @@ class ListScreen(Screen[str | None]):
         :class:`~routelens.errors.DiagnosticError` for a bad file."""
         raise NotImplementedError
 
-    def columns(self) -> list[tuple[str, int]]:
-        """``(label, width in cells)`` of each column."""
+    def columns(self) -> list[tuple[str, int, int | None, int]]:
+        """``(label, width in cells, narrowest width or None: never
+        narrower, turn to give cells, lower first)`` of each column
+        (:func:`routelens.tui.fit.fit_widths`: on a narrow terminal the
+        columns give cells so that the last one, the task, stays in sight)."""
         raise NotImplementedError
 
     def row_cells(self, row: Any) -> list[Any]:
@@ -132,15 +137,16 @@ class ListScreen(Screen[str | None]):
         yield Static("", id="list-title")
         yield Static("", id="list-summary")
         with Horizontal(id="list-filters"):
-            yield Select([(ALL, ALL)], value=ALL, allow_blank=False, prompt=self.FILTER_TITLES[0], id="filter-0")
-            yield Select([(ALL, ALL)], value=ALL, allow_blank=False, prompt=self.FILTER_TITLES[1], id="filter-1")
+            for which, title in enumerate(self.FILTER_TITLES):
+                yield Select([(f"{title}: {ALL}", ALL)], value=ALL, allow_blank=False, prompt=title,
+                             id=f"filter-{which}")
         yield DataTable(cursor_type="row", id="list-table")
         yield FittingFooter()
 
     def on_mount(self) -> None:
         table = self.query_one("#list-table", DataTable)
-        for n, (name, width) in enumerate(self.columns()):
-            table.add_column(name, width=width, key=f"c{n}")
+        self._widths = [c[1] for c in self.columns()]
+        self._add_columns(table)
         self._title("running…")
         self.query_one("#list-summary", Static).update(Content.styled("Running…", "$text-muted"))
         self.rerun(self.snapshot)
@@ -148,6 +154,33 @@ class ListScreen(Screen[str | None]):
             self._sig = self._signature()
             self.set_interval(self.poll_interval, self._poll, name="watch-list")
         table.focus()
+
+    def _add_columns(self, table: DataTable) -> None:
+        for n, ((name, *_), width) in enumerate(zip(self.columns(), self._widths)):
+            table.add_column(name, width=width, key=f"c{n}")
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._fit_columns)
+
+    def _fit_columns(self) -> None:
+        """Give the columns the widths that fit the table (a newcomer's
+        trial: at 80 columns the task column began beyond the edge)."""
+        table = self.query_one("#list-table", DataTable)
+        cols = self.columns()
+        room = table.scrollable_content_region.width - 2 * table.cell_padding * len(cols)
+        if room <= 0:
+            return
+        widths = fit_widths([Column(w, lo, give) for _, w, lo, give in cols], room)
+        if widths != self._widths:
+            self._widths = widths
+            table.clear(columns=True)
+            self._add_columns(table)
+            self._fill()
+
+    @property
+    def widths(self) -> list[int]:
+        """The columns' widths now (cells, padding not included)."""
+        return list(self._widths)
 
     def _title(self, state: str) -> None:
         self.query_one("#list-title", Static).update(Content.assemble(
@@ -204,7 +237,8 @@ class ListScreen(Screen[str | None]):
             options = [ALL, *self.filter_options(which)]
             if self._filters[which] not in options:
                 self._filters[which] = ALL
-            select.set_options([(o, o) for o in options])
+            # each option says which filter it is: two bare "all" boxes side by side said nothing
+            select.set_options([(f"{self.FILTER_TITLES[which]}: {o}", o) for o in options])
             select.value = self._filters[which]
         self.query_one("#list-summary", Static).update(self.summary_content())
         self._fill()
@@ -287,8 +321,9 @@ class CasesScreen(ListScreen):
         return rep.results, rep
 
     def columns(self) -> list[tuple[str, int]]:
-        # the task last: at 120 columns or fewer it is the one cut at the edge, not the reason got
-        return [("line", 5), ("outcome", 13), ("category", 14), ("expected", 18), ("got", 28), ("task", 44)]
+        # the task last, the figures never narrower: below 140 columns the words give cells, the task last
+        return [("line", 5, None, 0), ("outcome", 13, None, 0), ("category", 14, 6, 1), ("expected", 18, 8, 1),
+                ("got", 28, 10, 1), ("task", 44, 22, 2)]
 
     def row_cells(self, r: CaseResult) -> list[Any]:
         label = OUTCOME_LABEL[r.outcome]

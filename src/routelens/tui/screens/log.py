@@ -39,8 +39,9 @@ class LogScreen(ListScreen):
         return rep.entries, rep
 
     def columns(self) -> list[tuple[str, int]]:
-        # the task last: at 120 columns or fewer it is the one cut at the edge, not the decisions
-        return [("line", 5), ("change", 8), ("logged", 34), ("now", 34), ("task", 44)]
+        # the task last, the figures never narrower: below 140 columns the decisions give cells, the task last
+        return [("line", 5, None, 0), ("change", 8, None, 0), ("logged", 34, 12, 1), ("now", 34, 12, 1),
+                ("task", 44, 24, 2)]
 
     @staticmethod
     def changed(row: Row) -> bool:

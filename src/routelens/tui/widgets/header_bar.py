@@ -119,6 +119,12 @@ class HeaderBar(Widget):
             Content.styled(" index budget ✓ ", "$success") if s.budget_ok
             else Content.styled(" index budget ✗ ", "bold $error") if s.budget_ok is False else Content("")
         )
+        # the verdict outlives the hashes and the counts: reviewing the index size before a release is what
+        # the header is read for (a newcomer's trial: at 80 columns it was the first thing dropped)
+        budget_short = (
+            Content.styled(" budget ✓ ", "$success") if s.budget_ok
+            else Content.styled(" budget ✗ ", "bold $error") if s.budget_ok is False else Content("")
+        )
         if not s.loaded:
             note = Content.styled(" nothing loaded: fix the registry and it reloads " if s.errors
                                   else " checking the index against the registry… " if s.freshness == "checking"
@@ -144,11 +150,13 @@ class HeaderBar(Widget):
         # widest first; drop parts until it fits
         for parts in (
             (name, reg, counts, err, badge, hashes, size, budget),
-            (name, reg, counts, err, badge, hashes, size),
-            (name, reg, counts, err, badge, size),
-            (name, reg, counts_short, err, badge, size),
-            (name, reg, counts_short, err, badge, size_short),
-            (name, reg, err, badge, size_short),
+            (name, reg, counts, err, badge, hashes, size, budget_short),
+            (name, reg, counts, err, badge, size, budget),
+            (name, reg, counts_short, err, badge, size, budget),
+            (name, reg, counts_short, err, badge, size_short, budget_short),
+            (name, reg, err, badge, size_short, budget_short),
+            (name, reg, err, badge, budget_short),
+            (name, err, badge, budget_short),
             (name, err, badge),
         ):
             line = Content("").join(parts)

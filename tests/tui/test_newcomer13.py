@@ -1,0 +1,45 @@
+"""A newcomer's trial at 80x24: the labelled-cases screen began its task
+column beyond the right edge and showed two filters that both read "all";
+the header dropped the index budget first."""
+
+from __future__ import annotations
+
+from textual.widgets import DataTable, Select
+
+from routelens.tui.screens.cases import CasesScreen
+from routelens.tui.widgets.header_bar import HeaderBar
+
+from .conftest import make_app, settle
+from .test_loop import write_cases
+
+
+async def test_the_cases_screen_keeps_the_task_in_sight_at_80_columns(registry):
+    app = make_app(registry, cases=write_cases(registry))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        screen = app.screen
+        assert isinstance(screen, CasesScreen)
+        await settle(app, pilot)
+        table = screen.query_one("#list-table", DataTable)
+        # line and outcome never narrower; the words give cells, the task last
+        assert screen.widths == [5, 13, 6, 8, 10, 24]  # 78 cells inside the border, 12 of padding
+        assert sum(screen.widths) + 2 * len(screen.widths) <= table.scrollable_content_region.width
+        assert [str(c.label) for c in table.columns.values()] == ["line", "outcome", "category", "expected", "got",
+                                                                  "task"]
+        labels = [s.selection for s in screen.query(Select)]
+        assert [str(s._options[0][0]) for s in screen.query(Select)] == ["category: all", "outcome: all"]
+        assert labels == ["all", "all"]
+        await pilot.resize_terminal(140, 40)
+        await settle(app, pilot)
+        assert screen.widths == [5, 13, 14, 18, 28, 44]  # wide enough: every column as wide as it was designed
+
+
+async def test_the_header_keeps_the_budget_verdict_at_80_columns(registry):
+    app = make_app(registry)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        text = app.query_one(HeaderBar).render().plain
+        assert text.endswith(" budget ✓ ") and "FRESH" in text and "% smaller" in text
+        await pilot.resize_terminal(160, 40)
+        await settle(app, pilot)
+        assert app.query_one(HeaderBar).render().plain.endswith(" index budget ✓ ")
