@@ -626,7 +626,7 @@ def test_a_folder_where_a_generated_file_goes_is_named_and_kept(tmp_path, cli):
     assert code == 2
     assert err.splitlines()[-1] == (
         f"routelens build: cannot write {tmp_path / 'g' / 'routing.min.json'}: it is a folder, which routelens never "
-        "removes: move it away, then build again; the previous generated files are unchanged")
+        "removes: move it away, then build again; nothing was written")
     assert (tmp_path / "g" / "routing.min.json" / "keep.txt").read_text(encoding="utf-8") == "mine\n"
     assert not (tmp_path / "g" / "catalog.json").exists()
 

@@ -121,3 +121,17 @@ def test_the_ui_shows_a_tab():
 
     assert display_text("  a:\n\tpath: skills/a.md\n") == "  a:\n\u2409path: skills/a.md\n"
     assert display_text("no tab") == "no tab"
+
+
+def test_a_corrupt_index_is_said_invalid_once(tmp_path):
+    # "the compact index is invalid (the index generated/routing.min.json is invalid: ...)"
+    reg = tmp_path / "skills.yaml"
+    reg.write_text(CLINIC, encoding="utf-8")
+    (tmp_path / "generated").mkdir()
+    index = tmp_path / "generated" / "routing.min.json"
+    index.write_text('{"broken":\n', encoding="utf-8")
+    d = Router.from_paths(reg, index).route("send the invoice to Mrs Ito")
+    assert (d.mode, d.reason) == ("full", "index_invalid")
+    assert d.message.startswith(
+        f"Fell back to the full registry: the compact index {index} is invalid: not valid JSON (truncated?): "
+        "Expecting value at line 2 column 1; run `routelens build`.")

@@ -274,5 +274,16 @@ def write_built(reg: Registry, out_dir: str | Path, out: BuildOutput, *,
         named = exc.filename2 or exc.filename
         where = (f"cannot write {named}" if named and Path(named).name in (INDEX_NAME, CATALOG_NAME)
                  else f"cannot write to {out_dir}")
-        raise BuildError(f"{where}: {reason}; the previous generated files are unchanged") from None
+        raise BuildError(f"{where}: {reason}; {_left_as_is(out_dir)}") from None
     return out, written
+
+
+def _left_as_is(out_dir: Path) -> str:
+    """What a failed write left in ``out_dir``, in words: the previous
+    generated files, or nothing at all (a newcomer's trial: a first build
+    into a read-only folder said "the previous generated files are
+    unchanged" where there had never been any)."""
+    with contextlib.suppress(OSError):
+        if any((out_dir / name).is_file() for name in (INDEX_NAME, CATALOG_NAME)):
+            return "the previous generated files are unchanged"
+    return "nothing was written"

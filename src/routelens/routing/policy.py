@@ -528,7 +528,13 @@ def _index_not_fresh(ev: Evidence, entries: Entries, settings: RoutingSettings) 
     for advice in (": " + _BUILD, "; " + _BUILD):
         if detail.endswith(advice):  # said once, at the end of the sentence
             detail = detail[: -len(advice)]
-    msg = f"{FALLBACK}{index_state_words(state)} ({detail}); {_BUILD}" + candidate_note(ev, settings)
+    if detail.startswith("the index ") and state == "invalid":
+        # "the index generated/routing.min.json is invalid: ..." says the state itself: said once (a newcomer
+        # read "the compact index is invalid (the index ... is invalid: ...)")
+        said = "the compact index " + detail[len("the index "):]
+    else:
+        said = f"{index_state_words(state)} ({detail})"
+    msg = f"{FALLBACK}{said}; {_BUILD}" + candidate_note(ev, settings)
     return Verdict("full", f"index_{state}", msg, rule=forced, dropped=dropped)
 
 
