@@ -14,7 +14,7 @@ import pytest
 from conftest import bench_router, pieces_of
 
 BUNDLED = Path(__file__).resolve().parent.parent / "skills.yaml"
-from routelens.routing.signals import counted
+from routelens.routing.counts import counted
 
 
 @pytest.mark.parametrize("registry, task, sid, word, said", [

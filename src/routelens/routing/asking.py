@@ -18,7 +18,8 @@ from routelens.routing.candidates import SHAPE_DETAILS as _SHAPE_DETAILS, WEAK_W
 from routelens.routing.decision import quote
 from routelens.routing.lexicon import EVERYDAY_ZIPF, Lexicon
 from routelens.routing.pointers import heading, ja_pointed_back, pointed_back
-from routelens.routing.signals import Signal, counted, ja_asked_word, ja_object, within
+from routelens.routing.counts import counted
+from routelens.routing.signals import Signal, ja_asked_word, ja_object, within
 
 __all__ = ["DERIVED", "NO_WORLD", "asked", "counted_ask", "overlaps"]
 

@@ -56,7 +56,8 @@ from routelens.routing.asking import counted_ask as _counted, overlaps as _overl
 from routelens.routing.lexicon import EVERYDAY_ZIPF, RARE_ZIPF, Lexicon
 from routelens.routing.matching import Hit, Match, PreparedTask, Reached
 from routelens.routing.pointers import instead
-from routelens.routing.signals import (Signal, asks, duration, identifiers, markup, names_more, negated, number_verb,
+from routelens.routing.counts import duration, number_verb
+from routelens.routing.signals import (Signal, asks, fault_reports, identifiers, markup, names_more, negated,
                                       own_request, private_life, reads_phrase_as_verb, within)
 from routelens.routing.spans import Spans
 from routelens.text.life import life_words
@@ -481,8 +482,12 @@ def assess(task: PreparedTask, reached: Reached, ranked: Sequence[str], lexicon:
             if requests is None:
                 requests = asks(text)
             excluded = [(sp, nw) for o, sp, nw in dropped_triggers if o != sid] if dropped_triggers else ()
-            ask = _asked(pieces, requests, [m.span for o, m in not_when.items() if o != sid], text, lexicon, excluded,
-                         ja_life)
+            mine = {p.span for p in pieces}
+            # a fault reported of a thing asks for it when the thing names this candidate's trigger alone
+            faults = [f[:3] for f in fault_reports(text) if not any(
+                f[0] <= a and b <= f[3] and (a, b) not in mine for a, b in trigger_spans)]
+            ask = _asked(pieces, requests + faults if faults else requests,
+                         [m.span for o, m in not_when.items() if o != sid], text, lexicon, excluded, ja_life)
             if ask is None:
                 ask = own_ask(sid, pieces, requests)
             if ask is None:

@@ -20,7 +20,13 @@ written, not lists of any registry's words:
 - :func:`clause_breaks`: where one ask ends and another begin ("and",
   "also", "then", "plus", "along with", "in addition", "separately", ";",
   "。", "、", "それと", "あと", "また", "ついでに", "加えて", the te-form "して、"
-  and "してYも"), for several needs.
+  and "してYも"), for several needs;
+- :func:`asks`: the requests, with the needs said of a thing ("we need
+  ...", "the X needs re-checking"); :func:`fault_reports`: the faults
+  reported of a thing ("the dishwasher is broken").
+
+Numbers (a number used as a verb, a duration, a counted plural) are
+:mod:`routelens.routing.counts`'s.
 """
 
 from __future__ import annotations
@@ -29,15 +35,12 @@ import functools
 import re
 from typing import Callable, Sequence
 
-from routelens.routing.decision import quote
 from routelens.text.life import PRIVATE_WORDS
 from routelens.text.verbs import a_verb, never_a_verb
-from routelens.text.unicode import normalize_text
 
 __all__ = ["negated", "contrast", "markup", "identifiers", "clause_breaks",
-           "separate_asks", "and_request", "asks", "ja_object", "within", "own_request", "number_verb", "names_more", "duration",
-           "counted", "ja_asked_word", "reads_phrase_as_verb", "SENTENCE_BODY",
-           "private_life", "Signal"]
+           "separate_asks", "and_request", "asks", "fault_reports", "ja_object", "within", "own_request",
+           "names_more", "ja_asked_word", "reads_phrase_as_verb", "SENTENCE_BODY", "private_life", "Signal"]
 
 #: ``(start, end, text)``: a span of the task as typed and what it says
 Signal = tuple[int, int, str]
@@ -406,6 +409,7 @@ def asks(task: str, pronoun: bool = False) -> list[Signal]:
         out.append((words[0].start(), obj[-1].end(), words[0].group()))
     if pronoun:
         return sorted(set(out))
+    out += _need_asks(task)
     for m in _JA_SENTENCE.finditer(task):
         sent = m.group()
         for a in _JA_ASK.finditer(sent):
@@ -417,6 +421,84 @@ def asks(task: str, pronoun: bool = False) -> list[Signal]:
                 continue
             out.append((m.start(), m.start() + a.end(), a.group()))
     return sorted(set(out))
+
+
+#: "we need new vouchers designed ...", "I need a rota for May": a need of the writer's, at a clause's start, is
+#: a request for its object (not "we need to ...", a request verb's lead)
+_WE_NEED = re.compile(r"(?:^|(?<=[.;:!?,\n]\s)|(?<=[.;:!?,\n]))\s*(?:so\s+|and\s+)?we\s+(?:really\s+|urgently\s+|also\s+)?"
+                      r"need\s+(?!to\b|you\b|help\b|it\b|them\b|this\b|that\b|a\s+break\b|some\s+sleep\b)", _I)
+#: "the allergens on the katsu curry need re-checking", "the rota needs to be redone": a thing said to need work
+_NEEDS_WORK = re.compile(r"\s+needs?\s+(?:(?:re-?)?[a-z]+ing\b|to\s+be\s+(?:re-?)?[a-z]+(?:ed|en|ne|t)\b)", _I)
+_SUBJECT_START = re.compile(r"(?:^|(?<=[.;:!?,\n])\s*|\b(?:and|but|so)\s+)(?:the|our|these|those|this|that|all\s+the)\s+", _I)
+
+
+def _need_asks(task: str) -> list[Signal]:
+    """Asks said with "need" (docs/formats.md §6.10 ``ask``): the writer's
+    need at a clause's start asks for its object ("We need new vouchers
+    designed for the Christmas range": up to 5 words, to a preposition, a
+    conjunction or punctuation), and a thing said to need work asks for
+    that thing ("The allergens on the katsu curry need re-checking", "the
+    rota needs to be redone": from its determiner to "need"). ``said`` is
+    "need"/"needs"."""
+    out: list[Signal] = []
+    for m in _WE_NEED.finditer(task):
+        obj = []
+        for w in _EN_WORD.finditer(task, m.end()):
+            if task[(obj[-1].end() if obj else m.end()):w.start()].strip() or len(obj) >= _MAX_OBJECT_WORDS:
+                break
+            if w.group().lower() in _OBJECT_END or w.group().lower() in _FINITE:
+                break
+            obj.append(w)
+        if obj and not all(w.group().lower() in _DETERMINER_WORDS for w in obj):
+            need = task.lower().rindex("need", m.start(), m.end())
+            out.append((need, obj[-1].end(), task[need:need + 4]))
+    for m in _NEEDS_WORK.finditer(task):
+        clause = max((x.end() for x in _CLAUSE_STOP.finditer(task, 0, m.start())), default=0)
+        subj = None
+        for x in _SUBJECT_START.finditer(task, clause, m.start()):
+            subj = x
+            break
+        if subj is None or len(task[subj.end():m.start()].split()) > 7:
+            continue
+        out.append((subj.start() + len(subj.group()) - len(subj.group().lstrip()), m.end(), m.group().split()[0]))
+    return out
+
+
+@functools.lru_cache(maxsize=32)
+def fault_reports(task: str) -> list[tuple[int, int, str, int]]:
+    """The faults the task reports of a thing (docs/formats.md §6.10
+    ``ask``): a clause whose subject opens with "the", "our", "this" ...
+    (at most 5 more words; not "my": private life) and goes on with a
+    fault ("is broken", "is leaking", "won't open", "keeps jamming", "has
+    stopped working"): "The till at Soho won't open the cash drawer", "The
+    dishwasher is broken". From the subject's
+    determiner to the fault, ``said`` the fault's last word, and where the
+    subject ends (the fault's start): ``(start, end, said, subject_end)``. A ticket
+    reporting a fault asks for help with the thing, as a request does; the
+    caller grants it only when the subject names one candidate's trigger
+    ("The forecast dashboard ... is broken" does not say whether the
+    forecast or the dashboard is). Do not mutate the list returned."""
+    out: list[tuple[int, int, str, int]] = []
+    for m in _FAULT.finditer(task):
+        clause = max((x.end() for x in _CLAUSE_STOP.finditer(task, 0, m.start())), default=0)
+        subj = next(_SUBJECT_START.finditer(task, clause, m.start()), None)
+        if subj is None or len(task[subj.end():m.start()].split()) > 5:
+            continue
+        out.append((subj.start() + len(subj.group()) - len(subj.group().lstrip()), m.end(), m.group().split()[-1],
+                    m.start()))
+    return out
+
+
+#: a fault reported of a thing ("The till at Soho won't open the cash drawer", "the dishwasher is broken"): a
+#: request for help with it, as a ticket is
+_FAULT = re.compile(
+    r"\s+(?:(?:is|are|was|were)\s+(?:still\s+|now\s+|completely\s+|totally\s+)?(?:broken|leaking|faulty|jammed|stuck|"
+    r"frozen|dead|offline|down|not\s+working|out\s+of\s+order|playing\s+up|acting\s+up|malfunctioning|"
+    r"overheating|blocked|clogged)|(?:won'?t|will\s+not|doesn'?t|does\s+not|don'?t|do\s+not|can'?t|cannot)\s+"
+    r"(?:open|start|print|work|turn\s+on|switch\s+on|connect|load|close|boot|drain|heat|cool|charge|sync|lock|"
+    r"unlock|scan)|keeps?\s+(?:failing|crashing|breaking|leaking|jamming|freezing|tripping|cutting\s+out)|"
+    r"(?:has|have)\s+(?:stopped\s+working|broken|died|crashed|frozen|failed)|stopped\s+working|"
+    r"(?:broke|died|crashed|froze)\b)", _I)
 
 
 @functools.lru_cache(maxsize=32)
@@ -560,57 +642,6 @@ def names_more(span: tuple[int, int], requests: list[Signal], text: str) -> bool
 
 
 #: a number used as a verb: it opens a clause (after "please", "and also" ...) and a determiner follows it
-_CLAUSE_OPEN = re.compile(r"(?:[.;:!?,\n\u3001\u3002]|\s[-\u2013\u2014]|\b(?:and|also|then|please|pls))$", re.I)
-_DETERMINER = re.compile(r"\s+(?:the|this|that|these|those|our|all|every|any)\b", re.I)
-
-
-def number_verb(trigger: str, span: tuple[int, int], text: str) -> str:
-    """The detail of a trigger that is a number (``86``, kitchen slang for
-    "take off the menu") used as a verb: it opens a clause and a determiner
-    follows it ("86 the salmon tartare", "and also 86 the tuna"), which a
-    number counting something never does ("turns 86 next Sunday", "86
-    covers"); else "" (docs/formats.md §6.10 ``trigger``, shape)."""
-    if not normalize_text(trigger).strip().isdigit() or not _DETERMINER.match(text, span[1]):
-        return ""
-    before = text[:span[0]].rstrip()[-12:]  # the words right before it (a bounded search)
-    if before and not _CLAUSE_OPEN.search(before):
-        return ""
-    return f"the number {quote(normalize_text(text[span[0]:span[1]]))} used as a verb"
-
-
-#: units of time (a closed class of English) and what counts them: "40 minutes late", "a few hours"
-_TIME_UNIT = re.compile(r"(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|nights?|weeks?|months?|years?)", re.I)
-_COUNT_BEFORE = re.compile(r"(?:\b\d+(?:[.,]\d+)?|\b(?:a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
-                           r"twelve|fifteen|twenty|thirty|forty|fifty|sixty|ninety|few|several|couple\s+of|"
-                           r"many|more))[\s-]*$", re.I)
-
-
-def duration(span: tuple[int, int], text: str) -> bool:
-    """Whether the word at ``span`` is a unit of time counted by the number
-    right before it ("40 minutes late", "five minutes", "a few hours"): a
-    duration, whatever else the word means ("minutes" of a meeting)
-    (docs/formats.md §6.10 ``measure``)."""
-    return bool(_TIME_UNIT.fullmatch(text, span[0], span[1])) and bool(
-        _COUNT_BEFORE.search(text[max(0, span[0] - 16):span[0]]))
-
-
-def counted(span: tuple[int, int], text: str) -> str:
-    """The count and the word, as typed ("three complaints", "2,000
-    tickets"), when the word at ``span`` is a plural (it ends in "s")
-    counted by the number or count word right before it (two to ninety,
-    digits, "few", "several", "a couple of", "many", "more"): the task
-    counts things it handles; else "" (docs/formats.md §6.10 ``ask``). A
-    word of 3 characters or fewer is no plural to tell; a unit of time so
-    counted is a duration instead (:func:`duration`)."""
-    a, b = span
-    if b - a < 4 or text[b - 1] not in "sS":
-        return ""
-    m = _COUNT_BEFORE.search(text[max(0, a - 16):a])
-    if m is None or m.group(0).strip().lower() in ("a", "one"):
-        return ""
-    return " ".join(text[a - len(m.group(0)):b].split())
-
-
 #: what follows a Japanese word that is a request's object or its verb: を, or a する form ("貨物を300kg予約して",
 #: "翻訳して", "お願いします")
 _JA_OBJECT_OR_VERB = re.compile(r"を|して|します|する|お願い")
