@@ -162,6 +162,12 @@ def test_eval_shipped_cases_report_the_bar(tmp_path, capsys):
     assert out.rstrip().endswith("PASS: meets the quality bar")
     assert "confident precision     100.0%  (bar >= 99.0%)  ok    158/158 routed decisions right" in out
     assert "coverage                 94.0%  (bar >= 90.0%)  ok    158/168 routable cases routed" in out
+    # "right" counts the fallbacks that were due too (ambiguous: 0 routed, 8 right): the table says so
+    lines = out.splitlines()
+    assert "  ambiguous          8       0      8      0       0" in lines
+    assert lines[lines.index("  typo              12      10     10      0       2") + 1] == (
+        "  right: the expected outcome, a right route or a fallback that was due; wrong: routed where it should not, "
+        "or to another skill; missed: fell back on a routable case")
 
 
 def test_eval_without_an_index_exits_1(capsys):

@@ -58,6 +58,9 @@ def run(args) -> int:
     print(f"  {'category':<14}{'cases':>6}{'routed':>8}{'right':>7}{'wrong':>7}{'missed':>8}")
     for cat, v in rep.categories.items():
         print(f"  {cat:<14}{v['cases']:>6}{v['routed']:>8}{v['correct']:>7}{v['wrong']:>7}{v['missed']:>8}")
+    # "right" beside "routed" read as a share of the routed cases (a newcomer's trial): say what each counts
+    print("  right: the expected outcome, a right route or a fallback that was due; wrong: routed where it should "
+          "not, or to another skill; missed: fell back on a routable case")
     for title, items in (("wrong", rep.wrong), ("missed (fell back on a routable case)", rep.missed)):
         if not items:
             continue
