@@ -1,0 +1,39 @@
+"""A newcomer's trial after routing round 14 (the bundled registry, the CLI
+and the TUI): each fault found, with its input."""
+
+from pathlib import Path
+
+import pytest
+
+from routelens.registry.load import load_registry
+from routelens.routing.router import Router
+from routelens.routing.safety import destructive
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def bundled():
+    return Router.from_registry(load_registry(ROOT / "skills.yaml"))
+
+
+@pytest.mark.parametrize("task, span", [
+    # "delete all the migrations" routed to database-migration: the object was longer than the bulk word's reach
+    ("全てのマイグレーションを削除して", (0, 14, "全てのマイグレーションを削除")),
+    ("全ての振り返り資料を削除して", (0, 12, "全ての振り返り資料を削除")),
+    ("全マイグレーションを削除して", (0, 12, "全マイグレーションを削除")),
+    ("すべてのフィーチャーフラグを削除して", (0, 16, "すべてのフィーチャーフラグを削除")),
+])
+def test_a_japanese_bulk_word_on_a_long_object_is_destructive(bundled, task, span):
+    assert destructive(task) == [span]
+    d = bundled.route(task)
+    assert (d.mode, d.reason, list(d.skills)) == ("full", "high_risk", [])
+
+
+@pytest.mark.parametrize("task", [
+    "全部終わったら古いログを削除して",      # "when everything is done, delete the old logs": no bulk object
+    "全体の設計を見直して、古いログを削除して",
+    "全額返金でお願いします",
+])
+def test_no_bulk_object_no_destructive_intent(task):
+    assert destructive(task) == []
