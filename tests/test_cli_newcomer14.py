@@ -37,3 +37,23 @@ def test_a_japanese_bulk_word_on_a_long_object_is_destructive(bundled, task, spa
 ])
 def test_no_bulk_object_no_destructive_intent(task):
     assert destructive(task) == []
+
+
+@pytest.mark.parametrize("task, skill, trigger, word", [
+    # explain said "None of the triggers ... appears in the task, even approximately" of a trigger written in it
+    ("リファクタリングして", "refactoring", "リファクタ", "リファクタリング"),
+    ("アクセスログ解析して", "log-analysis", "ログ解析", "アクセスログ解析"),
+])
+def test_explain_names_a_trigger_inside_a_longer_word(bundled, task, skill, trigger, word):
+    e = bundled.explain(task, skill)
+    assert e.reasons[0] == (
+        f'Its trigger "{trigger}" stands inside the longer word "{word}" of the task: a trigger matches whole words '
+        'only, not part of a longer one ("ログ" is no part of "ブログ", docs/formats.md §6.7). '
+        f'If "{word}" is this skill\'s work, add it as a trigger (the threshold is 85).')
+    assert e.reasons[1] == "It was not selected because none of its triggers matches a word of the task."
+
+
+def test_explain_of_a_skill_with_no_trigger_in_sight_says_so(bundled):
+    e = bundled.explain("the weather is nice today", "refactoring")
+    assert e.reasons[0] == ('None of the triggers of "refactoring" appears in the task, even approximately '
+                            "(the threshold is 85).")

@@ -226,7 +226,7 @@ def test_explain_says_no_trigger_appears_and_names_the_composition_said_in_words
         'None of the triggers of "photo-culling" appears in the task, even approximately (the threshold is 85).',
         'The task names the composition "wedding-delivery", which "photo-culling" belongs to, in words: a '
         'composition is asked for by its id, so write /wedding-delivery in the task to route to it.',
-        "It was not selected because none of its triggers appears in the task.",
+        "It was not selected because none of its triggers matches a word of the task.",
         "The decision: Fell back to the full registry: no skill trigger scored 60 or more on the task, so there is "
         "no near miss (the threshold is 85).",
     ]

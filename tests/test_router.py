@@ -672,7 +672,7 @@ def test_no_match_and_explain_say_the_same_thing():
     assert e.reasons[0] == ('None of the triggers of "knife-skills" appears in the task: the closest, "knife skills", '
                             'scored 45.5 on "knife", below 60, the lowest score listed as a near miss (the threshold '
                             'is 85).')
-    assert e.reasons[1] == "It was not selected because none of its triggers appears in the task."
+    assert e.reasons[1] == "It was not selected because none of its triggers matches a word of the task."
     # a near miss is named in both
     d = r.route("sharpening my knifes")
     assert d.message == ('Fell back to the full registry: no skill reached the threshold 85 (best: "knife-skills" '

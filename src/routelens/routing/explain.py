@@ -10,7 +10,7 @@ calls :func:`explain`, so it is not imported here).
 from __future__ import annotations
 
 import re
-from typing import Protocol
+from typing import Protocol, Sequence
 
 from rapidfuzz import fuzz, process
 
@@ -44,6 +44,8 @@ class Routes(Protocol):
 
     def skill_status(self, skill_id: str) -> str | None: ...
 
+    def skill_triggers(self, skill_id: str) -> tuple[str, ...]: ...
+
     def best_match(self, task: str, skill_id: str) -> Match | None: ...
 
 
@@ -52,7 +54,9 @@ def explain(router: Routes, task: str, skill_id: str) -> Explanation:
     trigger and score against the threshold, and whether staleness, an
     explicit id, a forced rule, a high-risk term, ambiguity, a composition
     conflict or its status stopped it. A best score of 0, or one below the
-    near-miss floor, is said as none of its triggers appearing in the task;
+    near-miss floor, is said as none of its triggers appearing in the task,
+    or, when one stands inside a longer word of the task ("リファクタ" in
+    "リファクタリングして"), as that trigger and that word, with the fix;
     a composition holding the skill that the task names in words (its id,
     hyphens as spaces) is said, with how to ask for it (``/ID``). An
     unknown id (or a composition id) is said so, with the closest skill id
@@ -82,7 +86,14 @@ def explain(router: Routes, task: str, skill_id: str) -> Explanation:
     # a best score of 0, or one below the near-miss floor, is no match at all: the span of such a "best"
     # trigger is noise ('"cull the shoot" scored 0 on "the"')
     absent = best is None or best.score <= 0 or (best.score < NEAR_MISS_FLOOR < router.threshold)
-    if absent and (best is None or best.score <= 0):
+    inside = _inside_longer_word(task, router.skill_triggers(skill_id)) if absent else None
+    if inside is not None:
+        trig, word = inside
+        reasons.append(f"Its trigger {quote(trig)} stands inside the longer word {quote(word)} of the task: a trigger "
+                       f"matches whole words only, not part of a longer one (\"ログ\" is no part of \"ブログ\", "
+                       f"docs/formats.md §6.7). If {quote(word)} is this skill's work, add it as a trigger "
+                       f"(the threshold is {thr}).")
+    elif absent and (best is None or best.score <= 0):
         reasons.append(f"None of the triggers of {quote(skill_id)} appears in the task, even approximately "
                        f"(the threshold is {thr}).")
     elif absent:
@@ -156,7 +167,7 @@ def _why_not(d: Decision, skill_id: str, best: Match | None, status: str | None,
         return (f"It was not selected because the task holds the high-risk term {quote(d.high_risk[0])}: "
                 "it goes to the full registry.")
     if best is None:
-        return "It was not selected because none of its triggers appears in the task."
+        return "It was not selected because none of its triggers matches a word of the task."
     if not above:
         return "It was not selected because its score is below the threshold."
     if status == "disabled":
@@ -175,3 +186,41 @@ def _why_not(d: Decision, skill_id: str, best: Match | None, status: str | None,
             return (f"It was not selected because {quote(top.id)} scored higher ({format_score(top.score)} vs "
                     f"{format_score(best.score if best else 0)}), beyond the ambiguity margin {format_score(margin)}.")
     return f"It was not selected (reason {r})."
+
+
+def _script(c: str) -> str:
+    """The kind of writing of one character: katakana (with ー), hiragana, kanji, or a Latin letter or digit
+    (``"w"``); anything else is ``""``, which no word runs across."""
+    if "\u30a1" <= c <= "\u30fa" or c == "\u30fc":
+        return "katakana"
+    if "\u3041" <= c <= "\u3096":
+        return "hiragana"
+    if "\u3400" <= c <= "\u9fff" or c == "\u3005":
+        return "kanji"
+    return "w" if c.isalnum() else ""
+
+
+def _inside_longer_word(task: str, triggers: Sequence[str]) -> tuple[str, str] | None:
+    """``(trigger, word)`` when one of ``triggers`` stands, as written
+    (normalised), inside a longer word of ``task``: the run of characters of
+    the same kind of writing around it on either side ("リファクタ" in
+    "リファクタリングして" -> "リファクタリング", "ログ解析" in "アクセスログ解析して" ->
+    "アクセスログ解析", "log" in "blog"); None otherwise."""
+    low = normalize_text(task)
+    for trig in triggers:
+        t = normalize_text(trig).strip()
+        if len(t) < 2:
+            continue
+        i = low.find(t)
+        while i >= 0:
+            a, b = i, i + len(t)
+            first, last = _script(t[0]), _script(t[-1])
+            while a > 0 and first and _script(low[a - 1]) == first:
+                a -= 1
+            while b < len(low) and last and _script(low[b]) == last:
+                b += 1
+            if (a, b) != (i, i + len(t)):
+                return trig, low[a:b]
+            i = low.find(t, i + 1)
+    return None
+

@@ -367,6 +367,11 @@ class Router:
         LF-joined with a trailing LF. Raises ``ValueError`` outside the file."""
         return self.entries.range_text(start, end)
 
+    def skill_triggers(self, skill_id: str) -> tuple[str, ...]:
+        """The triggers of ``skill_id`` as the registry writes them (empty
+        for an unknown id)."""
+        return next((tuple(ts) for owner, ts in self._trigger_lists[0] if owner == skill_id), ())
+
     def skill_status(self, skill_id: str) -> str | None:
         """Canonical status of a skill (``active`` | ``deprecated`` |
         ``disabled``), read from its range or the registry; None when the id
