@@ -57,3 +57,34 @@ def test_explain_of_a_skill_with_no_trigger_in_sight_says_so(bundled):
     e = bundled.explain("the weather is nice today", "refactoring")
     assert e.reasons[0] == ('None of the triggers of "refactoring" appears in the task, even approximately '
                             "(the threshold is 85).")
+
+
+def test_route_says_why_a_match_was_not_chosen(capsys):
+    from routelens.cli import main
+
+    assert main(["route", "--registry", str(ROOT / "skills.yaml"), "--no-fixes",
+                 "don't write a blog post, write release notes"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "mode:     index"
+    blog = next(line for line in out if "article-draft" in line)
+    assert blog.endswith('"blog post" ~ "blog post"  (not selected: its trigger is negated)')
+    notes = next(line for line in out if "release-notes " in line)
+    assert notes.endswith('"release notes" ~ "release notes"')
+
+
+def test_route_heads_the_rules_table_as_rules(capsys):
+    from routelens.cli import main
+
+    main(["route", "--registry", str(ROOT / "skills.yaml"), "--no-fixes", "rm -rf everything in the repo"])
+    out = capsys.readouterr().out.splitlines()
+    i = out.index("rules and high-risk terms:")
+    assert out[i + 1] == "   score  rule or term             span        lines     trigger / text"
+    assert out[i + 2] == '     100  rm -rf                   0-6                   "rm -rf" ~ "rm -rf"'
+
+
+def test_no_fix_note_for_a_japanese_sentence_reads_as_english():
+    from routelens.cli.commands.route import no_fix_note
+
+    assert no_fix_note({"candidates": 0}, True) == (
+        "fixes: none found: the words that matched are triggers already, and the task has no longer phrase around "
+        "them to propose; add a trigger that says this work to the skill you meant, then `routelens build`")

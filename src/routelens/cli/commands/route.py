@@ -183,13 +183,16 @@ def format_decision(d: Decision, router: Router | None = None) -> str:
     for sid, why in d.dropped:
         lines.append(f"dropped:  {sid} ({why})")
     ranges = {e.id: f"{e.source_start}-{e.source_end}" for e in d.expansions}
+    # why a candidate at or above the threshold was not chosen, as the TUI and `explain` say it (a newcomer saw
+    # a negated "blog post" listed as a match with no word of it)
+    unchosen = {c.id: c.why for c in getattr(d, "evidence", ()) if not c.selected and c.why}
 
-    def table(title, ms):
+    def table(title, ms, head="skill", whys=False):
         if not ms:
             return
         lines.append("")
         lines.append(title)
-        lines.append(f"  {'score':>6}  {'skill':<24} {'span':<11} {'lines':<9} trigger / text")
+        lines.append(f"  {'score':>6}  {head:<24} {'span':<11} {'lines':<9} trigger / text")
         for m in ms:
             known = router.skill_range(m.id) if router is not None else None
             rng = ranges.get(m.id) or ("{}-{}".format(*known) if known else "")
@@ -197,13 +200,14 @@ def format_decision(d: Decision, router: Router | None = None) -> str:
             seen = d.task[m.span[0]:m.span[1]].replace("\n", " ")
             if len(seen) > 40:
                 seen = seen[:39] + "…"
+            why = f"  ({unchosen[m.id]})" if whys and m.id in unchosen and d.mode != "full" else ""
             lines.append(f"  {format_score(m.score):>6}  {m.id:<24} {span:<11} {rng:<9} {json.dumps(m.trigger, ensure_ascii=False)}"
-                         f" ~ {json.dumps(seen, ensure_ascii=False)}")
+                         f" ~ {json.dumps(seen, ensure_ascii=False)}{why}")
 
-    table("matches (at or above the threshold):", d.matches)
+    table("matches (at or above the threshold):", d.matches, whys=True)
     table("near misses (below the threshold):", d.near_misses)
     if d.rule_matches:
-        table("rules and high-risk terms:", d.rule_matches)
+        table("rules and high-risk terms:", d.rule_matches, head="rule or term")
     return "\n".join(lines)
 
 
@@ -313,7 +317,7 @@ def no_fix_note(tally: dict[str, int], matched: bool = False) -> str:
     sentence, which is not cut into phrases)."""
     n = tally.get("candidates", 0)
     tried = (f"none of the {n} edits tried (triggers taken from the task, not_when, settings) routes it"
-             if n else "the words that matched are triggers already and no longer phrase of the task holds them"
+             if n else "the words that matched are triggers already, and the task has no longer phrase around them to propose"
              if matched else "no skill came close enough to propose an edit from the task")
     return f"fixes: none found: {tried}; add a trigger that says this work to the skill you meant, then `routelens build`"
 
