@@ -43,3 +43,12 @@ async def test_the_header_keeps_the_budget_verdict_at_80_columns(registry):
         await pilot.resize_terminal(160, 40)
         await settle(app, pilot)
         assert app.query_one(HeaderBar).render().plain.endswith(" index budget ✓ ")
+
+
+def test_a_decision_cell_shows_the_selection_first():
+    # "clear_candidat…" on every row of a narrow cases screen hid which skill was chosen
+    from routelens.tui.screens.cases import decided
+
+    assert decided(["code-review"], None, "index", "clear_candidate") == "code-review (clear_candidate)"
+    assert decided(["a", "b"], "release-train", "index", "composition") == "composition release-train (composition)"
+    assert decided([], None, "full", "weak_evidence") == "fallback: weak_evidence"

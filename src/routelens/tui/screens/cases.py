@@ -33,7 +33,7 @@ from routelens.tui.messages import ListFailed, ListReady
 from routelens.tui.model import Snapshot
 from routelens.tui.words import OUTCOME_LABEL, pct
 
-__all__ = ["ListScreen", "CasesScreen", "ALL", "short", "picked"]
+__all__ = ["ListScreen", "CasesScreen", "ALL", "short", "picked", "decided"]
 
 #: The filter value that keeps every row.
 ALL = "all"
@@ -51,6 +51,16 @@ def picked(skills: list[str] | tuple[str, ...], composition: str | None, mode: s
     if composition:
         return f"composition {composition}"
     return ", ".join(skills) if skills else ("(full registry)" if mode == "full" else "—")
+
+
+def decided(skills: list[str] | tuple[str, ...], composition: str | None, mode: str, reason: str | None) -> str:
+    """What a decision did, the selection first so that a narrow column
+    still shows it: ``code-review (clear_candidate)``, ``composition
+    release-train (composition)``, or ``fallback: weak_evidence`` (a
+    newcomer's trial: ``clear_candidat…`` on every row hid the skill)."""
+    if mode == "full" or not (skills or composition):
+        return f"fallback: {reason}"
+    return f"{picked(skills, composition, mode)} ({reason})"
 
 
 class ListScreen(Screen[str | None]):
@@ -331,7 +341,7 @@ class CasesScreen(ListScreen):
         expected = picked(c.expect, c.composition, "full" if c.expects_fallback else "index")
         if c.expects_fallback:
             expected = "fallback"
-        got = f"{d.reason}: {picked(d.skills, d.composition, d.mode)}"
+        got = decided(d.skills, d.composition, d.mode, d.reason)
         return [str(c.line), Content.styled(label, _OUTCOME_STYLE[label]), c.category, expected, got, short(c.task)]
 
     def row_task(self, r: CaseResult) -> str:

@@ -12,7 +12,7 @@ from textual.content import Content
 from routelens.routing.matching import MATCHER_VERSION
 from routelens.tools.replay import LogEntry, ReplayReport, outcome_key, read_log, replay
 from routelens.tui.model import Snapshot
-from routelens.tui.screens.cases import ALL, ListScreen, picked, short
+from routelens.tui.screens.cases import ALL, ListScreen, decided, short
 
 __all__ = ["LogScreen"]
 
@@ -20,7 +20,7 @@ Row = tuple[LogEntry, dict[str, Any], dict[str, Any]]
 
 
 def _side(d: dict[str, Any]) -> str:
-    return f"{d.get('reason')}: {picked(d.get('skills') or [], d.get('composition'), d.get('mode') or 'full')}"
+    return decided(d.get("skills") or [], d.get("composition"), d.get("mode") or "full", d.get("reason"))
 
 
 class LogScreen(ListScreen):
