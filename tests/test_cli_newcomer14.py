@@ -88,3 +88,35 @@ def test_no_fix_note_for_a_japanese_sentence_reads_as_english():
     assert no_fix_note({"candidates": 0}, True) == (
         "fixes: none found: the words that matched are triggers already, and the task has no longer phrase around "
         "them to propose; add a trigger that says this work to the skill you meant, then `routelens build`")
+
+
+@pytest.mark.parametrize("key, said", [
+    ("compositions", "did you mean `composition`? (as written the whole section would be ignored: no composition "
+                     "would be served)"),
+    ("rule", "did you mean `rules`? (as written the whole section would be ignored: no rule would force a fallback)"),
+])
+def test_a_misspelt_optional_section_is_an_error(tmp_path, capsys, key, said):
+    # `compositions:` for `composition:` was a warning: build wrote an index with no compositions and exited 0
+    from routelens.cli import main
+
+    reg = tmp_path / "skills.yaml"
+    reg.write_text("schema_version: 1\nskills:\n  a:\n    path: a.md\n    priority: P1\n    triggers: [alpha job]\n"
+                   f"{key}:\n  ab:\n    - a\n", encoding="utf-8")
+    (tmp_path / "a.md").write_text("# a\n", encoding="utf-8")
+    assert main(["build", "--registry", str(reg)]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err == [f"{reg}:7:1: {key}: unknown top-level key: {said}", f"{reg}: 1 error; nothing was written"]
+    assert not (tmp_path / "generated").exists()
+
+
+def test_a_stray_key_beside_the_section_stays_a_warning(tmp_path, capsys):
+    from routelens.cli import main
+
+    reg = tmp_path / "skills.yaml"
+    reg.write_text("schema_version: 1\nskills:\n  a:\n    path: a.md\n    priority: P1\n    triggers: [alpha job]\n"
+                   "composition:\n  ab:\n    - a\ncompositions: 1\n", encoding="utf-8")
+    (tmp_path / "a.md").write_text("# a\n", encoding="utf-8")
+    assert main(["build", "-q", "--registry", str(reg)]) == 0
+    assert capsys.readouterr().err.splitlines() == [
+        f"{reg}:10:1: warning: compositions: unknown top-level key (known: schema_version, skills, composition, "
+        "rules, routing); ignored; did you mean `composition`?"]

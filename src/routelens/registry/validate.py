@@ -62,6 +62,11 @@ _SKILL_KEYS = frozenset(SKILL_KEYS)
 #: named at a missing required key, and an error in ``routing:`` and at a rule's ``forced`` (a misspelt
 #: safety setting, docs/formats.md §1.3)
 _MISSPELT_CUTOFF = 80
+#: the optional top-level sections, and what is lost when one is misspelt (docs/formats.md §1.1)
+_OPTIONAL_SECTIONS = ("composition", "rules", "routing")
+_SECTION_LOST = {"composition": "no composition would be served",
+                 "rules": "no rule would force a fallback",
+                 "routing": "every routing setting would stay at its default, the high-risk terms included"}
 
 
 def _holds_anchor(node: Node, depth: int = 0) -> bool:
@@ -495,6 +500,13 @@ def validate_registry(r: Reader, root: Node | None, path: Path, text: str,
             r.error(vn.start, "schema_version", f"must be the integer 1, got {shown}")
     for key, (kn, vn) in top.items():
         if key not in KNOWN_TOP_LEVEL and not _holds_anchor(vn):  # a key holding anchors is read (§2.3)
+            misspelt = closest(key, _OPTIONAL_SECTIONS, _MISSPELT_CUTOFF)
+            if misspelt is not None and misspelt not in top:
+                # a misspelt optional section drops all of it in silence (`compositions:` for `composition:` built
+                # an index with no compositions, exit 0): an error, as a misspelt routing setting is
+                r.error(kn.start, key, f"unknown top-level key: did you mean `{misspelt}`? (as written the whole "
+                                       f"section would be ignored: {_SECTION_LOST[misspelt]})")
+                continue
             hint = closest(key, KNOWN_TOP_LEVEL)
             r.warn(kn.start, key, f"unknown top-level key (known: {', '.join(KNOWN_TOP_LEVEL)}); ignored"
                    + (f"; did you mean `{hint}`?" if hint else ""))
