@@ -17,10 +17,35 @@ from routelens.errors import Diagnostic
 from routelens.registry.model import RULE_KEYS, SKILL_KEYS, Registry
 from routelens.text.words import closest
 
-__all__ = ["KEY_HINT_CUTOFF", "misspelled_keys", "entries_misspelled_keys"]
+__all__ = ["KEY_HINT_CUTOFF", "KNOWN_TOP_LEVEL", "misspelled_keys", "entries_misspelled_keys",
+           "unknown_top_level_key"]
 
 #: how alike (rapidfuzz ``fuzz.ratio``, 0-100) a metadata key must be to a read key to be called a misspelling
 KEY_HINT_CUTOFF = 80
+
+#: the top-level keys of a registry (docs/formats.md §1.1)
+KNOWN_TOP_LEVEL = ("schema_version", "skills", "composition", "rules", "routing")
+#: the optional top-level sections, and what is lost when one is misspelt
+_SECTION_LOST = {"composition": "no composition would be served",
+                 "rules": "no rule would force a fallback",
+                 "routing": "every routing setting would stay at its default, the high-risk terms included"}
+
+
+def unknown_top_level_key(key: str, present: Any) -> tuple[bool, str]:
+    """``(is an error, message)`` for a top-level ``key`` routelens does not
+    read, in a registry whose top-level keys are ``present`` (docs/formats.md
+    §1.1): a misspelt optional section the registry lacks (:data:`KEY_HINT_CUTOFF`
+    or more to ``composition``, ``rules`` or ``routing``: ``compositions:``
+    built an index with no compositions and exit 0) is an error naming the
+    key it resembles and what would be lost; any other key a warning
+    ("ignored", with the closest known key when one is close)."""
+    misspelt = closest(key, tuple(_SECTION_LOST), KEY_HINT_CUTOFF)
+    if misspelt is not None and misspelt not in present:
+        return True, (f"unknown top-level key: did you mean `{misspelt}`? (as written the whole section would be "
+                      f"ignored: {_SECTION_LOST[misspelt]})")
+    hint = closest(key, KNOWN_TOP_LEVEL)
+    return False, (f"unknown top-level key (known: {', '.join(KNOWN_TOP_LEVEL)}); ignored"
+                   + (f"; did you mean `{hint}`?" if hint else ""))
 
 #: the keys each section reads; ``when_to_use`` is a read key of Agent Skills' listing (lint's budgets)
 _READ = {"skills": (*SKILL_KEYS, "when_to_use"), "rules": RULE_KEYS}

@@ -15,7 +15,7 @@ from ruamel.yaml import events as _ev
 
 from routelens.limits import LIMITS
 from routelens.paths import is_absolute_or_escaping
-from routelens.registry.keys import entries_misspelled_keys
+from routelens.registry.keys import KNOWN_TOP_LEVEL, entries_misspelled_keys, unknown_top_level_key
 from routelens.registry.model import (
     ID_RE,
     PRIORITIES,
@@ -49,7 +49,6 @@ __all__ = ["NOT_SELF_CONTAINED", "KNOWN_TOP_LEVEL", "ROUTING_KEYS", "SKILL_KEYS"
 #: §2.3); commands sum many up in one line (:mod:`routelens.registry.notices`), the catalog keeps each
 NOT_SELF_CONTAINED = "not self-contained: its range uses an alias whose anchor lies outside it"
 #: The top-level keys of the registry (docs/formats.md §1); others are a warning.
-KNOWN_TOP_LEVEL = ("schema_version", "skills", "composition", "rules", "routing")
 #: A number as YAML 1.2's core schema writes it (no .inf/.nan, no 0x, no 1_000).
 _NUMBER_RE = re.compile(r"^[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?$")
 _ID_MATCH = ID_RE.match
@@ -62,11 +61,6 @@ _SKILL_KEYS = frozenset(SKILL_KEYS)
 #: named at a missing required key, and an error in ``routing:`` and at a rule's ``forced`` (a misspelt
 #: safety setting, docs/formats.md §1.3)
 _MISSPELT_CUTOFF = 80
-#: the optional top-level sections, and what is lost when one is misspelt (docs/formats.md §1.1)
-_OPTIONAL_SECTIONS = ("composition", "rules", "routing")
-_SECTION_LOST = {"composition": "no composition would be served",
-                 "rules": "no rule would force a fallback",
-                 "routing": "every routing setting would stay at its default, the high-risk terms included"}
 
 
 def _holds_anchor(node: Node, depth: int = 0) -> bool:
@@ -500,16 +494,8 @@ def validate_registry(r: Reader, root: Node | None, path: Path, text: str,
             r.error(vn.start, "schema_version", f"must be the integer 1, got {shown}")
     for key, (kn, vn) in top.items():
         if key not in KNOWN_TOP_LEVEL and not _holds_anchor(vn):  # a key holding anchors is read (§2.3)
-            misspelt = closest(key, _OPTIONAL_SECTIONS, _MISSPELT_CUTOFF)
-            if misspelt is not None and misspelt not in top:
-                # a misspelt optional section drops all of it in silence (`compositions:` for `composition:` built
-                # an index with no compositions, exit 0): an error, as a misspelt routing setting is
-                r.error(kn.start, key, f"unknown top-level key: did you mean `{misspelt}`? (as written the whole "
-                                       f"section would be ignored: {_SECTION_LOST[misspelt]})")
-                continue
-            hint = closest(key, KNOWN_TOP_LEVEL)
-            r.warn(kn.start, key, f"unknown top-level key (known: {', '.join(KNOWN_TOP_LEVEL)}); ignored"
-                   + (f"; did you mean `{hint}`?" if hint else ""))
+            error, said = unknown_top_level_key(key, top)
+            (r.error if error else r.warn)(kn.start, key, said)
 
     def section_entries(name: str) -> list[tuple[str, Node, Node]]:
         if name not in top:
