@@ -120,3 +120,24 @@ def test_a_stray_key_beside_the_section_stays_a_warning(tmp_path, capsys):
     assert capsys.readouterr().err.splitlines() == [
         f"{reg}:10:1: warning: compositions: unknown top-level key (known: schema_version, skills, composition, "
         "rules, routing); ignored; did you mean `composition`?"]
+
+
+def test_check_names_the_body_that_changed(tmp_path, capsys):
+    # a deleted body gave "stale: it differs from a fresh build although its hash matches (hand-edited, or a body
+    # changed?)" and "changed: bug-triage", while route said "index: fresh"
+    from routelens.cli import main
+
+    assert main(["init", str(tmp_path / "r")]) == 0
+    (tmp_path / "r" / "skills" / "bug-triage.md").unlink()
+    with open(tmp_path / "r" / "skills" / "code-review.md", "a", encoding="utf-8") as f:
+        f.write("One more line.\n")
+    capsys.readouterr()
+    assert main(["check", "--registry", str(tmp_path / "r" / "skills.yaml")]) == 1
+    err = [line for line in capsys.readouterr().err.splitlines() if line.startswith("routelens check:")]
+    assert err == [
+        f"routelens check: {tmp_path / 'r' / 'generated' / 'routing.min.json'} is stale: a skill's body changed since "
+        "it was built (the registry did not).",
+        f"routelens check: {tmp_path / 'r' / 'generated' / 'catalog.json'} is stale: a skill's body changed since it "
+        "was built (the registry did not).",
+        "routelens check: Since the build: changed: bug-triage (its body skills/bug-triage.md is missing now), "
+        "code-review (its body skills/code-review.md changed). Run `routelens build`."]

@@ -73,6 +73,32 @@ def _load_json(data: bytes) -> Any:
         return None
 
 
+def _body_changes(old: dict, new: dict, reg: Registry) -> dict[str, str]:
+    """Skill id -> what happened to its Layer-2 body between the catalog
+    ``old`` and a fresh one ``new`` (docs/formats.md §4.4): "its body PATH
+    is missing now", "... can be read again", "... changed" (its length in
+    characters); only for skills in both. A newcomer deleted a body and
+    read "hand-edited, or a body changed?" beside a "changed" skill."""
+    out: dict[str, str] = {}
+    olds, news = old.get("skills"), new.get("skills")
+    if not isinstance(olds, dict) or not isinstance(news, dict):
+        return out
+    for sid, entry in news.items():
+        was = olds.get(sid)
+        a = was.get("body") if isinstance(was, dict) else None
+        b = entry.get("body") if isinstance(entry, dict) else None
+        if not isinstance(a, dict) or not isinstance(b, dict) or a == b:
+            continue
+        path = reg.skills[sid].path if sid in reg.skills else entry.get("path")
+        if a.get("exists") and not b.get("exists"):
+            out[sid] = f"its body {path} is missing now"
+        elif b.get("exists") and not a.get("exists"):
+            out[sid] = f"its body {path} can be read again"
+        else:
+            out[sid] = f"its body {path} changed"
+    return out
+
+
 def check(reg: Registry, out_dir: str | Path) -> CheckResult:
     """Compare the generated files in ``out_dir`` with a fresh in-memory
     build of ``reg`` (byte for byte) and check the size budget (docs/formats.md
@@ -120,18 +146,23 @@ def check(reg: Registry, out_dir: str | Path) -> CheckResult:
     moved_s -= changed_s
     plain = lambda keys: sorted({k.split(":", 1)[1] for k in keys})  # noqa: E731
     added, removed, changed, moved = plain(added_s), plain(removed_s), plain(changed_s), plain(moved_s)
+    old_catalog = next((o for p, o in stale_files if p.name == CATALOG_NAME), None)
+    bodies = _body_changes(old_catalog, json.loads(out.catalog), reg) if old_catalog is not None else {}
     for path, old_obj in stale_files:
         parts = []
         if old_obj.get("source_sha256") != reg.source_sha256:
             parts.append("the registry changed since it was built")
         elif old_obj.get("authority") != reg.path.name:
             parts.append(f"it was built for registry {old_obj.get('authority')!r}, not {reg.path.name!r}")
+        elif bodies:
+            parts.append("a skill's body changed since it was built (the registry did not)")
         else:
             parts.append("it differs from a fresh build although its hash matches (hand-edited, or a body changed?)")
         problems.append(f"{path} is stale: " + "; ".join(parts) + ".")
     if stale_files:
+        shown = [f"{sid} ({bodies[sid]})" if sid in bodies else sid for sid in changed]
         summary = [f"{label}: {', '.join(ids)}" for label, ids in
-                   (("added", added), ("removed", removed), ("changed", changed)) if ids]
+                   (("added", added), ("removed", removed), ("changed", shown)) if ids]
         if moved:
             n = len(moved)
             entries = f"{num(n)} {'entry' if n == 1 else 'entries'}"
