@@ -52,3 +52,39 @@ def test_a_decision_cell_shows_the_selection_first():
     assert decided(["code-review"], None, "index", "clear_candidate") == "code-review (clear_candidate)"
     assert decided(["a", "b"], "release-train", "index", "composition") == "composition release-train (composition)"
     assert decided([], None, "full", "weak_evidence") == "fallback: weak_evidence"
+
+
+async def test_the_tune_plot_says_how_far_the_sweep_is(registry, monkeypatch):
+    # "Sweeping the settings…" stood alone for 15 s on the bundled cases
+    import threading
+
+    import routelens.tui.screens.tune as tune_screen
+    from routelens.tui.screens.tune import TuneScreen
+
+    gate, seen = threading.Event(), threading.Event()
+    real = tune_screen.tune
+
+    def slow(router, cases, progress=None, **kw):
+        progress(0.4)
+        seen.set()
+        gate.wait(10)
+        return real(router, cases, progress=progress, **kw)
+
+    monkeypatch.setattr(tune_screen, "tune", slow)
+    app = make_app(registry, cases=write_cases(registry))
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("t")
+        for _ in range(100):
+            await pilot.pause(0.05)
+            if seen.is_set():
+                break
+        await pilot.pause(0.1)
+        screen = app.screen
+        assert isinstance(screen, TuneScreen)
+        text = str(screen.query_one("#tune-text").content)
+        assert text == "Sweeping the settings… 40% of the thresholds"
+        gate.set()
+        await settle(app, pilot)
+        assert screen.report is not None
+        assert str(screen.query_one("#tune-text").content).startswith("5 cases, ")

@@ -86,12 +86,20 @@ class TuneScreen(Screen[None]):
                 kw["thresholds"] = self.thresholds
             if self.margins is not None:
                 kw["margins"] = self.margins
-            rep = tune(router, cases, **kw)
+            # the sweep takes seconds on a few hundred cases: say how far it is (a newcomer waited 15 s on
+            # "Sweeping the settings…" alone)
+            rep = tune(router, cases, progress=lambda f: self.app.call_from_thread(self.show_progress, f), **kw)
         except Exception as exc:  # a bad cases file must not take the screen down
             lines = [str(d) for d in getattr(exc, "diagnostics", [])] or [str(exc)]
             self.post_message(ListFailed(lines))
             return
         self.post_message(TuneReady(rep))
+
+    def show_progress(self, fraction: float) -> None:
+        """Say how much of the sweep is done (``fraction``, 0-1), until the report replaces it."""
+        if self.report is None and not self.problem:
+            self.query_one("#tune-text", Static).update(
+                Content.styled(f"Sweeping the settings… {fraction:.0%} of the thresholds", "$text-muted"))
 
     def on_list_failed(self, message: ListFailed) -> None:
         self.problem = message.lines
