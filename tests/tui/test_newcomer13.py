@@ -88,3 +88,31 @@ async def test_the_tune_plot_says_how_far_the_sweep_is(registry, monkeypatch):
         await settle(app, pilot)
         assert screen.report is not None
         assert str(screen.query_one("#tune-text").content).startswith("5 cases, ")
+
+
+def test_a_task_longer_than_two_lines_ends_in_an_ellipsis():
+    # a pasted task of 1,000 characters stopped mid-phrase at the decision panel's two lines
+    from textual.content import Content
+
+    from routelens.tui.widgets.decision_panel import fit_lines
+
+    long = Content("task  " + "check the retry " * 20)
+    cut = fit_lines(long, 40, 2)
+    assert cut.plain.endswith("…") and len(cut.wrap(40)) == 2
+    # 80 cells would cut mid-word on the second line's wrap: the cut shrinks until it wraps to two lines
+    assert cut.plain == "task  check the retry check the retry check the retry check the retry chec…"
+    assert fit_lines(Content("task  short"), 40, 2).plain == "task  short"
+
+
+async def test_the_decision_panel_cuts_a_long_task_to_its_width(registry):
+    from routelens.tui.widgets.decision_panel import DecisionPanel
+
+    app = make_app(registry)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(app, pilot)
+        app.query_one("#task").value = "write a blog post about the launch " + "and mention the retry " * 30
+        await settle(app, pilot)
+        line = app.query_one(DecisionPanel).task_line
+        shown = str(line.content)
+        assert shown.startswith("task  write a blog post about the launch") and shown.endswith("…")
+        assert len(line.content.wrap(line.content_region.width)) == 2

@@ -18,13 +18,28 @@ from routelens.tui.model import Hit, dropped_of, fixes_window
 from routelens.tui.widgets.hits_table import HitsTable
 from routelens.tui.words import LAST_GOOD_DECISION, MODE_LABEL, REASON_LABEL, fix_line, fixes_heading, num, pct
 
-__all__ = ["DecisionPanel", "task_content", "no_lone_word"]
+__all__ = ["DecisionPanel", "task_content", "no_lone_word", "fit_lines"]
 
 _MODE_STYLE = {
     "fast": "bold $text on $primary",
     "index": "bold $text on $success",
     "full": "bold $text on $warning",
 }
+
+
+def fit_lines(content: Content, width: int, lines: int) -> Content:
+    """``content`` as it is when it wraps to at most ``lines`` lines of
+    ``width`` cells, else cut so that it does, ending in an ellipsis (a
+    newcomer's trial: a pasted task of 1,000 characters stopped mid-phrase
+    at the panel's two lines, with no mark that more followed)."""
+    if width <= 1 or len(content.wrap(width)) <= lines:
+        return content
+    budget = width * lines
+    cut = content.truncate(budget, ellipsis=True)
+    while budget > 1 and len(cut.wrap(width)) > lines:
+        budget -= max(1, width // 8)
+        cut = content.truncate(budget, ellipsis=True)
+    return cut
 
 
 def task_content(task: str, spans: list[tuple[int, int]], current: tuple[int, int] | None,
@@ -140,6 +155,7 @@ class DecisionPanel(Vertical):
         self.show_hint()
 
     _summary: Content | None = None  # the decision's summary line, unwrapped
+    _task_args: tuple | None = None  # what the task line was painted from, painted again when the width changes
 
     # ------------------------------------------------------------------ states
     def set_superseded(self, note: str | None) -> None:
@@ -156,6 +172,7 @@ class DecisionPanel(Vertical):
         self.add_class("-empty")
         self.border_subtitle = ""
         self._summary = None
+        self._task_args = None
         self.summary.update(
             Content.assemble(
                 ("Type a task above", "bold"),
@@ -333,9 +350,16 @@ class DecisionPanel(Vertical):
         self._paint_task(decision, hits, near, current)
         self.border_subtitle = f"hit {current + 1}/{len(hits)} · ↓↑ move" if hits else ""
 
+    def on_resize(self) -> None:
+        args = self._task_args
+        if args is not None and not self.has_class("-empty"):
+            self.call_after_refresh(lambda: self._paint_task(*args))  # the cut follows the width
+
     def _paint_task(self, decision: Any, hits: list[Hit], near: list[Hit], current: int) -> None:
+        self._task_args = (decision, hits, near, current)
         cur = hits[current] if 0 <= current < len(hits) else None
         spans = [h.span for h in hits if h.span] or [h.span for h in near if h.span]
         risk = [tuple(m.span) for m in getattr(decision, "rule_matches", ()) or ()]
         task = task_content(decision.task, spans, cur.span if cur and cur.span else None, risk)
-        self.task_line.update(Content.assemble(("task  ", "$text-muted"), task))
+        self.task_line.update(fit_lines(Content.assemble(("task  ", "$text-muted"), task),
+                                        self.task_line.content_region.width or self.size.width, 2))
