@@ -39,8 +39,8 @@ def test_no_fix_when_the_matched_words_are_triggers_already(tmp_path: Path, caps
     out = capsys.readouterr().out.splitlines()
     assert out[1] == "reason:   weak_evidence"
     # it said "no skill came close enough" right under a match scoring 100
-    assert out[-1] == ("fixes: none found: the words that matched are triggers already and no longer phrase of the "
-                       "task holds them; add a trigger that says this work to the skill you meant, then "
+    assert out[-1] == ("fixes: none found: the words that matched are triggers already, and the task has no longer "
+                       "phrase around them to propose; add a trigger that says this work to the skill you meant, then "
                        "`routelens build`")
 
 

@@ -261,7 +261,9 @@ def test_destructive_intents_are_built_in(r, task, said):
 def test_a_japanese_bulk_word_reaches_its_verb_over_six_characters_or_latin_words():
     assert destructive("全部の予約を削除して") == [(0, 8, "全部の予約を削除")]
     assert destructive("全部のbookingを削除して") == [(0, 13, "全部のbookingを削除")]
-    assert destructive("全部のbookingsテーブルを削除して") == []  # eight units away, as 全部の予約テーブルを削除 is
+    # eight units away, but the bulk word modifies the object itself (全部の ... を削除): "delete all the bookings
+    # tables" is destructive however long the object (a newcomer's "全てのマイグレーションを削除して" routed)
+    assert destructive("全部のbookingsテーブルを削除して") == [(0, 18, "全部のbookingsテーブルを削除")]
     assert destructive("全部見てから、古いlogを削除") == []  # "look at all of it", then delete the old logs
 
 
