@@ -141,3 +141,19 @@ def test_check_names_the_body_that_changed(tmp_path, capsys):
         "was built (the registry did not).",
         "routelens check: Since the build: changed: bug-triage (its body skills/bug-triage.md is missing now), "
         "code-review (its body skills/code-review.md changed). Run `routelens build`."]
+
+
+@pytest.mark.parametrize("task, span", [
+    # a dental clinic's "cancel all of Friday's appointments" routed to its cancellation skill; in English it fell back
+    ("金曜日の予約を全部キャンセルして", (7, 14, "全部キャンセル")),
+    ("金曜の予約を一括キャンセル", (6, 13, "一括キャンセル")),
+    ("全ての予約をキャンセルして", (0, 11, "全ての予約をキャンセル")),
+    ("全部の契約を解約してください", (0, 8, "全部の契約を解約")),
+])
+def test_a_japanese_bulk_cancel_is_destructive(task, span):
+    assert destructive(task) == [span]
+
+
+@pytest.mark.parametrize("task", ["予約をキャンセルして", "全額キャンセル料を確認して", "キャンセルを全部確認して"])
+def test_one_cancellation_is_no_destructive_intent(task):
+    assert destructive(task) == []

@@ -146,13 +146,13 @@ _DESTRUCTIVE = [
     re.compile(r"全件削除|全削除|本番データ削除|物理削除|一括削除|一括返金|完全削除"),
     # 全 alone, but not 全額 (the full amount: "全額返金" is one refund in full), 全然 (not at all), 全角 (full-width)
     re.compile(rf"(?:全部|すべて|全て|一括|丸ごと|全(?![額然角])){_JA_GAP}{{0,6}}?(?:削除|消し|消す|消去|リセット|上書き|破棄|クリア|初期化|返金|"
-               r"アンインストール|ドロップ)"),
+               r"アンインストール|ドロップ|キャンセル|取り消し|取消|解約)"),
     re.compile(r"(?:削除|消去|上書き|初期化)\S{0,3}?(?:全部|すべて|全て)"),
     # a bulk word that modifies the object itself, however long the object ("全てのマイグレーションを削除して",
     # "全ての振り返り資料を削除して": katakana and kanji are one character each, so the gap above was too short;
     # 全 alone only before a katakana or Latin word, "全マイグレーション": "全部終わったら古いログを削除" is no bulk)
     re.compile(r"(?:(?:全部|すべて|全て|一切)の|全(?=[\u30a1-\u30ffA-Za-z]))[^、。，．,.!！?？\s]{1,24}?を\s*(?:削除|消し|消す|消去|リセット|"
-               r"上書き|破棄|クリア|初期化|アンインストール|ドロップ)"),
+               r"上書き|破棄|クリア|初期化|アンインストール|ドロップ|キャンセル|取り消し|取消|解約)"),
     # production or the main branch as the object (本番の…を削除 / 初期化)
     re.compile(rf"(?:本番|プロダクション|mainブランチ){_JA_GAP}{{0,12}}?(?:削除|消し|消す|消去|リセット|初期化|破棄|ドロップ|"
                r"アンインストール|強制プッシュ)"),
