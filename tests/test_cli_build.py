@@ -579,10 +579,11 @@ def test_a_bad_not_when_or_high_risk_list_is_named_as_itself(tmp_path, cli):
                          "    triggers: [y]\n    not_when: []\nrouting:\n  high_risk: oops\n")
     code, _, err = cli("build", "--registry", reg, "--out", out)
     assert code == 2
-    assert err == (f"{reg}:7:15: skills.a.not_when: not_when must be a non-empty list of strings\n"
+    assert err == (f"{reg}:7:15: skills.a.not_when: not_when must be a non-empty list of strings, not the string "
+                   "'review': write `not_when: [review]`\n"
                    f"{reg}:12:15: skills.b.not_when: not_when is empty: give at least one phrase\n"
                    f"{reg}:14:14: routing.high_risk: high_risk must be a list of strings (it may be empty: "
-                   "`high_risk: []`)\n"
+                   "`high_risk: []`), not the string 'oops': write `high_risk: [oops]`\n"
                    f"{reg}: 3 errors; nothing was written\n")
 
 

@@ -157,3 +157,29 @@ def test_a_japanese_bulk_cancel_is_destructive(task, span):
 @pytest.mark.parametrize("task", ["予約をキャンセルして", "全額キャンセル料を確認して", "キャンセルを全部確認して"])
 def test_one_cancellation_is_no_destructive_intent(task):
     assert destructive(task) == []
+
+
+@pytest.mark.parametrize("text, first", [
+    # "schema_versoin: 1" was said at 1:1, a comment line
+    ("# my registry\n# more\n\nschema_versoin: 1\nskills:\n  a:\n    path: a.md\n    priority: P1\n"
+     "    triggers: [alpha job]\n",
+     "skills.yaml:4:1: schema_version: missing required key (schema_version: 1); `schema_versoin` here looks like "
+     "a misspelling of it"),
+    # a composition member one letter from a skill id got no hint
+    ("schema_version: 1\nskills:\n  patient-reminder:\n    path: a.md\n    priority: P1\n    triggers: [alpha job]\n"
+     "  b:\n    path: a.md\n    priority: P1\n    triggers: [beta job]\ncomposition:\n  ab:\n    - patient-reminders\n"
+     "    - b\n",
+     "skills.yaml:13:7: composition.ab[0]: unknown skill 'patient-reminders'; did you mean 'patient-reminder'?"),
+    # a trigger list written as one string got no example of the fix
+    ("schema_version: 1\nskills:\n  a:\n    path: a.md\n    priority: P1\n    triggers: payroll, timesheet\n",
+     "skills.yaml:6:15: skills.a.triggers: triggers must be a non-empty list of strings, not the string "
+     "'payroll, timesheet': write `triggers: [payroll, timesheet]`"),
+])
+def test_an_error_says_where_to_fix_and_how(tmp_path, capsys, text, first):
+    from routelens.cli import main
+
+    (tmp_path / "skills.yaml").write_text(text, encoding="utf-8")
+    (tmp_path / "a.md").write_text("# a\n", encoding="utf-8")
+    assert main(["build", "-q", "--registry", str(tmp_path / "skills.yaml")]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err[0] == first.replace("skills.yaml:", f"{tmp_path / 'skills.yaml'}:", 1)

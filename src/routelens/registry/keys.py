@@ -17,7 +17,7 @@ from routelens.errors import Diagnostic
 from routelens.registry.model import RULE_KEYS, SKILL_KEYS, Registry
 from routelens.text.words import closest
 
-__all__ = ["KEY_HINT_CUTOFF", "KNOWN_TOP_LEVEL", "misspelled_keys", "entries_misspelled_keys",
+__all__ = ["KEY_HINT_CUTOFF", "KNOWN_TOP_LEVEL", "misspelled_keys", "entries_misspelled_keys", "missing_key",
            "unknown_top_level_key"]
 
 #: how alike (rapidfuzz ``fuzz.ratio``, 0-100) a metadata key must be to a read key to be called a misspelling
@@ -49,6 +49,24 @@ def unknown_top_level_key(key: str, present: Any) -> tuple[bool, str]:
 
 #: the keys each section reads; ``when_to_use`` is a read key of Agent Skills' listing (lint's budgets)
 _READ = {"skills": (*SKILL_KEYS, "when_to_use"), "rules": RULE_KEYS}
+
+
+def missing_key(r: Any, kn: Any, d: Any, fields: dict[Any, Any], base: str, req: str) -> None:
+    """Record on the reader ``r`` "missing required key `req`" of a skill
+    at its key ``kn`` (its mapping ``d``, its ``fields``, its key path
+    ``base``) — or, when one of the entry's other keys is one letter or two
+    from ``req`` (``priorty``: :data:`KEY_HINT_CUTOFF`), at that key, the
+    place to fix, naming it (docs/formats.md §1.3)."""
+    others = [k for k in fields if isinstance(k, str) and k not in _SKILL_KEY_SET]
+    hint = closest(req, others, KEY_HINT_CUTOFF) if others else None
+    if hint is None:
+        r.error(kn.start, f"{base}.{req}", f"missing required key `{req}`")
+        return
+    node = next(knode for key, knode, _v in r.mapping_pairs(d, "") if key == hint)
+    r.error(node.start, f"{base}.{req}", f"missing required key `{req}` (`{hint}` here looks like a misspelling of it)")
+
+
+_SKILL_KEY_SET = frozenset(SKILL_KEYS)
 
 
 def misspelled_keys(reg: Registry) -> list[Diagnostic]:

@@ -15,7 +15,7 @@ from ruamel.yaml import events as _ev
 
 from routelens.limits import LIMITS
 from routelens.paths import is_absolute_or_escaping
-from routelens.registry.keys import KNOWN_TOP_LEVEL, entries_misspelled_keys, unknown_top_level_key
+from routelens.registry.keys import KNOWN_TOP_LEVEL, entries_misspelled_keys, missing_key, unknown_top_level_key
 from routelens.registry.model import (
     ID_RE,
     PRIORITIES,
@@ -78,19 +78,6 @@ def _holds_anchor(node: Node, depth: int = 0) -> bool:
     return False
 
 
-def _missing(r: Any, kn: Any, d: Any, fields: dict[Any, Any], base: str, req: str) -> None:
-    """Record "missing required key `req`" at the entry's key ``kn`` — or,
-    when one of the entry's other keys is one letter or two from ``req``
-    (``priorty``), at that key, the place to fix, naming it."""
-    others = [k for k in fields if isinstance(k, str) and k not in _SKILL_KEYS]
-    hint = closest(req, others, _MISSPELT_CUTOFF) if others else None
-    if hint is None:
-        r.error(kn.start, f"{base}.{req}", f"missing required key `{req}`")
-        return
-    node = next(knode for key, knode, _v in r.mapping_pairs(d, "") if key == hint)
-    r.error(node.start, f"{base}.{req}", f"missing required key `{req}` (`{hint}` here looks like a misspelling of it)")
-
-
 #: what a trigger list must be: ``routing.high_risk`` may be empty (``high_risk: []``, docs/formats.md §1.1)
 _LIST_OF = {False: "non-empty list of strings", True: "list of strings (it may be empty: `high_risk: []`)"}
 
@@ -145,7 +132,11 @@ class Validator:
                                           f"{n.value!r}: a space is missing after the dash: write "
                                           f"`- {n.value[1:].split(' - ')[0]}`")
                 return ()
-            r.error(node.start, path, f"{key} must be a {_LIST_OF[key == 'high_risk']}")
+            shown = n.value if (n.kind == SCALAR and isinstance(n.value, str) and n.value
+                                and not (n.plain and n.value in NULL_WORDS)) else None
+            r.error(node.start, path, f"{key} must be a {_LIST_OF[key == 'high_risk']}" + (
+                f", not the string {shown!r}: write `{key}: [{', '.join(x.strip() for x in shown.split(','))}]`"
+                if shown and len(shown) <= 120 else ""))
             return ()
         if not n.items:
             r.error(node.start, path, f"{key} is empty: give at least one "
@@ -214,7 +205,7 @@ def validate_skill(r: Reader, v: Validator, key: str, kn: Node, vn: Node) -> Ski
     base = "skills." + key
     for req in ("path", "priority", "triggers"):
         if req not in fields and id(d) not in r.bad_merge:
-            _missing(r, kn, d, fields, base, req)
+            missing_key(r, kn, d, fields, base, req)
     path_v = prio = None
     trig: tuple[str, ...] = ()
     n = fields.get("path")
@@ -478,7 +469,10 @@ def validate_registry(r: Reader, root: Node | None, path: Path, text: str,
 
     # schema_version
     if "schema_version" not in top:
-        r.error(0, "schema_version", "missing required key (schema_version: 1)")
+        # at the key that misspells it ("schema_versoin: 1" was said at 1:1, a comment line), as for `skills`
+        near = closest("schema_version", [k for k in top if k not in KNOWN_TOP_LEVEL], _MISSPELT_CUTOFF)
+        r.error(top[near][0].start if near else 0, "schema_version", "missing required key (schema_version: 1)"
+                + (f"; `{near}` here looks like a misspelling of it" if near else ""))
     else:
         kn, vn = top["schema_version"]
         d = r.deref(vn)
@@ -557,7 +551,8 @@ def validate_registry(r: Reader, root: Node | None, path: Path, text: str,
             if m is None:
                 continue
             if m not in skills and not (ID_RE.match(m) and _declared_skill(top, r, m)):
-                r.error(item.start, p, f"unknown skill {m!r}")
+                near = closest(m, list(skills), _MISSPELT_CUTOFF)
+                r.error(item.start, p, f"unknown skill {m!r}" + (f"; did you mean {near!r}?" if near else ""))
                 continue
             if m in members:
                 r.error(item.start, p, f"skill {m!r} listed twice")
