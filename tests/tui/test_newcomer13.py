@@ -116,3 +116,23 @@ async def test_the_decision_panel_cuts_a_long_task_to_its_width(registry):
         shown = str(line.content)
         assert shown.startswith("task  write a blog post about the launch") and shown.endswith("…")
         assert len(line.content.wrap(line.content_region.width)) == 2
+
+
+async def test_the_cases_screen_says_when_the_registry_on_disk_is_broken(registry):
+    # a newcomer broke skills.yaml with F8 open: the old results stayed under "index fresh", with no word of it
+    app = make_app(registry, cases=write_cases(registry))
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(app, pilot)
+        screen = app.screen
+        assert isinstance(screen, CasesScreen)
+        title = lambda: str(screen.query_one("#list-title").content)  # noqa: E731
+        assert "registry on disk has errors" not in title()
+        app.main.failure = object()  # what the main screen holds while skills.yaml on disk cannot be loaded
+        screen._poll()
+        await pilot.pause()
+        assert ("5 rows  ·  the registry on disk has errors: these are the last good load's results (Esc shows the errors)"
+                in title())
+        app.main.failure = None  # fixed: said no more
+        screen._poll()
+        await pilot.pause()
+        assert "registry on disk has errors" not in title()

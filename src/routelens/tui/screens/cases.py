@@ -112,6 +112,8 @@ class ListScreen(Screen[str | None]):
         self._sig: tuple | None = None
         self._filters = [ALL, ALL]
         self._widths: list[int] = []
+        self._state = ""
+        self._broken = False
 
     # ---------------------------------------------------------------- to give
     def compute(self, snap: Snapshot) -> tuple[list[Any], Any]:
@@ -192,10 +194,23 @@ class ListScreen(Screen[str | None]):
         """The columns' widths now (cells, padding not included)."""
         return list(self._widths)
 
-    def _title(self, state: str) -> None:
+    def _title(self, state: str | None = None) -> None:
+        if state is None:
+            state = self._state
+        self._state = state
+        self._broken = self._registry_broken()
+        # the rows are of the last good load while the registry on disk cannot be read: say so first (a newcomer
+        # broke skills.yaml and read the old results under "index fresh", Ctrl+R changing nothing)
+        broken = (("  ·  the registry on disk has errors: these are the last good load's results (Esc shows the errors)",
+                   "bold $error"),) if self._broken else ()
         self.query_one("#list-title", Static).update(Content.assemble(
             (f"{self.TITLE_TEXT} ", "bold"), (self.shown_path, "bold $accent"), (f"  ·  {state}", "$text-muted"),
-            ("  ·  Enter puts the task into the main screen  ·  Esc back", "$text-muted")))
+            *broken, ("  ·  Enter puts the task into the main screen  ·  Esc back", "$text-muted")))
+
+    def _registry_broken(self) -> bool:
+        """Whether the main screen holds a registry that cannot be loaded now, and an older good load."""
+        main = getattr(self.app, "main", None)
+        return main is not None and getattr(main, "failure", None) is not None and main.snapshot is not None
 
     # ---------------------------------------------------------------- running
     def _signature(self) -> tuple | None:
@@ -206,6 +221,8 @@ class ListScreen(Screen[str | None]):
             return None
 
     def _poll(self) -> None:
+        if self._registry_broken() != self._broken:
+            self._title()
         sig = self._signature()
         if sig != self._sig:
             self._sig = sig
