@@ -136,3 +136,15 @@ async def test_the_cases_screen_says_when_the_registry_on_disk_is_broken(registr
         screen._poll()
         await pilot.pause()
         assert "registry on disk has errors" not in title()
+
+
+def test_a_rebuild_over_the_size_budget_says_so():
+    # F5 said "Index rebuilt" alone while `routelens check` then failed on the budget
+    from routelens.tui import words
+
+    assert words.rebuilt(["routing.min.json"], "EXCEEDED by 1 chars") == (
+        "Index rebuilt, over budget",
+        "Wrote routing.min.json. The index is over its size budget (EXCEEDED by 1 chars): `routelens check` fails; "
+        "F3 shows what to trim.")
+    assert words.rebuilt(["routing.min.json"]) == ("Index rebuilt", "Wrote routing.min.json.")
+    assert words.rebuilt([], None) == ("Index up to date", "Already up to date: nothing to write.")

@@ -24,6 +24,7 @@ from routelens.errors import BuildError
 from routelens.artifacts.write import write_generated
 from routelens.registry import RegistryError, load_registry
 from routelens.text.visible import pictured
+from routelens.text.numbers import budget_verdict, within_budget
 from routelens.tui import words
 from routelens.tui.commands import RouteLensCommands
 from routelens.tui.messages import RebuildDone, RebuildFailed, RouterChanged
@@ -369,15 +370,19 @@ class RouteLensApp(App[None]):
             self.post_message(RebuildFailed("Rebuild refused", words.rebuild_refused(exc.error_count)))
             return
         try:
-            _, written = write_generated(reg, self.paths.out_dir)
+            out, written = write_generated(reg, self.paths.out_dir)
         except BuildError as exc:
             self.post_message(RebuildFailed("Rebuild failed", str(exc)))
             return
-        self.post_message(RebuildDone(list(written)))
+        index_chars = len(out.index.decode("utf-8"))
+        ratio = reg.routing.max_index_ratio
+        over = None if within_budget(index_chars, len(reg.text), ratio) else budget_verdict(
+            index_chars, len(reg.text), ratio)
+        self.post_message(RebuildDone(list(written), over))
 
     def on_rebuild_done(self, message: RebuildDone) -> None:
-        title, text = words.rebuilt(message.written)
-        self.notify(text, title=title)
+        title, text = words.rebuilt(message.written, message.over_budget)
+        self.notify(text, title=title, severity="warning" if message.over_budget else "information")
         self.main.reload()
 
     def on_rebuild_failed(self, message: RebuildFailed) -> None:

@@ -135,9 +135,12 @@ class DecisionReady(Message, bubble=False):
 @dataclass
 class RebuildDone(Message, bubble=False):
     """``generated/`` was rebuilt; ``written`` names the files that changed
-    (empty: everything was up to date)."""
+    (empty: everything was up to date); ``over_budget``: the budget verdict
+    when the index exceeds its size budget (``EXCEEDED by 1 chars``), else
+    None."""
 
     written: list[str]
+    over_budget: str | None = None
 
 
 @dataclass

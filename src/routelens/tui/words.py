@@ -311,13 +311,17 @@ def rebuild_refused(errors: int) -> str:
     return f"The registry has {count(errors, 'error')}: nothing was written."
 
 
-def rebuilt(written: list[str]) -> tuple[str, str]:
+def rebuilt(written: list[str], over_budget: str | None = None) -> tuple[str, str]:
     """The note after a rebuild, ``(title, text)``: the files written, or
     that none had to be (titled so: "Index rebuilt" over "nothing to
-    write" read as a contradiction)."""
+    write" read as a contradiction); with ``over_budget`` (the verdict,
+    ``EXCEEDED by 1 chars``), that `routelens check` fails on it (a
+    newcomer's F5 said "Index rebuilt" alone of an index over its budget)."""
+    over = (f" The index is over its size budget ({over_budget}): `routelens check` fails; F3 shows what to trim."
+            if over_budget else "")
     if written:
-        return "Index rebuilt", f"Wrote {', '.join(written)}."
-    return "Index up to date", "Already up to date: nothing to write."
+        return ("Index rebuilt, over budget" if over_budget else "Index rebuilt"), f"Wrote {', '.join(written)}.{over}"
+    return "Index up to date", f"Already up to date: nothing to write.{over}"
 
 
 #: Said when F7 is pressed with no fix on screen.
