@@ -22,7 +22,7 @@ async def test_the_cases_screen_keeps_the_task_in_sight_at_80_columns(registry):
         await settle(app, pilot)
         table = screen.query_one("#list-table", DataTable)
         # line and outcome never narrower; the words give cells, the task last
-        assert screen.widths == [5, 13, 6, 8, 10, 24]  # 78 cells inside the border, 12 of padding
+        assert screen.widths == [4, 13, 6, 8, 10, 25]  # 78 cells inside the border, 12 of padding
         assert sum(screen.widths) + 2 * len(screen.widths) <= table.scrollable_content_region.width
         assert [str(c.label) for c in table.columns.values()] == ["line", "outcome", "category", "expected", "got",
                                                                   "task"]
@@ -31,7 +31,8 @@ async def test_the_cases_screen_keeps_the_task_in_sight_at_80_columns(registry):
         assert labels == ["all", "all"]
         await pilot.resize_terminal(140, 40)
         await settle(app, pilot)
-        assert screen.widths == [5, 13, 14, 18, 28, 44]  # wide enough: every column as wide as it was designed
+        # wide enough: every column as wide as its widest cell ("blog-post (clear_candidate)": 27)
+        assert screen.widths == [4, 13, 9, 11, 27, 38]  # "review the pull request for the parser": 38
 
 
 async def test_the_header_keeps_the_budget_verdict_at_80_columns(registry):

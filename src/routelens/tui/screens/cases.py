@@ -122,7 +122,7 @@ class ListScreen(Screen[str | None]):
         raise NotImplementedError
 
     def columns(self) -> list[tuple[str, int, int | None, int]]:
-        """``(label, width in cells, narrowest width or None: never
+        """``(label, widest in cells, narrowest width or None: never
         narrower, turn to give cells, lower first)`` of each column
         (:func:`routelens.tui.fit.fit_widths`: on a narrow terminal the
         columns give cells so that the last one, the task, stays in sight)."""
@@ -157,7 +157,7 @@ class ListScreen(Screen[str | None]):
 
     def on_mount(self) -> None:
         table = self.query_one("#list-table", DataTable)
-        self._widths = [c[1] for c in self.columns()]
+        self._widths = [Content(c[0]).cell_length for c in self.columns()]
         self._add_columns(table)
         self._title("running…")
         self.query_one("#list-summary", Static).update(Content.styled("Running…", "$text-muted"))
@@ -177,17 +177,24 @@ class ListScreen(Screen[str | None]):
     def _fit_columns(self) -> None:
         """Give the columns the widths that fit the table (a newcomer's
         trial: at 80 columns the task column began beyond the edge)."""
-        table = self.query_one("#list-table", DataTable)
+        self._fill()
+
+    def _widths_for(self, cells: list[list[Any]], table: DataTable) -> list[int]:
+        """Each column as wide as its widest cell (its label at least, its
+        cap from :meth:`columns` at most), then narrowed to fit the table
+        (:func:`routelens.tui.fit.fit_widths`): short ids take no room from
+        the task, and a wide terminal shows whole ids (a newcomer read
+        "appoint…" beside twenty empty columns)."""
         cols = self.columns()
+        natural = []
+        for i, (label, cap, _lo, _give) in enumerate(cols):
+            widest = max((c.cell_length if isinstance(c, Content) else Content(str(c)).cell_length
+                          for row in cells for c in row[i:i + 1]), default=0)
+            natural.append(max(Content(label).cell_length, min(cap, widest)))
         room = table.scrollable_content_region.width - 2 * table.cell_padding * len(cols)
         if room <= 0:
-            return
-        widths = fit_widths([Column(w, lo, give) for _, w, lo, give in cols], room)
-        if widths != self._widths:
-            self._widths = widths
-            table.clear(columns=True)
-            self._add_columns(table)
-            self._fill()
+            return natural
+        return fit_widths([Column(w, lo, give) for w, (_, _, lo, give) in zip(natural, cols)], room)
 
     @property
     def widths(self) -> list[int]:
@@ -298,10 +305,17 @@ class ListScreen(Screen[str | None]):
 
     def _fill(self) -> None:
         table = self.query_one("#list-table", DataTable)
-        table.clear()
         self.shown = [r for r in self.rows if self.keep(r, *self._filters)]
-        for n, row in enumerate(self.shown):
-            table.add_row(*[cell(table, c) for c in self.row_cells(row)], key=str(n))
+        cells = [self.row_cells(r) for r in self.shown]
+        widths = self._widths_for(cells, table)
+        if widths != self._widths:
+            self._widths = widths
+            table.clear(columns=True)
+            self._add_columns(table)
+        else:
+            table.clear()
+        for n, row in enumerate(cells):
+            table.add_row(*[cell(table, c) for c in row], key=str(n))
         state = f"{len(self.shown)} of {len(self.rows)} shown" if len(self.shown) != len(self.rows) else \
             f"{len(self.rows)} rows"
         self._title(state)
@@ -348,9 +362,9 @@ class CasesScreen(ListScreen):
         return rep.results, rep
 
     def columns(self) -> list[tuple[str, int]]:
-        # the task last, the figures never narrower: below 140 columns the words give cells, the task last
-        return [("line", 5, None, 0), ("outcome", 13, None, 0), ("category", 14, 6, 1), ("expected", 18, 8, 1),
-                ("got", 28, 10, 1), ("task", 44, 22, 2)]
+        # each as wide as its widest cell up to its cap; on a narrow terminal the words give cells, the task last
+        return [("line", 6, None, 0), ("outcome", 13, None, 0), ("category", 16, 6, 1), ("expected", 32, 8, 1),
+                ("got", 44, 10, 1), ("task", 70, 22, 2)]
 
     def row_cells(self, r: CaseResult) -> list[Any]:
         label = OUTCOME_LABEL[r.outcome]

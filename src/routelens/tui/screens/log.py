@@ -39,9 +39,9 @@ class LogScreen(ListScreen):
         return rep.entries, rep
 
     def columns(self) -> list[tuple[str, int]]:
-        # the task last, the figures never narrower: below 140 columns the decisions give cells, the task last
-        return [("line", 5, None, 0), ("change", 8, None, 0), ("logged", 34, 12, 1), ("now", 34, 12, 1),
-                ("task", 44, 24, 2)]
+        # each as wide as its widest cell up to its cap; on a narrow terminal the decisions give cells, the task last
+        return [("line", 6, None, 0), ("change", 8, None, 0), ("logged", 44, 12, 1), ("now", 44, 12, 1),
+                ("task", 70, 24, 2)]
 
     @staticmethod
     def changed(row: Row) -> bool:
