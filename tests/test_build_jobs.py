@@ -76,7 +76,7 @@ def _registry_with_bodies(tmp_path: Path) -> Path:
                   "    triggers:", f"      - {words[i % 8]}", f"      - ledger-{i % 7} {words[(i + 3) % 8]}",
                   f"      - 台帳{i % 4}"]
         if i == 5:
-            lines.append("    satus: disabled")  # metadata that looks like a misspelled key: a warning
+            lines.append("    descripton: hello")  # metadata that looks like a misspelled key: a warning
         if i % 3 == 0:
             (folder / "skills" / f"{sid}.md").write_bytes(
                 f"# {sid}\r\n\r\nThe ledger-{i % 7} runbook for kubeflow and {words[i % 8]}.\r\n".encode())
@@ -101,7 +101,7 @@ def test_bodies_and_stem_collisions_are_the_same_in_two_processes(two_processes,
     assert "are inflections of one word" in err  # the child's stem collision warnings, printed here
     # 40 of 60 bodies cannot be loaded: summed up in one line, by folder and kind
     assert "40 of the 60 skills have a body that cannot be loaded: 30 missing, 10 that are folders in 'skills/'" in err
-    assert "skills.skill-05.satus: `satus` is no key routelens reads" in err
+    assert "skills.skill-05.descripton: `descripton` is no key routelens reads" in err
     assert b'"exists": true' in catalog and b'"chars": ' in catalog
     assert b"kubeflow" in index  # a body's term, read by this process
 

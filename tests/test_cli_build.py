@@ -266,12 +266,13 @@ def test_build_and_check_name_a_misspelled_key(tmp_path, cli):
     """`satus: disabled` is metadata: the skill kept routing, and only lint
     said so; build and check now give lint's warning (block and flow
     entries, at the key)."""
-    reg, out = _registry(tmp_path, H + S + "    satus: disabled\n"
+    reg, out = _registry(tmp_path, H + S + "    when_to_us: later\n"
                          "  b: {path: b.md, priority: P1, triggers: [y], descripton: Bee, owner: me}\n")
     for name in ("a.md", "b.md"):
         (tmp_path / name).write_text("# body\n", encoding="utf-8")
-    warnings = (f"{reg}:7:5: warning: skills.a.satus: `satus` is no key routelens reads (it is kept as metadata): "
-                "did you mean `status`?\n"
+    # (`satus: disabled` is an error since a newcomer's trial: it left the skill active)
+    warnings = (f"{reg}:7:5: warning: skills.a.when_to_us: `when_to_us` is no key routelens reads (it is kept as "
+                "metadata): did you mean `when_to_use`?\n"
                 f"{reg}:8:48: warning: skills.b.descripton: `descripton` is no key routelens reads (it is kept as "
                 "metadata): did you mean `description`?\n")
     code, _, err = cli("build", "-q", "--registry", reg, "--out", out)
@@ -284,14 +285,29 @@ def test_a_misspelled_key_is_named_after_another_entrys_error(tmp_path, cli):
     """A newcomer's `satus: disabled` was named only once the registry's
     other error (an unknown priority) was fixed: the warning now comes
     after the errors (docs/formats.md §1.3)."""
-    reg, out = _registry(tmp_path, H + S + "    satus: disabled\n"
+    reg, out = _registry(tmp_path, H + S + "    descripton: hello\n"
                          "  b: {path: b.md, priority: P9, triggers: [y]}\n")
     code, _, err = cli("build", "--registry", reg, "--out", out)
     assert code == 2
     assert err == (f"{reg}:8:29: skills.b.priority: unknown priority 'P9' (one of P0, P1, P2)\n"
-                   f"{reg}:7:5: warning: skills.a.satus: `satus` is no key routelens reads (it is kept as metadata): "
-                   "did you mean `status`?\n"
+                   f"{reg}:7:5: warning: skills.a.descripton: `descripton` is no key routelens reads (it is kept as "
+                   "metadata): did you mean `description`?\n"
                    f"{reg}: 1 error; nothing was written\n")
+
+
+def test_a_misspelt_status_or_not_when_is_an_error(tmp_path, cli):
+    """A newcomer's `stauts: disabled` left the skill active and routing, and `not_wen:` dropped its negative
+    triggers, each with a warning and exit 0; a rule's misspelt `forced` was already an error (§1.3)."""
+    reg, out = _registry(tmp_path, H + S + "    stauts: disabled\n"
+                         "  b: {path: b.md, priority: P1, triggers: [y], not_wen: [pay rise]}\n")
+    code, _, err = cli("build", "--registry", reg, "--out", out)
+    assert code == 2
+    assert err == (f"{reg}:7:5: skills.a.stauts: `stauts` is no key routelens reads: did you mean `status`? (as "
+                   "written it is metadata, and the skill stays active)\n"
+                   f"{reg}:8:48: skills.b.not_wen: `not_wen` is no key routelens reads: did you mean `not_when`? (as "
+                   "written it is metadata, and its not_when phrases are dropped)\n"
+                   f"{reg}: 2 errors; nothing was written\n")
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == OLD  # the previous files are kept
 
 
 def test_warnings_that_explain_an_error_are_printed_with_it(tmp_path, cli):

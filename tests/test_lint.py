@@ -275,7 +275,7 @@ def test_a_misspelled_skill_key_is_named_with_the_key_it_resembles(tmp_path):
     from routelens.registry import parse_registry
     from routelens.tools.lint import lint
     text = ("schema_version: 1\nskills:\n  code-review:\n    description: Review a diff.\n"
-            "    triggers: [review my diff]\n    priority: P2\n    satus: disabled\n    descripton: hello\n"
+            "    triggers: [review my diff]\n    priority: P2\n    when_to_us: later\n    descripton: hello\n"
             "    owner: platform\n    path: code-review.md\n"
             "rules:\n  r1:\n    forced: true\n    triggrs: [x]\n    triggers: [drop the table]\n"
             "routng:\n  threshold: 80\nrouting:\n  colour: 80\n")
@@ -284,8 +284,8 @@ def test_a_misspelled_skill_key_is_named_with_the_key_it_resembles(tmp_path):
     got = [str(f) for f in lint(reg, env={}, settings=None).findings
            if f.code in ("misspelled-key", "registry-warning")]
     assert got == [
-        "skills.yaml:7:5: warning: skills.code-review.satus: `satus` is no key routelens reads (it is kept as "
-        "metadata): did you mean `status`? [misspelled-key]",
+        "skills.yaml:7:5: warning: skills.code-review.when_to_us: `when_to_us` is no key routelens reads (it is "
+        "kept as metadata): did you mean `when_to_use`? [misspelled-key]",
         "skills.yaml:8:5: warning: skills.code-review.descripton: `descripton` is no key routelens reads (it is "
         "kept as metadata): did you mean `description`? [misspelled-key]",
         "skills.yaml:14:5: warning: rules.r1.triggrs: `triggrs` is no key routelens reads (it is kept as "

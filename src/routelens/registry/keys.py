@@ -18,7 +18,7 @@ from routelens.registry.model import RULE_KEYS, SKILL_KEYS, Registry
 from routelens.text.words import closest
 
 __all__ = ["KEY_HINT_CUTOFF", "KNOWN_TOP_LEVEL", "misspelled_keys", "entries_misspelled_keys", "missing_key",
-           "unknown_top_level_key"]
+           "misspelt_routing_keys", "unknown_top_level_key"]
 
 #: how alike (rapidfuzz ``fuzz.ratio``, 0-100) a metadata key must be to a read key to be called a misspelling
 KEY_HINT_CUTOFF = 80
@@ -67,6 +67,37 @@ def missing_key(r: Any, kn: Any, d: Any, fields: dict[Any, Any], base: str, req:
 
 
 _SKILL_KEY_SET = frozenset(SKILL_KEYS)
+
+
+#: the skill keys whose misspelling changes routing in silence (docs/formats.md §1.3): an error, not a warning
+_ROUTING_SKILL_KEYS = {"status": "the skill stays active", "not_when": "its not_when phrases are dropped"}
+
+
+def misspelt_routing_keys(display: str, text_lines: Any, skills: dict[str, Any]) -> list[Diagnostic]:
+    """Errors, one per metadata key of a skill that misspells ``status`` or
+    ``not_when`` (:data:`KEY_HINT_CUTOFF` or more): as written it is
+    metadata, and the skill stays active (``stauts: disabled``) or loses its
+    negative triggers (``not_wen:``) in silence, as a rule's misspelt
+    ``forced`` would leave it unforced (docs/formats.md §1.3). Positions as
+    :func:`misspelled_keys` gives them; ``text_lines`` is called for the
+    registry's canonical lines the first time a position is needed."""
+    hints: dict[str, str | None] = {}
+    lines: list[str] | None = None
+    out: list[Diagnostic] = []
+    for s in skills.values():
+        for key in s.metadata:
+            if key not in hints:
+                hints[key] = closest(key, tuple(_ROUTING_SKILL_KEYS), KEY_HINT_CUTOFF)
+            hint = hints[key]
+            if hint is None or hint in s.metadata:
+                continue
+            if lines is None:
+                lines = text_lines()
+            line, col = _key_position(lines, s.source_start, s.source_end, key)
+            out.append(Diagnostic(display, line, col, f"skills.{s.id}.{key}",
+                                  f"`{key}` is no key routelens reads: did you mean `{hint}`? (as written it is "
+                                  f"metadata, and {_ROUTING_SKILL_KEYS[hint]})"))
+    return out
 
 
 def misspelled_keys(reg: Registry) -> list[Diagnostic]:

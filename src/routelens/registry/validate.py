@@ -15,7 +15,8 @@ from ruamel.yaml import events as _ev
 
 from routelens.limits import LIMITS
 from routelens.paths import is_absolute_or_escaping
-from routelens.registry.keys import KNOWN_TOP_LEVEL, entries_misspelled_keys, missing_key, unknown_top_level_key
+from routelens.registry.keys import (KNOWN_TOP_LEVEL, entries_misspelled_keys, missing_key, misspelt_routing_keys,
+                                     unknown_top_level_key)
 from routelens.registry.model import (
     ID_RE,
     PRIORITIES,
@@ -534,6 +535,7 @@ def validate_registry(r: Reader, root: Node | None, path: Path, text: str,
             if sid in declared:
                 r.error(0, f"skills.{sid}", "the same skill id in both halves of a split read")
             skills[sid] = skill
+    r.errors += misspelt_routing_keys(r.display, lambda: editor_lines(text), skills)  # `stauts: disabled`
 
     # compositions
     compositions: dict[str, Composition] = {}
