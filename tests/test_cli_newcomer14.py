@@ -183,3 +183,17 @@ def test_an_error_says_where_to_fix_and_how(tmp_path, capsys, text, first):
     assert main(["build", "-q", "--registry", str(tmp_path / "skills.yaml")]) == 2
     err = capsys.readouterr().err.splitlines()
     assert err[0] == first.replace("skills.yaml:", f"{tmp_path / 'skills.yaml'}:", 1)
+
+
+def test_a_rules_misspelt_triggers_key_is_named(tmp_path, capsys):
+    # a rule's `trigger:` gave "missing required key `triggers`" at the rule's id, with no hint
+    from routelens.cli import main
+
+    reg = tmp_path / "skills.yaml"
+    reg.write_text("schema_version: 1\nskills:\n  a:\n    path: a.md\n    priority: P1\n    triggers: [alpha job]\n"
+                   "rules:\n  r1:\n    forced: true\n    trigger: [drop table]\n", encoding="utf-8")
+    (tmp_path / "a.md").write_text("# a\n", encoding="utf-8")
+    assert main(["build", "-q", "--registry", str(reg)]) == 2
+    assert capsys.readouterr().err.splitlines()[0] == (
+        f"{reg}:10:5: rules.r1.triggers: missing required key `triggers` (`trigger` here looks like a misspelling "
+        "of it)")

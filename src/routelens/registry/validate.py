@@ -586,7 +586,10 @@ def validate_registry(r: Reader, root: Node | None, path: Path, text: str,
             elif not (f.kind == SCALAR and f.plain and f.value in FALSE_WORDS):
                 r.error(fields["forced"][1].start, join_path(base, "forced"), "forced must be true or false")
         if "triggers" not in fields:
-            r.error(kn.start, join_path(base, "triggers"), "missing required key `triggers`")
+            near = closest("triggers", [k for k in fields if k not in RULE_KEYS], _MISSPELT_CUTOFF)
+            r.error(fields[near][0].start if near else kn.start, join_path(base, "triggers"),
+                    "missing required key `triggers`" + (f" (`{near}` here looks like a misspelling of it)"
+                                                         if near else ""))
             continue
         trig = v.triggers(fields["triggers"][1], join_path(base, "triggers"))
         description = None
