@@ -94,3 +94,12 @@ def test_the_fault_is_shown_as_the_ask(router):
     ev = {c.id: [(p.kind, p.weight, p.detail) for p in c.pieces] for c in d.evidence}
     assert ev["dish-machine"] == [("trigger", 1, 'the fairly common word "dishwasher" (Zipf 3.2)'),
                                   ("ask", 1, 'the task asks for it ("leaking" ...)')]
+
+
+def test_each_fault_of_a_long_task_is_read_in_its_own_clause():
+    # the clause of each fault is looked for just before it, not from the task's start (a pasted log of thousands
+    # of "... is broken." lines made each fault scan all the text before it)
+    text = "the pump is broken. " * 1000
+    got = fault_reports(text)
+    assert len(got) == 1000
+    assert got[0] == (0, 18, "broken", 8) and got[-1] == (19980, 19998, "broken", 19988)

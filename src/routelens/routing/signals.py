@@ -423,8 +423,8 @@ def asks(task: str, pronoun: bool = False) -> list[Signal]:
     return sorted(set(out))
 
 
-#: "we need new vouchers designed ...", "I need a rota for May": a need of the writer's, at a clause's start, is
-#: a request for its object (not "we need to ...", a request verb's lead)
+#: "we need new vouchers designed ...": the team's need, at a clause's start, is a request for its object (not
+#: "we need to ...", a request verb's lead; not "I need ...", as often a want of one's own)
 _WE_NEED = re.compile(r"(?:^|(?<=[.;:!?,\n]\s)|(?<=[.;:!?,\n]))\s*(?:so\s+|and\s+)?we\s+(?:really\s+|urgently\s+|also\s+)?"
                       r"need\s+(?!to\b|you\b|help\b|it\b|them\b|this\b|that\b|a\s+break\b|some\s+sleep\b)", _I)
 #: "the allergens on the katsu curry need re-checking", "the rota needs to be redone": a thing said to need work
@@ -453,15 +453,20 @@ def _need_asks(task: str) -> list[Signal]:
             need = task.lower().rindex("need", m.start(), m.end())
             out.append((need, obj[-1].end(), task[need:need + 4]))
     for m in _NEEDS_WORK.finditer(task):
-        clause = max((x.end() for x in _CLAUSE_STOP.finditer(task, 0, m.start())), default=0)
-        subj = None
-        for x in _SUBJECT_START.finditer(task, clause, m.start()):
-            subj = x
-            break
+        subj = next(_SUBJECT_START.finditer(task, _clause_start(task, m.start()), m.start()), None)
         if subj is None or len(task[subj.end():m.start()].split()) > 7:
             continue
         out.append((subj.start() + len(subj.group()) - len(subj.group().lstrip()), m.end(), m.group().split()[0]))
     return out
+
+
+def _clause_start(task: str, pos: int) -> int:
+    """Where the clause holding ``pos`` starts: after the last punctuation of
+    :data:`_CLAUSE_STOP` before it, looked for in the 200 characters before
+    ``pos`` only (a subject read here is a few words long; a task of a
+    million characters must not be scanned from its start at every match)."""
+    lo = max(0, pos - 200)
+    return max((x.end() for x in _CLAUSE_STOP.finditer(task, lo, pos)), default=lo)
 
 
 @functools.lru_cache(maxsize=32)
@@ -480,8 +485,7 @@ def fault_reports(task: str) -> list[tuple[int, int, str, int]]:
     forecast or the dashboard is). Do not mutate the list returned."""
     out: list[tuple[int, int, str, int]] = []
     for m in _FAULT.finditer(task):
-        clause = max((x.end() for x in _CLAUSE_STOP.finditer(task, 0, m.start())), default=0)
-        subj = next(_SUBJECT_START.finditer(task, clause, m.start()), None)
+        subj = next(_SUBJECT_START.finditer(task, _clause_start(task, m.start()), m.start()), None)
         if subj is None or len(task[subj.end():m.start()].split()) > 5:
             continue
         out.append((subj.start() + len(subj.group()) - len(subj.group().lstrip()), m.end(), m.group().split()[-1],
