@@ -5,7 +5,11 @@ A key routelens does not read is kept as metadata (docs/formats.md §2.2), so
 without a Layer-1 description — without an error. :func:`misspelled_keys`
 names each such key that is one letter or two from a read key; ``build``,
 ``check`` and ``lint`` print the same warnings (lint with the code
-``misspelled-key``). Nothing here imports Textual.
+``misspelled-key``). A misspelling that would change routing in silence is
+an error instead (docs/formats.md §1.1, §1.3): a skill's ``status`` or
+``not_when`` (:func:`misspelt_routing_keys`), an optional top-level section
+(:func:`unknown_top_level_key`); :func:`missing_key` names the key that
+misspells a missing required one. Nothing here imports Textual.
 """
 
 from __future__ import annotations

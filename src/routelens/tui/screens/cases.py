@@ -361,7 +361,7 @@ class CasesScreen(ListScreen):
         rep = evaluate(snap.router, cases)  # type: ignore[arg-type]
         return rep.results, rep
 
-    def columns(self) -> list[tuple[str, int]]:
+    def columns(self) -> list[tuple[str, int, int | None, int]]:
         # each as wide as its widest cell up to its cap; on a narrow terminal the words give cells, the task last
         return [("line", 6, None, 0), ("outcome", 13, None, 0), ("category", 16, 6, 1), ("expected", 32, 8, 1),
                 ("got", 44, 10, 1), ("task", 70, 22, 2)]

@@ -38,7 +38,7 @@ class LogScreen(ListScreen):
                      after_freshness=router.freshness.state, matcher_version=MATCHER_VERSION)  # type: ignore[union-attr]
         return rep.entries, rep
 
-    def columns(self) -> list[tuple[str, int]]:
+    def columns(self) -> list[tuple[str, int, int | None, int]]:
         # each as wide as its widest cell up to its cap; on a narrow terminal the decisions give cells, the task last
         return [("line", 6, None, 0), ("change", 8, None, 0), ("logged", 44, 12, 1), ("now", 44, 12, 1),
                 ("task", 70, 24, 2)]
