@@ -32,9 +32,10 @@ def fit_lines(content: Content, width: int, lines: int) -> Content:
     ``width`` cells, else cut so that it does, ending in an ellipsis (a
     newcomer's trial: a pasted task of 1,000 characters stopped mid-phrase
     at the panel's two lines, with no mark that more followed)."""
-    if width <= 1 or len(content.wrap(width)) <= lines:
-        return content
     budget = width * lines
+    # a pasted task of 100,000 characters is never wrapped whole: one that cannot fit is cut first
+    if width <= 1 or (content.cell_length <= budget and len(content.wrap(width)) <= lines):
+        return content
     cut = content.truncate(budget, ellipsis=True)
     while budget > 1 and len(cut.wrap(width)) > lines:
         budget -= max(1, width // 8)
