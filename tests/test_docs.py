@@ -111,3 +111,14 @@ def test_the_contracts_bundled_figures_are_the_bundled_registrys():
     assert f"`{round(idx['reduction'] * 100, 1)}% smaller`, `{round(-cat['reduction'] * 100, 1)}% larger`" in FORMATS
     edited = source_sha256((ROOT / "skills.yaml").read_bytes() + b"# edit\n")
     assert f"`{sha[:12]}…` to `{edited[:12]}…`" in FORMATS
+
+
+def test_the_readme_and_contract_state_the_current_matcher_version():
+    """The README's "(now `N`)" and docs/formats.md §6.1's "currently `"N"`"
+    are MATCHER_VERSION: the README said `15` two matcher versions after
+    it changed."""
+    from routelens.routing.matching import MATCHER_VERSION
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert re.findall(r"`matcher_version` \(now `(\d+)`\)", readme) == [MATCHER_VERSION]
+    assert re.findall(r"\| `matcher_version` \|[^|]*currently `\"(\d+)\"`", FORMATS) == [MATCHER_VERSION]
