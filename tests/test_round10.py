@@ -310,7 +310,7 @@ def test_a_full_width_request_asks():
 
 # ---------------------------------------------------------------- private life
 
-from routelens.routing.signals import private_life  # noqa: E402
+from routelens.text.life import private_life  # noqa: E402
 
 NEWS = b"""schema_version: 1
 skills:

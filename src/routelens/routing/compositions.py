@@ -15,6 +15,7 @@ from routelens.errors import IndexInvalidError
 from routelens.routing.candidates import Candidate, MatchList
 from routelens.routing.decision import line_span, quote
 from routelens.routing.entries import Entries
+from routelens.routing.evidence import PRIVATE_SAID
 from routelens.routing.matching import Match
 from routelens.routing.several import ALTERNATIVE
 from routelens.routing.verdict import FALLBACK, Evidence, Verdict
@@ -41,6 +42,8 @@ def weak_members(ev: Evidence, live_c: list[Candidate], entries: Entries, droppe
     countable = [c for c in live_c if c.counted]
     if len(countable) < 2 or len(countable) != len(live_c):
         return None
+    if any(PRIVATE_SAID in p.detail for c in countable for p in c.pieces if p.counts):
+        return None  # words in another sense corroborate nothing ("My brother ... ship a container ... customs")
     anchors = sorted(anchor(c) for c in countable)
     for x, y in zip(anchors, anchors[1:]):
         if y[0] < x[1] or ALTERNATIVE.search(ev.task[x[1]:y[0]]):

@@ -58,9 +58,9 @@ from routelens.routing.matching import Hit, Match, PreparedTask, Reached
 from routelens.routing.pointers import instead
 from routelens.routing.counts import duration, number_verb
 from routelens.routing.signals import (Signal, asks, fault_reports, identifiers, markup, names_more, negated,
-                                      own_request, private_life, reads_phrase_as_verb, within)
+                                      own_request, reads_phrase_as_verb, within)
 from routelens.routing.spans import Spans
-from routelens.text.life import life_words
+from routelens.text.life import life_words, private_life
 from routelens.text.typos import missing_words
 from routelens.text.unicode import normalize_text
 from routelens.text.words import lemma_candidates, terms
@@ -530,9 +530,18 @@ def assess(task: PreparedTask, reached: Reached, ranked: Sequence[str], lexicon:
                 p.kind == "trigger" and p.weight >= _STRONG and (not p.detail.startswith(_SCENE_WEAKENS) or (
                     p.detail.startswith(_RARE) and within(p.span, requests) is not None)) for p in pieces):
             # private life and nothing of the registry's world: a phrase or an everyday word is in another sense
-            # ("Cancel my gym subscription", "Turn off breaking news alerts on my phone"), and asks nothing
+            # ("Cancel my gym subscription", "Turn off breaking news alerts on my phone"), and asks nothing;
+            # common words of one skill in another sense are still in it: together they weigh 1 ("My dad's
+            # hearing aid is still under warranty, how does he get it repaired"); a phrase or a rare word beside
+            # another word of the skill still adds up ("Booking the plate reader for my personal holiday week")
             said = f"{PRIVATE_SAID} ({quote(scene)})"
-            pieces = [Piece(p.kind, p.text, p.span, _WEAK if p.kind == "trigger" else 0, p.detail + said, p.trigger)
+            if requests is None:
+                requests = asks(text)
+            capped = not any(p.kind == "trigger" and p.weight >= _STRONG and within(p.span, requests) is not None
+                             for p in pieces)
+            first = next((p for p in pieces if p.kind == "trigger" and p.counts), None)
+            pieces = [Piece(p.kind, p.text, p.span, _WEAK if p.kind == "trigger" and (p is first or not capped) else 0,
+                            p.detail + said, p.trigger)
                       if (p.kind in ("trigger", "ask") or p in lent) and p.counts else p for p in pieces]
             tier = "everyday"
         return tuple(pieces), tier, tuple(counted_spans)

@@ -108,31 +108,47 @@ _STEERING = [
 ]
 
 _BULK = (r"(?:all|every|everything|everyone|everybody|entire|whole|each|completely|permanently|for\s+good|"
-         r"irreversibl\w*|in\s+one\s+go|at\s+once|altogether|wholesale)")
+         r"irreversibl\w*|in\s+one\s+go|at\s+once|altogether|wholesale|the\s+lot|en\s+masse|in\s+bulk|"
+         r"across\s+the\s+board)")
+#: the bulk words that say how the work is done, not which things: they may close a long clause
+_BULK_AFTER = (r"(?:the\s+lot|en\s+masse|in\s+bulk|in\s+one\s+go|for\s+good|permanently|across\s+the\s+board|"
+               r"(?:for|across|in|on|over)\s+the\s+(?:entire|whole)|across\s+(?:all|every))")
 #: the destroying and irreversible verbs, as a request (base form; the -ing form of a few for "start deleting
 #: all ..."), docs/formats.md §6.11
 _DESTROY = (r"(?:delete|deleting|drop|dropping|truncate|wipe|wiping|erase|erasing|purge|purging|remove|removing|"
             r"clear(?:\s+out)?|empty|destroy|reset|overwrite|overwriting|zero(?:\s+out)?|revoke|unsubscribe|cancel|"
             r"nuke|obliterate|uninstall|unpublish|unregister|deregister|decommission|deprovision|terminate|"
-            r"tear\s+down|take\s+down|unlink|discard|shred|force[- ]delete)")
+            r"tear\s+down|take\s+down|unlink|discard|shred|force[- ]delete|void|close|decline|reject|withdraw|retire|"
+            r"write[- ]off|expire|deactivate|invalidate|downgrade|cull|bin|hand\s+back|give\s+up|surrender|"
+            r"relinquish|evict|scrap|dispose\s+of|flush|forfeit)")
 _CONTAINER = (r"(?:tables?|databases?|db|dbs|schemas?|topics?|buckets?|indexes|indices|clusters?|collections?|"
               r"repos?|repository|branch(?:es)?|volumes?|namespaces?|accounts?|profiles?|histor(?:y|ies)|logs?|"
               r"records|backups?|archives?|snapshots?|releases?|versions?|packages?|images?|deployments?)")
 #: a protected target: production itself, or the main line of a repository
 _PROTECTED = r"(?:prod|production|(?:on|to|from|of|in)\s+(?:the\s+)?(?:main|master)(?:\s+branch)?(?=\s*(?:[,.;!?]|$|\s+(?:in|on|and|branch|of))))"
 #: safeguards that a request switches off
-_SAFEGUARD = r"(?:protections?|protected|safeguards?|guard\s*rails?|retention|backups?|versioning|deletion\s+lock|locks?)"
+_SAFEGUARD = (r"(?:protections?|protected|safeguards?|guard\s*rails?|retention|backups?|versioning|deletion\s+lock|locks?|"
+              r"alarms?)")
 #: one unit of the gap between a Japanese bulk word and its verb: a character, or a whole Latin word or
 #: identifier ("全部のbookingを削除して": the object "booking" counts as one, as 予約 would)
 _JA_GAP = r"(?:[A-Za-z0-9_.\-]+|\S)"
+#: more Japanese destroying or irreversible verbs after a bulk word: invalidate, revoke, strike off, expire,
+#: unpublish, lift (a check), reject, withdraw, close down
+_JA_MORE = r"無効化|無効に|剥奪|抹消|失効|非公開|解除|却下|取り下げ|閉鎖"
 _DESTRUCTIVE = [
     re.compile(r"\brm\s+-(?:rf|fr|r|f)\b", _I),
     re.compile(r"\bforce[- ]push(?:ed|ing)?\b", _I),
     re.compile(r"\bpush\s+(?:-f|--force(?:-with-lease)?)\b", _I),
     re.compile(r"\bgit\s+reset\s+--hard\b", _I),
+    # a destroying verb done in bulk: "bulk-delete the drafts", "mass cancel the bookings"
+    re.compile(rf"\b(?:bulk|mass)[- ]?{_DESTROY}\b", _I),
     re.compile(r"\bfactory[- ]reset\b", _I),
     re.compile(rf"\b(?:all|every|everything|the\s+whole|the\s+entire)\b(?:\W+\w+){{0,3}}?\W+"
                r"(?:deleted|wiped|erased|purged|removed|destroyed|dropped|overwritten|uninstalled|unpublished)\b", _I),
+    # a status set in bulk: "Mark all samples in the LIMS as destroyed", "flag every open claim as void"
+    re.compile(rf"\b(?:mark|set|flag|record)\b(?:\W+\w+){{0,2}}?\W+{_BULK}\b(?:\W+[\w-]+){{0,6}}?\W+as\s+"
+               r"(?:destroyed|deleted|lost|void(?:ed)?|closed|cancell?ed|expired|written[- ]off|disposed|dead|"
+               r"withdrawn|rejected|declined)\b", _I),
     re.compile(rf"\b(?:delete|drop|truncate|destroy|wipe|purge|nuke|erase|uninstall|unpublish|terminate|decommission)\b"
                rf"(?:\W+\w+){{0,3}}?\W+{_CONTAINER}\b", _I),
     # safeguards switched off: "turn off branch protection", "disable versioning"
@@ -140,19 +156,21 @@ _DESTRUCTIVE = [
                rf"(?:\W+[\w-]+){{0,3}}?\W+{_SAFEGUARD}\b", _I),
     # everything scaled to nothing: "scale every deployment in prod to zero"
     re.compile(r"\bscale\b(?:\W+[\w-]+){0,8}?\W+(?:to|down\s+to)\s+(?:zero|0)\b(?!\.\d|\s*%)", _I),
-    re.compile(r"\b(?:no|without)\s+(?:a\s+|any\s+)?(?:backups?|dry[- ]run|checks?|checking|confirmation)\b"
+    re.compile(r"\b(?:no|without)\s+(?:a\s+|any\s+)?(?:backups?|dry[- ]run|checks?|checking|confirmation|testing|tests?|"
+               r"review|approval|sign[- ]off)\b"
                r"(?:\s+(?:needed|required|necessary))?", _I),
     re.compile(r"\bno\s+need\s+to\s+(?:check|keep|confirm|back\s*up|review|verify)\b", _I),
     re.compile(r"全件削除|全削除|本番データ削除|物理削除|一括削除|一括返金|完全削除"),
     # 全 alone, but not 全額 (the full amount: "全額返金" is one refund in full), 全然 (not at all), 全角 (full-width)
-    re.compile(rf"(?:全部|すべて|全て|一括|丸ごと|全(?![額然角])){_JA_GAP}{{0,6}}?(?:削除|消し|消す|消去|リセット|上書き|破棄|クリア|初期化|返金|"
-               r"アンインストール|ドロップ|キャンセル|取り消し|取消|解約)"),
+    re.compile(rf"(?:全部|すべて|全て|一括|丸ごと|全(?![額然角])){_JA_GAP}{{0,8}}?(?:削除|消し|消す|消去|リセット|上書き|破棄|クリア|初期化|返金|"
+               rf"アンインストール|ドロップ|キャンセル|取り消し|取消|解約|{_JA_MORE})"),
     re.compile(r"(?:削除|消去|上書き|初期化)\S{0,3}?(?:全部|すべて|全て)"),
     # a bulk word that modifies the object itself, however long the object ("全てのマイグレーションを削除して",
     # "全ての振り返り資料を削除して": katakana and kanji are one character each, so the gap above was too short;
     # 全 alone only before a katakana or Latin word, "全マイグレーション": "全部終わったら古いログを削除" is no bulk)
-    re.compile(r"(?:(?:全部|すべて|全て|一切)の|全(?=[\u30a1-\u30ffA-Za-z]))[^、。，．,.!！?？\s]{1,24}?を\s*(?:削除|消し|消す|消去|リセット|"
-               r"上書き|破棄|クリア|初期化|アンインストール|ドロップ|キャンセル|取り消し|取消|解約)"),
+    re.compile(r"(?:(?:全部|すべて|全て|一切)の|全(?=[\u30a1-\u30ffA-Za-z]|(?![額然角力般文部])[\u4e00-\u9fff]))"
+               r"[^、。，．,.!！?？\s]{1,24}?を\s*(?:削除|消し|消す|消去|リセット|"
+               rf"上書き|破棄|クリア|初期化|アンインストール|ドロップ|キャンセル|取り消し|取消|解約|{_JA_MORE})"),
     # production or the main branch as the object (本番の…を削除 / 初期化)
     re.compile(rf"(?:本番|プロダクション|mainブランチ){_JA_GAP}{{0,12}}?(?:削除|消し|消す|消去|リセット|初期化|破棄|ドロップ|"
                r"アンインストール|強制プッシュ)"),
@@ -164,6 +182,8 @@ _DESTROY_VERB = re.compile(rf"\b{_DESTROY}\b", _I)
 _AFTER_VERB = [
     # a bulk object: "delete every row", "uninstall everything"
     re.compile(rf"(?:\W+\w+){{0,6}}?\W+{_BULK}\b", _I),
+    # a bulk adverbial closes the clause further on: "Delete last year's timesheets and clock-ins, the lot"
+    re.compile(rf"(?:\W+\w+){{0,10}}?\W+{_BULK_AFTER}\b", _I),
     # production or the main branch: "terminate the batch instances in production"
     re.compile(rf"(?:\W+[\w-]+){{0,6}}?\W+{_PROTECTED}\b", _I),
 ]
@@ -178,9 +198,18 @@ _FREQUENCY = re.compile(r"\s*(?:\d+|few|couple|other|single|one|two|three|five|t
 _BULK_WORD = re.compile(r"(?:every|each|all)$", _I)
 
 
+#: closing a period of the books is routine work, whatever it spans: "close the month for all entities"
+_CLOSE_PERIOD = re.compile(r"close\s+(?:out\s+)?(?:the\s+|this\s+|last\s+)?(?:month|year|quarter|period|books|day|"
+                           r"week|ledgers?|accounts\s+for\s+the)\b", _I)
+
+
 def _request(task: str, start: int, end: int, said: str) -> bool:
     """False when the intent found at ``[start, end)`` is a symptom or a
-    frequency rather than a request: "keeps dropping every 10 minutes"."""
+    frequency rather than a request: "keeps dropping every 10 minutes"; or
+    routine work: a period of the books closed ("close the month for all
+    entities")."""
+    if _CLOSE_PERIOD.match(said):
+        return False
     if _SYMPTOM.search(task[max(0, start - 20):start]) and re.match(r"\w+ing\b", said, _I):
         return False
     if _BULK_WORD.search(said) and _FREQUENCY.match(task, end):

@@ -35,12 +35,11 @@ import functools
 import re
 from typing import Callable, Sequence
 
-from routelens.text.life import PRIVATE_WORDS
 from routelens.text.verbs import a_verb, never_a_verb
 
 __all__ = ["negated", "contrast", "markup", "identifiers", "clause_breaks",
            "separate_asks", "and_request", "asks", "fault_reports", "ja_object", "within", "own_request",
-           "names_more", "ja_asked_word", "reads_phrase_as_verb", "SENTENCE_BODY", "private_life", "Signal"]
+           "names_more", "ja_asked_word", "reads_phrase_as_verb", "SENTENCE_BODY", "Signal"]
 
 #: ``(start, end, text)``: a span of the task as typed and what it says
 Signal = tuple[int, int, str]
@@ -667,27 +666,4 @@ def ja_asked_word(text: str, span: tuple[int, int]) -> bool:
     return _JA_OBJECT_OR_VERB.match(text, b) is not None and _JA_BARE.fullmatch(text[:a] + "\x00" + text[b:]) is None
 
 
-#: "my" or "our", at most one word, then a word of private life (:data:`routelens.text.life.PRIVATE_WORDS`)
-_PRIVATE = re.compile(r"\b(?P<whose>my|our)\s+(?:[\w'-]+\s+)?(?P<word>"
-                      + "|".join(w.replace(" ", r"\s+") for w in sorted(PRIVATE_WORDS, key=len, reverse=True))
-                      + r")(?:'s)?\b", re.I)
-
-
-def private_life(text: str, writes: Callable[[str], bool] | None = None) -> str | None:
-    """The words that put ``text`` in private life (docs/formats.md §6.10
-    ``private``), else None: "my" or "our", at most one word, then a word
-    of :data:`~routelens.text.life.PRIVATE_WORDS` for family, a pet, home,
-    a personal thing, leisure, travel or personal finance ("my gym", "my
-    dog's", "our neighbour", "my credit card"). ``writes``, when given,
-    says whether the registry writes that word itself (lowercase, one space
-    between words): after "our" such a word is the business's own world,
-    not private life ("our gym" to a chain of gyms, whose descriptions say
-    "gym"), and the next such phrase is looked for; "my" stays personal
-    ("my credit card" to an airline with a co-brand card).
-    English only; a list of the language's words, not of any registry's."""
-    for m in _PRIVATE.finditer(text):
-        if writes is None or m.group("whose").lower() != "our" or not writes(
-                " ".join(m.group("word").lower().split())):
-            return m.group()
-    return None
 

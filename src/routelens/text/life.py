@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Callable, Iterable
 
-__all__ = ["LIFE_WORDS", "PRIVATE_WORDS", "life_words", "written_life"]
+__all__ = ["LIFE_WORDS", "PRIVATE_WORDS", "life_words", "private_life", "written_life"]
 
 #: the one-word entries (lowercase ASCII), a plural beside its singular
 LIFE_WORDS = frozenset("""
@@ -65,7 +65,10 @@ PRIVATE_WORDS = ("son", "daughter", "kid", "kids", "child", "children", "wife", 
                  "girlfriend", "boyfriend", "dog", "cat", "pet", "puppy", "home", "flat", "apartment", "garden", "car",
                  "bike", "phone", "wedding", "birthday", "holiday", "vacation", "gym", "university", "homework",
                  "hobby", "family", "friend", "friends", "neighbour", "neighbor", "landlord", "doctor", "dentist",
-                 "flight", "flights", "bank", "credit card", "mortgage", "insurance")
+                 "flight", "flights", "bank", "credit card", "mortgage", "insurance", "mother-in-law",
+                 "father-in-law", "in-laws", "flatmate", "roommate", "housemate", "niece", "nephew", "aunt", "uncle",
+                 "cousin", "fiance", "fiancee", "spouse", "stepson", "stepdaughter", "toddler", "teenager",
+                 "grandson", "granddaughter", "grandkids", "grandchildren", "house", "partner")
 #: the entries of two words (written as they are)
 _PHRASES = ("board game", "video game", "science project", "science fair", "road trip", "school project",
             "school play", "dance class", "book club", "escape room")
@@ -153,3 +156,47 @@ def written_life(latin_keys: Iterable[str], key_of: Callable[[str], str], others
     joined = "\n".join(others)  # one search per entry, each term on a line of its own
     words |= {j for j in _JA if j in joined}
     return sorted(words)
+
+
+#: "my" or "our", at most one word, then a word of private life (:data:`PRIVATE_WORDS`)
+_PRIVATE = re.compile(r"\b(?P<whose>my|our)\s+(?:[\w'-]+\s+)?(?P<word>"
+                      + "|".join(w.replace(" ", r"\s+") for w in sorted(PRIVATE_WORDS, key=len, reverse=True))
+                      + r"|(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|"
+                        r"fifteen|sixteen|seventeen)[- ]year[- ]olds?)(?:'s)?\b", re.I)
+
+
+#: words of private life after "my" only: "our house wine", "our partner hotels" are the business's
+_MY_ONLY = frozenset({"house", "partner"})
+#: Japanese seldom says "my": a word for one's family or home says it ("夫の弁当", "実家の父", "子供の宿題"); a
+#: one- or two-kanji word for a relative only as a word of its own (no kanji before it: 分母, 祖母 is its own) with a
+#: particle after it (not 母の日, 父の日: a shop's season); 私の/うちの/自分の before a thing of private life
+_JA_PRIVATE = re.compile(r"実家|自宅|(?<!ご)家族|うちの子|"
+                         r"(?<![\u4e00-\u9fff])(?:夫|妻|旦那|嫁|息子|娘|父|母|両親|祖父|祖母|兄|姉|弟|妹|孫|義母|義父|彼氏|"
+                         r"子供|子ども)(?=[のがはとにもを])(?!の日)|"
+                         r"(?:私|僕|俺|自分|うち)の(?:車|犬|猫|家|スマホ|携帯|パソコン|誕生日|結婚式|趣味|子)")
+
+
+def private_life(text: str, writes: Callable[[str], bool] | None = None) -> str | None:
+    """The words that put ``text`` in private life (docs/formats.md §6.10
+    ``private``), else None: "my" or "our", at most one word, then a word
+    of :data:`PRIVATE_WORDS` for family, a pet, home,
+    a personal thing, leisure, travel or personal finance ("my gym", "my
+    dog's", "our neighbour", "my credit card", "my mother-in-law"), or a
+    child's age ("my 15-year-old"). ``writes``, when given,
+    says whether the registry writes that word itself (lowercase, one space
+    between words): after "our" such a word is the business's own world,
+    not private life ("our gym" to a chain of gyms, whose descriptions say
+    "gym"), and the next such phrase is looked for; "my" stays personal
+    ("my credit card" to an airline with a co-brand card); "house" and
+    "partner" are private after "my" only ("our house wine", "our partner
+    hotels"). In Japanese, which seldom says "my", a word for one's family
+    or home says it (:data:`_JA_PRIVATE`: "夫の弁当", "実家の父", "子供の宿題",
+    "私の車"; not ご家族, a guest's family, nor 子供用, a thing for children).
+    The words are the languages', not any registry's. Returns the words as
+    the text has them."""
+    for m in _PRIVATE.finditer(text):
+        word = " ".join(m.group("word").lower().split())
+        if m.group("whose").lower() != "our" or word not in _MY_ONLY and (writes is None or not writes(word)):
+            return m.group()
+    m = _JA_PRIVATE.search(text)
+    return m.group() if m is not None else None
