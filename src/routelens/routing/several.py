@@ -243,8 +243,8 @@ def alternatives(cands: list[Candidate], task: str) -> tuple[Candidate, Candidat
     marks = [(m.start(), m.end()) for m in _BETWEEN.finditer(task)]
     if not task.isascii():  # "保証修理か初期不良の交換か": a "か" a few characters after each
         for x, y in zip(spans, spans[1:]):
-            j = _JA_OR.search(task, x[1], min(y[0], x[1] + 8))
-            if j is not None and _JA_OR.search(task, y[1], y[1] + 8):
+            j = _JA_OR.search(task, x[1], min(y[0], x[1] + 12))
+            if j is not None and _JA_OR.search(task, y[1], y[1] + 12):
                 marks.append((j.start(), j.end()))
     for a, b in marks:
         left = [s for s in spans if s[1] <= a and a - s[1] <= _ALT_REACH and not _ALT_END.search(task, s[1], a)]
