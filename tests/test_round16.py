@@ -23,6 +23,9 @@ def routers():
     ("Will the Bank of England cut the base rate again at its next meeting?", "Will"),
     ("Who wrote Great Expectations, and when was it first published?", "Who"),
     ("What's the best SQL query book for a complete beginner?", "What's"),
+    # "US" in capitals is the country, not "us" (it routed to an ad-ops skill's `line item`)
+    ("Can the US president veto a single line item in a spending bill?", "Can"),
+    ("Can us lot get the rota sorted?", None),
     # how: a procedure; has: the state of work; a fault, progress, what there is, a choice, the team, a number
     ("How does the US green card lottery work?", None),
     ("Has legal review cleared the council bribery story yet?", None),
@@ -49,6 +52,7 @@ def test_general_question(task, word):
     ("insurance", "Will the Bank of England cut the base rate again at its next meeting?", "rating-change", "base rate"),
     ("insurance", "What's the best SQL query book for a complete beginner?", "mi-reporting", "SQL query"),
     ("newsroom", "What makes Wes Anderson's house style so easy to recognise?", "copy-edit", "house style"),
+    ("newsroom", "Can the US president veto a single line item in a spending bill?", "ad-ops", "line item"),
     ("retail-ops", "Why is the 1869 gold market crash in New York also called Black Friday?", None, None),
 ])
 def test_a_question_of_general_knowledge_falls_back(routers, reg, task, skill, phrase):

@@ -669,11 +669,11 @@ def ja_asked_word(text: str, span: tuple[int, int]) -> bool:
 #: a question that opens the task: a question word but "how", or an auxiliary of a yes/no question
 _QUESTION_OPENS = re.compile(r"\s*(?P<word>who|whom|whose|what's|what|which|why|when|where|is|are|was|were|will|would|"
                              r"do|does|did|can|could|should|shall|may|might)\b", re.I)
-#: what makes a question the team's own: its people (I, we, our ...), its work's progress (yet, still, already), a
+#: what makes a question the team's own: its people (I, we, our, "us" in lower case: "the US president" is none), its work's progress (yet, still, already), a
 #: fault (not, never, n't), the state of a task ("Has ... been signed"), what there is ("Is there any freezer space"),
 #: a request ("Can you ..."), a number (an order, a time, a flight), a choice ("... or an A/B test first?": §6.3
 #: step 8 weighs the two)
-_WORK_QUESTION = re.compile(r"\b(?:i|me|my|we|our|us|you|your|yet|still|already|not|never|or)\b|n't\b|\d|"
+_WORK_QUESTION = re.compile(r"\b(?:i|me|my|we|our|you|your|yet|still|already|not|never|or)\b|(?-i:\bus\b)|n't\b|\d|"
                             r"^\s*(?:is|are|was|were)\s+there\b", re.I)
 
 
