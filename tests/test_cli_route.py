@@ -192,7 +192,7 @@ def test_eval_below_the_bar_exits_1_and_lists_wrong_cases(reg_path, tmp_path, ca
     assert "  must-fallback recall       n/a  (bar >= 100.0%)  -     0/0 fell back (not measured)\n" in out
     assert "  off-topic false-route      n/a  (bar <= 0.0%)  -     0/0 routed (not measured)\n" in out
     assert out.rstrip().endswith("FAIL: below the quality bar: precision 0.500 is not >= 0.99 "
-                                 "(not measured, 0/0: must-fallback recall, off-topic false-route)")
+                                 "(not measured, no case behind it: must-fallback recall, off-topic false-route)")
 
 
 @pytest.mark.parametrize("command", ["eval", "tune", "suggest"])

@@ -220,7 +220,7 @@ def test_cases_that_measure_nothing_fail(tmp_path, capsys):
     assert capsys.readouterr().out.splitlines()[-1] == (
         "FAIL: below the quality bar: nothing measured: no case is routable, must_fallback or off-topic, and none "
         "routed (give cases `expect`, `composition`, `must_fallback: true` or `category: offtopic`) (not measured, "
-        "0/0: confident precision, coverage, must-fallback recall, off-topic false-route)")
+        "no case behind it: confident precision, coverage, must-fallback recall, off-topic false-route)")
     # one off-topic case is something measured
     p.write_text("cases:\n  - {task: x, category: offtopic}\n", encoding="utf-8")
     assert main(["eval", str(p), "--demo"]) == 0

@@ -89,8 +89,9 @@ def test_route_prints_fixes_and_json_carries_them(bundled, capsys):
     assert main(["route", TASK, "--registry", str(bundled), "--fixes-seconds", "600"]) == 0
     out = capsys.readouterr().out.splitlines()
     i = out.index("fixes (nothing is written: paste one into the registry, then `routelens build`):")
-    assert out[i + 1:i + 4] == [
-        "  1. code-review: add the trigger  - review the pull request",
+    assert out[i + 1:i + 5] == [
+        "  1. code-review: add the trigger:",
+        "       - review the pull request",
         f"     at {bundled}:43 (a new line after line 42, the last item of skills.code-review.triggers)",
         "     routes this task to code-review; check it against labelled cases with `routelens suggest CASES`"]
     assert main(["route", TASK, "--json", "--registry", str(bundled), "--fixes-seconds", "600",
@@ -106,7 +107,7 @@ def test_route_prints_fixes_and_json_carries_them(bundled, capsys):
 def test_explain_shows_the_fixes_for_its_skill(bundled, capsys):
     assert main(["explain", TASK, "--skill", "code-review", "--registry", str(bundled)]) == 0
     out = capsys.readouterr().out
-    assert "1. code-review: add the trigger  - review the pull request" in out
+    assert "1. code-review: add the trigger:\n       - review the pull request\n" in out
     assert "pr-creation" not in out.split("fixes (")[1]
 
 
@@ -199,8 +200,8 @@ def test_a_new_routing_section_is_shown_and_given_as_both_its_lines(tmp_path, ca
     assert [(f["yaml"], f["where"]) for f in setting] == [("routing:\n  threshold: 76", f"{reg}:8")]
     assert main(["route", task, "--registry", str(reg)]) == 0
     out = capsys.readouterr().out.splitlines()
-    at = out.index("  2. routing: set  routing:")
-    assert out[at + 1:at + 3] == ["                     threshold: 76",
+    at = out.index("  2. routing: set:")
+    assert out[at + 1:at + 4] == ["       routing:", "         threshold: 76",
                                   f"     at {reg}:8 (a new `routing:` section at the end of the file)"]
 
 

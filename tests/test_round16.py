@@ -8,7 +8,7 @@ before this round; the controls must keep routing."""
 import pytest
 
 from conftest import bench_router, pieces_of
-from routelens.routing.signals import general_question
+from routelens.routing.questions import general_question
 
 REGS = ("airline-ops", "data-platform", "insurance", "newsroom", "retail-ops")
 

@@ -57,8 +57,9 @@ from routelens.routing.lexicon import EVERYDAY_ZIPF, RARE_ZIPF, Lexicon
 from routelens.routing.matching import Hit, Match, PreparedTask, Reached
 from routelens.routing.pointers import instead
 from routelens.routing.counts import duration, number_verb
-from routelens.routing.signals import (Signal, asks, fault_reports, general_question, identifiers, markup,
-                                      names_more, negated, own_request, reads_phrase_as_verb, within)
+from routelens.routing.questions import general_question
+from routelens.routing.signals import (Signal, asks, fault_reports, identifiers, markup, names_more, negated,
+                                      own_request, reads_phrase_as_verb, within)
 from routelens.routing.spans import Spans
 from routelens.text.life import life_words, private_life
 from routelens.text.typos import missing_words
@@ -244,6 +245,9 @@ def _trigger_pieces(sid: str, hits: Sequence[Hit], text: str, negations: list[Si
                           f"{' '.join(gone)!r} missing)")
         elif typo:
             w, detail = _STRONG, f"the phrase {quote(m.trigger)} with a typo ({format_score(m.score)})"
+            number = _number_of(m.trigger, shown)
+            if number is not None:  # "blood test result" for `blood test results`: an inflection, not a slip
+                detail = f"the phrase {quote(m.trigger)}, its last word in the {number} ({format_score(m.score)})"
         elif z is None:
             w, detail = _STRONG, f"the phrase {quote(m.trigger)}"
         elif strong:
@@ -603,6 +607,21 @@ def assess(task: PreparedTask, reached: Reached, ranked: Sequence[str], lexicon:
     for sid in sorted(made, key=rank.__getitem__):
         out.add(made[sid])
     return out
+
+
+def _number_of(trigger: str, shown: str) -> str | None:
+    """"singular" or "plural" when ``shown`` is the phrase ``trigger`` with
+    only its last word's final "s" dropped or added ("blood test result" for
+    `blood test results`), else None (docs/formats.md §6.10: such a phrase is
+    no typo of it)."""
+    t, w = normalize_text(trigger).strip().lower(), normalize_text(shown).strip().lower()
+    if " " not in t or not t.isascii():
+        return None
+    if t == w + "s":
+        return "singular"
+    if w == t + "s":
+        return "plural"
+    return None
 
 
 def _first(x: tuple):

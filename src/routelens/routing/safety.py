@@ -120,7 +120,7 @@ _DESTROY = (r"(?:delete|deleting|drop|dropping|truncate|wipe|wiping|erase|erasin
             r"nuke|obliterate|uninstall|unpublish|unregister|deregister|decommission|deprovision|terminate|"
             r"tear\s+down|take\s+down|unlink|discard|shred|force[- ]delete|void|close|decline|reject|withdraw|retire|"
             r"write[- ]off|expire|deactivate|invalidate|downgrade|cull|bin|hand\s+back|give\s+up|surrender|"
-            r"relinquish|evict|scrap|dispose\s+of|flush|forfeit)")
+            r"relinquish|evict|scrap|dispose\s+of|flush|forfeit|refund)")
 _CONTAINER = (r"(?:tables?|databases?|db|dbs|schemas?|topics?|buckets?|indexes|indices|clusters?|collections?|"
               r"repos?|repository|branch(?:es)?|volumes?|namespaces?|accounts?|profiles?|histor(?:y|ies)|logs?|"
               r"records|backups?|archives?|snapshots?|releases?|versions?|packages?|images?|deployments?)")
@@ -145,6 +145,8 @@ _DESTRUCTIVE = [
     re.compile(r"\bfactory[- ]reset\b", _I),
     re.compile(rf"\b(?:all|every|everything|the\s+whole|the\s+entire)\b(?:\W+\w+){{0,3}}?\W+"
                r"(?:deleted|wiped|erased|purged|removed|destroyed|dropped|overwritten|uninstalled|unpublished)\b", _I),
+    # money paid back in bulk: "Issue refunds to all clients who paid for the cancelled class"
+    re.compile(rf"\b(?:issue|send|process|give|pay)\s+(?:out\s+)?(?:full\s+|partial\s+)?refunds\b(?:\W+\w+){{0,3}}?\W+{_BULK}\b", _I),
     # a status set in bulk: "Mark all samples in the LIMS as destroyed", "flag every open claim as void"
     re.compile(rf"\b(?:mark|set|flag|record)\b(?:\W+\w+){{0,2}}?\W+{_BULK}\b(?:\W+[\w-]+){{0,6}}?\W+as\s+"
                r"(?:destroyed|deleted|lost|void(?:ed)?|closed|cancell?ed|expired|written[- ]off|disposed|dead|"

@@ -99,7 +99,7 @@ _JA_FOR = re.compile(r"\s*(?:用|向け|のため)")
 #: what ends the clause of the work: a sentence end, a semicolon, a comma or dash, a conjunction
 _FOR_BREAK = re.compile(r"[.;:!?\n。！？；]|[,，]|\s[-\u2013\u2014]\s|\b(?:and|or|but|also|then|plus)\b", re.I)
 _JA_FOR_BREAK = re.compile(r"[.;!?\n。！？；]")
-_FOR_REACH = 60
+_FOR_REACH = 100
 _TRIGGERISH = ("trigger", "repeated", "negated", "markup", "yields", "lookalike", "measure")
 _DETERMINERS = frozenset("a an the this that these those my our your his her their its some any all every each".split())
 

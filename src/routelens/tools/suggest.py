@@ -290,6 +290,11 @@ def candidate_phrases(task: str) -> list[_Phrase]:
                     normalize_text(task[p.ostart[i - 1]:p.oend[i - 1]])) == _cjk_class(
                     normalize_text(task[p.ostart[i]:p.oend[i]])) == "kata":
                 continue  # never start inside a Katakana word
+            # a phrase that starts inside a run of Han characters is the end of a compound ("発行" of 再発行): never
+            # one that goes on into a Katakana word ("合ワクチン" of 混合ワクチン, a newcomer's trial)
+            in_han = i > 0 and p.kinds[i - 1] == 2 and p.ostart[i] == p.oend[i - 1] and all(
+                "\u3400" <= c[:1] <= "\u9fff" for c in (normalize_text(task[p.ostart[i - 1]:p.oend[i - 1]]),
+                                                    normalize_text(task[p.ostart[i]:p.oend[i]])))
             for j in range(i + _CJK_MIN - 1, min(n, i + _CJK_MAX)):
                 if p.kinds[j] != 2 or any(p.ostart[k] != p.oend[k - 1] for k in range(i + 1, j + 1)):
                     break
@@ -301,7 +306,7 @@ def candidate_phrases(task: str) -> list[_Phrase]:
                     and p.ostart[j + 1] == p.oend[j] else ""
                 if after and _cjk_class(after) == _cjk_class(norm[-1]) == "kata":
                     continue  # never end inside a Katakana word
-                if norm in JA_STOP_WORDS or norm in seen:
+                if norm in JA_STOP_WORDS or norm in seen or (in_han and any(_cjk_class(c) == "kata" for c in norm)):
                     continue
                 seen.add(norm)
                 out.append(_Phrase(raw, tuple(norm[k:k + 2] for k in range(len(norm) - 1)), j - i + 1, True))

@@ -77,5 +77,5 @@ def run(args) -> int:
             print(f"      want {want}{mode}; got {got} ({d.mode}, {d.reason}): {d.message}")
     print()
     verdict = "PASS: meets the quality bar" if rep.passed else "FAIL: below the quality bar: " + "; ".join(rep.failures)
-    print(verdict + (f" (not measured, 0/0: {', '.join(untested)})" if untested else ""))
+    print(verdict + (f" (not measured, no case behind it: {', '.join(untested)})" if untested else ""))
     return 0 if rep.passed else 1

@@ -105,10 +105,10 @@ def format_fixes(fixes: list[Fix]) -> list[str]:
     lines = ["", "fixes (nothing is written: paste one into the registry, then `routelens build`):"]
     for n, f in enumerate(fixes, 1):
         who = f"{f.skill}: " if f.skill else "routing: "
-        first, *more = f.yaml.split("\n")  # a new `routing:` section is two lines
-        head = f"  {n}. {who}{FIX_KIND_WORDS.get(f.kind, f.kind)}  "
-        lines.append(head + first)
-        lines += [" " * len(head) + m for m in more]
+        # the YAML to paste on lines of its own, under the words (on one line, "add the trigger  - x" read as a
+        # typo of the output: a newcomer's trial); a new `routing:` section is two lines
+        lines.append(f"  {n}. {who}{FIX_KIND_WORDS.get(f.kind, f.kind)}:")
+        lines += ["       " + m for m in f.yaml.split("\n")]
         lines.append(f"     at {f.where} ({f.how})")
         lines.append(f"     {f.effect}")
     return lines

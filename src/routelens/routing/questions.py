@@ -1,0 +1,48 @@
+"""Whether a task is one question of general knowledge (docs/formats.md
+§6.10 "A question of general knowledge"): a question about the world, not
+the team's work, in which a lone phrase trigger is in another sense ("What
+was the final bid price in the Chelsea takeover?").
+
+Nothing in this module imports Textual.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["general_question"]
+
+
+#: a question that opens the task: a question word but "how", or an auxiliary of a yes/no question
+_QUESTION_OPENS = re.compile(r"\s*(?P<word>who|whom|whose|what's|what|which|why|when|where|is|are|was|were|will|would|"
+                             r"do|does|did|can|could|should|shall|may|might)\b", re.I)
+#: what makes a question the team's own: its people (I, we, our, "us" in lower case: "the US president" is none), its work's progress (yet, still, already), a
+#: fault (not, never, n't), the state of a task ("Has ... been signed"), what there is ("Is there any freezer space"),
+#: a request ("Can you ..."), a number (an order, a time, a flight), a choice ("... or an A/B test first?": §6.3
+#: step 8 weighs the two), the people a business serves or works with ("Can a client pick up flea treatment without
+#: seeing the vet?": a question of the practice's policy)
+_WORK_QUESTION = re.compile(r"\b(?:i|me|my|we|our|you|your|yet|still|already|not|never|or|(?:client|customer|patient|guest|"
+                            r"passenger|policyholder|claimant|tenant|staff|employee|colleague|supplier|vendor)(?:s|'s|s')?)"
+                            r"\b|(?-i:\bus\b)|n't\b|\d|"
+                            r"^\s*(?:is|are|was|were)\s+there\b", re.I)
+
+
+def general_question(text: str) -> str | None:
+    """The word opening ``text`` when the whole task is one question of
+    general knowledge (docs/formats.md §6.10 ``question``), else None: it
+    ends with "?" and opens with a question word or the auxiliary of a
+    yes/no question ("Who wrote Great Expectations ...?", "Will the Bank of
+    England cut the base rate again ...?"), and holds nothing that makes it
+    the team's own — no I, we, our, you ..., no yet, still or already (the
+    progress of work), no not, never or n't (a fault), no digit, no "or" (a
+    choice between two pieces of work), not "is there" (what there is); "has"/"have" do not open one ("Has legal review
+    cleared the ... story yet?" asks after work). "How" opens none: it asks
+    how something is done, a procedure, which is a skill's matter whoever's
+    it is ("How does clearing work?"). English only; the text as typed."""
+    body = text.strip()
+    if not body.endswith(("?", "？")) or any(c in body[:-1] for c in "?？\n"):
+        return None
+    m = _QUESTION_OPENS.match(body)
+    if m is None or _WORK_QUESTION.search(body):
+        return None
+    return m.group("word")
