@@ -16,11 +16,11 @@ __all__ = ["general_question"]
 #: a question that opens the task: a question word but "how", or an auxiliary of a yes/no question
 _QUESTION_OPENS = re.compile(r"\s*(?P<word>who|whom|whose|what's|what|which|why|when|where|is|are|was|were|will|would|"
                              r"do|does|did|can|could|should|shall|may|might)\b", re.I)
-#: what makes a question the team's own: its people (I, we, our, "us" in lower case: "the US president" is none), its work's progress (yet, still, already), a
-#: fault (not, never, n't), the state of a task ("Has ... been signed"), what there is ("Is there any freezer space"),
-#: a request ("Can you ..."), a number (an order, a time, a flight), a choice ("... or an A/B test first?": §6.3
-#: step 8 weighs the two), the people a business serves or works with ("Can a client pick up flea treatment without
-#: seeing the vet?": a question of the practice's policy)
+#: what makes a question the team's own: its people (I, we, our, "us" in lower case: "the US president" is none),
+#: its work's progress (yet, still, already), a fault (not, never, n't), the state of a task ("Has ... been
+#: signed"), what there is ("Is there any freezer space"), a request ("Can you ..."), a number (an order, a time, a
+#: flight), a choice ("... or an A/B test first?": §6.3 step 8 weighs the two), the people a business serves or
+#: works with ("Can a client pick up flea treatment without seeing the vet?": a question of the practice's policy)
 _WORK_QUESTION = re.compile(r"\b(?:i|me|my|we|our|you|your|yet|still|already|not|never|or|(?:client|customer|patient|guest|"
                             r"passenger|policyholder|claimant|tenant|staff|employee|colleague|supplier|vendor)(?:s|'s|s')?)"
                             r"\b|(?-i:\bus\b)|n't\b|\d|"
