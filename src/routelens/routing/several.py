@@ -198,6 +198,8 @@ def thing_for(c: Candidate, top: Candidate, task: str) -> bool:
 #: what offers two alternatives between the words it stands between: "A or B", "A vs B", "AまたはB", "AかBか"
 _BETWEEN = re.compile(r"\b(?:or(?!\s+(?:not|so|else|later)\b)|vs\.?|versus)\b|または|それとも|もしくは|あるいは", re.I)
 _JA_OR = re.compile(r"か(?![らもなりしわ])")
+#: "which of them" after two things joined by と weighs them against each other
+_JA_WHICH = re.compile(r"どちら|どっち")
 #: how far an alternative may stand from the word that offers it (characters)
 _ALT_REACH = 80
 #: what ends the reach of an alternative: a sentence end, or a second ask (", and", "and also", "then")
@@ -246,6 +248,10 @@ def alternatives(cands: list[Candidate], task: str) -> tuple[Candidate, Candidat
             j = _JA_OR.search(task, x[1], min(y[0], x[1] + 12))
             if j is not None and _JA_OR.search(task, y[1], y[1] + 12):
                 marks.append((j.start(), j.end()))
+            # "AとB、どちらに不備があるのか": the と between the two is an "or" when "which" follows them
+            k = task.find("と", x[1], min(y[0], x[1] + 12))
+            if k >= 0 and _JA_WHICH.search(task, y[1], y[1] + 12):
+                marks.append((k, k + 1))
     for a, b in marks:
         left = [s for s in spans if s[1] <= a and a - s[1] <= _ALT_REACH and not _ALT_END.search(task, s[1], a)]
         right = [s for s in spans if s[0] >= b and s[0] - b <= _ALT_REACH and not _ALT_END.search(task, b, s[0])]

@@ -65,7 +65,15 @@ _EN_DOUBLE_NEG = re.compile(
     r"omit|omitting|overlook|overlooking|ignore|ignoring|fail|failing|hesitate)\b", _I)
 _JA_DOUBLE_NEG = re.compile(r"(?:忘れ|省略し?|省か|スキップし?|飛ばさ|抜かさ|抜か|欠かさ|怠ら|見落とさ)$")
 _JA_BOUNDARY = "、。，．,.!！?？\n"
-_MAX_SCOPE_WORDS = 6
+_MAX_SCOPE_WORDS = 8
+#: work said to be done before the next step is asked for: "The stocktake's done already - now raise the purchase
+#: order", "The copy edit's finished; next it needs a hed and dek": the clause before the cue is not asked for
+_EN_DONE = re.compile(r"(?:\b(?:is|are|was|were|has\s+been|have\s+been)|'s|\u2019s)\s+(?:all\s+)?(?:already\s+)?"
+                      r"(?:done|finished|complete[d]?|sorted|raised|handled|submitted|filed|booked)(?:\s+already)?"
+                      r"(?=\s*(?:[;:,.]|\s[-\u2013\u2014])\s*(?:and\s+)?(?:now|next|then)\b)", _I)
+_EN_CLAUSE_START = re.compile(r"[.;:!?\n]|\s[-\u2013\u2014]\s")
+_JA_DONE = re.compile(r"(?:は|も)?(?:もう)?(?:済み|済んで|済んだ|完了し(?:て|た|ました)|終わっ(?:て|た)|終わりました)"
+                      r"(?:ので|から|います|いる|です)?[。、，．]\s*(?=次|今度|あと|これから)")
 
 _MARKUP = re.compile(r"<[^<>\n]{1,300}>|\{[^{}]{1,600}\}|\[\[[^\]]{0,300}\]\]")
 _IDENT = re.compile(r"\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+\b|\b[a-z][a-z0-9_]*\.[a-z_][a-z0-9_]+\b|"
@@ -104,7 +112,10 @@ def negated(task: str) -> list[Signal]:
     cue)``, 0-based character offsets. English cues reach forward to the
     end of their clause, at most six words; Japanese cues reach back to the
     start of theirs. Two negations in a row cancel: "don't forget to X",
-    "never skip X", "X も忘れずに" govern nothing."""
+    "never skip X", "X も忘れずに" govern nothing. Work said to be done before
+    the next step ("The stocktake's done already - now raise the purchase
+    order", "棚卸しは完了しました。次に発注を") governs its clause back to its start:
+    it is not asked for."""
     out: list[Signal] = []
     if not task:
         return out
@@ -120,7 +131,20 @@ def negated(task: str) -> list[Signal]:
             end = start + words[_MAX_SCOPE_WORDS - 1].end()
         if end > start:
             out.append((start, end, m.group()))
+    for m in _EN_DONE.finditer(task):
+        starts = [b.end() for b in _EN_CLAUSE_START.finditer(task, 0, m.start())]
+        start = starts[-1] if starts else 0
+        while start < m.start() and task[start].isspace():
+            start += 1
+        if m.start() > start:
+            out.append((start, m.start(), m.group().strip()))
     if not task.isascii():
+        for m in _JA_DONE.finditer(task):
+            i = m.start()
+            while i > 0 and task[i - 1] not in _JA_BOUNDARY:
+                i -= 1
+            if m.start() > i:
+                out.append((i, m.start(), m.group().rstrip("。、，． ")))
         for m in _JA_NEG.finditer(task):
             if _JA_DOUBLE_NEG.search(task, max(0, m.start() - 4), m.start()):
                 continue  # 忘れないで, 忘れずに: a request to do it
@@ -428,6 +452,8 @@ _WE_NEED = re.compile(r"(?:^|(?<=[.;:!?,\n]\s)|(?<=[.;:!?,\n]))\s*(?:so\s+|and\s
                       r"need\s+(?!to\b|you\b|help\b|it\b|them\b|this\b|that\b|a\s+break\b|some\s+sleep\b)", _I)
 #: "the allergens on the katsu curry need re-checking", "the rota needs to be redone": a thing said to need work
 _NEEDS_WORK = re.compile(r"\s+needs?\s+(?:(?:re-?)?[a-z]+ing\b|to\s+be\s+(?:re-?)?[a-z]+(?:ed|en|ne|t)\b)", _I)
+#: work said of a thing that names no work: "needs sorting", "needs looking at", "needs dealing with"
+_VAGUE_WORK = re.compile(r"\b(?:sort(?:ing|ed)|look(?:ing|ed)|handl(?:ing|ed)|deal(?:ing|t)|attend(?:ing|ed))\b", _I)
 _SUBJECT_START = re.compile(r"(?:^|(?<=[.;:!?,\n])\s*|\b(?:and|but|so)\s+)(?:the|our|these|those|this|that|all\s+the)\s+", _I)
 
 
@@ -455,6 +481,8 @@ def _need_asks(task: str) -> list[Signal]:
         subj = next(_SUBJECT_START.finditer(task, _clause_start(task, m.start()), m.start()), None)
         if subj is None or len(task[subj.end():m.start()].split()) > 7:
             continue
+        if _VAGUE_WORK.search(m.group()) and len(task[subj.end():m.start()].split()) <= 1:
+            continue  # "The dashboard needs sorting": which work, as "sort the dashboard" says nothing of it
         out.append((subj.start() + len(subj.group()) - len(subj.group().lstrip()), m.end(), m.group().split()[0]))
     return out
 
