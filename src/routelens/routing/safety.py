@@ -164,7 +164,7 @@ _DESTRUCTIVE = [
     re.compile(r"\bno\s+need\s+to\s+(?:check|keep|confirm|back\s*up|review|verify)\b", _I),
     re.compile(r"全件削除|全削除|本番データ削除|物理削除|一括削除|一括返金|完全削除"),
     # 全 alone, but not 全額 (the full amount: "全額返金" is one refund in full), 全然 (not at all), 全角 (full-width)
-    re.compile(rf"(?:全部|すべて|全て|一括|丸ごと|全(?![額然角])){_JA_GAP}{{0,8}}?(?:削除|消し|消す|消去|リセット|上書き|破棄|クリア|初期化|返金|"
+    re.compile(rf"(?:全部|ぜんぶ|すべて|全て|一括|一斉|丸ごと|まるごと|まとめて|一気に|根こそぎ|みんな|全(?![額然角])){_JA_GAP}{{0,8}}?(?:削除|消し|消す|消去|リセット|上書き|破棄|クリア|初期化|返金|"
                rf"アンインストール|ドロップ|キャンセル|取り消し|取消|解約|{_JA_MORE})"),
     re.compile(r"(?:削除|消去|上書き|初期化)\S{0,3}?(?:全部|すべて|全て)"),
     # a bulk word that modifies the object itself, however long the object ("全てのマイグレーションを削除して",

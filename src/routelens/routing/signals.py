@@ -57,7 +57,8 @@ _EN_NEG = re.compile(
     # asking for a refund", "we won't change the fare" (not "the page is not loading": a symptom)
     r"(?:we\s+are|i\s+am|we're|i'm)\s+not(?=\s+\w+ing\b)|(?:we|i)\s+(?:will\s+not|won'?t|shall\s+not))\b", _I)
 _JA_NEG = re.compile(r"しないで|しなくて(?:いい|良い|も)|(?:な|ら)くて(?:いい|良い|も)|ないで|不要|いらない|要らない|"
-                     r"ではなく|じゃなくて|じゃなく|以外|やめて|止めて|せずに|せず(?=[、，,])|ずに")
+                     r"ではなく|じゃなくて|じゃなく|以外|やめて|止めて|せずに|せず(?=[、，,])|ずに|"
+                     r"ではありません|じゃありません|は結構です|は必要ありません|はもういい")
 #: a negation of a verb that itself leaves something out is a request to do it: "don't forget to update the
 #: changelog", "never skip the code review", "without skipping the tests"; 忘れないで, 忘れずに, 省略せずに
 _EN_DOUBLE_NEG = re.compile(

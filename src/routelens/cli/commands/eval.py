@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+import unicodedata
 
 from routelens.cli.commands.common import diagnostics_exit, load_cases_or_exit, path_arg, pct
 from routelens.cli.commands.route import open_router
@@ -55,9 +56,12 @@ def run(args) -> int:
         print(f"  {label:<22} {shown:>7}  (bar {op} {pct(bound)})  {mark:<4}  {detail}"
               + (" (not measured)" if label in untested else ""))
     print()
-    print(f"  {'category':<14}{'cases':>6}{'routed':>8}{'right':>7}{'wrong':>7}{'missed':>8}")
+    # padded by display width: a Japanese category ("私生活") is two cells a character (a newcomer's trial)
+    wide = max([14, *(_cells(cat) + 1 for cat in rep.categories)])
+    print(f"  {'category'.ljust(wide)}{'cases':>6}{'routed':>8}{'right':>7}{'wrong':>7}{'missed':>8}")
     for cat, v in rep.categories.items():
-        print(f"  {cat:<14}{v['cases']:>6}{v['routed']:>8}{v['correct']:>7}{v['wrong']:>7}{v['missed']:>8}")
+        print(f"  {cat}{' ' * (wide - _cells(cat))}{v['cases']:>6}{v['routed']:>8}{v['correct']:>7}{v['wrong']:>7}"
+              f"{v['missed']:>8}")
     # "right" beside "routed" read as a share of the routed cases (a newcomer's trial): say what each counts
     print("  right: the expected outcome, a right route or a fallback that was due; wrong: routed where it should "
           "not, or to another skill; missed: fell back on a routable case")
@@ -79,3 +83,9 @@ def run(args) -> int:
     verdict = "PASS: meets the quality bar" if rep.passed else "FAIL: below the quality bar: " + "; ".join(rep.failures)
     print(verdict + (f" (not measured, no case behind it: {', '.join(untested)})" if untested else ""))
     return 0 if rep.passed else 1
+
+
+def _cells(text: str) -> int:
+    """Terminal cells ``text`` takes: two for a wide or full-width character
+    (East Asian width W or F), one for any other."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
