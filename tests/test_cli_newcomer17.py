@@ -95,3 +95,13 @@ def test_eval_pads_japanese_categories_by_display_width(tmp_path, capsys):
     # no index was built: both fall back, which is all this test needs; the numbers start in one column
     assert lines[head + 1:head + 3] == ["  english            1       0      0      0       1",
                                         "  私生活             1       0      0      0       1"]
+
+
+def test_a_negated_best_trigger_is_said_not_counted():
+    reg = parse_registry(b"schema_version: 1\nskills:\n  billing:\n    path: b.md\n    priority: P1\n"
+                         b"    triggers: [\xe8\xab\x8b\xe6\xb1\x82\xe6\x9b\xb8, \xe9\xa0\x98\xe5\x8f\x8e\xe6\x9b\xb8]\n",
+                         Path("skills.yaml"))
+    d = Router.from_registry(reg).route("請求書は不要です。領収書だけ再発行してください")
+    assert (d.mode, list(d.skills)) == ("index", ["billing"])
+    assert d.message.startswith('Routed to "billing": trigger "請求書" scored 100, negated: not counted (threshold 85); '
+                                'evidence: the specific word "領収書"')

@@ -641,8 +641,11 @@ def _clear_candidate(top: Match, exp: Expansion, entries: Entries, dropped: tupl
                      settings: RoutingSettings, note: str, cand: Candidate | None = None) -> Verdict:
     """Step 10: the best supported candidate, expanded."""
     counted = [p.detail for p in cand.pieces if p.counts] if cand is not None else []
-    msg = (f"Routed to {quote(top.id)}: trigger {quote(top.trigger)} scored {format_score(top.score)} "
-           f"(threshold {format_score(settings.threshold)})"
+    # the best-scoring trigger may be the one the task negates ("請求書は不要です。領収書だけ..."): say so, as the
+    # evidence names what counted (a newcomer's trial read the negated word as the reason)
+    negated = cand is not None and any(p.kind == "negated" and p.trigger == top.trigger for p in cand.pieces)
+    msg = (f"Routed to {quote(top.id)}: trigger {quote(top.trigger)} scored {format_score(top.score)}"
+           + (", negated: not counted" if negated else "") + f" (threshold {format_score(settings.threshold)})"
            + (f"; evidence: {', '.join(counted)}" if counted else "")
            + f"; expanded from {entries.display_name} {line_span(exp.source_start, exp.source_end)}")
     if exp.resolved_from == "registry":
