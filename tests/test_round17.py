@@ -72,3 +72,39 @@ def test_a_thing_needing_named_work_still_asks():
     assert asks("The dashboard needs sorting.") == []
     assert asks("The allergens on the katsu curry need re-checking") == [(0, 49, "need")]
     assert asks("The rota needs to be redone") == [(0, 27, "needs")]
+
+
+# ---------------------------------------------------------------- a consumer of the same trade (matcher 24)
+
+from routelens.text.life import private_life  # noqa: E402
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Where is my order? I bought trainers from JD Sports on Monday", "my order"),
+    ("easyJet lost my bag in Malaga", "my bag"),
+    ("My boarding pass won't load in the Emirates app", "My boarding pass"),
+    ("Missing miles from my Virgin trip to New York", "my Virgin trip"),
+    ("My windscreen got a chip on the M1", "My windscreen"),
+    # the customer's own words, reported: the business's work
+    ("A customer emailed asking where is my order for H&V-55102 - check the Royal Mail tracking", None),
+    # a software package or a delivery pipeline is no private thing
+    ("Publish my package to npm", None),
+    ("my delivery pipeline is red", None),
+])
+def test_a_consumer_of_the_same_trade(text, expected):
+    assert private_life(text) == expected
+
+
+@pytest.mark.parametrize("reg, task", [
+    ("retail-ops", "Where is my order? I bought trainers from JD Sports on Monday and the tracking hasn't updated"),
+    ("airline-ops", "My boarding pass won't load in the Emirates app and I fly in three hours"),
+])
+def test_a_consumers_own_parcel_or_flight_falls_back(routers, reg, task):
+    d = routers[reg].route(task)
+    assert (d.mode, d.reason, list(d.skills)) == ("full", "weak_evidence", [])
+
+
+def test_a_customers_reported_words_still_route(routers):
+    d = routers["retail-ops"].route("A customer emailed asking where is my order for H&V-55102 - check the Royal Mail "
+                                    "tracking and reply to them")
+    assert (d.mode, list(d.skills)) == ("index", ["carrier-tracking"])

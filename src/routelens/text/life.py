@@ -68,7 +68,8 @@ PRIVATE_WORDS = ("son", "daughter", "kid", "kids", "child", "children", "wife", 
                  "flight", "flights", "bank", "credit card", "mortgage", "insurance", "mother-in-law",
                  "father-in-law", "in-laws", "flatmate", "roommate", "housemate", "niece", "nephew", "aunt", "uncle",
                  "cousin", "fiance", "fiancee", "spouse", "stepson", "stepdaughter", "toddler", "teenager",
-                 "grandson", "granddaughter", "grandkids", "grandchildren", "house", "partner")
+                 "grandson", "granddaughter", "grandkids", "grandchildren", "house", "partner", "order", "parcel",
+                 "bag", "suitcase", "luggage", "boarding pass", "trip", "windscreen")
 #: the entries of two words (written as they are)
 _PHRASES = ("board game", "video game", "science project", "science fair", "road trip", "school project",
             "school play", "dance class", "book club", "escape room")
@@ -165,6 +166,9 @@ _PRIVATE = re.compile(r"\b(?P<whose>my|our)\s+(?:[\w'-]+\s+)?(?P<word>"
                         r"fifteen|sixteen|seventeen)[- ]year[- ]olds?)(?:'s)?\b", re.I)
 
 
+#: the people a business serves, earlier in the same sentence: their "my" is reported, not the writer's
+_REPORTED = re.compile(r"\b(?:customer|client|guest|passenger|patient|policyholder|tenant|caller|member|shopper|"
+                       r"traveller|traveler)s?\b(?:'s)?[^.!?\n]*$", re.I)
 #: words of private life after "my" only: "our house wine", "our partner hotels" are the business's
 _MY_ONLY = frozenset({"house", "partner"})
 #: Japanese seldom says "my": a word for one's family or home says it ("夫の弁当", "実家の父", "子供の宿題"); a
@@ -189,13 +193,16 @@ def private_life(text: str, writes: Callable[[str], bool] | None = None) -> str 
     "gym"), and the next such phrase is looked for; "my" stays personal
     ("my credit card" to an airline with a co-brand card); "house" and
     "partner" are private after "my" only ("our house wine", "our partner
-    hotels"). In Japanese, which seldom says "my", a word for one's family
+    hotels"); a "my" after a customer, guest, passenger ... earlier in its
+    sentence is their reported word and no private life. In Japanese, which seldom says "my", a word for one's family
     or home says it (:data:`_JA_PRIVATE`: "夫の弁当", "実家の父", "子供の宿題",
     "私の車"; not ご家族, a guest's family, nor 子供用, a thing for children).
     The words are the languages', not any registry's. Returns the words as
     the text has them."""
     for m in _PRIVATE.finditer(text):
         word = " ".join(m.group("word").lower().split())
+        if _REPORTED.search(text[max(0, m.start() - 120):m.start()]):
+            continue  # a customer's own words ("A customer emailed asking where is my order"): the business's work
         if m.group("whose").lower() != "our" or word not in _MY_ONLY and (writes is None or not writes(word)):
             return m.group()
     m = _JA_PRIVATE.search(text)
