@@ -542,10 +542,10 @@ def assess(task: PreparedTask, reached: Reached, ranked: Sequence[str], lexicon:
             # hearing aid is still under warranty, how does he get it repaired"); a phrase or a rare word beside
             # another word of the skill still adds up ("Booking the plate reader for my personal holiday week")
             said = f"{PRIVATE_SAID} ({quote(scene)})"
-            if requests is None:
+            strong = [p for p in pieces if p.kind == "trigger" and p.weight >= _STRONG]
+            if strong and requests is None:
                 requests = asks(text)
-            capped = not any(p.kind == "trigger" and p.weight >= _STRONG and within(p.span, requests) is not None
-                             for p in pieces)
+            capped = not any(within(p.span, requests) is not None for p in strong)
             first = next((p for p in pieces if p.kind == "trigger" and p.counts), None)
             pieces = [Piece(p.kind, p.text, p.span, _WEAK if p.kind == "trigger" and (p is first or not capped) else 0,
                             p.detail + said, p.trigger)

@@ -35,8 +35,10 @@ def general_question(text: str) -> str | None:
     England cut the base rate again ...?"), and holds nothing that makes it
     the team's own — no I, we, our, you ..., no yet, still or already (the
     progress of work), no not, never or n't (a fault), no digit, no "or" (a
-    choice between two pieces of work), not "is there" (what there is); "has"/"have" do not open one ("Has legal review
-    cleared the ... story yet?" asks after work). "How" opens none: it asks
+    choice between two pieces of work), no client, customer, patient ...
+    (the people a business serves), not "is there" (what there is);
+    "has"/"have" do not open one ("Has legal review cleared the ... story
+    yet?" asks after work). "How" opens none: it asks
     how something is done, a procedure, which is a skill's matter whoever's
     it is ("How does clearing work?"). English only; the text as typed."""
     body = text.strip()

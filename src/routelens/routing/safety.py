@@ -132,9 +132,11 @@ _SAFEGUARD = (r"(?:protections?|protected|safeguards?|guard\s*rails?|retention|b
 #: one unit of the gap between a Japanese bulk word and its verb: a character, or a whole Latin word or
 #: identifier ("全部のbookingを削除して": the object "booking" counts as one, as 予約 would)
 _JA_GAP = r"(?:[A-Za-z0-9_.\-]+|\S)"
-#: more Japanese destroying or irreversible verbs after a bulk word: invalidate, revoke, strike off, expire,
-#: unpublish, lift (a check), reject, withdraw, close down
-_JA_MORE = r"無効化|無効に|剥奪|抹消|失効|非公開|解除|却下|取り下げ|閉鎖"
+#: the Japanese destroying or irreversible verbs after a bulk word (docs/formats.md §6.11): delete, erase, reset,
+#: overwrite, discard, clear, initialise, uninstall, drop, cancel, revoke ...; 返金 (refund) is added where a bulk
+#: word stands before the verb, not where it modifies the object
+_JA_DESTROY = (r"削除|消し|消す|消去|リセット|上書き|破棄|クリア|初期化|アンインストール|ドロップ|キャンセル|取り消し|取消|解約|"
+               r"無効化|無効に|剥奪|抹消|失効|非公開|解除|却下|取り下げ|閉鎖")
 _DESTRUCTIVE = [
     re.compile(r"\brm\s+-(?:rf|fr|r|f)\b", _I),
     re.compile(r"\bforce[- ]push(?:ed|ing)?\b", _I),
@@ -164,15 +166,14 @@ _DESTRUCTIVE = [
     re.compile(r"\bno\s+need\s+to\s+(?:check|keep|confirm|back\s*up|review|verify)\b", _I),
     re.compile(r"全件削除|全削除|本番データ削除|物理削除|一括削除|一括返金|完全削除"),
     # 全 alone, but not 全額 (the full amount: "全額返金" is one refund in full), 全然 (not at all), 全角 (full-width)
-    re.compile(rf"(?:全部|ぜんぶ|すべて|全て|一括|一斉|丸ごと|まるごと|まとめて|一気に|根こそぎ|みんな|全(?![額然角])){_JA_GAP}{{0,8}}?(?:削除|消し|消す|消去|リセット|上書き|破棄|クリア|初期化|返金|"
-               rf"アンインストール|ドロップ|キャンセル|取り消し|取消|解約|{_JA_MORE})"),
+    re.compile(rf"(?:全部|ぜんぶ|すべて|全て|一括|一斉|丸ごと|まるごと|まとめて|一気に|根こそぎ|みんな|全(?![額然角]))"
+               rf"{_JA_GAP}{{0,8}}?(?:返金|{_JA_DESTROY})"),
     re.compile(r"(?:削除|消去|上書き|初期化)\S{0,3}?(?:全部|すべて|全て)"),
     # a bulk word that modifies the object itself, however long the object ("全てのマイグレーションを削除して",
     # "全ての振り返り資料を削除して": katakana and kanji are one character each, so the gap above was too short;
     # 全 alone only before a katakana or Latin word, "全マイグレーション": "全部終わったら古いログを削除" is no bulk)
     re.compile(r"(?:(?:全部|すべて|全て|一切)の|全(?=[\u30a1-\u30ffA-Za-z]|(?![額然角力般文部])[\u4e00-\u9fff]))"
-               r"[^、。，．,.!！?？\s]{1,24}?を\s*(?:削除|消し|消す|消去|リセット|"
-               rf"上書き|破棄|クリア|初期化|アンインストール|ドロップ|キャンセル|取り消し|取消|解約|{_JA_MORE})"),
+               rf"[^、。，．,.!！?？\s]{{1,24}}?を\s*(?:{_JA_DESTROY})"),
     # production or the main branch as the object (本番の…を削除 / 初期化)
     re.compile(rf"(?:本番|プロダクション|mainブランチ){_JA_GAP}{{0,12}}?(?:削除|消し|消す|消去|リセット|初期化|破棄|ドロップ|"
                r"アンインストール|強制プッシュ)"),

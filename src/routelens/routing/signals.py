@@ -111,8 +111,8 @@ def separate_asks(task: str, start: int, end: int) -> bool:
 def negated(task: str) -> list[Signal]:
     """The spans a negation governs (docs/formats.md §6.10): ``(start, end,
     cue)``, 0-based character offsets. English cues reach forward to the
-    end of their clause, at most six words; Japanese cues reach back to the
-    start of theirs. Two negations in a row cancel: "don't forget to X",
+    end of their clause (at most :data:`_MAX_SCOPE_WORDS` words); Japanese
+    cues reach back to the start of theirs. Two negations in a row cancel: "don't forget to X",
     "never skip X", "X も忘れずに" govern nothing. Work said to be done before
     the next step ("The stocktake's done already - now raise the purchase
     order", "棚卸しは完了しました。次に発注を") governs its clause back to its start:
@@ -133,28 +133,31 @@ def negated(task: str) -> list[Signal]:
         if end > start:
             out.append((start, end, m.group()))
     for m in _EN_DONE.finditer(task):
-        starts = [b.end() for b in _EN_CLAUSE_START.finditer(task, 0, m.start())]
-        start = starts[-1] if starts else 0
+        lo = max(0, m.start() - 200)  # as _clause_start: never a scan from a long task's start at every cue
+        start = max((b.end() for b in _EN_CLAUSE_START.finditer(task, lo, m.start())), default=lo)
         while start < m.start() and task[start].isspace():
             start += 1
         if m.start() > start:
             out.append((start, m.start(), m.group().strip()))
     if not task.isascii():
         for m in _JA_DONE.finditer(task):
-            i = m.start()
-            while i > 0 and task[i - 1] not in _JA_BOUNDARY:
-                i -= 1
+            i = _ja_clause_start(task, m.start())
             if m.start() > i:
                 out.append((i, m.start(), m.group().rstrip("。、，． ")))
         for m in _JA_NEG.finditer(task):
             if _JA_DOUBLE_NEG.search(task, max(0, m.start() - 4), m.start()):
                 continue  # 忘れないで, 忘れずに: a request to do it
-            i = m.start()
-            while i > 0 and task[i - 1] not in _JA_BOUNDARY:
-                i -= 1
+            i = _ja_clause_start(task, m.start())
             if m.start() > i:
                 out.append((i, m.start(), m.group()))
     return out
+
+
+def _ja_clause_start(task: str, pos: int) -> int:
+    """Where the Japanese clause ending at ``pos`` starts (after the last :data:`_JA_BOUNDARY` mark, or 0)."""
+    while pos > 0 and task[pos - 1] not in _JA_BOUNDARY:
+        pos -= 1
+    return pos
 
 
 #: what opens the alternative a negated clause makes way for: "No X, just Y", "No need for X - only Y", "not X

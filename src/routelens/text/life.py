@@ -174,7 +174,8 @@ _MY_ONLY = frozenset({"house", "partner"})
 #: Japanese seldom says "my": a word for one's family or home says it ("夫の弁当", "実家の父", "子供の宿題"); a
 #: one- or two-kanji word for a relative only as a word of its own (no kanji before it: 分母, 祖母 is its own) with a
 #: particle after it (not 母の日, 父の日: a shop's season); 私の/うちの/自分の before a thing of private life
-_JA_PRIVATE = re.compile(r"実家|自宅|(?<!ご)家族|うちの子|(?<![\u4e00-\u9fff])家の|(?<![ご\u4e00-\u9fff])(?:友人|友達)(?=[のがはとにもを])|"
+_JA_PRIVATE = re.compile(r"実家|自宅|(?<!ご)家族|うちの子|(?<![\u4e00-\u9fff])家の|"
+                         r"(?<![ご\u4e00-\u9fff])(?:友人|友達)(?=[のがはとにもを])|"
                          r"(?<![\u4e00-\u9fff])(?:夫|妻|旦那|嫁|息子|娘|父|母|両親|祖父|祖母|兄|姉|弟|妹|孫|義母|義父|彼氏|"
                          r"子供|子ども)(?=[のがはとにもを])(?!の日)|"
                          r"(?:私|僕|俺|自分|うち)の(?:車|犬|猫|家|スマホ|携帯|パソコン|誕生日|結婚式|趣味|子)")
@@ -194,9 +195,10 @@ def private_life(text: str, writes: Callable[[str], bool] | None = None) -> str 
     ("my credit card" to an airline with a co-brand card); "house" and
     "partner" are private after "my" only ("our house wine", "our partner
     hotels"); a "my" after a customer, guest, passenger ... earlier in its
-    sentence is their reported word and no private life. In Japanese, which seldom says "my", a word for one's family
-    or home says it (:data:`_JA_PRIVATE`: "夫の弁当", "実家の父", "子供の宿題",
-    "私の車"; not ご家族, a guest's family, nor 子供用, a thing for children).
+    sentence is their reported word and no private life. In Japanese,
+    which seldom says "my", a word for one's family or home says it
+    (:data:`_JA_PRIVATE`: "夫の弁当", "実家の父", "子供の宿題", "私の車", "友人が";
+    not ご家族, a guest's family, nor 子供用, a thing for children).
     The words are the languages', not any registry's. Returns the words as
     the text has them."""
     for m in _PRIVATE.finditer(text):

@@ -193,6 +193,11 @@ def _is_han_or_kata(c: str) -> bool:
     return 0x4E00 <= cp <= 0x9FFF or 0x3400 <= cp <= 0x4DBF or 0x30A0 <= cp <= 0x30FF or 0xF900 <= cp <= 0xFAFF
 
 
+def _is_han(c: str) -> bool:
+    """A Han character (:func:`_is_han_or_kata` but not Katakana)."""
+    return _is_han_or_kata(c) and not 0x30A0 <= ord(c) <= 0x30FF
+
+
 def _cjk_class(text: str) -> str:
     """``kata`` for a Katakana character (the first of ``text``), ``han`` otherwise."""
     return "kata" if text and 0x30A0 <= ord(text[0]) <= 0x30FF else "han"
@@ -293,8 +298,8 @@ def candidate_phrases(task: str) -> list[_Phrase]:
             # a phrase that starts inside a run of Han characters is the end of a compound ("発行" of 再発行): never
             # one that goes on into a Katakana word ("合ワクチン" of 混合ワクチン, a newcomer's trial)
             in_han = i > 0 and p.kinds[i - 1] == 2 and p.ostart[i] == p.oend[i - 1] and all(
-                "\u3400" <= c[:1] <= "\u9fff" for c in (normalize_text(task[p.ostart[i - 1]:p.oend[i - 1]]),
-                                                    normalize_text(task[p.ostart[i]:p.oend[i]])))
+                c[:1] and _is_han(c[0]) for c in (normalize_text(task[p.ostart[i - 1]:p.oend[i - 1]]),
+                                                   normalize_text(task[p.ostart[i]:p.oend[i]])))
             for j in range(i + _CJK_MIN - 1, min(n, i + _CJK_MAX)):
                 if p.kinds[j] != 2 or any(p.ostart[k] != p.oend[k - 1] for k in range(i + 1, j + 1)):
                     break
