@@ -57,7 +57,7 @@ from routelens.routing.lexicon import EVERYDAY_ZIPF, RARE_ZIPF, Lexicon
 from routelens.routing.matching import Hit, Match, PreparedTask, Reached
 from routelens.routing.pointers import instead
 from routelens.routing.counts import duration, number_verb
-from routelens.routing.questions import general_question
+from routelens.routing.questions import general_question, general_statement
 from routelens.routing.signals import (Signal, asks, fault_reports, identifiers, markup, names_more, negated,
                                       own_request, reads_phrase_as_verb, within)
 from routelens.routing.spans import Spans
@@ -89,6 +89,8 @@ _TRIGGER_WORD = "the trigger word"  # a context piece's detail: a word of anothe
 PRIVATE_SAID = ", in a sentence about private life"
 #: said after the detail of a phrase that a question of general knowledge weakens (§6.10 question)
 QUESTION_SAID = ", in a question of general knowledge"
+#: said after the detail of a phrase that a statement about the world weakens (§6.10 statement)
+STATEMENT_SAID = ", in a statement about the world, which asks for nothing"
 #: the strong trigger pieces a private scene weakens (§6.10 private): a phrase, and a rare word that no request asks
 #: for (an acronym or punctuated trigger stays a thing of the registry's world)
 _RARE = "the specific word"
@@ -316,6 +318,16 @@ def assess(task: PreparedTask, reached: Reached, ranked: Sequence[str], lexicon:
     ja_life = any(not w.isascii() for w, _ in unwritten)  # a Japanese word of everyday life (no "my" in Japanese)
     question = general_question(text)  # "Will the Bank of England cut the base rate again at its next meeting?"
     requests: list[Signal] | None = None  # the task's requests, found when a candidate first needs them
+    stated: list[bool] = []  # whether the task is a statement about the world, found when first needed
+
+    def statement() -> bool:
+        nonlocal requests
+        if not stated:
+            if requests is None:
+                requests = asks(text)
+            stated.append(general_statement(text, requests or asks(text, pronoun=True), fault_reports(text)))
+        return stated[0]
+
     found = lexicon.terms_in(task)
     spans = Spans.of(reached)
     rank = dict(zip(ranked, range(len(ranked))))
@@ -551,14 +563,14 @@ def assess(task: PreparedTask, reached: Reached, ranked: Sequence[str], lexicon:
                             p.detail + said, p.trigger)
                       if (p.kind in ("trigger", "ask") or p in lent) and p.counts else p for p in pieces]
             tier = "everyday"
-        elif question is not None:
-            # a question of general knowledge whose one piece is a phrase: the phrase in another sense ("What was
-            # the final bid price in the Chelsea takeover?"); any other piece of the registry's world would count
-            held = [p for p in pieces if p.counts]
-            if len(held) == 1 and held[0].kind == "trigger" and held[0].detail.startswith("the phrase"):
-                said = f"{QUESTION_SAID} ({quote(question)} ...?)"
-                pieces = [Piece(p.kind, p.text, p.span, _WEAK, p.detail + said, p.trigger) if p is held[0] else p
-                          for p in pieces]
+        elif (held := [p for p in pieces if p.counts]) and len(held) == 1 and held[0].kind == "trigger" and \
+                held[0].detail.startswith("the phrase") and (question is not None or statement()):
+            # a question of general knowledge or a statement about the world whose one piece is a phrase: the
+            # phrase in another sense ("What was the final bid price in the Chelsea takeover?"); any other
+            # piece of the registry's world would count
+            said = f"{QUESTION_SAID} ({quote(question)} ...?)" if question is not None else STATEMENT_SAID
+            pieces = [Piece(p.kind, p.text, p.span, _WEAK, p.detail + said, p.trigger) if p is held[0] else p
+                      for p in pieces]
         return tuple(pieces), tier, tuple(counted_spans)
 
     def own(sid: str, score: float, tp: list[tuple[tuple[int, int], Piece]]) -> Candidate:

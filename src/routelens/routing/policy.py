@@ -435,7 +435,13 @@ def _weak_sentence(cands: list[Candidate], first: Candidate | None = None, total
     neg = [p for p in c.pieces if p.kind in _NOT_COUNTED]
     trig = [p for p in c.pieces if p.kind == "trigger"]
     if not trig and neg:
-        return f"the only evidence for {quote(c.id)} does not count: {neg[0].detail}"
+        # the first candidate's word yields to another's phrase: that phrase is what the reader wants to hear of
+        # ("I was denied boarding ... what am I entitled to?": "denied boarding", not "boarding")
+        other = next((x for x in cands if x is not c and not x.dropped_by
+                      and any(p.kind == "trigger" for p in x.pieces)), None)
+        if other is None:
+            return f"the only evidence for {quote(c.id)} does not count: {neg[0].detail}"
+        c, trig = other, [p for p in other.pieces if p.kind == "trigger"]
     if trig:
         # every candidate resting on a trigger is named: "outage" for incident-response alone hid "postmortem"
         named = [(x.id, next(p for p in x.pieces if p.kind == "trigger")) for x in cands

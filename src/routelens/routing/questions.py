@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["general_question"]
+__all__ = ["general_question", "general_statement"]
 
 
 #: a question that opens the task: a question word but "how", or an auxiliary of a yes/no question
@@ -48,3 +48,34 @@ def general_question(text: str) -> str | None:
     if m is None or _WORK_QUESTION.search(body):
         return None
     return m.group("word")
+
+
+#: a finite verb of a statement: a form of be or have, a past tense ("-ed" or a common irregular one), or a
+#: verb of saying or reporting in the present ("says", "argue")
+_STATEMENT_VERB = re.compile(r"\b(?:is|are|was|were|has|have|had|[a-z]{3,}ed|got|won|lost|sold|said|told|made|took|"
+                             r"went|came|left|found|became|began|fell|rose|spent|built|ran|saw|met|held|kept|"
+                             r"says|said|announced|reported|reports|claims|argue|argues)\b")
+
+
+#: what makes a statement a piece of work: a request however short ("please", "redo it"), a need or a duty
+_WORK_STATEMENT = re.compile(r"\b(?:please|pls|needs?|must|should|has\s+to|have\s+to|due)\b", re.I)
+
+
+def general_statement(text: str, requests: list, faults: list) -> bool:
+    """Whether the whole task is a statement about the world, not a
+    request (docs/formats.md §6.10 ``statement``): English, no question
+    mark, a finite verb (be, have, a past tense, a verb of reporting), no
+    request (``requests``: :func:`routelens.routing.signals.asks`, with
+    or without ``pronoun``: "Fix it, Daventry is waiting.") and no
+    fault reported of a thing (``faults``:
+    :func:`routelens.routing.signals.fault_reports`), and nothing that
+    makes it the team's own (the words of :func:`general_question`: I,
+    we, our, you, not, a digit, a client ...): "Investigators have
+    recovered the black box from the airliner that crashed off the coast."
+    The text as typed."""
+    body = text.strip()
+    if not body.endswith(".") or not body.isascii() or "?" in body or "\n" in body or requests or faults:
+        return False
+    if _WORK_QUESTION.search(body) or _WORK_STATEMENT.search(body):
+        return False
+    return _STATEMENT_VERB.search(body) is not None

@@ -169,6 +169,18 @@ _PRIVATE = re.compile(r"\b(?P<whose>my|our)\s+(?:[\w'-]+\s+)?(?P<word>"
 #: the people a business serves, earlier in the same sentence: their "my" is reported, not the writer's
 _REPORTED = re.compile(r"\b(?:customer|client|guest|passenger|patient|policyholder|tenant|caller|member|shopper|"
                        r"traveller|traveler)s?\b(?:'s)?[^.!?\n]*$", re.I)
+#: the writer as a consumer of some business's service, asking what it owes them or what they may do: "what am I
+#: entitled to", "am I still in the cooling-off period", "will they cancel me", "should I accept it", "is it worth
+#: paying for", "can I claim ...", "the trainers I bought", "メルカリで買った", "私が乗る予定の便"
+_CONSUMER = re.compile(
+    r"\b(?:am\s+I\s+(?:still\s+)?(?:entitled|owed|eligible|covered|in\s+the\s+cooling)|"
+    r"will\s+they\s+(?:still\s+)?(?:cancel|refund|charge|pay|cover|reimburse|fine)\s+me|"
+    r"should\s+I\s+(?:accept|take|pay|claim)\s+(?:it|them|that|the|their)|"
+    r"is\s+it\s+worth\s+(?:paying|buying|getting|upgrading)|"
+    r"can\s+I\s+(?:still\s+)?(?:claim|swap|exchange|return|cancel|get\s+(?:a\s+|my\s+)?(?:refund|money))|"
+    r"I\s+(?:bought|purchased))\b|"
+    r"(?<![\u4e00-\u9fff])(?:私|僕|俺|自分)(?:が|の)(?:乗る|買った|注文した|予約した|頼んだ|スーツケース|荷物|便|注文|航空券)|"
+    r"(?<=[ァ-ヿ\u4e00-\u9fffA-Za-z])で買った")
 #: words of private life after "my" only: "our house wine", "our partner hotels" are the business's
 _MY_ONLY = frozenset({"house", "partner"})
 #: Japanese seldom says "my": a word for one's family or home says it ("夫の弁当", "実家の父", "子供の宿題"); a
@@ -198,7 +210,12 @@ def private_life(text: str, writes: Callable[[str], bool] | None = None) -> str 
     sentence is their reported word and no private life. In Japanese,
     which seldom says "my", a word for one's family or home says it
     (:data:`_JA_PRIVATE`: "夫の弁当", "実家の父", "子供の宿題", "私の車", "友人が";
-    not ご家族, a guest's family, nor 子供用, a thing for children).
+    not ご家族, a guest's family, nor 子供用, a thing for children). After
+    "my ...", before the Japanese words, the writer as some business's consumer, asking what it owes
+    them or what they may do (:data:`_CONSUMER`: "what am I entitled to",
+    "will they cancel me", "should I accept it", "is it worth paying",
+    "can I claim", "I bought", "メルカリで買った", "私が乗る予定の便"),
+    unless a customer, guest ... earlier in its sentence reports it.
     The words are the languages', not any registry's. Returns the words as
     the text has them."""
     for m in _PRIVATE.finditer(text):
@@ -207,5 +224,8 @@ def private_life(text: str, writes: Callable[[str], bool] | None = None) -> str 
             continue  # a customer's own words ("A customer emailed asking where is my order"): the business's work
         if m.group("whose").lower() != "our" or word not in _MY_ONLY and (writes is None or not writes(word)):
             return m.group()
+    m = _CONSUMER.search(text)
+    if m is not None and not _REPORTED.search(text[max(0, m.start() - 120):m.start()]):
+        return m.group()
     m = _JA_PRIVATE.search(text)
     return m.group() if m is not None else None
