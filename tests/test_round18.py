@@ -108,3 +108,35 @@ def test_consumer_questions_fall_back(routers, reg, task):
     d = routers[reg].route(task)
     assert (d.mode, d.reason, list(d.skills)) == ("full", "weak_evidence", [])
     assert "in a sentence about private life" in d.message
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("How did the markets react on the first day of trading after the election?", "How did"),
+    ("How many restaurants in Tokyo hold the top Michelin star rating this year?", "How many"),
+    # a procedure: a skill's matter
+    ("How does clearing work?", None),
+    ("How do we onboard a new starter?", None),
+])
+def test_how_did_and_how_many_ask_about_the_world(text, expected):
+    from routelens.routing.questions import general_question
+    assert general_question(text) == expected
+
+
+@pytest.mark.parametrize("reg, task", [
+    ("research-lab", "How did the markets react on the first day of trading after the election?"),
+    ("retail-ops", "How many restaurants in Tokyo hold the top Michelin star rating this year?"),
+])
+def test_questions_of_what_happened_fall_back(routers, reg, task):
+    d = routers[reg].route(task)
+    assert (d.mode, d.reason) == ("full", "weak_evidence")
+    assert "in a question of general knowledge" in d.message
+
+
+@pytest.mark.parametrize("reg, task", [
+    # "Is", "Can" with a capital: the consumer's words are found in any case
+    ("airline-ops", "Is it worth paying for an exit row seat on a 12-hour flight to Bangkok?"),
+    ("retail-ops", "Can I swap the size of the trainers I got in the Black Friday sale at Next?"),
+])
+def test_consumer_words_in_any_case(routers, reg, task):
+    d = routers[reg].route(task)
+    assert (d.mode, d.reason, list(d.skills)) == ("full", "weak_evidence", [])

@@ -13,8 +13,9 @@ import re
 __all__ = ["general_question", "general_statement"]
 
 
-#: a question that opens the task: a question word but "how", or an auxiliary of a yes/no question
-_QUESTION_OPENS = re.compile(r"\s*(?P<word>who|whom|whose|what's|what|which|why|when|where|is|are|was|were|will|would|"
+#: a question that opens the task: a question word but "how" (except "how did", "how many"), or an auxiliary of a
+#: yes/no question
+_QUESTION_OPENS = re.compile(r"\s*(?P<word>how\s+did|how\s+many|who|whom|whose|what's|what|which|why|when|where|is|are|was|were|will|would|"
                              r"do|does|did|can|could|should|shall|may|might)\b", re.I)
 #: what makes a question the team's own: its people (I, we, our, "us" in lower case: "the US president" is none),
 #: its work's progress (yet, still, already), a fault (not, never, n't), the state of a task ("Has ... been
@@ -40,7 +41,8 @@ def general_question(text: str) -> str | None:
     "has"/"have" do not open one ("Has legal review cleared the ... story
     yet?" asks after work). "How" opens none: it asks
     how something is done, a procedure, which is a skill's matter whoever's
-    it is ("How does clearing work?"). English only; the text as typed."""
+    it is ("How does clearing work?"); "how did" (what happened) and "how
+    many" (a count) open one. English only; the text as typed."""
     body = text.strip()
     if not body.endswith(("?", "？")) or any(c in body[:-1] for c in "?？\n"):
         return None

@@ -180,7 +180,7 @@ _CONSUMER = re.compile(
     r"can\s+I\s+(?:still\s+)?(?:claim|swap|exchange|return|cancel|get\s+(?:a\s+|my\s+)?(?:refund|money))|"
     r"I\s+(?:bought|purchased))\b|"
     r"(?<![\u4e00-\u9fff])(?:私|僕|俺|自分)(?:が|の)(?:乗る|買った|注文した|予約した|頼んだ|スーツケース|荷物|便|注文|航空券)|"
-    r"(?<=[ァ-ヿ\u4e00-\u9fffA-Za-z])で買った")
+    r"(?<=[ァ-ヿ\u4e00-\u9fffA-Za-z])で買った", re.I)
 #: words of private life after "my" only: "our house wine", "our partner hotels" are the business's
 _MY_ONLY = frozenset({"house", "partner"})
 #: Japanese seldom says "my": a word for one's family or home says it ("夫の弁当", "実家の父", "子供の宿題"); a
