@@ -140,3 +140,12 @@ def test_questions_of_what_happened_fall_back(routers, reg, task):
 def test_consumer_words_in_any_case(routers, reg, task):
     d = routers[reg].route(task)
     assert (d.mode, d.reason, list(d.skills)) == ("full", "weak_evidence", [])
+
+
+@pytest.mark.parametrize("reg, task", [
+    ("newsroom", "Where can I buy the Japanese edition of One Piece volume 105?"),
+    ("research-lab", "Can I pay with Visa at the kiosk in Kyoto station?"),
+])
+def test_buying_and_paying_as_a_consumer(reg, task):
+    d = bench_router(reg).route(task)
+    assert (d.mode, d.reason, list(d.skills)) == ("full", "weak_evidence", [])

@@ -178,6 +178,7 @@ _CONSUMER = re.compile(
     r"should\s+I\s+(?:accept|take|pay|claim)\s+(?:it|them|that|the|their)|"
     r"is\s+it\s+worth\s+(?:paying|buying|getting|upgrading)|"
     r"can\s+I\s+(?:still\s+)?(?:claim|swap|exchange|return|cancel|get\s+(?:a\s+|my\s+)?(?:refund|money))|"
+    r"(?:where|how)\s+can\s+I\s+(?:buy|get\s+hold\s+of)|can\s+I\s+pay\s+(?:with|by|in)|"
     r"I\s+(?:bought|purchased))\b|"
     r"(?<![\u4e00-\u9fff])(?:私|僕|俺|自分)(?:が|の)(?:乗る|買った|注文した|予約した|頼んだ|スーツケース|荷物|便|注文|航空券)|"
     r"(?<=[ァ-ヿ\u4e00-\u9fffA-Za-z])で買った", re.I)
