@@ -15,8 +15,8 @@ __all__ = ["general_question", "general_statement"]
 
 #: a question that opens the task: a question word but "how" (except "how did", "how many"), or an auxiliary of a
 #: yes/no question
-_QUESTION_OPENS = re.compile(r"\s*(?P<word>how\s+did|how\s+many|who|whom|whose|what's|what|which|why|when|where|is|are|was|were|will|would|"
-                             r"do|does|did|can|could|should|shall|may|might)\b", re.I)
+_QUESTION_OPENS = re.compile(r"\s*(?P<word>how\s+did|how\s+many|who|whom|whose|what's|what|which|why|when|where|"
+                             r"is|are|was|were|will|would|do|does|did|can|could|should|shall|may|might)\b", re.I)
 #: what makes a question the team's own: its people (I, we, our, "us" in lower case: "the US president" is none),
 #: its work's progress (yet, still, already), a fault (not, never, n't), the state of a task ("Has ... been
 #: signed"), what there is ("Is there any freezer space"), a request ("Can you ..."), a number (an order, a time, a
@@ -56,7 +56,7 @@ def general_question(text: str) -> str | None:
 #: verb of saying or reporting in the present ("says", "argue")
 _STATEMENT_VERB = re.compile(r"\b(?:is|are|was|were|has|have|had|[a-z]{3,}ed|got|won|lost|sold|said|told|made|took|"
                              r"went|came|left|found|became|began|fell|rose|spent|built|ran|saw|met|held|kept|"
-                             r"says|said|announced|reported|reports|claims|argue|argues)\b")
+                             r"says|announced|reported|reports|claims|argue|argues)\b")
 
 
 #: what makes a statement a piece of work: a request however short ("please", "redo it"), a need or a duty

@@ -212,10 +212,11 @@ def private_life(text: str, writes: Callable[[str], bool] | None = None) -> str 
     which seldom says "my", a word for one's family or home says it
     (:data:`_JA_PRIVATE`: "夫の弁当", "実家の父", "子供の宿題", "私の車", "友人が";
     not ご家族, a guest's family, nor 子供用, a thing for children). After
-    "my ...", before the Japanese words, the writer as some business's consumer, asking what it owes
-    them or what they may do (:data:`_CONSUMER`: "what am I entitled to",
-    "will they cancel me", "should I accept it", "is it worth paying",
-    "can I claim", "I bought", "メルカリで買った", "私が乗る予定の便"),
+    "my ...", before the Japanese words: the writer as some business's
+    consumer, asking what it owes them or what they may do
+    (:data:`_CONSUMER`: "what am I entitled to", "will they cancel me",
+    "should I accept it", "is it worth paying", "can I claim", "where can
+    I buy", "can I pay with", "I bought", "メルカリで買った", "私が乗る予定の便"),
     unless a customer, guest ... earlier in its sentence reports it.
     The words are the languages', not any registry's. Returns the words as
     the text has them."""
