@@ -149,3 +149,13 @@ def test_consumer_words_in_any_case(routers, reg, task):
 def test_buying_and_paying_as_a_consumer(reg, task):
     d = bench_router(reg).route(task)
     assert (d.mode, d.reason, list(d.skills)) == ("full", "weak_evidence", [])
+
+
+def test_pta_is_school_life():
+    # a PTA treasurer's own expenses are no insurer's expense claim (§6.10: a word of everyday life the registry
+    # never writes weakens a rare trigger word no request asks for)
+    from routelens.text.life import life_words
+    task = "PTAの経費精算ってどうやるの？初めて会計係になりました"
+    assert life_words(task) == [("pta", (0, 3))]
+    d = bench_router("insurance").route(task)
+    assert (d.mode, d.reason, list(d.skills)) == ("full", "weak_evidence", [])

@@ -30,7 +30,7 @@ movie movies cinema concert concerts song songs album albums novel novels poem p
 sitcom theatre theater musical karaoke podcast podcasts comedian documentary episode trailer sequel playlist
 drummer guitarist festival fete
 jigsaw crossword sudoku minecraft fortnite crochet knitting sewing pottery lego
-homework essay kindergarten classmate classmates thesis dissertation phd
+homework essay kindergarten classmate classmates thesis dissertation phd pta
 lawn garden gardening backyard remodel renovation plumber
 recipe recipes baking sourdough barbecue bbq picnic
 selfie selfies
@@ -56,7 +56,7 @@ _KINDS = (
       "wrists", "spine", "tooth", "teeth", "toothache", "headache", "migraine", "surgery", "physio",
       "physiotherapy", "injury", "injuries", "pregnancy", "pregnant", "allergy", "insomnia", "acne")),
     (("pupil", "pupils", "student", "students", "school", "schools", "teacher", "teachers"),
-     ("homework", "essay", "kindergarten", "classmate", "classmates", "thesis", "dissertation", "phd")),
+     ("homework", "essay", "kindergarten", "classmate", "classmates", "thesis", "dissertation", "phd", "pta")),
 )
 #: the words that put a task in private life after "my" or "our" (docs/formats.md §6.10 ``private``): family,
 #: a pet, home, a personal thing, leisure, travel, personal finance ("my gym", "our neighbour", "my credit card")
