@@ -8,7 +8,8 @@ import pytest
 
 from routelens.registry.load import parse_registry
 from routelens.routing.router import Router
-from routelens.routing.signals import asks, fault_reports
+from routelens.routing.faults import fault_reports
+from routelens.routing.signals import asks
 
 REG = """schema_version: 1
 skills:

@@ -9,7 +9,8 @@ import pytest
 
 from conftest import bench_router
 from routelens.routing.questions import general_statement
-from routelens.routing.signals import asks, fault_reports
+from routelens.routing.faults import fault_reports
+from routelens.routing.signals import asks
 
 REGS = ("airline-ops", "hospitality", "insurance", "research-lab", "retail-ops")
 
@@ -159,3 +160,35 @@ def test_pta_is_school_life():
     assert life_words(task) == [("pta", (0, 3))]
     d = bench_router("insurance").route(task)
     assert (d.mode, d.reason, list(d.skills)) == ("full", "weak_evidence", [])
+
+
+@pytest.mark.parametrize("task, expected", [
+    ("レジが固まって会計できない", [(0, 6, "固まっ", 2)]),
+    ("ＰＯＳが落ちた、渋谷店", [(0, 7, "落ちた", 3)]),
+    ("ﾚｼﾞのレシートが出ない", [(0, 12, "出ない", 8)]),
+    ("天気が良い", []),
+])
+def test_japanese_fault_reports(task, expected):
+    assert fault_reports(task) == expected
+
+
+@pytest.mark.parametrize("reg, task, skills", [
+    ("hospitality", "レジが固まって会計できない", ["pos-support"]),
+    ("hospitality", "ＰＯＳが落ちた、渋谷店", ["pos-support"]),
+    ("hospitality", "ﾚｼﾞのレシートが出ない", ["pos-support"]),
+])
+def test_japanese_fault_asks_for_its_subject(reg, task, skills):
+    d = bench_router(reg).route(task)
+    assert (d.mode, list(d.skills)) == ("index", skills)
+    assert any(p.kind == "ask" for c in d.evidence if c.id == skills[0] for p in c.pieces)
+
+
+@pytest.mark.parametrize("reg, task, reason", [
+    # a computer's mouse is no lab animal: the trigger does not open the fault's subject
+    ("research-lab", "パソコンのマウスが反応しない", "weak_evidence"),
+    # the word and the fault, nothing more: underspecified
+    ("data-platform", "テストが落ちてます", "weak_evidence"),
+])
+def test_japanese_fault_that_asks_nothing(reg, task, reason):
+    d = bench_router(reg).route(task)
+    assert (d.mode, d.reason) == ("full", reason)

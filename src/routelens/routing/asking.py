@@ -82,7 +82,7 @@ def counted_ask(pieces: list[Piece], text: str, lexicon: Lexicon) -> Piece | Non
     return Piece("ask", said, p.span, _WEAK, f"the task counts them ({quote(said)})", "") if said else None
 
 
-def _askable_ja(p: Piece, text: str, lexicon: Lexicon, ja_life: bool) -> bool:
+def _askable_ja(p: Piece, text: str, lexicon: Lexicon, ja_life: bool, faults: Sequence[Signal] = ()) -> bool:
     """A Japanese everyday word below Zipf :data:`_SENSES_ZIPF` that a request
     can back (docs/formats.md §6.10 ``ask``), as a fairly common one: the
     word is the request's object or its verb, in a task that says more than
@@ -90,11 +90,29 @@ def _askable_ja(p: Piece, text: str, lexicon: Lexicon, ja_life: bool) -> bool:
     (:func:`~routelens.routing.signals.ja_asked_word`: "この資料を翻訳して";
     "テストを直して" is underspecified), and no Japanese word of everyday life
     that the registry does not write sets the scene (``ja_life``: "子供の宿題の
-    翻訳を手伝って"; Japanese seldom says "my")."""
+    翻訳を手伝って"; Japanese seldom says "my"), or the word is the subject
+    of a fault reported of it (``faults``: "レジが固まって会計できない")."""
     if not p.detail.startswith("the everyday word") or p.trigger.isascii():
         return False
     z = lexicon.specificity(p.trigger)[1]
-    return z is not None and z < _SENSES_ZIPF and not ja_life and ja_asked_word(text, p.span)
+    return z is not None and z < _SENSES_ZIPF and not ja_life and (
+        ja_asked_word(text, p.span) or _fault_of(p.span, faults, text))
+
+
+#: what may end a Japanese fault and says nothing more: "テストが落ちてます"
+_JA_FAULT_END = _re.compile(r"[てたるいすまし]*[。、！!？?\s]*")
+
+
+def _fault_of(span: tuple[int, int], faults: Sequence[Signal], text: str) -> bool:
+    """Whether a Japanese fault reported of a thing (``faults``) has the word
+    at ``span`` open its subject ("レジが固まって", "レジのレシートが出ない"; not
+    "パソコンのマウスが反応しない", a computer's mouse) and the task says more
+    than the word and the fault ("テストが落ちてます" is underspecified)."""
+    f = within(span, list(faults))
+    if f is None or f[0] != span[0]:
+        return False
+    more = text[span[1]:f[1] - len(f[2])].lstrip("のがは") + text[f[1]:]
+    return _JA_FAULT_END.fullmatch(more) is None
 
 
 #: request verbs that say nothing of the work: "check the booking" could be any skill's booking
@@ -119,7 +137,8 @@ def _bare(text: str, verb: str, trigger: str) -> bool:
 
 def asked(pieces: list[Piece], requests: list[Signal], mixups: list[tuple[int, int]], text: str,
            lexicon: Lexicon | None = None,
-           excluded: Sequence[tuple[tuple[int, int], tuple[int, int]]] = (), ja_life: bool = False) -> Piece | None:
+           excluded: Sequence[tuple[tuple[int, int], tuple[int, int]]] = (), ja_life: bool = False,
+           faults: Sequence[Signal] = ()) -> Piece | None:
     """The ``ask`` piece (docs/formats.md §6.10) of a candidate whose only
     counted trigger is one fairly common word that the task asks for: the
     word is the request's verb or inside its object ("Write April's
@@ -130,12 +149,15 @@ def asked(pieces: list[Piece], requests: list[Signal], mixups: list[tuple[int, i
     ``excluded``: ``(trigger span, not_when span)`` of each trigger of a
     skill its ``not_when`` dropped (character offsets into ``text``): a
     request holding one besides this word is for that excluded work and asks
-    nothing of this candidate, unless the ``not_when`` lies on this word."""
+    nothing of this candidate, unless the ``not_when`` lies on this word.
+    ``faults``: the Japanese faults reported of a thing among ``requests``
+    (:func:`~routelens.routing.faults.fault_reports`: "レジが固まって"): the
+    word is their subject, which they ask help with."""
     counted = [p for p in pieces if p.kind == "trigger" and p.counts]
     if len(counted) != 1 or not (
             counted[0].detail.startswith(_ASKABLE)
             or (lexicon is not None and _askable_typo(counted[0], lexicon))
-            or (lexicon is not None and _askable_ja(counted[0], text, lexicon, ja_life))
+            or (lexicon is not None and _askable_ja(counted[0], text, lexicon, ja_life, faults))
             or (counted[0].detail.startswith(_SHAPE_DETAILS) and counted[0].detail.endswith(NO_WORLD))):
         return None
     p = counted[0]
@@ -152,7 +174,7 @@ def asked(pieces: list[Piece], requests: list[Signal], mixups: list[tuple[int, i
         return None  # the request is for a trigger of a skill its not_when rules out ("Booking flights for my
         # personal holiday": the booking is of flights, not of this skill's instruments); unless that not_when
         # is this word, which hands the task over to this skill ("debug the dockerfile", docker: not_when debug)
-    if not verb.isascii() and not ja_object(text, r, p.span):
+    if not verb.isascii() and r not in faults and not ja_object(text, r, p.span):
         return None  # "デプロイして": the request names nothing to work on
     if verb.isascii() and _bare(text, verb, p.text):
         return None  # "check the booking": a generic verb and the word, nothing else to tell which work

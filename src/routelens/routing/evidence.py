@@ -58,7 +58,8 @@ from routelens.routing.matching import Hit, Match, PreparedTask, Reached
 from routelens.routing.pointers import instead
 from routelens.routing.counts import duration, number_verb
 from routelens.routing.questions import general_question, general_statement
-from routelens.routing.signals import (Signal, asks, fault_reports, identifiers, markup, names_more, negated,
+from routelens.routing.faults import fault_reports
+from routelens.routing.signals import (Signal, asks, identifiers, markup, names_more, negated,
                                       own_request, reads_phrase_as_verb, within)
 from routelens.routing.spans import Spans
 from routelens.text.life import life_words, private_life
@@ -506,7 +507,8 @@ def assess(task: PreparedTask, reached: Reached, ranked: Sequence[str], lexicon:
             faults = [f[:3] for f in fault_reports(text) if not any(
                 f[0] <= a and b <= f[3] and (a, b) not in mine for a, b in trigger_spans)]
             ask = _asked(pieces, requests + faults if faults else requests,
-                         [m.span for o, m in not_when.items() if o != sid], text, lexicon, excluded, ja_life)
+                         [m.span for o, m in not_when.items() if o != sid], text, lexicon, excluded, ja_life,
+                         [f for f in faults if not f[2].isascii()])
             if ask is None:
                 ask = own_ask(sid, pieces, requests)
             if ask is None:

@@ -70,7 +70,7 @@ def general_statement(text: str, requests: list, faults: list) -> bool:
     request (``requests``: :func:`routelens.routing.signals.asks`, with
     or without ``pronoun``: "Fix it, Daventry is waiting.") and no
     fault reported of a thing (``faults``:
-    :func:`routelens.routing.signals.fault_reports`), and nothing that
+    :func:`routelens.routing.faults.fault_reports`), and nothing that
     makes it the team's own (the words of :func:`general_question`: I,
     we, our, you, not, a digit, a client ...): "Investigators have
     recovered the black box from the airliner that crashed off the coast."

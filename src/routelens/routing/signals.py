@@ -22,8 +22,8 @@ written, not lists of any registry's words:
   "。", "、", "それと", "あと", "また", "ついでに", "加えて", the te-form "して、"
   and "してYも"), for several needs;
 - :func:`asks`: the requests, with the needs said of a thing ("we need
-  ...", "the X needs re-checking"); :func:`fault_reports`: the faults
-  reported of a thing ("the dishwasher is broken").
+  ...", "the X needs re-checking"); the faults reported of a thing ("the
+  dishwasher is broken") are :mod:`routelens.routing.faults`'s.
 
 Numbers (a number used as a verb, a duration, a counted plural) are
 :mod:`routelens.routing.counts`'s.
@@ -38,7 +38,7 @@ from typing import Callable, Sequence
 from routelens.text.verbs import a_verb, never_a_verb
 
 __all__ = ["negated", "contrast", "markup", "identifiers", "clause_breaks",
-           "separate_asks", "and_request", "asks", "fault_reports", "ja_object", "within", "own_request",
+           "separate_asks", "and_request", "asks", "clause_start", "ja_clause_start", "SUBJECT_START", "ja_object", "within", "own_request",
            "names_more", "ja_asked_word", "reads_phrase_as_verb", "SENTENCE_BODY", "Signal"]
 
 #: ``(start, end, text)``: a span of the task as typed and what it says
@@ -133,7 +133,7 @@ def negated(task: str) -> list[Signal]:
         if end > start:
             out.append((start, end, m.group()))
     for m in _EN_DONE.finditer(task):
-        lo = max(0, m.start() - 200)  # as _clause_start: never a scan from a long task's start at every cue
+        lo = max(0, m.start() - 200)  # as clause_start: never a scan from a long task's start at every cue
         start = max((b.end() for b in _EN_CLAUSE_START.finditer(task, lo, m.start())), default=lo)
         while start < m.start() and task[start].isspace():
             start += 1
@@ -141,19 +141,19 @@ def negated(task: str) -> list[Signal]:
             out.append((start, m.start(), m.group().strip()))
     if not task.isascii():
         for m in _JA_DONE.finditer(task):
-            i = _ja_clause_start(task, m.start())
+            i = ja_clause_start(task, m.start())
             if m.start() > i:
                 out.append((i, m.start(), m.group().rstrip("。、，． ")))
         for m in _JA_NEG.finditer(task):
             if _JA_DOUBLE_NEG.search(task, max(0, m.start() - 4), m.start()):
                 continue  # 忘れないで, 忘れずに: a request to do it
-            i = _ja_clause_start(task, m.start())
+            i = ja_clause_start(task, m.start())
             if m.start() > i:
                 out.append((i, m.start(), m.group()))
     return out
 
 
-def _ja_clause_start(task: str, pos: int) -> int:
+def ja_clause_start(task: str, pos: int) -> int:
     """Where the Japanese clause ending at ``pos`` starts (after the last :data:`_JA_BOUNDARY` mark, or 0)."""
     while pos > 0 and task[pos - 1] not in _JA_BOUNDARY:
         pos -= 1
@@ -458,7 +458,9 @@ _WE_NEED = re.compile(r"(?:^|(?<=[.;:!?,\n]\s)|(?<=[.;:!?,\n]))\s*(?:so\s+|and\s
 _NEEDS_WORK = re.compile(r"\s+needs?\s+(?:(?:re-?)?[a-z]+ing\b|to\s+be\s+(?:re-?)?[a-z]+(?:ed|en|ne|t)\b)", _I)
 #: work said of a thing that names no work: "needs sorting", "needs looking at", "needs dealing with"
 _VAGUE_WORK = re.compile(r"\b(?:sort(?:ing|ed)|look(?:ing|ed)|handl(?:ing|ed)|deal(?:ing|t)|attend(?:ing|ed))\b", _I)
-_SUBJECT_START = re.compile(r"(?:^|(?<=[.;:!?,\n])\s*|\b(?:and|but|so)\s+)(?:the|our|these|those|this|that|all\s+the)\s+", _I)
+#: the determiner that opens a clause's subject ("the allergens ...", "and our till ...")
+SUBJECT_START = re.compile(r"(?:^|(?<=[.;:!?,\n])\s*|\b(?:and|but|so)\s+)(?:the|our|these|those|this|that|all\s+the)\s+",
+                           _I)
 
 
 def _need_asks(task: str) -> list[Signal]:
@@ -482,7 +484,7 @@ def _need_asks(task: str) -> list[Signal]:
             need = task.lower().rindex("need", m.start(), m.end())
             out.append((need, obj[-1].end(), task[need:need + 4]))
     for m in _NEEDS_WORK.finditer(task):
-        subj = next(_SUBJECT_START.finditer(task, _clause_start(task, m.start()), m.start()), None)
+        subj = next(SUBJECT_START.finditer(task, clause_start(task, m.start()), m.start()), None)
         if subj is None or len(task[subj.end():m.start()].split()) > 7:
             continue
         if _VAGUE_WORK.search(m.group()) and len(task[subj.end():m.start()].split()) <= 1:
@@ -491,7 +493,7 @@ def _need_asks(task: str) -> list[Signal]:
     return out
 
 
-def _clause_start(task: str, pos: int) -> int:
+def clause_start(task: str, pos: int) -> int:
     """Where the clause holding ``pos`` starts: after the last punctuation of
     :data:`_CLAUSE_STOP` before it, looked for in the 200 characters before
     ``pos`` only (a subject read here is a few words long; a task of a
@@ -501,41 +503,6 @@ def _clause_start(task: str, pos: int) -> int:
 
 
 @functools.lru_cache(maxsize=32)
-def fault_reports(task: str) -> list[tuple[int, int, str, int]]:
-    """The faults the task reports of a thing (docs/formats.md §6.10
-    ``ask``): a clause whose subject opens with "the", "our", "this" ...
-    (at most 5 more words; not "my": private life) and goes on with a
-    fault ("is broken", "is leaking", "won't open", "keeps jamming", "has
-    stopped working"): "The till at Soho won't open the cash drawer", "The
-    dishwasher is broken". From the subject's
-    determiner to the fault, ``said`` the fault's last word, and where the
-    subject ends (the fault's start): ``(start, end, said, subject_end)``. A ticket
-    reporting a fault asks for help with the thing, as a request does; the
-    caller grants it only when the subject names one candidate's trigger
-    ("The forecast dashboard ... is broken" does not say whether the
-    forecast or the dashboard is). Do not mutate the list returned."""
-    out: list[tuple[int, int, str, int]] = []
-    for m in _FAULT.finditer(task):
-        subj = next(_SUBJECT_START.finditer(task, _clause_start(task, m.start()), m.start()), None)
-        if subj is None or len(task[subj.end():m.start()].split()) > 5:
-            continue
-        out.append((subj.start() + len(subj.group()) - len(subj.group().lstrip()), m.end(), m.group().split()[-1],
-                    m.start()))
-    return out
-
-
-#: a fault reported of a thing ("The till at Soho won't open the cash drawer", "the dishwasher is broken"): a
-#: request for help with it, as a ticket is
-_FAULT = re.compile(
-    r"\s+(?:(?:is|are|was|were)\s+(?:still\s+|now\s+|completely\s+|totally\s+)?(?:broken|leaking|faulty|jammed|stuck|"
-    r"frozen|dead|offline|down|not\s+working|out\s+of\s+order|playing\s+up|acting\s+up|malfunctioning|"
-    r"overheating|blocked|clogged)|(?:won'?t|will\s+not|doesn'?t|does\s+not|don'?t|do\s+not|can'?t|cannot)\s+"
-    r"(?:open|start|print|work|turn\s+on|switch\s+on|connect|load|close|boot|drain|heat|cool|charge|sync|lock|"
-    r"unlock|scan)|keeps?\s+(?:failing|crashing|breaking|leaking|jamming|freezing|tripping|cutting\s+out)|"
-    r"(?:has|have)\s+(?:stopped\s+working|broken|died|crashed|frozen|failed)|stopped\s+working|"
-    r"(?:broke|died|crashed|froze)\b)", _I)
-
-
 @functools.lru_cache(maxsize=32)
 def _asks_once(text: str) -> list[Signal]:
     """:func:`asks`, once per task (the several-needs tests ask it for each
