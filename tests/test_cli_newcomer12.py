@@ -40,8 +40,9 @@ def test_no_fix_when_the_matched_words_are_triggers_already(tmp_path: Path, caps
     assert out[1] == "reason:   weak_evidence"
     # it said "no skill came close enough" right under a match scoring 100
     assert out[-1] == ("fixes: none found: the words that matched are triggers already, and the task has no longer "
-                       "phrase around them to propose; add a trigger that says this work to the skill you meant, then "
-                       "`routelens build`")
+                       "phrase around them to propose; if it is work for one of your skills, add a trigger that says "
+                       "this work to that skill, then `routelens build`; a sentence that asks no work of this registry "
+                       "is right to fall back")
 
 
 def test_check_says_a_hand_edited_range_was_edited(tmp_path: Path, capsys):

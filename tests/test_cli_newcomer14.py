@@ -87,7 +87,8 @@ def test_no_fix_note_for_a_japanese_sentence_reads_as_english():
 
     assert no_fix_note({"candidates": 0}, True) == (
         "fixes: none found: the words that matched are triggers already, and the task has no longer phrase around "
-        "them to propose; add a trigger that says this work to the skill you meant, then `routelens build`")
+        "them to propose; if it is work for one of your skills, add a trigger that says this work to that skill, "
+        "then `routelens build`; a sentence that asks no work of this registry is right to fall back")
 
 
 @pytest.mark.parametrize("key, said", [

@@ -305,8 +305,9 @@ def test_route_says_when_no_fix_was_found(reg_path, capsys):
     assert main(["route", "バックアップを取ってください", "--registry", str(reg_path)]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[1] == "reason:   no_match"
-    assert out[-1] == ("fixes: none found: no skill came close enough to propose an edit from the task; add a "
-                       "trigger that says this work to the skill you meant, then `routelens build`")
+    assert out[-1] == ("fixes: none found: no skill came close enough to propose an edit from the task; if it is "
+                       "work for one of your skills, add a trigger that says this work to that skill, then `routelens "
+                       "build`; a sentence that asks no work of this registry is right to fall back")
     # with --no-fixes nothing is said about them
     assert main(["route", "バックアップを取ってください", "--registry", str(reg_path), "--no-fixes"]) == 0
     assert "fixes" not in capsys.readouterr().out

@@ -344,3 +344,18 @@ def test_paths_show_never_names_a_folder_as_dot(tmp_path, monkeypatch):
     (tmp_path / "elsewhere").mkdir()
     monkeypatch.chdir(tmp_path / "elsewhere")
     assert paths.show(tmp_path / "reg") == str(tmp_path / "reg")
+
+
+def test_freshness_block_says_a_body_edit_fails_check(bundled):
+    # a newcomer's trial: the header said FRESH (the registry's hash, docs/formats.md §3.5) while `routelens check`
+    # failed on a body edited since the build; the F3 block says so beside the badge
+    from routelens.tui.model import analyze
+    from routelens.tui.screens.stats import freshness_lines
+
+    body = bundled.parent / "skills" / "debugging.md"
+    body.write_text(body.read_text(encoding="utf-8") + "\nReproduce on a clean checkout first.\n", encoding="utf-8")
+    snap = load(Paths.make(bundled), with_router=False)
+    assert snap.freshness.state == "fresh"
+    shown = freshness_lines(snap, analyze(snap)).plain
+    assert ("a skill's body changed since it was built (the registry did not). `routelens check` fails until F5 "
+            "rebuilds.") in shown

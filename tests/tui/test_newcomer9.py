@@ -64,7 +64,7 @@ def test_a_disabled_candidate_the_fallback_names_comes_after_the_live_one(bundle
     assert [m.id for m in d.matches] == ["legacy-deploy", "release"]
     assert dropped_of(d) == {"legacy-deploy": "disabled"}
     assert [(h.id, h.role, h.why, h.start, h.end) for h in hits_of(d, snap.registry)] == [
-        ("release", "match", None, 350, 359),
+        ("release", "unselected", None, 350, 359),
         ("legacy-deploy", "dropped", "disabled", 361, 370),
     ]
     # routed past a disabled match: the chosen one first, the dropped one marked
@@ -83,8 +83,9 @@ async def test_the_fallback_on_a_disabled_skill_leads_with_the_live_candidate(bu
         await settle(app, pilot)
         await _type(app, pilot, "run capistrano to cut a release")
         table = app.query_one("#matches", HitsTable)
-        assert [(h.id, h.role) for h in table.hits] == [("release", "match"), ("legacy-deploy", "dropped")]
+        assert [(h.id, h.role) for h in table.hits] == [("release", "unselected"), ("legacy-deploy", "dropped")]
         assert table.cursor_row == 0 and app.main.current.id == "release"
+        assert table.get_row_at(0)[0].plain == "release  not selected"
         assert table.get_row_at(1)[0].plain == "legacy-deploy  dropped: disabled"
         lines = app.main.decision_panel.selected.content.plain.split("\n")
         assert lines[1:] == ["evidence release · not selected: disabled skill",

@@ -84,14 +84,19 @@ class Fix:
                 "effect": self.effect, "routes_to": list(self.routes_to)}
 
 
-def _case_effect(before: list, new: Router, cases: Sequence[Case], file: str) -> tuple[str, int]:
+def _case_effect(before: list, new: Router, cases: Sequence[Case], file: str, task: str = "") -> tuple[str, int]:
     """What an edit changes for the labelled cases, one clause, and how
-    many cases it makes worse. ``before``: the cases' results unpatched."""
+    many cases it makes worse. ``before``: the cases' results unpatched;
+    ``task``: the task being fixed, whose own labelled case (the same text,
+    whitespace aside) is no "more" case: the effect already says what
+    happens to this task."""
     after = score(list(cases), [new.route(c.task) for c in cases]).results
     good = ("correct", "fallback_ok")
-    fixed = [a for b, a in zip(before, after) if a.outcome in good and b.outcome not in good]
-    broken = [a for b, a in zip(before, after) if b.outcome in good and a.outcome not in good]
-    other = [a for b, a in zip(before, after) if a.outcome != b.outcome and a not in fixed and a not in broken]
+    same = " ".join(task.split())
+    pairs = [(b, a) for b, a in zip(before, after) if not same or " ".join(str(a.case.task).split()) != same]
+    fixed = [a for b, a in pairs if a.outcome in good and b.outcome not in good]
+    broken = [a for b, a in pairs if b.outcome in good and a.outcome not in good]
+    other = [a for b, a in pairs if a.outcome != b.outcome and a not in fixed and a not in broken]
 
     def where(rs) -> str:
         return ", ".join(f"{file}:{r.case.line}" for r in rs[:5]) + (f" and {len(rs) - 5} more" if len(rs) > 5 else "")
@@ -249,7 +254,7 @@ def fixes_for(decision: Decision, reg: Registry, raw: bytes | None = None, cases
             effect += f", and {what}"
         harm = 0
         if cases:
-            clause, harm = _case_effect(before, new, cases, cases_file)
+            clause, harm = _case_effect(before, new, cases, cases_file, decision.task)
             effect += "; " + clause
         else:
             effect += ("; check it against labelled cases with `routelens suggest CASES`" if kind == "add_trigger"

@@ -1293,7 +1293,8 @@ def hits_of(decision: Any, reg: Registry | IndexRanges) -> list[Hit]:
     selected or named in its message), then the rest, each group in router
     order, and in each group the live candidates before those the decision
     dropped (:func:`dropped_of`, role ``dropped``: a disabled skill the
-    fallback names is never hit 1, as if it were the route; a
+    fallback names is never hit 1, as if it were the route; a match of a
+    skill the decision did not select has role ``unselected``; a
     composition named as ``$id`` is a ``compositions`` hit with its own
     range) — each selected skill without a match, and the forced rule.
     Each entry appears once. ``reg``: the parsed registry, or before the
@@ -1318,9 +1319,12 @@ def hits_of(decision: Any, reg: Registry | IndexRanges) -> list[Hit]:
     dropped = dropped_of(decision)
     # stable: router order within each group
     ordered = sorted(decision.matches, key=lambda m: (m.id not in about, m.id in dropped))
+    chosen = set(decision.skills)  # a match of any other skill says "not selected" (a newcomer read a lone
+    # matched row of a fallback as the route)
     for m in ordered:
         # a composition named with $id joins the matches (docs/formats.md §6.4): its row is the composition's
-        kind, role = ("compositions", "composition") if m.id in named else ("skills", "match")
+        kind, role = ("compositions", "composition") if m.id in named else (
+            "skills", "match" if m.id in chosen else "unselected")
         why = dropped.get(m.id) if kind == "skills" else None
         s, e = _entry_range(reg, kind, m.id)
         add(Hit(kind, m.id, "dropped" if why else role, s, e, m.score, m.trigger, tuple(m.span), why))

@@ -319,5 +319,7 @@ def no_fix_note(tally: dict[str, int], matched: bool = False) -> str:
     tried = (f"none of the {n} edits tried (triggers taken from the task, not_when, settings) routes it"
              if n else "the words that matched are triggers already, and the task has no longer phrase around them to propose"
              if matched else "no skill came close enough to propose an edit from the task")
-    return f"fixes: none found: {tried}; add a trigger that says this work to the skill you meant, then `routelens build`"
+    return (f"fixes: none found: {tried}; if it is work for one of your skills, add a trigger that says this work "
+            "to that skill, then `routelens build`; a sentence that asks no work of this registry is right to fall "
+            "back")
 

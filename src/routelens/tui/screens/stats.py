@@ -85,9 +85,11 @@ def freshness_lines(snap: Snapshot, analysis: Analysis | None) -> Content:
     out = out + Content.assemble("\n", where)
     chk = analysis.check
     if state == "fresh" and not chk.ok:
-        hand = [p for p in chk.problems if "hand-edited" in p or "differs" in p]
+        # fresh is the registry's hash (docs/formats.md §3.5); a body edited since the build changes the index's
+        # terms all the same, and `routelens check` fails: say so beside the badge, not only in "what changed"
+        hand = [p for p in chk.problems if "hand-edited" in p or "differs" in p or "body changed" in p]
         if hand:
-            out = out + Content.styled("\n" + hand[0], "$warning")
+            out = out + Content.styled("\n" + hand[0] + " `routelens check` fails until F5 rebuilds.", "$warning")
     return out
 
 

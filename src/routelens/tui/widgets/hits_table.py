@@ -25,6 +25,7 @@ __all__ = ["HitsTable"]
 _ROLE = {
     "composition": ("composition", "bold $accent"),
     "match": ("", ""),
+    "unselected": ("not selected", "$text-muted"),
     "selected": ("selected", "$accent"),
     "rule": ("forced rule", "bold $warning"),
     "near": ("", ""),
