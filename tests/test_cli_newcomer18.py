@@ -27,3 +27,20 @@ def test_a_fix_does_not_count_the_task_itself_as_one_more_case(tmp_path, monkeyp
                      "     at skills.yaml:227 (a new line after line 226, the last item of "
                      "skills.accessibility-audit.triggers)",
                      f"     routes this task to accessibility-audit; routes 1 more labelled case right ({cases}:6)"]
+
+
+def test_a_tight_budget_says_the_terms_were_left_out(tmp_path, capsys):
+    # max_index_ratio 0.10 emptied every skill's terms, and build said only "EXCEEDED"
+    import shutil
+
+    shutil.copytree(ROOT / "skills", tmp_path / "skills")
+    text = (ROOT / "skills.yaml").read_text(encoding="utf-8")
+    lines = [("  max_index_ratio: 0.10" if ln.startswith("  max_index_ratio:") else ln) for ln in text.split("\n")]
+    (tmp_path / "skills.yaml").write_text("\n".join(lines), encoding="utf-8")
+    assert main(["build", "--registry", str(tmp_path / "skills.yaml")]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[-1].startswith("  every skill's domain terms were left out to fit (docs/formats.md §3.7: routing rests "
+                              "on the triggers alone); 2,381 of the index's chars are its header and word lists")
+    # within its budget nothing is said of them
+    assert main(["build", "--registry", str(ROOT / "skills.yaml"), "--out", str(tmp_path / "gen")]) == 0
+    assert "left out" not in capsys.readouterr().out

@@ -92,15 +92,19 @@ def budget_advice(index_data: bytes, max_index_ratio: float) -> str:
     §5.2), for people: how many of the index's characters are not its
     entries (its header and word lists, which do not shrink with the
     registry: a registry of a few skills fills its budget with them), and
-    the setting that moves the budget. Raises ``ValueError`` for bytes that
-    are not a JSON index."""
+    the setting that moves the budget; first, when no skill keeps a domain
+    term, that they were all left out to fit (§3.7). Raises ``ValueError``
+    for bytes that are not a JSON index."""
     text = index_data.decode("utf-8").rstrip("\n")
     found = _rows_from_text(text)
     if found is None:
         obj = json.loads(text)
         found = [(kind, row[0], len(compact(row))) for key, kind in _SECTIONS for row in obj.get(key, [])]
     rest = len(text) - sum(n + 1 for _, _, n in found)
-    return (f"{rest:,} of the index's chars are its header and word lists, which do not shrink with the registry "
+    rows = json.loads(text).get("skills", [])
+    gone = ("every skill's domain terms were left out to fit (docs/formats.md §3.7: routing rests on the triggers "
+            "alone); " if rows and not any(len(r) > 5 and r[5] for r in rows) else "")
+    return (f"{gone}{rest:,} of the index's chars are its header and word lists, which do not shrink with the registry "
             f"(a registry of a few skills fills its budget with them); to allow more, raise `routing: max_index_ratio` "
             f"(now {max_index_ratio}, at most 1) in the registry")
 
