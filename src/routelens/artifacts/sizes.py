@@ -96,12 +96,12 @@ def budget_advice(index_data: bytes, max_index_ratio: float) -> str:
     term, that they were all left out to fit (§3.7). Raises ``ValueError``
     for bytes that are not a JSON index."""
     text = index_data.decode("utf-8").rstrip("\n")
+    obj = json.loads(text)  # said only of an index over its budget: parsed once, whatever its layout
     found = _rows_from_text(text)
     if found is None:
-        obj = json.loads(text)
         found = [(kind, row[0], len(compact(row))) for key, kind in _SECTIONS for row in obj.get(key, [])]
     rest = len(text) - sum(n + 1 for _, _, n in found)
-    rows = json.loads(text).get("skills", [])
+    rows = obj.get("skills", [])
     gone = ("every skill's domain terms were left out to fit (docs/formats.md §3.7: routing rests on the triggers "
             "alone); " if rows and not any(len(r) > 5 and r[5] for r in rows) else "")
     return (f"{gone}{rest:,} of the index's chars are its header and word lists, which do not shrink with the registry "

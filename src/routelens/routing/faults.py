@@ -28,7 +28,11 @@ def fault_reports(task: str) -> list[tuple[int, int, str, int]]:
     reporting a fault asks for help with the thing, as a request does; the
     caller grants it only when the subject names one candidate's trigger
     ("The forecast dashboard ... is broken" does not say whether the
-    forecast or the dashboard is). Do not mutate the list returned."""
+    forecast or the dashboard is). In Japanese, a fault after its
+    subject's が or は (:data:`_JA_FAULT`: 壊れ, 固まって, 落ちた, 出ない ...),
+    the subject at most :data:`_JA_SUBJECT_CHARS` characters from its
+    clause's start: "レジが固まって会計できない" gives ``(0, 6, "固まっ", 2)``. Do not
+    mutate the list returned."""
     out: list[tuple[int, int, str, int]] = []
     for m in _FAULT.finditer(task):
         subj = next(SUBJECT_START.finditer(task, clause_start(task, m.start()), m.start()), None)

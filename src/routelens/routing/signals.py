@@ -38,8 +38,8 @@ from typing import Callable, Sequence
 from routelens.text.verbs import a_verb, never_a_verb
 
 __all__ = ["negated", "contrast", "markup", "identifiers", "clause_breaks",
-           "separate_asks", "and_request", "asks", "clause_start", "ja_clause_start", "SUBJECT_START", "ja_object", "within", "own_request",
-           "names_more", "ja_asked_word", "reads_phrase_as_verb", "SENTENCE_BODY", "Signal"]
+           "separate_asks", "and_request", "asks", "clause_start", "ja_clause_start", "SUBJECT_START", "ja_object",
+           "within", "own_request", "names_more", "ja_asked_word", "reads_phrase_as_verb", "SENTENCE_BODY", "Signal"]
 
 #: ``(start, end, text)``: a span of the task as typed and what it says
 Signal = tuple[int, int, str]
