@@ -348,10 +348,11 @@ def test_check_budget_exceeded_says_by_how_much(tmp_path):
     res = check(reg, out)
     assert res.ok is False
     assert res.problems == ["size budget exceeded: the index has 7,104 chars; max_index_ratio 0.2 of the registry's "
-                            "17,284 chars allows at most 3,456: over by 3,648 chars; 2,032 of the index's chars are "
-                            "its header and word lists, which do not shrink with the registry (a registry of a few "
-                            "skills fills its budget with them); to allow more, raise `routing: max_index_ratio` "
-                            "(now 0.2, at most 1) in the registry"]
+                            "17,284 chars allows at most 3,456: over by 3,648 chars; every skill's domain terms were "
+                            "left out to fit (docs/formats.md §3.7: routing rests on the triggers alone); 2,032 of the "
+                            "index's chars are its header and word lists, which do not shrink with the registry (a "
+                            "registry of a few skills fills its budget with them); to allow more, raise `routing: "
+                            "max_index_ratio` (now 0.2, at most 1) in the registry"]
 
 
 def test_check_missing_and_not_json(tmp_path):
