@@ -41,7 +41,7 @@ def test_no_bulk_object_no_destructive_intent(task):
 
 @pytest.mark.parametrize("task, skill, trigger, word", [
     # explain said "None of the triggers ... appears in the task, even approximately" of a trigger written in it
-    ("リファクタリングして", "refactoring", "リファクタ", "リファクタリング"),
+    ("マイグレーションツールを直して", "database-migration", "マイグレーション", "マイグレーションツール"),
     ("アクセスログ解析して", "log-analysis", "ログ解析", "アクセスログ解析"),
 ])
 def test_explain_names_a_trigger_inside_a_longer_word(bundled, task, skill, trigger, word):

@@ -167,7 +167,7 @@ def test_quality_bar_on_the_shipped_cases():
     # matcher 7: a typo of a fairly common word the task asks for routes ("write the postmortm", "translte this")
     # round 6: "fix the flaky test and update the readme" relabelled from ambiguous to both selected (two requests)
     # and selected (matcher 9: a bare "and" followed by a request verb parts two asks)
-    assert (rep.counts["routable_routed"], rep.counts["routable"]) == (158, 168), [r.case.task for r in rep.missed]
+    assert (rep.counts["routable_routed"], rep.counts["routable"]) == (159, 168), [r.case.task for r in rep.missed]  # the bundled registry learnt リファクタリング (round 18)
     assert rep.failures == []
 
 

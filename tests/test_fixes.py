@@ -19,18 +19,21 @@ from routelens.tools.fixes import fixes_for
 from routelens.tools.patch import apply_edits
 
 ROOT = Path(__file__).resolve().parents[1]
+#: the bundled registry as it was before its code-review skill learnt "review my pull request" (which routes TASK):
+#: these tests are about the fixes of a no_match, not about the bundled registry's triggers
+REGISTRY = ROOT / "tests" / "fixtures" / "fixes" / "skills.yaml"
 TASK = "review the pull request for auth"
 
 
 @pytest.fixture
 def bundled(tmp_path):
-    shutil.copyfile(ROOT / "skills.yaml", tmp_path / "skills.yaml")
+    shutil.copyfile(REGISTRY, tmp_path / "skills.yaml")
     write_generated(load_registry(tmp_path / "skills.yaml"), tmp_path / "generated")
     return tmp_path / "skills.yaml"
 
 
 def test_no_match_gets_a_trigger_and_a_threshold_each_verified():
-    reg = load_registry(ROOT / "skills.yaml")
+    reg = load_registry(REGISTRY)
     d = Router.from_registry(reg).route(TASK)
     assert (d.reason, d.near_misses[0].id, d.near_misses[0].score) == ("no_match", "code-review", 73.0)
     cases = load_cases(ROOT / "tests" / "cases" / "routing.yaml")
@@ -45,7 +48,7 @@ def test_no_match_gets_a_trigger_and_a_threshold_each_verified():
         ("add_trigger", "pr-creation", "- pull request"), ("add_trigger", "code-review", "- review the pull"),
         ("add_trigger", "pr-creation", "- review the pull request")]
     # each fix does what it says
-    raw = (ROOT / "skills.yaml").read_bytes()
+    raw = REGISTRY.read_bytes()
     for f in fixes:
         patched = load_registry_from(raw, f)
         assert Router.from_registry(patched).route(TASK).skills == tuple(f.routes_to)
@@ -54,7 +57,7 @@ def test_no_match_gets_a_trigger_and_a_threshold_each_verified():
 def load_registry_from(raw: bytes, fix):
     from routelens.registry.load import parse_registry
 
-    return parse_registry(apply_edits(raw, [fix.edit]), ROOT / "skills.yaml", "skills.yaml")
+    return parse_registry(apply_edits(raw, [fix.edit]), REGISTRY, "skills.yaml")
 
 
 def test_ambiguous_gets_a_not_when_for_the_loser(tmp_path):
@@ -77,7 +80,7 @@ def test_ambiguous_gets_a_not_when_for_the_loser(tmp_path):
 
 
 def test_only_fixable_reasons_get_fixes():
-    reg = load_registry(ROOT / "skills.yaml")
+    reg = load_registry(REGISTRY)
     r = Router.from_registry(reg)
     for task in ("jenkinsfile is broken", "deploy to 本番 today", "rm -rf the build folder"):
         assert fixes_for(r.route(task), reg) == []

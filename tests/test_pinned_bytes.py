@@ -42,7 +42,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 #: registry (relative to the repository) -> (index sha256, catalog sha256)
 PINNED = {
-    "skills.yaml": ("ff269001e8b6530b", "5ac3d514eeb5c617"),
+    "skills.yaml": ("dbb3121b54843775", "5dd5f61c7b3776fe"),
     "tests/fixtures/example-skills.yaml": ("6056a0aa0648c1e6", "675c43e68759dfee"),
     "tests/tui/fixtures/routing/skills.yaml": ("63583940bc907d25", "6ae769885d47804d"),
     "tests/fixtures/cases/anchors-merge.yaml": ("84162c6bdd35deeb", "c75bd641fd546581"),

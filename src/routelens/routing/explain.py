@@ -55,8 +55,8 @@ def explain(router: Routes, task: str, skill_id: str) -> Explanation:
     explicit id, a forced rule, a high-risk term, ambiguity, a composition
     conflict or its status stopped it. A best score of 0, or one below the
     near-miss floor, is said as none of its triggers appearing in the task,
-    or, when one stands inside a longer word of the task ("リファクタ" in
-    "リファクタリングして"), as that trigger and that word, with the fix;
+    or, when one stands inside a longer word of the task ("マイグレーション" in
+    "マイグレーションツールを直して"), as that trigger and that word, with the fix;
     a composition holding the skill that the task names in words (its id,
     hyphens as spaces) is said, with how to ask for it (``/ID``). An
     unknown id (or a composition id) is said so, with the closest skill id
@@ -203,8 +203,8 @@ def _script(c: str) -> str:
 def _inside_longer_word(task: str, triggers: Sequence[str]) -> tuple[str, str] | None:
     """``(trigger, word)`` when one of ``triggers`` stands, as written
     (normalised), inside a longer word of ``task``: the run of characters of
-    the same kind of writing around it on either side ("リファクタ" in
-    "リファクタリングして" -> "リファクタリング", "ログ解析" in "アクセスログ解析して" ->
+    the same kind of writing around it on either side ("マイグレーション" in
+    "マイグレーションツールを直して" -> "マイグレーションツール", "ログ解析" in "アクセスログ解析して" ->
     "アクセスログ解析", "log" in "blog"); None otherwise."""
     low = normalize_text(task)
     for trig in triggers:
