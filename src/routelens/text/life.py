@@ -182,6 +182,12 @@ _CONSUMER = re.compile(
     r"I\s+(?:bought|purchased))\b|"
     r"(?<![\u4e00-\u9fff])(?:私|僕|俺|自分)(?:が|の)(?:乗る|買った|注文した|予約した|頼んだ|スーツケース|荷物|便|注文|航空券)|"
     r"(?<=[ァ-ヿ\u4e00-\u9fffA-Za-z])で買った", re.I)
+def _reported(text: str, start: int) -> bool:
+    """Whether a customer, guest, passenger ... earlier in the sentence
+    (within 120 characters) reports the words at ``start``."""
+    return _REPORTED.search(text[max(0, start - 120):start]) is not None
+
+
 #: words of private life after "my" only: "our house wine", "our partner hotels" are the business's
 _MY_ONLY = frozenset({"house", "partner"})
 #: Japanese seldom says "my": a word for one's family or home says it ("夫の弁当", "実家の父", "子供の宿題"); a
@@ -222,12 +228,12 @@ def private_life(text: str, writes: Callable[[str], bool] | None = None) -> str 
     the text has them."""
     for m in _PRIVATE.finditer(text):
         word = " ".join(m.group("word").lower().split())
-        if _REPORTED.search(text[max(0, m.start() - 120):m.start()]):
+        if _reported(text, m.start()):
             continue  # a customer's own words ("A customer emailed asking where is my order"): the business's work
         if m.group("whose").lower() != "our" or word not in _MY_ONLY and (writes is None or not writes(word)):
             return m.group()
     m = _CONSUMER.search(text)
-    if m is not None and not _REPORTED.search(text[max(0, m.start() - 120):m.start()]):
+    if m is not None and not _reported(text, m.start()):
         return m.group()
     m = _JA_PRIVATE.search(text)
     return m.group() if m is not None else None
