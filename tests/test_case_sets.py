@@ -70,3 +70,16 @@ def test_case_set_figures(name):
            k["must_fallback"], k["offtopic_routed"], k["offtopic"])
     assert got == want, [(r.case.line, r.outcome, r.case.task[:60]) for r in rep.results
                          if r.outcome in ("wrong_route", "false_route", "missed")]
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in BENCH.iterdir() if (p / "skills.yaml").is_file()))
+def test_benchmark_generated_files_are_fresh(name):
+    """The shipped generated/ of each benchmark registry is byte for byte a
+    fresh build (docs/formats.md §3.5): the index's word lists (§3.7
+    ``life``) come from the code, so a change of them rebuilds these too
+    (research-lab's index lacked "pta" for a round, and `routelens eval` on
+    it read the old list)."""
+    from routelens.artifacts.check import check
+
+    res = check(load_registry(BENCH / name / "skills.yaml"), BENCH / name / "generated")
+    assert res.ok, res.problems
