@@ -73,6 +73,18 @@ _EN_DONE = re.compile(r"(?:\b(?:is|are|was|were|has\s+been|have\s+been)|'s|\u201
                       r"(?:done|finished|complete[d]?|sorted|raised|handled|submitted|filed|booked)(?:\s+already)?"
                       r"(?=\s*(?:[;:,.]|\s[-\u2013\u2014])\s*(?:and\s+)?(?:now|next|then)\b)", _I)
 _EN_CLAUSE_START = re.compile(r"[.;:!?\n]|\s[-\u2013\u2014]\s")
+#: work reported as done, in a task that asks for other work: "Master the single; the mix was approved last week".
+#: A form of be or "has been" and a verb of work completed (docs/formats.md §6.10 ``negated``)
+_EN_MENTIONED = re.compile(r"(?:\b(?:is|are|was|were|has\s+been|have\s+been|had\s+been)|'s|\u2019s)\s+"
+                           r"(?:already\s+|just\s+|now\s+|all\s+)?(?:done|finished|completed?|approved|signed(?:\s+off)?|"
+                           r"agreed|confirmed|booked|sent|delivered|published|released|submitted|filed|paid|sorted|"
+                           r"handled|fixed|resolved|closed|cleared|recorded|arranged|installed|uploaded|issued|printed|"
+                           r"shipped|received|mixed|mastered|finali[sz]ed|locked)\b", _I)
+#: where the clause of such a report starts: punctuation, a dash, "and", "but"
+_MENTION_CLAUSE = re.compile(r"[.;:!?\n,]|\s[-\u2013\u2014]\s|\band\b|\bbut\b", _I)
+#: a subordinate clause is a condition or a reason of the work, not a report ("until the repair is done")
+_SUBORDINATE = re.compile(r"\b(?:until|till|once|after|before|when|whenever|if|unless|as\s+soon\s+as|by\s+the\s+time|"
+                          r"because|since|so\s+that|now\s+that)\b", _I)
 _JA_DONE = re.compile(r"(?:は|も)?(?:もう)?(?:済み|済んで|済んだ|完了し(?:て|た|ました)|終わっ(?:て|た)|終わりました)"
                       r"(?:ので|から|います|いる|です)?[。、，．]\s*(?=次|今度|あと|これから)")
 
@@ -116,7 +128,11 @@ def negated(task: str) -> list[Signal]:
     "never skip X", "X も忘れずに" govern nothing. Work said to be done before
     the next step ("The stocktake's done already - now raise the purchase
     order", "棚卸しは完了しました。次に発注を") governs its clause back to its start:
-    it is not asked for."""
+    it is not asked for; so does, in English, work reported as done ("was
+    approved", "has been booked", "is signed off") in a task with a
+    request (:func:`asks`) outside that clause: "Master the single; the
+    mix was approved last week" asks for mastering only. A clause opened
+    by until, once, after, if, because ... is a condition, not a report."""
     out: list[Signal] = []
     if not task:
         return out
@@ -139,6 +155,21 @@ def negated(task: str) -> list[Signal]:
             start += 1
         if m.start() > start:
             out.append((start, m.start(), m.group().strip()))
+    if _EN_MENTIONED.search(task):
+        reqs = None
+        for m in _EN_MENTIONED.finditer(task):
+            lo = max(0, m.start() - 200)
+            start = max((b.end() for b in _MENTION_CLAUSE.finditer(task, lo, m.start())), default=lo)
+            if _SUBORDINATE.search(task, start, m.start()) or any(a <= m.start() <= b for a, b, _ in out):
+                continue  # a condition of the work, inside a negation, or said already ("... done - now ...")
+            if reqs is None:
+                reqs = asks(task)
+            if not any(b <= start or a >= m.end() for a, b, _ in reqs):
+                continue  # no request for other work: a report of this work ("The invoice was paid twice")
+            while start < m.start() and task[start].isspace():
+                start += 1
+            if m.start() > start:
+                out.append((start, m.start(), m.group().strip()))
     if not task.isascii():
         for m in _JA_DONE.finditer(task):
             i = ja_clause_start(task, m.start())
@@ -289,7 +320,7 @@ _CLAUSE_OPENERS = frozenset("that which who whom whose where when if whether bec
 #: request verbs whose object may be a clause with its own finite verb ("check the link is correct")
 _CLAUSE_OBJECT_VERBS = frozenset("check ensure verify confirm see test make find figure work explain tell show "
                                  "prove".split())
-_CLAUSE_STOP = re.compile(r"[.,;:!?()\n]")
+_CLAUSE_STOP = re.compile(r"[.,;:!?()\n]|\s[-\u2013\u2014]\s")
 #: a finite verb right after the words that open a clause makes them its subject: a statement
 _FINITE = frozenset("is are was were isn't aren't wasn't weren't has have had hasn't haven't can will would should "
                     "could may might must won't can't keeps kept seems looks".split())
