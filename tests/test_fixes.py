@@ -54,6 +54,32 @@ def test_no_match_gets_a_trigger_and_a_threshold_each_verified():
         assert Router.from_registry(patched).route(TASK).skills == tuple(f.routes_to)
 
 
+def test_no_match_offers_the_skill_whose_own_words_the_task_says_first():
+    """A newcomer's "the build is broken, please fix the failing ci pipeline" nearly matched only data-pipeline's
+    "data pipeline" (on "pipeline"), and every fix offered taught data-pipeline CI work. ci-fix's description says
+    six of the task's words ("Diagnose and fix a failing CI pipeline, broken build or flaky test"): its fix comes
+    first (docs/formats.md §15 ``add_trigger``)."""
+    from routelens.tools.fixes import related_skills
+    from routelens.tools.suggest import vocabulary
+
+    reg = load_registry(REGISTRY)
+    task = "the build is broken, please fix the failing ci pipeline"
+    d = Router.from_registry(reg).route(task)
+    assert (d.reason, [(m.id, m.score) for m in d.near_misses]) == ("no_match", [("data-pipeline", 66.7)])
+    own, _ = vocabulary(reg, bodies=False)
+    assert related_skills(task, own, set(reg.skills))[:2] == [("ci-fix", 6.0), ("data-pipeline", 3.0)]
+    fixes = fixes_for(d, reg)
+    assert [(f.skill, f.yaml) for f in fixes] == [
+        ("ci-fix", "- failing ci pipeline"), ("data-pipeline", "- ci pipeline"), ("ci-fix", "- ci pipeline"),
+        ("ci-fix", "- build is broken")]
+    raw = REGISTRY.read_bytes()
+    for f in fixes:
+        assert Router.from_registry(load_registry_from(raw, f)).route(task).skills == (f.skill,)
+    # a sentence of the world shares no two words with any skill: no fix, as before
+    d = Router.from_registry(reg).route("Investigators have recovered the black box from the crashed airliner.")
+    assert d.reason == "no_match" and related_skills(d.task, own, set(reg.skills)) == [] and fixes_for(d, reg) == []
+
+
 def load_registry_from(raw: bytes, fix):
     from routelens.registry.load import parse_registry
 

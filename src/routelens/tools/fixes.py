@@ -41,7 +41,7 @@ from routelens.text.unicode import normalize_text
 from routelens.tools.evaluate import Case, score
 from routelens.tools.patch import Edit, PatchError, add_list_item, apply_edits, paste_text, set_routing
 from routelens.tools.suggest import (candidate_phrases, plausible_trigger, proper_trigger, respell, spelled_words,
-                                    vocabulary)
+                                    task_units, vocabulary)
 
 __all__ = ["FIXABLE", "FIXES_SECONDS", "MAX_FIXES", "Fix", "fixes_for"]
 
@@ -113,6 +113,28 @@ def _case_effect(before: list, new: Router, cases: Sequence[Case], file: str, ta
     return "; ".join(parts), len(broken)
 
 
+def _said_of(task: str, own: dict[str, set[str]], sid: str) -> float:
+    """How many content units of skill ``sid``'s own words (its id,
+    description and triggers: :func:`routelens.tools.suggest.vocabulary`)
+    ``task`` says."""
+    return float(len(task_units(task) & own.get(sid, set())))
+
+
+def related_skills(task: str, own: dict[str, set[str]], live: set[str]) -> list[tuple[str, float]]:
+    """``(skill id, count)`` of the live skills (``live``) that share at least
+    two content units (word stems, or pairs of characters of a script
+    without spaces: :func:`routelens.tools.suggest.task_units`) of
+    ``task`` with their own words, most first (then by id): the skills
+    the task speaks of though no trigger came close, for fixes of a
+    ``no_match`` (docs/formats.md §15). ``count`` is the number of shared
+    units."""
+    units = task_units(task)
+    if len(units) < 2:
+        return []
+    got = [(sid, float(len(units & own[sid]))) for sid in sorted(live) if sid in own]
+    return sorted(((sid, n) for sid, n in got if n >= 2), key=lambda x: (-x[1], x[0]))
+
+
 def _routed_to(d: Decision) -> tuple[str, ...]:
     return d.skills if d.mode != "full" else ()
 
@@ -173,23 +195,31 @@ def fixes_for(decision: Decision, reg: Registry, raw: bytes | None = None, cases
     near = list(decision.near_misses)
     # a deprecated or disabled skill gets no new trigger: the registry is moving away from it
     live = {sid for sid, s in reg.skills.items() if s.status == "active"}
+    targets: list[tuple[str, str]]  # (skill id, the words of the task that nearly matched it, or "")
     if decision.reason == "no_match":
-        targets = [m for m in near if m.id in live][:2]
+        # the skill whose own words the task says most comes first when it says more of them than of the near
+        # misses' ("the build is broken, please fix the failing ci pipeline": ci-fix's description, not the
+        # "pipeline" of data-pipeline's trigger)
+        close = [(m.id, _phrase(task, m.span)) for m in near if m.id in live]
+        said = related_skills(task, own, live)
+        targets = list(dict.fromkeys([*((sid, "") for sid, _ in said[:1]
+                                        if not close or said[0][1] > _said_of(task, own, close[0][0])),
+                                      *close]))[:2]
     else:
-        targets = [m for m in matches if m.id in live][:2]
-    for m in targets:
-        span = _phrase(task, m.span)
-        vocab = own.get(m.id, set())
+        targets = [(m.id, _phrase(task, m.span)) for m in matches if m.id in live][:2]
+    for sid, span in targets:
+        vocab = own.get(sid, set())
         ranked = sorted(candidate_phrases(task),
-                        key=lambda ph: (span not in normalize_text(ph.text), ph.n == 1, not ph.chunk_end,
+                        key=lambda ph: (not span or span not in normalize_text(ph.text), ph.n == 1, not ph.chunk_end,
                                         -sum(w in vocab for w in ph.words), ph.n))
-        phrases = [ph.text for ph in ranked if span in normalize_text(ph.text) or any(w in vocab for w in ph.words)]
+        phrases = [ph.text for ph in ranked
+                   if span and span in normalize_text(ph.text) or any(w in vocab for w in ph.words)]
         # the nearly matching words themselves only when they are a phrase of their own
-        if span in (normalize_text(ph.text) for ph in ranked) or not phrases:
+        if span and (span in (normalize_text(ph.text) for ph in ranked) or not phrases):
             phrases.append(span)
         phrases = list(dict.fromkeys(phrases))[:_PHRASES_PER_SKILL]
-        existing = {normalize_text(t) for t in reg.skills[m.id].triggers}
-        spelled = spelled_words(reg.skills[m.id].triggers, m.id)
+        existing = {normalize_text(t) for t in reg.skills[sid].triggers}
+        spelled = spelled_words(reg.skills[sid].triggers, sid)
         # the existing spelling, never the task's typo ("colour grde" is "colour grade", a trigger already);
         # never a phrase that starts or ends with a function word ("them before", "grde the set")
         phrases = list(dict.fromkeys(respell(text, spelled) for text in phrases))
@@ -197,14 +227,14 @@ def fixes_for(decision: Decision, reg: Registry, raw: bytes | None = None, cases
             # never a word that looks like a typo or a name ("bok an appointment", "cover for Yuki")
             if text and proper_trigger(text) and plausible_trigger(text, task, spelled) \
                     and normalize_text(text) not in existing:
-                offer("add_trigger", m.id, text,
-                      lambda t=text, s=m.id: add_list_item(raw, display, ("skills", s, "triggers"), t))
+                offer("add_trigger", sid, text,
+                      lambda t=text, s=sid: add_list_item(raw, display, ("skills", s, "triggers"), t))
     if decision.reason in ("ambiguous", "weak_evidence") and len(targets) >= 2:
-        for winner, loser in ((targets[0], targets[1]), (targets[1], targets[0])):
+        for (winner, words), (loser, _) in ((targets[0], targets[1]), (targets[1], targets[0])):
             # the winner's words as its triggers spell them, never the task's typo ("injury reprot")
-            text = respell(_phrase(task, winner.span), spelled_words(reg.skills[winner.id].triggers, winner.id))
-            offer("not_when", loser.id, text,
-                  lambda t=text, s=loser.id: add_list_item(raw, display, ("skills", s, "not_when"), t))
+            text = respell(words, spelled_words(reg.skills[winner].triggers, winner))
+            offer("not_when", loser, text,
+                  lambda t=text, s=loser: add_list_item(raw, display, ("skills", s, "not_when"), t))
     if decision.reason == "no_match" and near:
         t = math.floor(near[0].score)
         if t < base.threshold:

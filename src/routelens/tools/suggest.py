@@ -46,7 +46,7 @@ from routelens.fileio import FileReadError, read_bounded
 from routelens.tools.evaluate import Case, CaseResult, CasesError, check_ids, score
 from routelens.tools.patch import Edit, PatchError, add_list_item, apply_edits, patched_registry
 
-__all__ = ["MAX_TRIED", "FUNCTION_WORDS", "MISSPELLING_ZIPF", "Effect", "Suggestion", "Rejection", "SuggestReport",
+__all__ = ["MAX_TRIED", "task_units", "FUNCTION_WORDS", "MISSPELLING_ZIPF", "Effect", "Suggestion", "Rejection", "SuggestReport",
            "candidate_phrases", "vocabulary", "suggest", "misspelling_of", "respell", "spelled_words",
            "proper_trigger", "plausible_trigger"]
 
@@ -218,6 +218,13 @@ def _units(text: str) -> set[str]:
         else:
             out.update(w[i:i + 2] for i in range(len(w) - 1))
     return out
+
+
+def task_units(text: str) -> set[str]:
+    """The content units of ``text`` as :func:`vocabulary` counts a skill's:
+    stems of its Latin words (stop words left out) and pairs of adjacent
+    characters of its runs in scripts without spaces."""
+    return _units(text)
 
 
 def vocabulary(reg: Registry, bodies: bool = True) -> tuple[dict[str, set[str]], dict[str, set[str]]]:
