@@ -207,7 +207,7 @@ def test_build_success_prints_the_size_summary(example_dir, cli):
         "catalog       3,495     3,549     168  519.7% larger",
         "index           608       678       1  7.8% larger",
         "budget: index 608 chars = 107.8% of the registry; max_index_ratio 0.7 allows at most 394 chars: "
-        "not checked below 2,000 chars of registry",
+        "not checked below 6,000 chars of registry",
     ]
     code, stdout, _ = cli("build", "--registry", reg, "--out", out)
     assert code == 0 and stdout.splitlines()[0].endswith("0 rules; unchanged)")
@@ -359,7 +359,7 @@ def test_check_exit_codes(tmp_path, cli):
     assert cli("build", "--registry", reg, "--out", out)[0] == 0
     code, stdout, stderr = cli("check", "--registry", reg, "--out", out)
     assert (code, stderr.splitlines()) == (0, example_bodies(reg))
-    assert stdout == f"ok: {out} is fresh for {reg} (09fe3ba3c37c) and the size budget is not checked below 2,000 chars of registry\n"
+    assert stdout == f"ok: {out} is fresh for {reg} (09fe3ba3c37c) and the size budget is not checked below 6,000 chars of registry\n"
     before = {p.name: p.read_bytes() for p in out.iterdir()}
     reg.write_text(ROOMY.replace("  article-writing:", "  article-drafting:"), encoding="utf-8")
     code, stdout, stderr = cli("check", "--registry", reg, "--out", out)
@@ -409,8 +409,8 @@ def test_check_hand_edited_index_and_budget(tmp_path, cli):
     (shutil_example / "skills.yaml").write_bytes(EXAMPLE.read_bytes())
     cli("build", "--registry", shutil_example / "skills.yaml")
     code, stdout, stderr = cli("check", "--registry", shutil_example / "skills.yaml")
-    assert code == 0  # 564 chars: under 2,000 the budget is not checked (docs/formats.md §5.2)
-    assert stdout.endswith(") and the size budget is not checked below 2,000 chars of registry\n")
+    assert code == 0  # 564 chars: under 6,000 the budget is not checked (docs/formats.md §5.2)
+    assert stdout.endswith(") and the size budget is not checked below 6,000 chars of registry\n")
     tight = tmp_path / "tight2"
     tight.mkdir()
     text = (Path(__file__).resolve().parents[1] / "skills.yaml").read_text(encoding="utf-8")
@@ -451,7 +451,7 @@ def test_stats_json_on_the_example(example_dir, cli):
     assert st["index"] == {"chars": 608, "bytes": 678, "lines": 1, "reduction": -0.078}
     assert st["catalog"] == {"chars": 3495, "bytes": 3549, "lines": 168, "reduction": -5.1968}
     assert st["budget"] == {"max_index_ratio": 0.7, "index_chars": 608, "limit_chars": 394.8, "ratio": 1.078,
-                            "ok": True}  # under 2,000 registry chars: not checked
+                            "ok": True}  # under 6,000 registry chars: not checked
     assert st["top_contributors"] == [
         {"id": "repository-change", "kind": "skill", "chars": 81, "share": 0.1332},
         {"id": "grounded-research", "kind": "skill", "chars": 58, "share": 0.0954},
@@ -468,7 +468,7 @@ def test_stats_text(example_dir, cli):
         "catalog       3,495     3,549     168  519.7% larger",
         "index           608       678       1  7.8% larger",
         "budget: index 608 chars = 107.8% of the registry; max_index_ratio 0.7 allows at most 394 chars: "
-        "not checked below 2,000 chars of registry",
+        "not checked below 6,000 chars of registry",
         "biggest contributors to the index:",
         "      81 chars   13.3%  skill       repository-change",
     ]
@@ -530,7 +530,7 @@ def test_a_mistyped_registry_never_opens_the_ui(tmp_path, cli, monkeypatch):
 
 
 def test_the_stats_screen_says_a_small_registrys_budget_is_not_checked():
-    # check and build say "not checked below 2,000 chars"; F3 must not say OVER for the same registry
+    # check and build say "not checked below 6,000 chars"; F3 must not say OVER for the same registry
     from routelens.tui.screens.stats import _row
     assert _row("index", 596, 394, False, "note", 20, checked=False).plain.startswith(" N/A   index")
     assert _row("index", 596, 394, False, "note", 20).plain.startswith(" OVER  index")
@@ -583,7 +583,7 @@ def test_a_folder_holding_skills_yaml_names_its_registry(tmp_path, cli):
     assert (code, err) == (0, "")
     reg = tmp_path / "my-skills" / "skills.yaml"
     sha = hashlib.sha256(reg.read_bytes()).hexdigest()[:12]
-    assert out == f"ok: {reg.parent / 'generated'} is fresh for {reg} ({sha}) and within the size budget\n"
+    assert out == f"ok: {reg.parent / 'generated'} is fresh for {reg} ({sha}) and the size budget is not checked below 6,000 chars of registry\n"
     code, _, err = cli("check", "--registry", tmp_path)  # a folder without one is still refused
     assert code == 2
     assert err.splitlines()[0] == f"{tmp_path}:1:1: cannot read the registry: it is a folder with no skills.yaml in it"

@@ -75,10 +75,10 @@ def test_lint_counts_every_control_character_of_a_field_and_a_body(tmp_path, cap
         f"{body}:2:1: warning: the body of b holds 3 control characters: U+001B (ESC) twice and U+0007 (BEL) once "
         "(the first here): printed raw, they can retitle, clear or take over a terminal [control-character]",
         f"{reg}:7:5: warning: skills.a.description: holds 3 control characters: U+001B (ESC) twice and U+0007 (BEL) "
-        "once (written as escapes in YAML): printed raw, they can retitle, clear or take over a terminal; routelens "
+        "once: printed raw, they can retitle, clear or take over a terminal; routelens "
         "shows them as `\\x1b`, `\\x07` [control-character]",
-        f"{reg}:11:16: warning: skills.b.triggers[0]: holds the control character U+001B (ESC) (written as an escape "
-        "in YAML): printed raw, it can retitle, clear or take over a terminal; routelens shows it as `\\x1b` "
+        f"{reg}:11:16: warning: skills.b.triggers[0]: holds the control character U+001B (ESC): "
+        "printed raw, it can retitle, clear or take over a terminal; routelens shows it as `\\x1b` "
         "[control-character]",
     ]
 

@@ -205,7 +205,7 @@ def test_human_output_shows_control_characters_escaped(evil, cli):
     assert no_controls(out + err)
     # every one is counted, not the first alone (a newcomer's trial)
     assert f"{evil}:7:5: warning: skills.evil.description: holds 6 control characters: U+001B (ESC) 3 times, " \
-           "U+0007 (BEL) twice and U+009B (CSI) once (written as escapes in YAML)" in out
+           "U+0007 (BEL) twice and U+009B (CSI) once" in out
     assert f"{evil.parent / 'skills' / 'evil.md'}:2:1: warning: the body of evil holds 6 control characters: " \
            "U+001B (ESC) 3 times, U+0007 (BEL) twice and U+009B (CSI) once (the first here)" in out
     # an error message quoting data: the key path of a bad value

@@ -22,7 +22,10 @@ one-word trigger below Zipf 4.0 that would score as a typo of it, and only
 those, docs/formats.md §3.7 ``near``: the bundled registry's index, and its
 catalog through the index size it states. Matcher 8 scored a consonant missing
 inside a word of 7+ letters as a slip of 100/L, so "reactor" joined the real
-words listed for ``refactor``: the bundled registry's index and catalog.)
+words listed for ``refactor``: the bundled registry's index and catalog. The
+size budget stopped being checked below 6,000 characters (was 2,000) in
+routing round 19, docs/formats.md §5.2: the TUI fixture, 2,399 characters,
+keeps all its skill terms, and its catalog says ``"ok": true``.)
 """
 
 from __future__ import annotations
@@ -44,7 +47,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PINNED = {
     "skills.yaml": ("dbb3121b54843775", "5dd5f61c7b3776fe"),
     "tests/fixtures/example-skills.yaml": ("6056a0aa0648c1e6", "675c43e68759dfee"),
-    "tests/tui/fixtures/routing/skills.yaml": ("63583940bc907d25", "6ae769885d47804d"),
+    "tests/tui/fixtures/routing/skills.yaml": ("cbcb3d66a1387de1", "f2e2e9d249f55ea9"),
     "tests/fixtures/cases/anchors-merge.yaml": ("84162c6bdd35deeb", "c75bd641fd546581"),
     "tests/fixtures/cases/end-mark-next-key.yaml": ("09d41df49599d12a", "2b39da15f30d742d"),
     "tests/fixtures/cases/header-bom-crlf.yaml": ("b89eefab781b82dc", "f4d7328549b49e8f"),

@@ -83,13 +83,17 @@ def _search_end(start: Path) -> Path:
 
 def default_registry(start: str | Path | None = None) -> Path:
     """The registry when ``--registry`` is not given: ``$ROUTELENS_REGISTRY``
-    when set, else :func:`find_registry`. Raises
+    when set (a file, or a folder holding a ``skills.yaml``, as
+    ``--registry`` takes it), else :func:`find_registry`. Raises
     :class:`~routelens.errors.NoRegistryError` saying where it looked and
     what to do (``routelens init``, ``--registry``, ``--demo``) when there
     is none: the bundled example is never used without ``--demo``."""
     env = os.environ.get(REGISTRY_ENV)
     if env:
-        return Path(env)
+        named = Path(env)
+        if named.is_dir() and (named / REGISTRY_NAME).is_file():  # a folder, as --registry takes it
+            return named / REGISTRY_NAME
+        return named
     found = find_registry(start)
     if found is not None:
         return found

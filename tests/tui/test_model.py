@@ -36,7 +36,7 @@ def test_format_index_one_tuple_per_line_and_rows(registry):
     raw = (registry.parent / "generated" / "routing.min.json").read_bytes()
     disp = format_index(raw)
     lines = disp.text.split("\n")
-    assert lines[disp.rows["skills:blog-post"]] == '  ["blog-post",5,13,["blog post","write an article","記事"],[],[]],'
+    assert lines[disp.rows["skills:blog-post"]] == '  ["blog-post",5,13,["blog post","write an article","記事"],[],["reader","routelens"]],'
     assert lines[disp.rows["compositions:article-writing"]] == '  ["article-writing",77,79],'
     assert lines[disp.rows["rules:production-change"]] == '  ["production-change",88,91,["production deploy","本番"]]'
     assert json.loads(disp.text) == json.loads(raw)  # still the same JSON
@@ -278,7 +278,7 @@ def test_fresh_index_is_measured_on_disk_a_stale_one_as_built(registry, monkeypa
     monkeypatch.setattr(model, "index_bytes", lambda reg: renders.append(1) or real(reg))
     snap = load(Paths.make(registry), with_router=False)
     assert snap.freshness.state == "fresh"
-    assert snap.fresh_index_chars == len(on_disk) == 1479
+    assert snap.fresh_index_chars == len(on_disk) == 1683
     assert renders == []
     registry.write_text(registry.read_text(encoding="utf-8").replace("  blog-post:", "  blog-post:  # edited", 1),
                         encoding="utf-8")

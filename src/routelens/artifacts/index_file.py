@@ -119,7 +119,7 @@ def _fit_terms(obj: dict[str, Any], reg: Registry, text_out: list[str] | None = 
     text = compact(obj)
     size = len(text) + 1
     if size <= limit or not budget_checked(len(reg.text)):
-        # a registry below 2,000 characters has no size budget (§5.2): its terms are all kept (they were
+        # a registry below 6,000 characters has no size budget (§5.2): its terms are all kept (they were
         # all left out, and a small hand-written registry routed on its triggers alone)
         if text_out is not None:
             text_out.append(text)

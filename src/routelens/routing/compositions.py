@@ -142,7 +142,12 @@ def select_composition(entries: Entries, cid: str, members: tuple[str, ...], liv
         exps.append(x)
         skills.append(sid)
     names = and_words(quote(m.id) for m in live)
-    msg = (f"Routed to composition {quote(cid)}: the candidates {names} are all members of it; "
+    # the members nobody named come along: said, so two routine asks do not read as a request for the whole set
+    named = {m.id for m in live}
+    also = [sid for sid in skills if sid not in named]
+    brings = f"; it brings {and_words(quote(s) for s in also)} too" if also else ""
+    msg = (f"Routed to composition {quote(cid)}: the candidates {names} are "
+           f"{'both' if len(live) == 2 else 'all'} members of it{brings}; "
            f"expanded from {entries.display_name} {line_span(comp_exp.source_start, comp_exp.source_end)} "
            "and its members' ranges")
     if any(x.resolved_from == "registry" for x in exps):

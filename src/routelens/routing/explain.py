@@ -147,25 +147,38 @@ def _compositions_named(router: Routes, task: str, skill_id: str) -> list[str]:
     return [c for c in cids if f" {' '.join(_WORDS.findall(c))} " in said]
 
 
+def _task_level(d: Decision) -> str | None:
+    """Why the whole task went elsewhere, whatever the scores (an index
+    that cannot be trusted, explicit ids, steering text, an unknown id, a
+    forced rule, a high-risk term), as a clause; None for a decision the
+    scores made."""
+    r = d.reason
+    if r in ("index_missing", "index_stale", "index_invalid"):
+        return f"{index_state_words(r[6:])}, so the router fell back to the full registry whatever the scores"
+    if r == "explicit":
+        return "the task names other skills explicitly (fast route)"
+    if r == "suspicious_input":
+        return "the task holds text that tries to steer the router: it goes to the full registry"
+    if r == "unknown_id":
+        return "the task names an id that is no skill or composition"
+    if r == "forced_rule":
+        return f"the forced rule {quote(d.rule or '')} matched: the task goes to the full registry"
+    if r == "high_risk":
+        return f"the task holds the high-risk term {quote(d.high_risk[0])}: it goes to the full registry"
+    return None
+
+
 def _why_not(d: Decision, skill_id: str, best: Match | None, status: str | None, threshold: float,
              margin: float) -> str:
     above = best is not None and best.score >= threshold
     r = d.reason
-    if r in ("index_missing", "index_stale", "index_invalid"):
-        return (f"It was not selected because {index_state_words(r[6:])}, so the router fell back to the full "
-                f"registry whatever the scores.")
-    if r == "explicit":
-        return "It was not selected because the task names other skills explicitly (fast route)."
-    if r == "suspicious_input":
-        return ("It was not selected because the task holds text that tries to steer the router: it goes to the "
-                "full registry.")
-    if r == "unknown_id":
-        return "It was not selected because the task names an id that is no skill or composition."
-    if r == "forced_rule":
-        return f"It was not selected because the forced rule {quote(d.rule or '')} matched: the task goes to the full registry."
-    if r == "high_risk":
-        return (f"It was not selected because the task holds the high-risk term {quote(d.high_risk[0])}: "
-                "it goes to the full registry.")
+    task_level = _task_level(d)
+    if task_level is not None:
+        if best is None:
+            # no trigger of it matched: it was no candidate, whatever sent the task elsewhere ("not selected because
+            # the task holds "rm -rf"" read as if it had been close: a newcomer's trial)
+            return f"It was no candidate, since none of its triggers matches the task; besides, {task_level}."
+        return f"It was not selected because {task_level}."
     if best is None:
         return "It was not selected because none of its triggers matches a word of the task."
     if not above:

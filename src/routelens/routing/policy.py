@@ -125,10 +125,13 @@ def _decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdic
         if ev.unknown_ids:
             a, b, word = ev.unknown_ids[0]
             closest = next((u.closest for u in ev.unknown if u.word == word and u.closest), None)
+            rule = any(u.rule for u in ev.unknown if u.word == word)
             return Verdict("full", "unknown_id",
-                           f"{FALLBACK}the task names {word}, which is no skill or composition of "
-                           f"{entries.display_name}" + (f" (closest: {quote(closest)})" if closest else "")
-                           + candidate_note(ev, settings))
+                           f"{FALLBACK}the task names {word}, which is "
+                           + ("a rule, not a skill or composition, of " if rule else "no skill or composition of ")
+                           + entries.display_name + (" (a rule applies when one of its triggers is in the task, never "
+                                                     "by name)" if rule else "")
+                           + (f" (closest: {quote(closest)})" if closest else "") + candidate_note(ev, settings))
         rule_note = "; rule " + ", ".join(quote(m.id) for m in ev.rule_hits) + " applies" if ev.rule_hits else ""
         # 5. no candidate
         if not ev.matches:
@@ -621,6 +624,8 @@ def _no_match(ev: Evidence, settings: RoutingSettings, note: str) -> Verdict:
         return Verdict("full", "no_match", f"{FALLBACK}the task is empty: there is nothing to route" + note)
     if ev.unknown:
         msg = FALLBACK + "; ".join(
+            f"the task names {u.word}, but {quote(u.id)} is a rule, not a skill or composition: a rule applies "
+            f"when one of its triggers is in the task, never by name" if u.rule else
             f"the task names {u.word}, but no skill or composition has the id {quote(u.id)}"
             + (f" (closest: {quote(u.closest)})" if u.closest else "") for u in ev.unknown)
     elif ev.near_misses:

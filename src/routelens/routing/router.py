@@ -489,7 +489,9 @@ class Router:
             else:
                 if "-" in ident.strip("-"):
                     unknown_ids.append((span[0], span[1], p.original[span[0]:span[1]]))
-                unknown.append(UnknownId(p.original[span[0]:span[1]], ident, self._closest_id(ident)))
+                rule = entries.has("rule", ident)
+                unknown.append(UnknownId(p.original[span[0]:span[1]], ident, None if rule else self._closest_id(ident),
+                                         rule))
                 continue
             out.append(ExplicitId(ident, kind, span))
         return tuple(out), tuple(unknown_ids), tuple(unknown)

@@ -41,11 +41,14 @@ class UnknownId:
     """A ``/id`` or ``$id`` word whose id names no skill or composition.
     ``word``: the word as typed (``/some-skill-id``); ``id``: the id it
     names after NFKC + case folding; ``closest``: the known skill or
-    composition id closest to it (rapidfuzz's ratio at least 70), or None."""
+    composition id closest to it (rapidfuzz's ratio at least 70), or None;
+    ``rule``: the id is a rule's (a rule is forced by its triggers, never
+    named: docs/formats.md §6.2)."""
 
     word: str
     id: str
     closest: str | None
+    rule: bool = False
 
 
 @dataclass(slots=True)

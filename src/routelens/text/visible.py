@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 
 __all__ = ["CONTROL_RE", "visible", "pictured", "has_controls", "first_control", "describe_control",
-           "controls_in", "describe_controls"]
+           "controls_in", "describe_controls", "describe_invisible"]
 
 #: Characters that must not reach a terminal raw: C0 but TAB and LF, DEL,
 #: C1, and the bidirectional embeddings, overrides and isolates.
@@ -125,3 +125,23 @@ def describe_controls(found: dict[str, int]) -> str:
         named.append(f"{rest:,} other kind{'s' if rest != 1 else ''}")
     listed = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
     return f"{total:,} control characters: {listed}"
+
+
+#: characters nobody sees, that a trigger should not hold (docs/formats.md §11.2 ``invisible-character``)
+_INVISIBLE_NAMES = {"\u200b": "ZERO WIDTH SPACE", "\u200c": "ZERO WIDTH NON-JOINER", "\u200d": "ZERO WIDTH JOINER",
+                    "\u2060": "WORD JOINER", "\ufeff": "ZERO WIDTH NO-BREAK SPACE", "\u00ad": "SOFT HYPHEN"}
+_INVISIBLE = re.compile("[" + "".join(_INVISIBLE_NAMES) + "]")
+
+
+def describe_invisible(text: str) -> str | None:
+    """What ``routelens lint`` says of a trigger holding a character nobody
+    sees (a zero width space, non-joiner or joiner, a word joiner, a BOM, a
+    soft hyphen), each named once in order: ``holds U+200B (ZERO WIDTH
+    SPACE), which no one sees: the trigger reads as 'alphatask' and matches
+    as if it were a space or nothing; delete it``; None when it holds none."""
+    hidden = list(dict.fromkeys(_INVISIBLE.findall(text)))
+    if not hidden:
+        return None
+    names = ", ".join(f"U+{ord(c):04X} ({_INVISIBLE_NAMES[c]})" for c in hidden)
+    return (f"holds {names}, which no one sees: the trigger reads as {visible(_INVISIBLE.sub('', text))!r} and "
+            "matches as if it were a space or nothing; delete it")

@@ -67,6 +67,8 @@ Checks (code, severity, where the rule comes from):
                                          control character (ESC, BEL, C1, a bidirectional
                                          override): shown raw, it retitles, clears or writes
                                          the clipboard of the terminal that prints it
+``invisible-character``        warning   a trigger or high-risk term holds a character nobody
+                                         sees (U+200B, a BOM ...): it matches as a space or nothing
 ``not-when-own-trigger``       warning   a ``not_when`` phrase that is also one of the skill's
                                          own triggers: every task saying it drops the skill
 ``everyday-triggers-only``     warning   every trigger of a skill, or every one of its triggers
@@ -110,7 +112,7 @@ from routelens.routing.evidence import EVERYDAY_ZIPF, RARE_ZIPF
 from routelens.routing.matching import TriggerMatcher, prepare
 from routelens.text.canonical import canonical_bytes
 from routelens.text.unicode import JA_STOP_WORDS, STOP_WORDS, is_spaceless
-from routelens.text.visible import controls_in, describe_controls, first_control, visible
+from routelens.text.visible import controls_in, describe_controls, describe_invisible, first_control, visible
 from routelens.tools.agentskills import DESCRIPTION_MAX_CHARS, agentskills_name_problem
 from routelens.tools.harness import (
     BUDGET_ENV,
@@ -144,6 +146,8 @@ __all__ = [
 ]
 
 _PARENT = re.compile(r"(\[\d+\]|\.[^.\[]*)$")
+
+
 
 
 def _rare_word(trigger: str) -> bool:
@@ -643,10 +647,16 @@ def lint(reg: Registry, budget_chars: int | None = None, context_window: int = D
                 many = sum(found.values()) > 1
                 shown = ", ".join(f"`{visible(c)}`" for c in list(found)[:5])
                 add("warning", "control-character", where,
-                    f"holds {describe_controls(found)} (written as "
-                    + ("escapes" if many else "an escape") + " in YAML): printed raw, "
+                    f"holds {describe_controls(found)}: printed raw, "
                     + ("they" if many else "it") + " can retitle, clear or take over a terminal; routelens shows "
                     + ("them" if many else "it") + f" as {shown}")
+    # a character nobody sees in a trigger: "alpha\u200btask" looks like "alphatask" and matched "alpha task" too
+    for where, text in [(f"skills.{s.id}.{k}[{i}]", t) for s in reg.skills.values() for k in ("triggers", "not_when")
+                        for i, t in enumerate(getattr(s, k))] + [(f"rules.{r.id}.triggers[{i}]", t) for r in
+                       reg.rules.values() for i, t in enumerate(r.triggers)] + [
+            (f"routing.high_risk[{i}]", t) for i, t in enumerate(reg.routing.high_risk)]:
+        if (said := describe_invisible(text)) is not None:
+            add("warning", "invisible-character", where, said)
 
     # --- compositions
     # a disabled member: the line build and every command print as a warning (registry.notices), here an error

@@ -174,18 +174,29 @@ def plausible_trigger(text: str, task: str, spelled: frozenset[str] | set[str]) 
 _JOINING = frozenset(("and", "or", "nor", "plus", "versus", "vs"))
 
 
+#: words of a clause, not of a name of work: a pronoun, a modal verb, a quantifier ("allergen we must label",
+#: "carry any allergen" were offered as triggers, copied from the task: a newcomer's trial); a form of "be" stays
+#: ("build is broken", "ci is red" name work)
+_CLAUSE_WORDS = frozenset("i me my we us our you your he him his she her they them their it its "
+                          "can could will would shall should may might must any some every each all no".split())
+
+
 def proper_trigger(text: str) -> bool:
     """True when ``text`` may be proposed as a trigger as far as its words
     go: its first and last Latin word are no :data:`FUNCTION_WORDS` (so it is
-    not made only of them), and no word joins two things ("dockerfile and a
-    threat": "and", "or", "plus" ...). A text without Latin words (a run of a
-    script without spaces) is judged by :func:`candidate_phrases` instead:
-    True."""
+    not made only of them), no word joins two things ("dockerfile and a
+    threat": "and", "or", "plus" ...), and no word belongs to a clause
+    rather than a name of work (a pronoun, a modal verb, a quantifier:
+    "allergen we must label", "carry any allergen"; "build is broken"
+    stays). A text
+    without Latin words (a run of a script without spaces) is judged by
+    :func:`candidate_phrases` instead: True."""
     words = _WORDISH.findall(normalize_text(text))
     latin = [w for w in words if not any(_is_han_or_kata(c) for c in w)]
     if not latin:
         return bool(words)
-    return not _edge_word(words[0]) and not _edge_word(words[-1]) and not any(w in _JOINING for w in latin)
+    return not _edge_word(words[0]) and not _edge_word(words[-1]) and not any(
+        w in _JOINING or w in _CLAUSE_WORDS for w in latin)
 
 
 def _is_han_or_kata(c: str) -> bool:

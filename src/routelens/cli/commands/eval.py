@@ -72,7 +72,11 @@ def run(args) -> int:
         print(f"{title}:")
         for r in items:
             d = r.decision
-            want = r.case.composition or ",".join(r.case.expect) or "(fallback)"
+            # a case that must fall back may list the skills in play in `expect` ("translate the sql query
+            # comments": translation, sql-query): it wants a fallback ("want cupping; got cupping" read as nonsense)
+            in_play = r.case.composition or ",".join(r.case.expect)
+            want = (f"a fallback (in play: {in_play})" if in_play else "a fallback") if r.case.expects_fallback \
+                else in_play
             got = d.composition or ",".join(d.skills) or "(none)"
             task = r.case.task.replace("\n", " ")
             task = task if len(task) <= 70 else task[:69] + "…"

@@ -47,10 +47,10 @@ from routelens.tui.words import FRESHNESS_GLYPH, FRESHNESS_LABEL, num, pct, shor
 __all__ = ["StatsScreen", "budget_bar", "freshness_lines", "budget_rows", "since_lines"]
 
 
-def budget_bar(ratio: float, limit: float, width: int = 40) -> Content:
+def budget_bar(ratio: float, limit: float, width: int = 40, checked: bool = True) -> Content:
     """A bar of ``width`` cells: filled up to ``ratio`` of the scale, with
     ``┃`` at ``limit`` (both fractions of the same scale); green below the
-    limit, red at or above it."""
+    limit, red at or above it, muted when the budget is not ``checked``."""
     filled = max(0, min(width, round(ratio * width)))
     mark = max(0, min(width - 1, round(limit * width)))
     ok = ratio < limit
@@ -59,7 +59,7 @@ def budget_bar(ratio: float, limit: float, width: int = 40) -> Content:
         if i == mark:
             cells.append(("┃", "bold $text"))
         elif i < filled:
-            cells.append(("━", "bold $success" if ok else "bold $error"))
+            cells.append(("━", "bold $success" if ok else "bold $error" if checked else "bold $text-muted"))
         else:
             cells.append(("━", "$panel-lighten-2"))
     return Content.assemble(*cells)
@@ -108,7 +108,7 @@ def _row(label: str, used: int, limit: int, approx: bool, note: str, width: int,
     chars``, share, verdict (``N/A`` when the budget is not ``checked``)."""
     ok = used <= limit or not checked
     scale = max(used, limit) * 1.15 or 1
-    bar = budget_bar(used / scale, limit / scale, max(width, 3))
+    bar = budget_bar(used / scale, limit / scale, max(width, 3), checked)
     verdict = (Content.styled(" N/A  ", "bold $text on $panel") if not checked
                else Content.styled(" PASS ", "bold $text on $success") if ok
                else Content.styled(" OVER ", "bold $text on $error"))
