@@ -105,3 +105,13 @@ def test_explain_of_a_skill_that_never_matched_says_it_was_no_candidate():
                             'holds the high-risk term "rm -rf": it goes to the full registry.')
     e = explain(router, "rm -rf the build dir and redeploy; the build is broken", "ci-fix")
     assert e.reasons[1] == 'It was not selected because the task holds the high-risk term "rm -rf": it goes to the full registry.'
+
+
+def test_a_katakana_trigger_inside_a_longer_word_lends_no_context():
+    # "焙煎プロファイルとカッピングノート、両方お願いします": cupping's "カッピング" inside "カッピングノート" was refused as
+    # cupping's match but counted as "the trigger word カッピング" for roast-profile (docs/formats.md §6.7)
+    from conftest import pieces_of
+
+    d = Router.from_registry(load_registry(ROASTER)).route("焙煎プロファイルとカッピングノート、両方お願いします")
+    assert (d.reason, d.skills) == ("clear_candidate", ("roast-profile",))
+    assert pieces_of(d, "roast-profile") == [("trigger", 2, 'the specific word "焙煎プロファイル" (rare in everyday language)')]

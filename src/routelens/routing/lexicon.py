@@ -15,7 +15,7 @@ from routelens.artifacts.vocabulary import trigger_key
 from routelens.routing.columns import OwnWords, own_words_of
 from routelens.routing.matching import PreparedTask
 from routelens.text.everyday import everyday_word
-from routelens.text.words import lemma_candidates, terms
+from routelens.text.words import is_katakana, lemma_candidates, terms
 
 __all__ = ["RARE_ZIPF", "EVERYDAY_ZIPF", "Lexicon"]
 
@@ -148,6 +148,15 @@ class Lexicon:
             norm = task.norm
             for i in range(len(norm) - 1):
                 for owner, term in self._spaceless.get(norm[i:i + 2], ()):
-                    if norm.startswith(term, i):
+                    if norm.startswith(term, i) and not _glued(norm, i, i + len(term)):
                         out.append((owner, term, task.original_span(i, i + len(term))))
         return out
+
+
+def _glued(norm: str, a: int, b: int) -> bool:
+    """Whether the Katakana at either end of ``norm[a:b]`` runs on into more
+    Katakana: a term inside a longer Katakana word is not that word, as a
+    trigger is not ("カッピング" in "カッピングノート", "テスト" in "コンテスト":
+    docs/formats.md §6.7)."""
+    return (a > 0 and is_katakana(norm[a]) and is_katakana(norm[a - 1])) or (
+        b < len(norm) and is_katakana(norm[b - 1]) and is_katakana(norm[b]))
