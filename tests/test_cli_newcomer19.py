@@ -115,3 +115,14 @@ def test_a_katakana_trigger_inside_a_longer_word_lends_no_context():
     d = Router.from_registry(load_registry(ROASTER)).route("焙煎プロファイルとカッピングノート、両方お願いします")
     assert (d.reason, d.skills) == ("clear_candidate", ("roast-profile",))
     assert pieces_of(d, "roast-profile") == [("trigger", 2, 'the specific word "焙煎プロファイル" (rare in everyday language)')]
+
+
+def test_the_evidence_names_the_trigger_the_matches_table_shows():
+    # "fix the ci failure and write the release notes": the table said "ci failure" (100), the evidence
+    # 'the phrase "fix ci", loose' over "fix the ci"
+    router = Router.from_paths(ROOT / "skills.yaml", ROOT / "generated" / "routing.min.json")
+    d = router.route("fix the ci failure and write the release notes")
+    assert (d.reason, d.skills) == ("multi_need", ("ci-fix", "release-notes"))
+    assert [m.trigger for m in d.matches if m.id == "ci-fix"] == ["ci failure"]
+    assert [(p.kind, p.detail, p.text) for p in next(c for c in d.evidence if c.id == "ci-fix").pieces] == [
+        ("trigger", 'the phrase "ci failure"', "ci failure")]

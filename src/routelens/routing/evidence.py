@@ -159,7 +159,7 @@ def _trigger_pieces(sid: str, hits: Sequence[Hit], text: str, negations: list[Si
     look-ups (:class:`~routelens.routing.spans.Spans`, shared by the
     candidates of one task)."""
     trig_pieces: list[tuple[tuple[int, int], Piece]] = []
-    for m in sorted(hits, key=lambda m: (m.span[0] - m.span[1], m.span[0], -m.score)):
+    for m in sorted(hits, key=lambda m: (m.span[0] - m.span[1], -m.score, m.kind == "loose", m.span[0])):
         span = m.span
         shown = text[span[0]:span[1]]
         if any(_overlaps(span, s) for s, _ in trig_pieces):
