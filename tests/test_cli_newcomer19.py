@@ -126,3 +126,17 @@ def test_the_evidence_names_the_trigger_the_matches_table_shows():
     assert [m.trigger for m in d.matches if m.id == "ci-fix"] == ["ci failure"]
     assert [(p.kind, p.detail, p.text) for p in next(c for c in d.evidence if c.id == "ci-fix").pieces] == [
         ("trigger", 'the phrase "ci failure"', "ci failure")]
+
+
+@pytest.mark.parametrize("task, skills", [
+    ("review my code", ("code-review",)),
+    ("can you review this code", ("code-review",)),
+    ("review my changes", ("code-review",)),
+    ("explain this function", ("code-explanation",)),
+    ("バグを直して", ("debugging",)),
+])
+def test_the_bundled_registry_routes_the_first_phrasings_a_newcomer_tried(task, skills):
+    # each fell back no_match on the registry a newcomer demoed first
+    router = Router.from_paths(ROOT / "skills.yaml", ROOT / "generated" / "routing.min.json")
+    d = router.route(task)
+    assert (d.mode, d.reason, d.skills) == ("index", "clear_candidate", skills)

@@ -37,8 +37,8 @@ CRAFTED = [
     ("the flaky widget broke the production deploy", ("full", "forced_rule", [], None),
      ("full", "forced_rule", [], None)),
 ]
-EDIT_AFTER = "      - 原因調査\n"
-EDIT = EDIT_AFTER + "      - flaky widget\n"
+EDIT_AFTER = "               原因調査,\n"  # debugging's triggers are a flow list
+EDIT = EDIT_AFTER + "               flaky widget,\n"
 
 
 @pytest.fixture
