@@ -43,7 +43,7 @@ from routelens.tools.patch import Edit, PatchError, add_list_item, apply_edits, 
 from routelens.tools.suggest import (candidate_phrases, plausible_trigger, proper_trigger, respell, spelled_words,
                                     task_units, vocabulary)
 
-__all__ = ["FIXABLE", "FIXES_SECONDS", "MAX_FIXES", "Fix", "fixes_for"]
+__all__ = ["FIXABLE", "FIXES_SECONDS", "MAX_FIXES", "Fix", "fixes_for", "related_skills"]
 
 #: The reasons a registry edit can fix.
 FIXABLE = frozenset({"no_match", "ambiguous", "weak_evidence"})

@@ -148,8 +148,6 @@ __all__ = [
 _PARENT = re.compile(r"(\[\d+\]|\.[^.\[]*)$")
 
 
-
-
 def _rare_word(trigger: str) -> bool:
     """True when ``trigger`` is one word the router's evidence model counts
     as rare (Zipf below :data:`~routelens.routing.evidence.RARE_ZIPF`,

@@ -46,8 +46,8 @@ from routelens.fileio import FileReadError, read_bounded
 from routelens.tools.evaluate import Case, CaseResult, CasesError, check_ids, score
 from routelens.tools.patch import Edit, PatchError, add_list_item, apply_edits, patched_registry
 
-__all__ = ["MAX_TRIED", "task_units", "FUNCTION_WORDS", "MISSPELLING_ZIPF", "Effect", "Suggestion", "Rejection", "SuggestReport",
-           "candidate_phrases", "vocabulary", "suggest", "misspelling_of", "respell", "spelled_words",
+__all__ = ["MAX_TRIED", "task_units", "FUNCTION_WORDS", "MISSPELLING_ZIPF", "Effect", "Suggestion", "Rejection",
+           "SuggestReport", "candidate_phrases", "vocabulary", "suggest", "misspelling_of", "respell", "spelled_words",
            "proper_trigger", "plausible_trigger"]
 
 #: Candidate phrases tried per missed case before giving up on it.
@@ -174,11 +174,12 @@ def plausible_trigger(text: str, task: str, spelled: frozenset[str] | set[str]) 
 _JOINING = frozenset(("and", "or", "nor", "plus", "versus", "vs"))
 
 
-#: words of a clause, not of a name of work: a pronoun, a modal verb, a quantifier ("allergen we must label",
-#: "carry any allergen" were offered as triggers, copied from the task: a newcomer's trial); a form of "be" stays
-#: ("build is broken", "ci is red" name work)
+#: words of a clause, not of a name of work: a pronoun, a modal verb, a quantifier, a past form of "be" and the
+#: adverbs of a report ("allergen we must label", "carry any allergen", "changelog was already updated" were offered
+#: as triggers, copied from the task: a newcomer's trial); "is" and "are" stay ("build is broken", "ci is red")
 _CLAUSE_WORDS = frozenset("i me my we us our you your he him his she her they them their it its "
-                          "can could will would shall should may might must any some every each all no".split())
+                          "can could will would shall should may might must any some every each all no "
+                          "was were been already yet still".split())
 
 
 def proper_trigger(text: str) -> bool:
@@ -186,9 +187,10 @@ def proper_trigger(text: str) -> bool:
     go: its first and last Latin word are no :data:`FUNCTION_WORDS` (so it is
     not made only of them), no word joins two things ("dockerfile and a
     threat": "and", "or", "plus" ...), and no word belongs to a clause
-    rather than a name of work (a pronoun, a modal verb, a quantifier:
-    "allergen we must label", "carry any allergen"; "build is broken"
-    stays). A text
+    rather than a name of work (a pronoun, a modal verb, a quantifier, a
+    past form of "be", already, yet, still: "allergen we must label",
+    "carry any allergen", "changelog was already updated"; "build is
+    broken" stays). A text
     without Latin words (a run of a script without spaces) is judged by
     :func:`candidate_phrases` instead: True."""
     words = _WORDISH.findall(normalize_text(text))
