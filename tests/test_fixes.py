@@ -67,7 +67,7 @@ def test_no_match_offers_the_skill_whose_own_words_the_task_says_first():
     d = Router.from_registry(reg).route(task)
     assert (d.reason, [(m.id, m.score) for m in d.near_misses]) == ("no_match", [("data-pipeline", 66.7)])
     own, _ = vocabulary(reg, bodies=False)
-    assert related_skills(task, own, set(reg.skills))[:2] == [("ci-fix", 6.0), ("data-pipeline", 3.0)]
+    assert related_skills(task, own, set(reg.skills))[:2] == [("ci-fix", 6), ("data-pipeline", 3)]
     fixes = fixes_for(d, reg)
     assert [(f.skill, f.yaml) for f in fixes] == [
         ("ci-fix", "- failing ci pipeline"), ("data-pipeline", "- ci pipeline"), ("ci-fix", "- ci pipeline"),

@@ -129,8 +129,7 @@ def _decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdic
             return Verdict("full", "unknown_id",
                            f"{FALLBACK}the task names {word}, which is "
                            + ("a rule, not a skill or composition, of " if rule else "no skill or composition of ")
-                           + entries.display_name + (" (a rule applies when one of its triggers is in the task, never "
-                                                     "by name)" if rule else "")
+                           + entries.display_name + (f" ({_BY_TRIGGERS})" if rule else "")
                            + (f" (closest: {quote(closest)})" if closest else "") + candidate_note(ev, settings))
         rule_note = "; rule " + ", ".join(quote(m.id) for m in ev.rule_hits) + " applies" if ev.rule_hits else ""
         # 5. no candidate
@@ -614,6 +613,10 @@ def _high_risk(ev: Evidence) -> Verdict | None:
     return Verdict("full", "high_risk", f"{FALLBACK}the high-risk term {quote(m.id)} appears in the task{order}{more}")
 
 
+#: why a rule named by its id ("/recall") is no route (docs/formats.md §6.3 step 4)
+_BY_TRIGGERS = "a rule applies when one of its triggers is in the task, never by name"
+
+
 def _no_match(ev: Evidence, settings: RoutingSettings, note: str) -> Verdict:
     """Step 4: no skill reached the threshold. The sentence says what the
     decision shows: the best near miss, or that no trigger scored as much
@@ -624,8 +627,8 @@ def _no_match(ev: Evidence, settings: RoutingSettings, note: str) -> Verdict:
         return Verdict("full", "no_match", f"{FALLBACK}the task is empty: there is nothing to route" + note)
     if ev.unknown:
         msg = FALLBACK + "; ".join(
-            f"the task names {u.word}, but {quote(u.id)} is a rule, not a skill or composition: a rule applies "
-            f"when one of its triggers is in the task, never by name" if u.rule else
+            f"the task names {u.word}, but {quote(u.id)} is a rule, not a skill or composition: {_BY_TRIGGERS}"
+            if u.rule else
             f"the task names {u.word}, but no skill or composition has the id {quote(u.id)}"
             + (f" (closest: {quote(u.closest)})" if u.closest else "") for u in ev.unknown)
     elif ev.near_misses:

@@ -113,14 +113,7 @@ def _case_effect(before: list, new: Router, cases: Sequence[Case], file: str, ta
     return "; ".join(parts), len(broken)
 
 
-def _said_of(task: str, own: dict[str, set[str]], sid: str) -> float:
-    """How many content units of skill ``sid``'s own words (its id,
-    description and triggers: :func:`routelens.tools.suggest.vocabulary`)
-    ``task`` says."""
-    return float(len(task_units(task) & own.get(sid, set())))
-
-
-def related_skills(task: str, own: dict[str, set[str]], live: set[str]) -> list[tuple[str, float]]:
+def related_skills(task: str, own: dict[str, set[str]], live: set[str]) -> list[tuple[str, int]]:
     """``(skill id, count)`` of the live skills (``live``) that share at least
     two content units (word stems, or pairs of characters of a script
     without spaces: :func:`routelens.tools.suggest.task_units`) of
@@ -131,7 +124,7 @@ def related_skills(task: str, own: dict[str, set[str]], live: set[str]) -> list[
     units = task_units(task)
     if len(units) < 2:
         return []
-    got = [(sid, float(len(units & own[sid]))) for sid in sorted(live) if sid in own]
+    got = [(sid, len(units & own[sid])) for sid in sorted(live) if sid in own]
     return sorted(((sid, n) for sid, n in got if n >= 2), key=lambda x: (-x[1], x[0]))
 
 
@@ -202,9 +195,8 @@ def fixes_for(decision: Decision, reg: Registry, raw: bytes | None = None, cases
         # "pipeline" of data-pipeline's trigger)
         close = [(m.id, _phrase(task, m.span)) for m in near if m.id in live]
         said = related_skills(task, own, live)
-        targets = list(dict.fromkeys([*((sid, "") for sid, _ in said[:1]
-                                        if not close or said[0][1] > _said_of(task, own, close[0][0])),
-                                      *close]))[:2]
+        near_said = len(task_units(task) & own.get(close[0][0], set())) if close else 0
+        targets = list(dict.fromkeys([*((sid, "") for sid, n in said[:1] if n > near_said), *close]))[:2]
     else:
         targets = [(m.id, _phrase(task, m.span)) for m in matches if m.id in live][:2]
     for sid, span in targets:
