@@ -76,8 +76,8 @@ from routelens.routing.entries import Entries
 from routelens.routing.evidence import INCIDENTAL, PRIVATE_SAID, Candidate
 from routelens.routing.matching import NEAR_MISS_FLOOR, Match
 from routelens.routing.readback import read_back
-from routelens.routing.several import (ALTERNATIVE as _ALTERNATIVE, alternatives, asked_for, parted_ask, stated_apart,
-                                       thing_for, what_it_is_for)
+from routelens.routing.several import (ALTERNATIVE as _ALTERNATIVE, alternatives, asked_for, mentioned_apart,
+                                       parted_ask, stated_apart, thing_for, what_it_is_for)
 from routelens.routing.unordered import in_another_order
 from routelens.routing.verdict import FALLBACK, Evidence, ExplicitId, UnknownId, Verdict
 
@@ -248,6 +248,12 @@ def _decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdic
                 got = own_of[id(c)] = _own_weights(c, top)
             return got
 
+        scene: set[int] = set()  # candidates whose one everyday word is only mentioned in a clause of its own
+
+        def together(c: Candidate) -> bool:
+            """Whether a composition holds both ``c`` and the top."""
+            return not set(entries.compositions_holding(top.id)).isdisjoint(entries.compositions_holding(c.id))
+
         def rival(c: Candidate) -> bool:
             if c is top or not c.counted:
                 return False
@@ -255,7 +261,14 @@ def _decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdic
             # one everyday word besides the words both count is no rival of a top with evidence of its own (an
             # acronym made incidental by the top's specific trigger still names a thing of its own: it stays one)
             weighty = c.rival and (tw < 2 or cw >= 2 or c.tier != "everyday" or _incidental(c))
-            return ((weighty or apart(c) or thing_for(c, top, ev.task))
+            # one everyday word in a clause of its own is the scene of the top's work when nothing asks for it
+            # there (mentioned_apart: "... for Sam - he burnt his forearm on the salamander while plating for table 12")
+            ap = apart(c)
+            if ap and not (weighty or tw < 2 or cw > 1 or c.tier != "everyday") and mentioned_apart(
+                    c, top, ev.task, ev.clause_breaks, together(c)):
+                ap = False
+                scene.add(id(c))
+            return ((weighty or ap or thing_for(c, top, ev.task))
                     and not purpose.setdefault(id(c), what_it_is_for(c, top, ev.task) or ""))
 
         rivals = sorted((c for c in live_c if rival(c)), key=lambda c: (-c.weight, -c.score, c.id))
@@ -275,7 +288,9 @@ def _decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdic
 
         tell(lambda c: c is not top and c.counted and id(c) not in rival_ids,
              lambda c: f"not selected: {said}, what the work of {quote(top.id)} is for"
-             if (said := purpose.get(id(c))) else everyday_why if own(c)[0] == c.weight
+             if (said := purpose.get(id(c))) else
+             f"not selected: an everyday word only, in a clause of its own that asks nothing of it, next to the "
+             f"evidence for {quote(top.id)}" if id(c) in scene else everyday_why if own(c)[0] == c.weight
              else f"{everyday_why}, besides the words both count")
         if rivals or groups:
             second = rivals[0] if rivals else None

@@ -73,6 +73,57 @@ def stated_apart(c: Candidate, i: int, anchors: list[tuple[int, int]], text: str
     return True
 
 
+#: words that add an ask to the one before them (docs/formats.md §6.3 step 9): "also", "separately", "then",
+#: "plus", "as well", "two things", "while you're at it", "それと", "あと", "また", "別件", "ついでに" ...
+_ADDS = re.compile(r"\b(?:also|separately|then|plus|as\s+well|two\s+things|separate|another\s+thing|"
+                   r"on\s+top\s+of\s+that|while\s+you'?re\s+at\s+it)\b|それと|あと|また|別件|ついでに|それから|加えて|"
+                   r"さらに", re.I)
+
+
+def adds_ask(task: str, start: int, end: int) -> bool:
+    """Whether a word that adds an ask ("also", "separately", "then",
+    "それと", "あと" ...) lies in ``task[start:end]``, the text between two
+    candidates' triggers (0-based character offsets)."""
+    return _ADDS.search(task, start, end) is not None
+
+
+#: a finite verb after an "and" and the subject it opens, in a statement of a need of its own ("and the budget
+#: doesn't add up", "and Tanaka-san needs VPN access"): :func:`mentioned_apart` (not :data:`_AND_CLAUSE`, whose
+#: list :func:`stated_apart` weighs for a specific trigger)
+_AND_STATED = re.compile(_AND_CLAUSE.pattern.replace("can't)", "can't|doesn't|don't|didn't|needs|need|wants|want)"),
+                         re.I)
+
+
+def mentioned_apart(c: Candidate, top: Candidate, text: str, breaks: list[int], together: bool) -> bool:
+    """Whether candidate ``c``, whose only evidence of its own is one
+    everyday word (``tier`` ``everyday``, no ``ask`` piece), in another
+    clause than all the evidence of ``top`` (which weighs 2 or more of its
+    own), is only mentioned there, as the scene of the top's work, and so
+    makes no rival ask (docs/formats.md §6.3 step 9): no request
+    (:func:`asks`) lies in its clause (``breaks``: the task's clause breaks,
+    0-based character offsets); no word that adds an ask ("also",
+    "separately", "then", "それと", "あと" ...: :func:`adds_ask`)
+    stands between them; no "and" opens an independent clause whose subject
+    holds it ("... is due and the budget doesn't add up"); and no composition
+    holds both (``together``: members of one named together may be asked
+    together). "Fill in the accident book for Sam - he burnt his forearm on
+    the salamander while plating for table 12": "table" is the scene."""
+    if together or any(p.kind == "ask" and p.counts for p in c.pieces):
+        return False
+    requests = asks(text)
+    for x in c.spans:
+        lo = max((b for b in breaks if b <= x[0]), default=0)
+        hi = min((b for b in breaks if b >= x[1]), default=len(text))
+        if any(lo <= a < hi or lo < b <= hi for a, b, _ in requests):
+            return False
+        for t in top.spans:
+            start, end = min(t[1], x[1]), max(t[0], x[0])
+            if adds_ask(text, start, end) or any(
+                    m.start() < end for m in _AND_STATED.finditer(text, start, max(t[1], x[1]) + 30)):
+                return False
+    return True
+
+
 def asked_for(c: Candidate, text: str) -> bool:
     """Whether the task asks for work on a counted trigger of ``c``
     (docs/formats.md §6.3 step 9): a request (:func:`routelens.routing.signals.asks`)
