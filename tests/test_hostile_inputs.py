@@ -269,6 +269,16 @@ def test_a_tampered_index_with_the_right_hash_never_routes(project):
     assert run("check", cwd=project).returncode == 1
 
 
+def test_an_index_invalid_message_names_the_trigger_that_differs(project):
+    # a newcomer's hand edit: "fix ci" -> "fix  ci" in the index; both lists, cut after 5 triggers, looked the same
+    index = project / "generated" / INDEX_NAME
+    index.write_text(index.read_text(encoding="utf-8").replace('"fix ci"', '"fix  ci"', 1), encoding="utf-8")
+    d = Router.from_paths(project / "skills.yaml").route("fix  ci")
+    assert (d.mode, d.reason) == ("full", "index_invalid")
+    assert ('; they first differ at trigger 7: "fix  ci" in the index, "fix ci" in the range: the index does not '
+            'match the registry (hand-edited?)') in d.message
+
+
 def test_a_forced_rule_s_triggers_moved_to_another_rule_never_route(project):
     index = project / "generated" / INDEX_NAME
     _swap_triggers(index, "production-change", "secrets-handling", "rules")
@@ -720,3 +730,15 @@ def test_a_key_path_shows_invisible_characters_as_escapes(tmp_path):
         "r.yaml:3:3: skills.a\\x1b[31m\\u202e: bad id")
     assert str(Diagnostic("r.yaml", 3, 3, "skills.code-review.triggers[0]", "x")) == (
         "r.yaml:3:3: skills.code-review.triggers[0]: x")
+
+
+@pytest.mark.parametrize("given, held, said", [
+    (("a", "b"), ("a", "b", "c"), '; the index has 2 triggers, the range 3 (the range\'s trigger 3 is "c")'),
+    (("a", "b", "c"), ("a", "b"), '; the index has 3 triggers, the range 2 (the index\'s trigger 3 is "c")'),
+    (("a", "x"), ("a", "b"), '; they first differ at trigger 2: "x" in the index, "b" in the range'),
+    (("a",), ("a",), ""),
+])
+def test_first_difference_of_two_trigger_lists(given, held, said):
+    from routelens.routing.entries import _first_difference
+
+    assert _first_difference(given, held) == said

@@ -379,7 +379,7 @@ class Entries:
         given = self._given_triggers(kind, entry_id) or ()
         held = value.get("triggers")
         held_t = tuple(held) if isinstance(held, list) and all(isinstance(t, str) for t in held) else None
-        shown = "no trigger list" if held_t is None else _list(held_t)
+        shown = "no trigger list" if held_t is None else _list(held_t) + _first_difference(given, held_t)
         raise IndexInvalidError(
             f"the index gives {kind} {quote(entry_id)} the triggers {_list(given)}, but its canonical range "
             f"({self.display_name} {line_span(start, end)}) holds {shown}: the index does not match the "
@@ -680,6 +680,20 @@ def _list(triggers: tuple[str, ...]) -> str:
     """A trigger list for a message, cut after 5 items."""
     shown = ", ".join(quote(t) for t in triggers[:5])
     return f"[{shown}{', ...' if len(triggers) > 5 else ''}]"
+
+
+def _first_difference(given: tuple[str, ...], held: tuple[str, ...]) -> str:
+    """Where two trigger lists first differ, for a message whose lists are
+    cut after 5 items (a newcomer's "fix  ci" edit showed two lists that
+    looked the same): ``"; they first differ at trigger 6: "fix  ci" in the
+    index, "fix ci" in the range"``, or which list is longer. Triggers are
+    numbered from 1; ``""`` when the lists are equal."""
+    i = next((k for k, (a, b) in enumerate(zip(given, held)) if a != b), min(len(given), len(held)))
+    if i < len(given) and i < len(held):
+        return f"; they first differ at trigger {i + 1}: {quote(given[i])} in the index, {quote(held[i])} in the range"
+    whose, extra = ("index's", given) if i < len(given) else ("range's", held)
+    return (f"; the index has {len(given)} triggers, the range {len(held)} (the {whose} trigger {i + 1} is "
+            f"{quote(extra[i])})") if i < len(extra) else ""
 
 
 def _str_or_none(v: Any) -> str | None:
