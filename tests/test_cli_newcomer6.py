@@ -289,8 +289,9 @@ def test_an_option_of_another_command_is_named_with_its_command(tmp_path, capsys
     err = capsys.readouterr().err.splitlines()
     assert err[0].startswith("usage: routelens route ")
     # (a newcomer's trial: "--theme y ... ('x' after it was read as the task)" read as if y were the theme)
-    assert err[-1] == ("routelens route: error: unrecognized arguments: --theme y (the word after --theme, 'x', was "
-                       "read as the task); --theme is an option of the UI (routelens tui --theme ..., or routelens "
+    # (and a second one's: "--theme hi (the word after --theme, 'x', ...)" listed "hi" but not "x": the words as typed)
+    assert err[-1] == ("routelens route: error: unrecognized arguments: --theme x y (route read 'x', the word after "
+                       "--theme, as the task); --theme is an option of the UI (routelens tui --theme ..., or routelens "
                        "--theme ...), not of route: nothing was done (routelens route --help lists its options)")
     with pytest.raises(SystemExit):
         main(["build", "--cases", "c.yaml", "--registry", str(reg_path)])
@@ -302,8 +303,8 @@ def test_an_option_of_another_command_is_named_with_its_command(tmp_path, capsys
         main(["route", "--bogus", "x", "--registry", str(reg_path)])
     err = capsys.readouterr().err.splitlines()
     assert (err[0].startswith("usage: routelens route "), err[-1]) == (
-        True, "routelens route: error: unrecognized arguments: --bogus (the word after --bogus, 'x', was read as the "
-              "task)")
+        True, "routelens route: error: unrecognized arguments: --bogus x (route read 'x', the word after --bogus, as "
+              "the task)")
     assert main(["--theme", "x", "route", "y"]) == 2
     assert capsys.readouterr().err == (
         "routelens route: unrecognized arguments: --theme; --theme is an option of the UI (routelens tui --theme ..., "

@@ -134,8 +134,8 @@ def foreign_options(command: str, extra: list[str], task_after: dict[str, str] |
     routelens --theme ...), not of route``). Builds every command's parser:
     called on that error only. ``task_after``: option -> the word after it,
     when the command read that word as its task (said right after the
-    words listed: ``--theme y (the word after --theme, 'x', was read as the
-    task)``)."""
+    words listed, which are listed as typed: ``--theme x y (route read 'x',
+    the word after --theme, as the task)``)."""
     owners: dict[str, list[str]] = {}
     for name, p in build_parser()._subparsers._group_actions[0].choices.items():
         if name != command:
@@ -153,12 +153,16 @@ def foreign_options(command: str, extra: list[str], task_after: dict[str, str] |
         else:
             names = whose[0] if len(whose) == 1 else f"{', '.join(whose[:-1])} and {whose[-1]}"
             said.append(f"{option} is an option of routelens {names}, not of {command}")
-    message = f"unrecognized arguments: {' '.join(extra)}"
     read = [(o, w) for o, w in (task_after or {}).items() if o in extra]
+    typed = list(extra)
+    for o, w in read:
+        # "--theme x y": x became the task and y was left over; listed as typed (two newcomers read "--theme y
+        # (the word after --theme, 'x', ...)" as if y were the theme)
+        typed.insert(typed.index(o) + 1, w)
+    message = f"unrecognized arguments: {' '.join(typed)}"
     if read:
-        # "--theme x y": x became the task and y was left over, so the words listed are not the words typed
         o, w = read[0]
-        message += f" (the word after {o}, {w!r}, was read as the task)"
+        message += f" ({command} read {w!r}, the word after {o}, as the task)"
     if said:
         message += "; " + "; ".join(said) + f": nothing was done (routelens {command} --help lists its options)"
     return message
