@@ -726,3 +726,42 @@ async def test_f5_on_the_bundled_example_is_refused_as_build_demo_is(registry):
             ("Example is read-only", "--demo shows the bundled example, which is never written: make a registry "
              "of your own with `routelens init` and open it without --demo.")]
     assert not index.exists() and before
+
+
+async def test_an_open_stats_panel_follows_the_files(registry):
+    """A newcomer's trial: with F3 open, an edit of the registry and then a
+    rebuild left the panel saying STALE with the first edit's hash; it
+    shows each new load now (and which load its figures are)."""
+    from routelens.artifacts.write import write_generated
+    from routelens.registry import load_registry
+
+    app = make_app(registry, poll_interval=0.05)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f3")
+        await settle(app, pilot)
+        screen = app.screen
+        assert isinstance(screen, StatsScreen) and screen.snapshot.freshness.state == "fresh"
+
+        async def wait_loads(n):
+            for _ in range(200):
+                await pilot.pause(0.05)
+                if app.main.loads >= n and screen.analysis is not None:
+                    break
+            await settle(app, pilot)
+
+        text = registry.read_text(encoding="utf-8")
+        loads = app.main.loads
+        registry.write_text(text.replace("triggers: [translate, 翻訳]", "triggers: [translate the readme, 翻訳]"),
+                            encoding="utf-8")
+        await wait_loads(loads + 1)
+        assert app.screen is screen and screen.snapshot is app.snapshot
+        assert screen.snapshot.freshness.state == "stale"
+        box = screen.query_one("#fresh-box")
+        assert box.has_class("-stale") and app.snapshot.registry.source_sha256[:12] in str(box.render())
+        assert screen.analysis is app.snapshot.analysis
+        loads = app.main.loads
+        write_generated(load_registry(registry), registry.parent / "generated")
+        await wait_loads(loads + 1)
+        assert screen.snapshot is app.snapshot and screen.snapshot.freshness.state == "fresh"
+        assert screen.query_one("#fresh-box").has_class("-fresh")

@@ -540,6 +540,7 @@ class MainScreen(Screen[None]):
         self.failure = failure
         self.error_panel.show_errors(failure.diagnostics, last_good=self.snapshot is not None)
         self._update_header()
+        self._update_stats(self.snapshot, last_good=True)
         if self.snapshot is None:
             self.panes.show_failure(failure)
             self.decision_panel.show_hint(words.NOTHING_ROUTED)
@@ -551,6 +552,16 @@ class MainScreen(Screen[None]):
                 self.decision_panel.show_decision(self.decision, self.hits, self.near, self.hit_index, chars,
                                                   threshold, last_good=True)
 
+    def _update_stats(self, snap: Snapshot | None, last_good: bool = False) -> None:
+        """An open stats panel (F3) shows the new load too, or says its figures are the last good load's."""
+        if snap is None:
+            return
+        from routelens.tui.screens.stats import StatsScreen
+
+        for screen in self.app.screen_stack:
+            if isinstance(screen, StatsScreen):
+                screen.show_load(snap, last_good=last_good)
+
     def _show_snapshot(self, snap: Snapshot) -> None:
         recovered = self.failure is not None and self.snapshot is not None
         had = self.snapshot
@@ -561,6 +572,7 @@ class MainScreen(Screen[None]):
         self.error_panel.clear_errors()
         self.panes.show_snapshot(snap)
         self._update_header()
+        self._update_stats(snap)
         if recovered:
             title, text = words.RECOVERED
             self.notify(text, title=title)

@@ -258,9 +258,10 @@ class StatsScreen(Screen[None]):
     class SinceDone(Message, bubble=False):
         """The comparison with git revision ``rev`` (``result`` or ``error``)."""
 
-        def __init__(self, rev: str, result: dict | None, error: str | None) -> None:
+        def __init__(self, rev: str, result: dict | None, error: str | None, snapshot: Snapshot | None = None
+                     ) -> None:
             super().__init__()
-            self.rev, self.result, self.error = rev, result, error
+            self.rev, self.result, self.error, self.snapshot = rev, result, error, snapshot
 
     def __init__(self, snapshot: Snapshot, *, last_good: bool = False) -> None:
         super().__init__()
@@ -309,13 +310,7 @@ class StatsScreen(Screen[None]):
         self.query_one("#contrib-box").border_title = "Biggest in the index"
         self.query_one("#listing-box").border_title = "Biggest in the Layer-1 listing"
         self.query_one("#fresh-box").border_title = "Freshness"
-        self.query_one("#stats-title", Static).update(Content.assemble(
-            ("Stats ", "bold"), (snap.paths.registry_name, "bold $accent"),
-            *((("  the registry on disk has errors: these are the figures of the last good load ",
-                "bold $text on $warning"),) if self.last_good else ()),
-            (f"  ·  {num(len(snap.registry.skills))} skills  ·  figures of a fresh in-memory build, like `routelens stats`"
-             "  ·  Esc back", "$text-muted"),
-        ))
+        self._paint_title()
         sizes = self.query_one("#sizes", DataTable)
         for label, key in (("file", "file"), ("chars", "chars"), ("bytes", "bytes"), ("lines", "lines"),
                            ("vs registry", "red")):
@@ -328,6 +323,20 @@ class StatsScreen(Screen[None]):
         for label, key in (("skill", "id"), ("chars", "chars"), ("share", "share"), ("running", "total")):
             listing.add_column(label, key=key)
         self._relayout(self.app.size.width)
+        self._load(snap)
+
+    def _paint_title(self) -> None:
+        snap = self.snapshot
+        self.query_one("#stats-title", Static).update(Content.assemble(
+            ("Stats ", "bold"), (snap.paths.registry_name, "bold $accent"),
+            *((("  the registry on disk has errors: these are the figures of the last good load ",
+                "bold $text on $warning"),) if self.last_good else ()),
+            (f"  ·  {num(len(snap.registry.skills))} skills  ·  figures of a fresh in-memory build, like `routelens stats`"
+             "  ·  Esc back", "$text-muted"),
+        ))
+
+    def _load(self, snap: Snapshot) -> None:
+        """Paint the figures of ``snap``: at once when its analysis is kept, else in a worker."""
         if snap.analysis is not None:
             self.show_analysis(snap.analysis)
         else:
@@ -336,6 +345,20 @@ class StatsScreen(Screen[None]):
                 self.query_one(box).loading = True
             self._analysis_worker(snap)
         self._since_worker(snap, self.rev)
+
+    def show_load(self, snapshot: Snapshot, *, last_good: bool = False) -> None:
+        """Show the figures of a new load while the panel is open: the
+        registry or the index changed on disk and the app loaded it again
+        (a newcomer's panel kept saying STALE with the old hash after a
+        rebuild). ``last_good``: the registry on disk has errors and
+        ``snapshot`` is still the last good load (only the title changes)."""
+        changed = snapshot is not self.snapshot
+        self.snapshot, self.last_good = snapshot, last_good
+        self._paint_title()
+        if changed:
+            self.analysis = None
+            self.since, self.since_error = None, None
+            self._load(snapshot)
 
     def on_resize(self, event: events.Resize) -> None:
         self._relayout(event.size.width)
@@ -351,7 +374,8 @@ class StatsScreen(Screen[None]):
 
     def on_analysis_done(self, message: AnalysisDone) -> None:
         message.snapshot.analysis = message.analysis  # kept with its load: opening the panel again is instant
-        self.show_analysis(message.analysis)
+        if message.snapshot is self.snapshot:  # not the figures of a load replaced meanwhile
+            self.show_analysis(message.analysis)
 
     @work(thread=True, exclusive=True, group="since", exit_on_error=False, description="since")
     def _since_worker(self, snap: Snapshot, rev: str) -> None:
@@ -361,11 +385,11 @@ class StatsScreen(Screen[None]):
             result, error = None, str(exc).replace(str(snap.paths.registry), snap.paths.registry.name)
         except Exception as exc:  # git is optional: never break the panel
             result, error = None, f"git history: {exc}"
-        self.post_message(self.SinceDone(rev, result, error))
+        self.post_message(self.SinceDone(rev, result, error, snap))
 
     def on_stats_screen_since_done(self, message: "StatsScreen.SinceDone") -> None:
-        if message.rev != self.rev:
-            return  # another revision was asked for meanwhile
+        if message.rev != self.rev or (message.snapshot is not None and message.snapshot is not self.snapshot):
+            return  # another revision, or another load, was asked for meanwhile
         self.since, self.since_error = message.result, message.error
         self._paint_since()
 
