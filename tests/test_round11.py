@@ -228,9 +228,9 @@ def test_the_booking_class_we_are_not_touching_is_no_second_need(airline):
 @pytest.mark.parametrize("task, sid, context", [
     # airline-ops, blind cases (private_life): each routed on a word the registry's triggers or terms share
     ("Help my daughter prepare for her cabin crew interview at another airline", "crew-rostering",
-     ("context", 0, 'the trigger word "cabin", in a sentence about private life ("my daughter")')),
+     ("context", 0, 'the registry\'s trigger word "cabin", in a sentence about private life ("my daughter")')),
     ("My phone's push notification settings keep resetting", "disruption-comms",
-     ("context", 0, 'the trigger word "reset", in a sentence about private life ("My phone\'s")')),
+     ("context", 0, 'the registry\'s trigger word "reset", in a sentence about private life ("My phone\'s")')),
     ("I'm collecting miles with my credit card, which card gives the most?", "loyalty-accrual",
      ("context", 0, 'the registry\'s term "collect", in a sentence about private life ("my credit card")')),
 ])

@@ -300,7 +300,7 @@ def test_beside_a_word_of_everyday_life_another_skills_trigger_word_is_no_contex
     assert (d.mode, d.reason, d.skills) == ("full", "weak_evidence", ())
     assert pieces_of(d, "catering-orders") == [
         ("trigger", 1, 'the fairly common word "galley" (Zipf 3.2), in a sentence about private life ("novel")'),
-        ("context", 0, 'the trigger word "correction", in a sentence about private life ("novel")')]
+        ("context", 0, 'the registry\'s trigger word "correction", in a sentence about private life ("novel")')]
 
 
 def test_a_japanese_compound_matched_across_and_is_two_words():

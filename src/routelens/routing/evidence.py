@@ -85,7 +85,9 @@ _WEB_ADDRESS = _re.compile(r"\.(?:com|net|org|io|ai|app|dev|co|jp|uk|de|fr|eu)\b
 INCIDENTAL = _INCIDENTAL = "next to a specific trigger of"
 OWN_ASK = "the task asks for it in a request of its own"  # an everyday word's ask of its own (several.py)
 _IDENTIFIER = "the identifier "
-_TRIGGER_WORD = "the trigger word"  # a context piece's detail: a word of another skill's trigger
+#: a context piece's detail: a word of the registry's triggers, not necessarily this skill's (a newcomer read "the
+#: trigger word "upgrade"" on ci-fix as one of ci-fix's triggers; it is dependency-upgrade's)
+_TRIGGER_WORD = "the registry's trigger word"
 #: said after the detail of a piece that a sentence about private life weakens (policy's fallback sentence keeps it)
 PRIVATE_SAID = ", in a sentence about private life"
 #: said after the detail of a phrase that a question of general knowledge weakens (§6.10 question)
