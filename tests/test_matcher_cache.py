@@ -326,9 +326,10 @@ def test_the_statuses_read_from_the_cache_are_the_ranges(reg, monkeypatch):
     Router.from_paths(reg)  # writes the file
     router = Router.from_paths(reg)
     statuses, left = router.entries._statuses
-    # the triggers of article-draft, ci-fix, refactoring, debugging and code-explanation are flow lists over several
-    # lines, which the lines alone do not read either
-    unread = {"code-review", "article-draft", "ci-fix", "refactoring", "debugging", "code-explanation"}
+    # the triggers of article-draft, ci-fix, refactoring, debugging, code-explanation and dependency-upgrade are flow
+    # lists over several lines, which the lines alone do not read either
+    unread = {"code-review", "article-draft", "ci-fix", "refactoring", "debugging", "code-explanation",
+              "dependency-upgrade"}
     assert statuses == {sid: plain.entries.skill_status(sid) for sid in plain.skill_ids
                         if plain.entries.skill_status(sid) != "active" and sid not in unread}
     assert "legacy-deploy" in statuses and left == unread

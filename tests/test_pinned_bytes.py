@@ -45,7 +45,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 #: registry (relative to the repository) -> (index sha256, catalog sha256)
 PINNED = {
-    "skills.yaml": ("00476020db060047", "cc2433a6060615f4"),
+    "skills.yaml": ("3ed92b7f6f256207", "4696d9c5406e0bc9"),
     "tests/fixtures/example-skills.yaml": ("6056a0aa0648c1e6", "675c43e68759dfee"),
     "tests/tui/fixtures/routing/skills.yaml": ("cbcb3d66a1387de1", "f2e2e9d249f55ea9"),
     "tests/fixtures/cases/anchors-merge.yaml": ("84162c6bdd35deeb", "c75bd641fd546581"),

@@ -251,7 +251,7 @@ async def test_stats_shows_what_a_release_reviewer_needs(bundled, monkeypatch):
         # lowest-ranked left out to fit the size budget, docs/formats.md §3.7), while the registry's did not
         assert "since the build (generated/ on disk)  +1 ~11 -0, 10 only moved" in since
         assert ("added: release-checklist   changed: backup-restore, dependency-upgrade, docs-update, "
-                "kubernetes-ops, monitoring-alerts, postmortem … (+5)") in since
+                "kubernetes-ops, monitoring-alerts, performance-profiling … (+5)") in since
         assert "since HEAD" in since and "+1 ~0 -0" in since.split("since HEAD", 1)[1]
         assert "unchanged start" in since
         contrib = stats.query_one("#contrib", DataTable)
