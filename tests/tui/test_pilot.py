@@ -765,3 +765,32 @@ async def test_an_open_stats_panel_follows_the_files(registry):
         await wait_loads(loads + 1)
         assert screen.snapshot is app.snapshot and screen.snapshot.freshness.state == "fresh"
         assert screen.query_one("#fresh-box").has_class("-fresh")
+
+
+async def test_a_hand_edited_index_is_named_in_the_header(registry):
+    """A newcomer's trial: "fix ci" -> "fix  ci" in generated/routing.min.json
+    kept the hash, so the header said FRESH while `routelens check` failed
+    and the task fell back index_invalid. A fresh index that is not what a
+    build writes now reads HAND-EDITED INDEX (found by comparing with a
+    build in memory, and by the router's index_invalid)."""
+    app = make_app(registry)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await settle(app, pilot)
+        header = app.query_one(HeaderBar)
+        assert (app.snapshot.edited, header.state.edited) == (False, False)
+        assert "FRESH" in header.render().plain and "HAND-EDITED" not in header.render().plain
+    index = registry.parent / "generated" / INDEX_NAME
+    text = index.read_text(encoding="utf-8")
+    assert text.count('"translate"') == 2  # a trigger, and a word of the index's word lists
+    index.write_text(text.replace('"translate"', '"translat"', 1), encoding="utf-8")
+    app = make_app(registry)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await settle(app, pilot)
+        header = app.query_one(HeaderBar)
+        assert app.snapshot.freshness.state == "fresh"  # by its hash and ranges (docs/formats.md §3.5)
+        for _ in range(100):
+            if header.state.edited:
+                break
+            await pilot.pause(0.05)
+        assert app.snapshot.edited is True and header.state.edited is True
+        assert "▲ HAND-EDITED INDEX" in header.render().plain and "FRESH" not in header.render().plain

@@ -103,6 +103,14 @@ class RouterReady(Message, bubble=False):
 
 
 @dataclass
+class IndexEdited(Message, bubble=False):
+    """:func:`~routelens.tui.model.index_edited` of ``snapshot`` (True, False or None: unknown)."""
+
+    snapshot: Snapshot
+    edited: bool | None
+
+
+@dataclass
 class PreviewRouterReady(Message, bubble=False):
     """The router of load ``gen`` was opened from ``preview``'s vouched
     index, before the registry is parsed

@@ -714,6 +714,9 @@ class Snapshot:
     content: tuple | None = None
     #: :attr:`Preview.starts` of the preview this load completed
     starts: dict[str, tuple[array, int]] = field(default_factory=dict, repr=False)
+    #: the index on disk is fresh by its hash (§3.5) but not what a build writes (hand-edited): True when
+    #: :func:`index_edited` or a decision (``index_invalid``) found it, None while unknown
+    edited: bool | None = None
 
     @property
     def line_count(self) -> int:
@@ -1068,6 +1071,28 @@ def complete(pre: Preview, with_router: bool = True) -> Snapshot | LoadFailure:
         content=pre.content,
         starts=_exact_starts(pre),
     )
+
+
+#: :func:`index_edited` compares only registries up to this many characters (a build of 10,000 skills, 2.5
+#: million, takes about a second of CPU beside the UI); above it a decision's ``index_invalid`` still says so
+EDIT_CHECK_MAX_CHARS = 1_000_000
+
+
+def index_edited(snap: Snapshot) -> bool | None:
+    """Whether the index file of a load whose freshness is ``fresh`` differs
+    from the index a build writes now (hand-edited while its hash still
+    matches: docs/formats.md §3.5 judges the hash and the ranges only, and
+    `routelens check` compares bytes, §3.6). None when the load is not
+    fresh, the registry is over :data:`EDIT_CHECK_MAX_CHARS` characters, or
+    the file cannot be read. Runs a build in memory: call it off the UI
+    thread."""
+    if snap.freshness.state != "fresh" or len(snap.registry.text) > EDIT_CHECK_MAX_CHARS:
+        return None
+    try:
+        on_disk = snap.paths.index.read_bytes()
+    except OSError:
+        return None
+    return on_disk != index_bytes(snap.registry)
 
 
 def _exact_starts(pre: Preview) -> dict[str, tuple[array, int]]:

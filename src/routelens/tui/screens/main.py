@@ -41,6 +41,7 @@ from routelens.tui.messages import (
     DecisionReady,
     FixesReady,
     GlanceReady,
+    IndexEdited,
     LoadFailed,
     PreviewReady,
     PreviewRouterReady,
@@ -63,6 +64,7 @@ from routelens.tui.model import (
     entry_of,
     glance,
     hits_of,
+    index_edited,
     make_router,
     near_hits_of,
     preview,
@@ -637,6 +639,19 @@ class MainScreen(Screen[None]):
             self.router_ready_at = time.perf_counter()
         self._schedule_route(immediate=True)
         self.post_message(RouterChanged(message.snapshot))
+        if message.snapshot.freshness.state == "fresh" and message.snapshot.edited is None:
+            self._edited_worker(message.snapshot)
+
+    @work(thread=True, exclusive=True, group="edited", exit_on_error=False, description="edited")
+    def _edited_worker(self, snap: Snapshot) -> None:
+        # after the router: a build in memory (tens of ms for the bundled registry) never delays the first decision
+        self.post_message(IndexEdited(snap, index_edited(snap)))
+
+    def on_index_edited(self, message: IndexEdited) -> None:
+        if message.edited is not None and message.snapshot.edited is not True:
+            message.snapshot.edited = message.edited
+        if message.snapshot is self.snapshot:
+            self._update_header()
 
     def on_router_failed(self, message: RouterFailed) -> None:
         self.notify(words.router_failed(message.error), severity="error")
@@ -664,6 +679,7 @@ class MainScreen(Screen[None]):
             index_chars=snap.fresh_index_chars,
             budget_ok=snap.budget_ok,
             errors=errors,
+            edited=bool(snap.edited),
         ))
 
     def _set_header(self, state: HeaderState) -> None:
@@ -816,6 +832,11 @@ class MainScreen(Screen[None]):
         chars, threshold = self._panel_scale()
         panel.show_decision(decision, self.hits, self.near, self.hit_index, chars, threshold,
                             last_good=self.failure is not None)
+        snap = self.snapshot
+        if (decision.reason == "index_invalid" and snap is not None and self.decision_load is snap
+                and snap.freshness.state == "fresh" and not snap.edited):
+            snap.edited = True  # the router found the index hand-edited (its hash still matches): the header says so
+            self._update_header()
         self._sync_decision_mark()
         self._paint_hits()
         self._start_fixes(seq, decision)

@@ -53,6 +53,9 @@ class HeaderState:
     loaded: bool = True
     #: the registry is the bundled example (``--demo``): every layout says so
     demo: bool = False
+    #: a fresh index (by its hash) that is not what a build writes: hand-edited (a newcomer's header said FRESH
+    #: while `routelens check` failed and a decision fell back index_invalid)
+    edited: bool = False
 
 
 class HeaderBar(Widget):
@@ -87,6 +90,9 @@ class HeaderBar(Widget):
                                         (f" {plural(s.skills, 'skill')} ", "$text-muted"))
         glyph, style = _BADGE.get(s.freshness, _BADGE["loading"])
         label = FRESHNESS_LABEL.get(s.freshness, "LOADING")
+        if s.freshness == "fresh" and s.edited:
+            glyph, style = _BADGE["stale"]
+            label = "HAND-EDITED INDEX"
         if s.errors and s.loaded:
             # the freshness on screen is that of the last good load: the
             # registry on disk cannot be parsed, so nothing can be claimed
