@@ -35,3 +35,34 @@ def test_the_evidence_names_another_skills_trigger_word_as_the_registrys(bundled
     d = bundled.route("bump the CI image and fix ci")
     pieces = [(p.kind, p.detail) for c in d.evidence if c.id == "ci-fix" for p in c.pieces]
     assert ("context", 'the registry\'s trigger word "bump"') in pieces, pieces
+
+
+def test_check_says_which_entries_changed_only_in_their_domain_terms(tmp_path):
+    """`check` said "changed: dependency-upgrade, postmortem" after one
+    trigger of dependency-upgrade was added: postmortem's domain terms were
+    re-chosen to fit the size budget (docs/formats.md §3.7), its entry was
+    never edited. Such entries are listed apart, named so."""
+    from routelens.artifacts.check import check
+    from routelens.artifacts.write import write_generated
+    from routelens.registry import load_registry
+
+    import shutil
+
+    shutil.copytree(ROOT / "skills", tmp_path / "skills")
+    reg_path = tmp_path / "skills.yaml"
+    text = (ROOT / "skills.yaml").read_text(encoding="utf-8")
+    reg_path.write_text(text, encoding="utf-8")
+    write_generated(load_registry(reg_path), tmp_path / "generated")
+    # the registry grows by comments only: no entry changes, but the budget moves
+    reg_path.write_text(text + "".join(f"# padding comment line number {n} to grow the registry a little more\n"
+                                       for n in range(1, 3)), encoding="utf-8")
+    res = check(load_registry(reg_path), tmp_path / "generated")
+    assert res.ok is False
+    assert res.problems[-1] == (
+        "Since the build: domain terms re-chosen to fit the size budget as the registry's size changed "
+        "(docs/formats.md §3.7; the entries themselves did not change): legacy-deploy, lint-format, log-analysis, "
+        "meeting-notes, monitoring-alerts and 2 more. Run `routelens build`.")
+    # an edited entry is still "changed", the others apart
+    reg_path.write_text(text.replace("outdated packages,", "outdated packages, stale deps,", 1), encoding="utf-8")
+    assert check(load_registry(reg_path), tmp_path / "generated").problems[-1] == (
+        "Since the build: changed: dependency-upgrade. Run `routelens build`.")
