@@ -4,6 +4,8 @@ decision log (F9, ``--log``), the tune plot (t) and the fixes of a fallback
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from routelens.artifacts.write import write_generated
 from routelens.registry import load_registry
 from routelens.routing.router import Router
@@ -127,8 +129,12 @@ async def test_the_palette_asks_for_a_cases_file(registry):
 async def test_a_cases_file_that_cannot_be_read_can_be_replaced_in_place(registry):
     """F8 with a mistyped path reopened the same broken file on every F8
     (and from the palette) until the app was restarted (user trial): `o`
-    asks for another file, starting from the path typed."""
+    asks for another file, starting from the path typed. A path that names
+    no file keeps the prompt open (a newcomer's "nope.yaml" opened the cases
+    screen, whose keys then read the next words typed as shortcuts)."""
     cases = write_cases(registry)
+    broken = registry.parent / "broken-cases.yaml"
+    broken.write_text("cases: [unclosed\n", encoding="utf-8")
     app = make_app(registry)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
@@ -137,12 +143,20 @@ async def test_a_cases_file_that_cannot_be_read_can_be_replaced_in_place(registr
         app.screen.query_one("#path").value = "nope.yaml"
         await pilot.press("enter")
         await settle(app, pilot)
-        assert isinstance(app.screen, CasesScreen)
-        assert app.screen.problem == ["nope.yaml:1:1: cannot read the cases: it is missing (no such file)"]
+        assert isinstance(app.screen, PathPrompt)
+        assert str(app.screen.query_one("#problem").content) == f"no file nope.yaml (from {Path.cwd()}); Esc cancels"
+        app.screen.query_one("#path").value = str(registry.parent)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert str(app.screen.query_one("#problem").content) == f"{registry.parent} is a folder, not a file"
+        app.screen.query_one("#path").value = str(broken)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert isinstance(app.screen, CasesScreen) and app.screen.problem
         assert "o: open another file" in str(app.screen.query_one("#list-summary").content)
         await pilot.press("o")
         await settle(app, pilot)
-        assert isinstance(app.screen, PathPrompt) and app.screen.query_one("#path").value == "nope.yaml"
+        assert isinstance(app.screen, PathPrompt) and app.screen.query_one("#path").value == str(broken)
         app.screen.query_one("#path").value = str(cases)
         await pilot.press("enter")
         await settle(app, pilot)

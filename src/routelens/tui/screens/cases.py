@@ -326,8 +326,10 @@ class ListScreen(Screen[str | None]):
 
     def action_other_file(self) -> None:
         """Close this list and ask for another file of its kind (the path
-        asked for starts as this one: a mistyped name is fixed in place)."""
-        app, path = self.app, self.shown_path
+        asked for starts as this one: a mistyped name is fixed in place; as
+        the path was given, which the prompt reads from the working folder,
+        not as shown, which may be from the registry's folder)."""
+        app, path = self.app, str(self.path)
         self.dismiss(None)
         app.call_later(getattr(app, self.ASK_ACTION), path)
 
