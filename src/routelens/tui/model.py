@@ -1089,8 +1089,8 @@ def index_edited(snap: Snapshot) -> bool | None:
     if snap.freshness.state != "fresh" or len(snap.registry.text) > EDIT_CHECK_MAX_CHARS:
         return None
     try:
-        on_disk = snap.paths.index.read_bytes()
-    except OSError:
+        on_disk = read_bounded(snap.paths.index, LIMITS["max_index_bytes"], what="generated file")
+    except FileReadError:
         return None
     return on_disk != index_bytes(snap.registry)
 
