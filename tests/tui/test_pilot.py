@@ -794,3 +794,32 @@ async def test_a_hand_edited_index_is_named_in_the_header(registry):
             await pilot.pause(0.05)
         assert app.snapshot.edited is True and header.state.edited is True
         assert "▲ HAND-EDITED INDEX" in header.render().plain and "FRESH" not in header.render().plain
+
+
+async def test_enter_on_a_near_miss_opens_the_skill_browser_on_it(registry):
+    """A newcomer pressed Enter on a "why not" row and nothing happened; the
+    answer was in F2's explain box, found by typing the id. Enter on a row
+    of the matches or near-misses table opens the skill browser on that
+    skill, its explanation for the task beside it."""
+    app = make_app(registry)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(app, pilot)
+        await type_task(app, pilot, "translate the readme please")
+        near = app.main.decision_panel.near_misses
+        matches = app.main.decision_panel.matches
+        table = near if near.hits else matches
+        assert table.hits, "the task has a hit to choose"
+        hit = table.hits[min(1, len(table.hits) - 1)]
+        table.focus()
+        table.move_cursor(row=table.hits.index(hit))
+        await settle(app, pilot)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        browser = app.screen
+        assert isinstance(browser, SkillBrowser)
+        assert browser.selected.id == hit.id and browser.skill_list.current.id == hit.id
+        for _ in range(100):
+            if browser.explanation:
+                break
+            await pilot.pause(0.05)
+        assert f'"{hit.id}"' in browser.explanation

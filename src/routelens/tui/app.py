@@ -193,8 +193,8 @@ class RouteLensApp(App[None]):
             return words.STILL_READING + (" (typed tasks route already)." if self.main.early is not None else ".")
         return "No valid registry loaded yet: fix the errors shown and it reloads."
 
-    def action_skills(self) -> None:
-        """Open the skill browser."""
+    def action_skills(self, initial: str | None = None) -> None:
+        """Open the skill browser (on skill ``initial``, when given)."""
         from routelens.tui.screens.skills import SkillBrowser
 
         if self.main.snapshot is None:
@@ -202,7 +202,7 @@ class RouteLensApp(App[None]):
             return
         # the detail waits for a pause in typing (none when routing has no debounce either, as in tests)
         pause = SkillBrowser.DETAIL_PAUSE if self.main.route_debounce > 0 else 0.0
-        self.push_screen(SkillBrowser(self.main.snapshot, self.main.task_text, debounce=pause),
+        self.push_screen(SkillBrowser(self.main.snapshot, self.main.task_text, debounce=pause, initial=initial),
                          callback=self._browser_closed)
 
     def _browser_closed(self, result: str | None) -> None:

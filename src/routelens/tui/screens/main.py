@@ -1008,6 +1008,12 @@ class MainScreen(Screen[None]):
         if self.hits:
             self.set_hit(self.hit_index - 1 if self.current in self.hits else self.hit_index)
 
+    def on_hits_table_hit_chosen(self, event: HitsTable.HitChosen) -> None:
+        """Enter on a match or a near miss of a skill: the skill browser opens on it, its explanation for the
+        task beside it (a newcomer pressed Enter on a "why not" row and nothing happened)."""
+        if event.hit.kind == "skills":
+            self.app.action_skills(initial=event.hit.id)
+
     def on_hits_table_hit_highlighted(self, event: HitsTable.HitHighlighted) -> None:
         if event.table.near:
             self.current = event.hit

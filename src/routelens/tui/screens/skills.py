@@ -170,9 +170,11 @@ class SkillBrowser(Screen[str | None]):
     SkillBrowser Markdown { margin: 0; padding: 0; }
     """
 
-    def __init__(self, snap: Snapshot, task: str = "", *, debounce: float = 0.0) -> None:
+    def __init__(self, snap: Snapshot, task: str = "", *, debounce: float = 0.0, initial: str | None = None) -> None:
         super().__init__()
         self.snap = snap
+        #: the id of the skill to open on (Enter on a hit of the main screen), else the first
+        self.initial = initial
         self.task_text = task
         self.debounce = debounce
         self.skills = list(snap.registry.skills.values())
@@ -226,8 +228,11 @@ class SkillBrowser(Screen[str | None]):
         self.query_one("#filter", Input).cursor_blink = False
         self.query_one("#explain").border_title = "explain · for the task on the main screen"
         self._title()
+        at = next((i for i, s in enumerate(self.skills) if s.id == self.initial), 0) if self.initial else 0
         if self.skills:
-            self.select(self.skills[0])
+            self.select(self.skills[at])
+            if at:
+                self.call_after_refresh(self.skill_list.move_to, at)
         else:
             self._show_none()
         self.query_one("#filter", Input).focus()

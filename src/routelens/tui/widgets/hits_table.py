@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from rich.cells import cell_len
 from rich.text import Text
+from textual.binding import Binding
 from textual.content import Content
 from textual.message import Message
 from textual.widgets import DataTable
@@ -71,6 +72,20 @@ class HitsTable(DataTable):
             self.table = table
             self.hit = hit
             self.index = index
+
+        @property
+        def control(self) -> "HitsTable":
+            return self.table
+
+    BINDINGS = [Binding("enter", "select_cursor", "Why (skills)")]
+
+    class HitChosen(Message):
+        """Enter on a row: the user asks why ``hit`` was (not) chosen."""
+
+        def __init__(self, table: "HitsTable", hit: Hit) -> None:
+            super().__init__()
+            self.table = table
+            self.hit = hit
 
         @property
         def control(self) -> "HitsTable":
@@ -180,6 +195,11 @@ class HitsTable(DataTable):
         """Focusing the table makes its cursor row the current hit."""
         if self.hits and 0 <= self.cursor_row < len(self.hits):
             self.post_message(self.HitHighlighted(self, self.hits[self.cursor_row], self.cursor_row))
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        if self.hits and 0 <= event.cursor_row < len(self.hits):
+            self.post_message(self.HitChosen(self, self.hits[event.cursor_row]))
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         event.stop()
