@@ -23,6 +23,7 @@ KEY_SECTIONS: list[tuple[str, list[tuple[str, str]]]] = [
         ("Esc in the task", "clear the task"),
         ("Tab / shift+Tab", "move between the task, the tables and the panes"),
         ("↓ / ↑ in a table", "move between hits (matches) or near misses (why not)"),
+        ("Enter in a table", "the skill browser on that skill: why it was or was not chosen"),
         ("↑ ↓ ← → PgUp PgDn Home End in a pane", "scroll the pane"),
         ("← / → on the pane tabs", "switch pane (below 120 columns the panes are tabs)"),
         ("F1 (? outside a text field)", "this help"),
