@@ -685,7 +685,7 @@ def _list(triggers: tuple[str, ...]) -> str:
 def _first_difference(given: tuple[str, ...], held: tuple[str, ...]) -> str:
     """Where two trigger lists first differ, for a message whose lists are
     cut after 5 items (a newcomer's "fix  ci" edit showed two lists that
-    looked the same): ``"; they first differ at trigger 6: "fix  ci" in the
+    looked the same): ``"; they first differ at trigger 7: "fix  ci" in the
     index, "fix ci" in the range"``, or which list is longer. Triggers are
     numbered from 1; ``""`` when the lists are equal."""
     i = next((k for k, (a, b) in enumerate(zip(given, held)) if a != b), min(len(given), len(held)))

@@ -114,7 +114,7 @@ def mentioned_apart(c: Candidate, top: Candidate, text: str, breaks: list[int], 
     for x in c.spans:
         lo = max((b for b in breaks if b <= x[0]), default=0)
         hi = min((b for b in breaks if b >= x[1]), default=len(text))
-        if any(lo <= a < hi or lo < b <= hi for a, b, _ in requests):
+        if any(a < hi and lo < b for a, b, _ in requests):
             return False
         for t in top.spans:
             start, end = min(t[1], x[1]), max(t[0], x[0])
