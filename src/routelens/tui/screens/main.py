@@ -37,6 +37,7 @@ from textual.worker import get_current_worker
 from routelens.errors import CasesError
 from routelens.limits import AUTO_FIXES_MAX_SKILLS
 from routelens.tui import words
+from routelens.text.numbers import budget_checked
 from routelens.tui.messages import (
     DecisionReady,
     FixesReady,
@@ -678,6 +679,7 @@ class MainScreen(Screen[None]):
             reduction=snap.reduction,
             index_chars=snap.fresh_index_chars,
             budget_ok=snap.budget_ok,
+            budget_unchecked=not budget_checked(len(reg.text)),
             errors=errors,
             edited=bool(snap.edited),
         ))

@@ -49,6 +49,9 @@ class HeaderState:
     reduction: float | None = None
     index_chars: int | None = None
     budget_ok: bool | None = None
+    #: the registry is too small for the budget to be checked (docs/formats.md §5.2): the header says so
+    #: instead of a ✓ (a newcomer's header showed "index budget ✓" while F3 showed the index over it, unchecked)
+    budget_unchecked: bool = False
     errors: int = 0
     loaded: bool = True
     #: the registry is the bundled example (``--demo``): every layout says so
@@ -122,13 +125,15 @@ class HeaderBar(Widget):
         else:
             size = size_short = Content("")
         budget = (
-            Content.styled(" index budget ✓ ", "$success") if s.budget_ok
+            Content.styled(" index budget not checked ", "$text-muted") if s.budget_unchecked
+            else Content.styled(" index budget ✓ ", "$success") if s.budget_ok
             else Content.styled(" index budget ✗ ", "bold $error") if s.budget_ok is False else Content("")
         )
         # the verdict outlives the hashes and the counts: reviewing the index size before a release is what
         # the header is read for (a newcomer's trial: at 80 columns it was the first thing dropped)
         budget_short = (
-            Content.styled(" budget ✓ ", "$success") if s.budget_ok
+            Content.styled(" budget n/a ", "$text-muted") if s.budget_unchecked
+            else Content.styled(" budget ✓ ", "$success") if s.budget_ok
             else Content.styled(" budget ✗ ", "bold $error") if s.budget_ok is False else Content("")
         )
         if not s.loaded:
