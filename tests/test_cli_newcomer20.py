@@ -66,3 +66,31 @@ def test_check_says_which_entries_changed_only_in_their_domain_terms(tmp_path):
     reg_path.write_text(text.replace("outdated packages,", "outdated packages, stale deps,", 1), encoding="utf-8")
     assert check(load_registry(reg_path), tmp_path / "generated").problems[-1] == (
         "Since the build: changed: dependency-upgrade. Run `routelens build`.")
+
+
+CAFE = """\
+schema_version: 1
+skills:
+  recipe-costing:
+    path: skills/recipe-costing.md
+    priority: P1
+    triggers: [gross margin, cost per portion, recipe cost]
+    description: Cost a recipe per portion and work out its gross margin
+  rota-planning:
+    path: skills/rota-planning.md
+    priority: P1
+    triggers: [rota, shift plan]
+    description: Plan the staff rota for the week
+"""
+
+
+def test_our_flat_whites_are_a_cafes_not_private_life():
+    # a newcomer's cafe: "our flat" read as one's home, so the phrase "gross margin" weighed 1 and fell back
+    from routelens.registry.load import parse_registry
+    from routelens.text.life import private_life
+
+    assert private_life("What's the gross margin on our flat whites?") is None
+    assert private_life("my flat is freezing") == "my flat"
+    router = Router.from_registry(parse_registry(CAFE.encode(), "skills.yaml"))
+    d = router.route("What's the gross margin on our flat whites?")
+    assert (d.mode, d.reason, d.skills) == ("index", "clear_candidate", ("recipe-costing",))

@@ -188,8 +188,9 @@ def _reported(text: str, start: int) -> bool:
     return _REPORTED.search(text[max(0, start - 120):start]) is not None
 
 
-#: words of private life after "my" only: "our house wine", "our partner hotels" are the business's
-_MY_ONLY = frozenset({"house", "partner"})
+#: words of private life after "my" only: "our house wine", "our partner hotels", "our flat whites" (a newcomer's
+#: cafe: "What's the gross margin on our flat whites?" read as private life) are the business's
+_MY_ONLY = frozenset({"house", "partner", "flat"})
 #: Japanese seldom says "my": a word for one's family or home says it ("夫の弁当", "実家の父", "子供の宿題"); a
 #: one- or two-kanji word for a relative only as a word of its own (no kanji before it: 分母, 祖母 is its own) with a
 #: particle after it (not 母の日, 父の日: a shop's season); 私の/うちの/自分の before a thing of private life
@@ -211,8 +212,9 @@ def private_life(text: str, writes: Callable[[str], bool] | None = None) -> str 
     between words): after "our" such a word is the business's own world,
     not private life ("our gym" to a chain of gyms, whose descriptions say
     "gym"), and the next such phrase is looked for; "my" stays personal
-    ("my credit card" to an airline with a co-brand card); "house" and
-    "partner" are private after "my" only ("our house wine", "our partner
+    ("my credit card" to an airline with a co-brand card); "house",
+    "flat" and "partner" are private after "my" only ("our house wine",
+    "our flat whites", "our partner
     hotels"); a "my" after a customer, guest, passenger ... earlier in its
     sentence is their reported word and no private life. In Japanese,
     which seldom says "my", a word for one's family or home says it
