@@ -252,8 +252,8 @@ def test_an_acronym_with_nothing_else_of_the_registry_routes_when_the_task_asks_
     task = "Raise a PO for dry goods from Brakes"
     assert decided(r, task) == ("index", "clear_candidate", ("purchase-orders",), None)
     assert pieces(r, task, "purchase-orders") == [
-        ("trigger", 1, 'the acronym "PO" (Zipf 3.9 as a lowercase word), and no other word of the task is about '
-                       "the registry's world"),
+        ("trigger", 1, 'the acronym "PO" (Zipf 3.9 as a lowercase word) (alone: no other word of the task is about '
+                       "the registry's world)"),
         ("ask", 1, 'the task asks for it ("Raise" ...)')]
     assert decided(r, "How do I get a PO box in London?") == ("full", "weak_evidence", (), None)
 

@@ -24,7 +24,10 @@ from routelens.routing.signals import Signal, ja_asked_word, ja_object, within
 __all__ = ["DERIVED", "NO_WORLD", "asked", "counted_ask", "overlaps"]
 
 #: said after a shape-specific trigger's detail when nothing else of the task is the registry's world
-NO_WORLD = ", and no other word of the task is about the registry's world"
+#: (in parentheses: ", and no other word ..." read like a reason against routing beside the ask that routed it, a
+#: newcomer's "the acronym "POS" ..., and no other word of the task is about the registry's world, the task asks
+#: for it")
+NO_WORLD = " (alone: no other word of the task is about the registry's world)"
 
 
 def overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
