@@ -36,7 +36,8 @@ KEY_SECTIONS: list[tuple[str, list[tuple[str, str]]]] = [
         ("F8", "labelled cases: every case with its outcome, live as the registry changes"),
         ("F9", "decision log: every logged task, logged decision and the decision now"),
         ("ctrl+l", "back to the task input"),
-        ("ctrl+p", "command palette: jump to an entry, rebuild, toggle panes, theme"),
+        ("ctrl+p", "command palette: jump to an entry, rebuild, toggle panes, theme, screenshot (an SVG in "
+                   "$ROUTELENS_SCREENSHOTS, else ~/Downloads, else the current folder)"),
         ("ctrl+q", "quit"),
     ]),
     ("Skill browser (F2)", [
