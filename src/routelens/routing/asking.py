@@ -20,8 +20,9 @@ from routelens.routing.lexicon import EVERYDAY_ZIPF, Lexicon
 from routelens.routing.pointers import heading, ja_pointed_back, pointed_back
 from routelens.routing.counts import counted
 from routelens.routing.signals import Signal, ja_asked_word, ja_object, within
+from routelens.routing.signals import asks as _asks
 
-__all__ = ["DERIVED", "NO_WORLD", "asked", "counted_ask", "overlaps"]
+__all__ = ["DERIVED", "NO_WORLD", "asked", "bare_request", "counted_ask", "overlaps"]
 
 #: said after a shape-specific trigger's detail when nothing else of the task is the registry's world
 #: (in parentheses: ", and no other word ..." read like a reason against routing beside the ask that routed it, a
@@ -136,6 +137,21 @@ def _bare(text: str, verb: str, trigger: str) -> bool:
         if w in rest:
             rest.remove(w)
     return all(w in _NOTHING for w in rest)
+
+
+def bare_request(pieces: Sequence[Piece], text: str) -> str | None:
+    """The task, when it is only a generic request verb and a candidate's
+    one counted trigger, a weak word ("fix the dishwasher", "Can you check
+    the booking?"): such a request asks for nothing (docs/formats.md §6.10
+    ``ask``, underspecified), which ``explain`` says. None otherwise."""
+    counted = [p for p in pieces if p.kind == "trigger" and p.counts]
+    if len(counted) != 1 or counted[0].weight >= _WEAK + 1:
+        return None
+    p = counted[0]
+    for a, b, verb in _asks(text):
+        if a <= p.span[0] and p.span[1] <= b and verb.isascii() and _bare(text, verb, p.text):
+            return text.strip()
+    return None
 
 
 def asked(pieces: list[Piece], requests: list[Signal], mixups: list[tuple[int, int]], text: str,

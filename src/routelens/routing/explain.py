@@ -14,6 +14,7 @@ from typing import Protocol, Sequence
 
 from rapidfuzz import fuzz, process
 
+from routelens.routing.asking import bare_request
 from routelens.routing.decision import Decision, Explanation, format_score, index_state_words, quote
 from routelens.routing.matching import NEAR_MISS_FLOOR, Match
 from routelens.text.unicode import normalize_text
@@ -124,6 +125,11 @@ def explain(router: Routes, task: str, skill_id: str) -> Explanation:
         pieces = "; ".join(f"{p.detail}{'' if p.counts else ' (does not count)'}" for p in cand.pieces)
         reasons.append(f"Its evidence (docs/formats.md §6.10): {pieces}; weight {cand.weight}, "
                        f"{'supported' if cand.supported else 'not enough to route on'}.")
+        bare = None if cand.supported else bare_request(cand.pieces, task)
+        if bare is not None:  # a newcomer asked why "fix" in "fix the dishwasher" did not count as a request
+            reasons.append(f"{quote(bare)} is a generic request verb and the word alone, which does not say what "
+                           "work is wanted (docs/formats.md §6.10 `ask`: underspecified, as \"check the booking\" "
+                           "is): say more of the work, or add the phrase as a trigger.")
     reasons.append(f"The decision: {d.message}.")
     return Explanation(task, skill_id, True, selected, best, router.threshold, status, tuple(reasons), d)
 
