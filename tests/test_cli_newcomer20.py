@@ -81,6 +81,11 @@ skills:
     priority: P1
     triggers: [rota, shift plan]
     description: Plan the staff rota for the week
+  equipment-maintenance:
+    path: skills/equipment-maintenance.md
+    priority: P1
+    triggers: [dishwasher, fridge repair, oven service]
+    description: Book repairs and servicing for kitchen equipment
 """
 
 
@@ -96,29 +101,13 @@ def test_our_flat_whites_are_a_cafes_not_private_life():
     assert (d.mode, d.reason, d.skills) == ("index", "clear_candidate", ("recipe-costing",))
 
 
-DISH = """\
-schema_version: 1
-skills:
-  equipment-maintenance:
-    path: skills/equipment-maintenance.md
-    priority: P1
-    triggers: [dishwasher, fridge repair, oven service]
-    description: Book repairs and servicing for kitchen equipment
-  rota-planning:
-    path: skills/rota-planning.md
-    priority: P1
-    triggers: [rota, shift plan]
-    description: Plan the staff rota for the week
-"""
-
-
 def test_explain_says_why_a_generic_request_asks_for_nothing():
     # a newcomer: "fix the dishwasher" fell back weak_evidence while "can you do the rota" routed, and explain
     # never said why "fix" did not count as a request
     from routelens.registry.load import parse_registry
     from routelens.routing.explain import explain
 
-    router = Router.from_registry(parse_registry(DISH.encode(), "skills.yaml"))
+    router = Router.from_registry(parse_registry(CAFE.encode(), "skills.yaml"))
     e = explain(router, "fix the dishwasher", "equipment-maintenance")
     assert e.decision.reason == "weak_evidence"
     assert ('"fix the dishwasher" is a generic request verb and the word alone, which does not say what work is '

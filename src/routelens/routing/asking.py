@@ -145,7 +145,7 @@ def bare_request(pieces: Sequence[Piece], text: str) -> str | None:
     the booking?"): such a request asks for nothing (docs/formats.md §6.10
     ``ask``, underspecified), which ``explain`` says. None otherwise."""
     counted = [p for p in pieces if p.kind == "trigger" and p.counts]
-    if len(counted) != 1 or counted[0].weight >= _WEAK + 1:
+    if len(counted) != 1 or counted[0].weight > _WEAK:
         return None
     p = counted[0]
     for a, b, verb in _asks(text):

@@ -256,10 +256,9 @@ class StatsScreen(Screen[None]):
     """
 
     class SinceDone(Message, bubble=False):
-        """The comparison with git revision ``rev`` (``result`` or ``error``)."""
+        """The comparison of load ``snapshot`` with git revision ``rev`` (``result`` or ``error``)."""
 
-        def __init__(self, rev: str, result: dict | None, error: str | None, snapshot: Snapshot | None = None
-                     ) -> None:
+        def __init__(self, rev: str, result: dict | None, error: str | None, snapshot: Snapshot) -> None:
             super().__init__()
             self.rev, self.result, self.error, self.snapshot = rev, result, error, snapshot
 
@@ -388,7 +387,7 @@ class StatsScreen(Screen[None]):
         self.post_message(self.SinceDone(rev, result, error, snap))
 
     def on_stats_screen_since_done(self, message: "StatsScreen.SinceDone") -> None:
-        if message.rev != self.rev or (message.snapshot is not None and message.snapshot is not self.snapshot):
+        if message.rev != self.rev or message.snapshot is not self.snapshot:
             return  # another revision, or another load, was asked for meanwhile
         self.since, self.since_error = message.result, message.error
         self._paint_since()
