@@ -76,8 +76,8 @@ from routelens.routing.entries import Entries
 from routelens.routing.evidence import INCIDENTAL, PRIVATE_SAID, Candidate
 from routelens.routing.matching import NEAR_MISS_FLOOR, Match
 from routelens.routing.readback import read_back
-from routelens.routing.several import (ALTERNATIVE as _ALTERNATIVE, alternatives, asked_for, mentioned_apart,
-                                       parted_ask, stated_apart, thing_for, what_it_is_for)
+from routelens.routing.several import (ALTERNATIVE as _ALTERNATIVE, alternatives, asked_for, asked_one,
+                                       mentioned_apart, parted_ask, stated_apart, thing_for, what_it_is_for)
 from routelens.routing.unordered import in_another_order
 from routelens.routing.verdict import FALLBACK, Evidence, ExplicitId, UnknownId, Verdict
 
@@ -225,6 +225,15 @@ def _decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdic
         # 9. one outweighs the others, several needs, or ambiguity
         top = supported[0]
 
+        def held(a: str, b: str) -> bool:
+            """Whether a composition holds both skills ``a`` and ``b``."""
+            return not set(entries.compositions_holding(a)).isdisjoint(entries.compositions_holding(b))
+
+        scene: set[int] = set()  # candidates whose one everyday word is only mentioned in a clause of its own
+        mentioned: set[int] = set()  # supported candidates only mentioned beside the one asked for (asked_one)
+        if len(supported) >= 2 and not lg.groups and (one := asked_one(supported, ev.task, ev.clause_breaks, held)):
+            top, mentioned = one[0], {id(c) for c in one[1]}
+
         apart_of: dict[tuple, bool] = {}  # by spans: candidates sharing their evidence share them (§6.10)
 
         def apart(c: Candidate) -> bool:
@@ -248,14 +257,12 @@ def _decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdic
                 got = own_of[id(c)] = _own_weights(c, top)
             return got
 
-        scene: set[int] = set()  # candidates whose one everyday word is only mentioned in a clause of its own
-
         def together(c: Candidate) -> bool:
             """Whether a composition holds both ``c`` and the top."""
-            return not set(entries.compositions_holding(top.id)).isdisjoint(entries.compositions_holding(c.id))
+            return held(top.id, c.id)
 
         def rival(c: Candidate) -> bool:
-            if c is top or not c.counted:
+            if c is top or not c.counted or id(c) in mentioned:
                 return False
             cw, tw = own(c)
             # one everyday word besides the words both count is no rival of a top with evidence of its own (an
@@ -289,6 +296,8 @@ def _decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdic
         tell(lambda c: c is not top and c.counted and id(c) not in rival_ids,
              lambda c: f"not selected: {said}, what the work of {quote(top.id)} is for"
              if (said := purpose.get(id(c))) else
+             f"not selected: only mentioned, in a clause of its own that asks nothing of it; the request is for "
+             f"{quote(top.id)}" if id(c) in mentioned else
              f"not selected: an everyday word only, in a clause of its own that asks nothing of it, next to the "
              f"evidence for {quote(top.id)}" if id(c) in scene else everyday_why if own(c)[0] == c.weight
              else f"{everyday_why}, besides the words both count")
@@ -306,8 +315,8 @@ def _decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdic
             else:
                 if all(c.supported for c in alike):
                     # (the members of a group of supported candidates share their anchor: no several needs)
-                    verdict = None if lg.size(_supported) else _several(ev, supported, expansions, entries, dropped,
-                                                                        note)
+                    verdict = None if lg.size(_supported) else _several(
+                        ev, [c for c in supported if id(c) not in mentioned], expansions, entries, dropped, note)
                     if verdict is not None:
                         verdict.candidates = ev.candidates
                         return verdict

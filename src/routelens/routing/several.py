@@ -7,9 +7,12 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import Callable
 
 from routelens.routing.evidence import OWN_ASK, STRONG_WEIGHT, WEAK_WEIGHT, Candidate
 from routelens.routing.decision import quote
+from routelens.routing.faults import fault_reports
+from routelens.text.verbs import a_verb
 from routelens.routing.signals import Signal, and_request, ja_object, separate_asks, within
 from routelens.routing.signals import asks as _find_asks
 
@@ -118,6 +121,104 @@ def mentioned_apart(c: Candidate, top: Candidate, text: str, breaks: list[int], 
             return False
         for t in top.spans:
             start, end = min(t[1], x[1]), max(t[0], x[0])
+            if adds_ask(text, start, end) or any(
+                    m.start() < end for m in _AND_STATED.finditer(text, start, max(t[1], x[1]) + 30)):
+                return False
+    return True
+
+
+#: what parts two sentences: a sentence end, a semicolon, a spaced dash (:func:`asked_one`)
+_SENTENCE_BREAK = re.compile(r"[.;!?。；！？]|\s[-\u2013\u2014]\s")
+
+
+def _clause_of(span: tuple[int, int], breaks: list[int], n: int) -> tuple[int, int]:
+    """The clause ``[lo, hi)`` holding ``span``: from the last break at or before its start to the first at or after
+    its end (``breaks``: the task's clause breaks; ``n``: the task's length; 0-based character offsets)."""
+    return max((b for b in breaks if b <= span[0]), default=0), min((b for b in breaks if b >= span[1]), default=n)
+
+
+def _held(span: tuple[int, int], requests: list[Signal], breaks: list[int], n: int) -> bool:
+    """Whether a request lies in the clause of ``span`` and asks for it: an English request opens its clause; a
+    Japanese one ends its sentence, and no clause break stands between ``span`` and that end ("今夜は予約が120件入って
+    いるので、至急見てください" asks for nothing about the bookings)."""
+    lo, hi = _clause_of(span, breaks, n)
+    return any(a < hi and lo < b and (said.isascii() or not any(span[1] <= k < b for k in breaks))
+               for a, b, said in requests)
+
+
+def asked_one(supported: list[Candidate], text: str, breaks: list[int],
+              held: Callable[[str, str], bool]) -> tuple[Candidate, list[Candidate]] | None:
+    """The one supported candidate the task asks for, and the others, only
+    mentioned as the scene of its work (docs/formats.md §6.3 step 9), or
+    None. ``a`` is asked for: a request (:func:`asks`) lies in the clause of
+    one of its counted triggers and asks for it (:func:`_held`). Every other
+    candidate ``c`` is only mentioned: no counted piece of ``c`` lies in a
+    clause holding a request or a fault reported of a thing
+    (:func:`routelens.routing.faults.fault_reports`) or opening with a word
+    WordNet knows as a verb (:func:`_imperative`); ``c`` has no ``ask``
+    piece; no composition holds both (``held(a_id, c_id)``); no word that
+    adds an ask (:func:`adds_ask`), no "and" opening a clause of its own
+    (:data:`_AND_STATED`) and no "and" followed by a request verb
+    (:func:`routelens.routing.signals.and_request`) stands between them;
+    and when ``c`` comes after ``a``, a sentence end, a semicolon or a
+    spaced dash parts them ("Write a dockerfile and a threat model" asks for
+    both). "After the accident book entry for Sam, please update the
+    allergen matrix for the new menu" asks for the allergen matrix; the
+    accident book is where it comes from. ``breaks``: the task's clause
+    breaks (0-based character offsets). Cost: a few regex passes per pair
+    of supported candidates."""
+    requests = asks(text)
+    faults = fault_reports(text)
+    n = len(text)
+    for a in supported:
+        if not any(_held(p.span, requests, breaks, n) for p in a.pieces if p.kind == "trigger" and p.counts):
+            continue
+        others = [c for c in supported if c is not a]
+        if all(_mentioned(c, a, text, breaks, held, requests, faults) for c in others):
+            return a, others
+    return None
+
+
+#: words that open a clause setting a scene though WordNet knows them as verbs ("Given the ...", "Following ...")
+_SCENE_OPENERS = frozenset("given following including regarding concerning considering according pending "
+                           "during after before since as while when once until".split())
+
+
+#: the first word of a clause, after its break and a "please"
+_FIRST_WORD_OF_CLAUSE = re.compile(r"[\s,;:.!?\-\u2013\u2014]*(?:please\s+)?([A-Za-z]+)")
+
+
+def _imperative(text: str, lo: int, span: tuple[int, int]) -> bool:
+    """Whether the clause starting at ``lo`` opens as a request however it is phrased: with a word WordNet knows as
+    a verb (English), not a scene opener (:data:`_SCENE_OPENERS`), or with the trigger at ``span`` itself followed
+    by an English word ("; lint sql in the warehouse repository": a ticket's verb WordNet knows only as a noun)."""
+    m = _FIRST_WORD_OF_CLAUSE.match(text, lo)
+    if m is None:
+        return False
+    if m.start(1) == span[0] and re.match(r" [A-Za-z]", text[span[1]:span[1] + 2]):
+        return True
+    return m.group(1).lower() not in _SCENE_OPENERS and a_verb(m.group(1))
+
+
+def _mentioned(c: Candidate, a: Candidate, text: str, breaks: list[int], held: Callable[[str, str], bool],
+               requests: list[Signal], faults: list) -> bool:
+    """Whether ``c`` is only mentioned beside ``a``, which is asked for (:func:`asked_one`)."""
+    if held(a.id, c.id) or any(p.kind == "ask" and p.counts for p in c.pieces):
+        return False
+    n = len(text)
+    for x in (p.span for p in c.pieces if p.counts and p.weight > 0):
+        lo, hi = _clause_of(x, breaks, n)
+        if any(s < hi and lo < e for s, e, _ in requests) or any(f[0] < hi and lo < f[1] for f in faults):
+            return False
+        if _imperative(text, lo, x):
+            return False  # a request the request finder missed ("Fill in the accident book ...", "lint sql ...")
+    for x in c.spans:
+        for t in a.spans:
+            start, end = min(t[1], x[1]), max(t[0], x[0])
+            if x[0] >= t[1] and not _SENTENCE_BREAK.search(text, t[1], x[0]):
+                return False
+            if x[1] <= t[0] and and_request(text, x[1], t[0]):
+                return False  # "..., and update the allergen matrix": two requests
             if adds_ask(text, start, end) or any(
                     m.start() < end for m in _AND_STATED.finditer(text, start, max(t[1], x[1]) + 30)):
                 return False

@@ -296,7 +296,7 @@ _NOT_A_REQUEST_VERB = frozenset(
     "ok okay yes yeah well oh one two three four five six seven eight nine ten dear".split())
 #: what may come before a request verb without being it: "please", "can you", "help me", "I need you to"
 _REQUEST_LEAD = re.compile(
-    r"\s*(?:(?:please|pls|plz|kindly)\s+|(?:can|could|would|will)\s+(?:you|we|someone)\s+(?:please\s+)?|"
+    r"\s*(?:so\s+(?=(?:please|pls|plz|kindly|can|could|would)\b)|(?:please|pls|plz|kindly)\s+|(?:can|could|would|will)\s+(?:you|we|someone)\s+(?:please\s+)?|"
     r"help\s+me\s+(?:to\s+)?|i\s+need\s+you\s+to\s+|i'?d\s+like\s+you\s+to\s+|we\s+need\s+to\s+|i\s+need\s+to\s+|"
     r"let'?s\s+|go\s+ahead\s+and\s+|(?:i'?m|i\s+am|we'?re|we\s+are)\s+trying\s+to\s+|"
     r"(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:currently\s+|still\s+|now\s+)?(?=\w+ing\b))*", _I)
