@@ -75,13 +75,15 @@ def is_inside(folder: str | Path, target: str | Path) -> bool:
 
 
 def read_bounded(path: str | Path, limit: int, *, what: str = "file", display: str | None = None,
-                 inside: str | Path | None = None, follow_symlinks: bool = True) -> bytes:
+                 inside: str | Path | None = None, follow_symlinks: bool = True, head: bool = False) -> bytes:
     """The bytes of the regular file at ``path``, at most ``limit`` bytes.
 
     ``what`` names the file in messages ("the registry", "the index",
     "skill body", ...); ``display`` is the path as shown (default
     ``str(path)``). ``inside``: a folder the file's real path must lie in.
     ``follow_symlinks=False`` refuses a symlink as the last component.
+    ``head=True`` gives the first ``limit`` bytes of a bigger file instead of
+    refusing it (whether a file is a decision log: its first line).
 
     Raises :class:`FileReadError` (never blocks, never reads more than
     ``limit + 1`` bytes) with ``kind``:
@@ -112,7 +114,7 @@ def read_bounded(path: str | Path, limit: int, *, what: str = "file", display: s
             if stat.S_ISDIR(st.st_mode):
                 raise refuse("directory", "is a directory, not a file", kind)
             raise refuse("not_regular", f"is {kind}, not a regular file (refused without reading)", kind)
-        if st.st_size > limit:
+        if st.st_size > limit and not head:
             raise refuse("too_big", f"is {st.st_size} bytes, more than the limit {limit}", size=st.st_size)
         fd = os.open(target, _FLAGS | (0 if follow_symlinks else _NOFOLLOW))
     except FileReadError:
@@ -133,15 +135,18 @@ def read_bounded(path: str | Path, limit: int, *, what: str = "file", display: s
         if not stat.S_ISREG(st.st_mode):  # swapped between the check and the open
             kind = file_kind(st.st_mode)
             raise refuse("not_regular", f"is {kind}, not a regular file (refused without reading)", kind)
-        if st.st_size > limit:
+        if st.st_size > limit and not head:
             raise refuse("too_big", f"is {st.st_size} bytes, more than the limit {limit}", size=st.st_size)
         chunks: list[bytes] = []
         total = 0
         while True:
-            chunk = os.read(fd, min(_CHUNK, limit + 1 - total))
+            chunk = os.read(fd, min(_CHUNK, limit + (0 if head else 1) - total))
             if not chunk:
                 break
             total += len(chunk)
+            if head and total >= limit:
+                chunks.append(chunk)
+                break
             if total > limit:
                 raise refuse("too_big", f"is more than the limit of {limit} bytes (it grew while read)")
             chunks.append(chunk)

@@ -31,10 +31,11 @@ from routelens.errors import IndexInvalidError, RegistryError
 from routelens.registry.model import Registry, RoutingSettings
 from routelens.routing.decision import Expansion, line_span, quote
 from routelens.routing.range_lines import read_range
+from routelens.routing.sections import routing_line, routing_section, top_level_section
 from routelens.text.canonical import editor_lines, holds_key, range_text
 from routelens.text.yaml_events import TRUE_WORDS, parse_fragment
 
-__all__ = ["Entries", "KINDS"]
+__all__ = ["Entries", "KINDS", "routing_line", "routing_section"]
 
 #: The kinds of entries a range can hold.
 KINDS = ("skill", "composition", "rule")
@@ -46,10 +47,6 @@ _Rows = dict[str, tuple[int, int]]
 #: its text as written (an alias or anchor, a tag, a quoted or block scalar, a flow mapping, a
 #: directive): :meth:`Entries.compositions_holding`
 _NOT_PLAIN = re.compile(r"""[*&!"'\\{}|>%@`?<]""")
-#: the LF before a top-level line: not empty, not indented, no comment (editor lines split at LF, §2);
-#: a literal LF first lets the regular expression engine skip to each LF (``^`` with ``re.M`` tried
-#: every character: 0.19 s against 0.05 s over a registry of 100,000 skills)
-_TOP_LEVEL_LINE = re.compile(r"\n[^ \t#\n]")
 #: the words of a range that can be a skill id as written (docs/formats.md §1: ``[a-z0-9][a-z0-9-]*``)
 _ID_WORD = re.compile(r"[a-z0-9-]+")
 
@@ -408,8 +405,37 @@ class Entries:
             return
         for rid in sorted(self._rows["rule"]):
             self.rule_forced(rid)
+        self._verify_rule_ids()
         self._verify_settings()
         self._rules_verified = True
+
+    def _verify_rule_ids(self) -> None:
+        """The index's rules must be the registry's: the ids of its top-level
+        ``rules:`` section, read from the section's own lines (the whole
+        registry when they do not parse alone). A newcomer removed the
+        index's rules, its hash kept, and a task the registry's forced rule
+        sends to the full registry routed. Raises :class:`IndexInvalidError`."""
+        found = top_level_section(self.text, "rules")
+        held: set[str] = set()
+        if found is not None:
+            at, lines = found
+            section: Any = None
+            if not lines[0].startswith("?"):
+                try:
+                    section = parse_fragment("\n".join(lines) + "\n", at + 1, self.display_name).get("rules")
+                except RegistryError:
+                    section = False
+            if isinstance(section, dict) or section is None:
+                held = {str(k) for k in section or {}}
+            else:  # an alias, a merge key, an explicit key: the whole registry says
+                held = set(self._full_registry().rules)
+        given = set(self._rows["rule"])
+        if held != given:
+            missing, extra = sorted(held - given), sorted(given - held)
+            said = "; ".join(x for x in (f"the registry's rules {_ids(missing)} are not in the index" if missing
+                                         else "", f"the index's rules {_ids(extra)} are not in the registry"
+                                         if extra else "") if x)
+            raise IndexInvalidError(f"{said}: the index does not match the registry (hand-edited?)")
 
     def _verify_settings(self) -> None:
         """The index's ``routing`` object (threshold, ambiguity margin,
@@ -600,52 +626,6 @@ class Entries:
         return start, end, text, value[entry_id], "range"
 
 
-def routing_section(text: str) -> tuple[int, list[str]] | None:
-    """``(0-based editor line of the top-level ``routing:`` key, the lines of
-    its section)`` in canonical ``text``, or None: the key's line and the
-    lines after it up to the next top-level line (one that starts with
-    something else than a space, a tab or ``#``), without the blank and
-    comment lines that end it; read from the key's line on, never by
-    splitting the whole text (:func:`routing_line`)."""
-    pos = _routing_offset(text)
-    if pos is None:
-        return None
-    at = text.count("\n", 0, pos)
-    lines: list[str] = []
-    while pos < len(text):
-        e = text.find("\n", pos)
-        line = text[pos:e if e >= 0 else len(text)]
-        if lines and line[:1] not in ("", " ", "\t", "#"):
-            break
-        lines.append(line)
-        if e < 0:
-            break
-        pos = e + 1
-    while len(lines) > 1 and (not lines[-1].strip() or lines[-1].lstrip().startswith("#")):
-        lines.pop()
-    return at, lines
-
-
-def routing_line(text: str) -> int | None:
-    """The 0-based editor line (§2: lines split at LF) of the registry's
-    top-level ``routing:`` key in canonical ``text`` (any spelling
-    :func:`holds_key` accepts), or None. Only the top-level lines are
-    looked at, found by a regular expression (not the 1.2 million lines of
-    a registry of 100,000 skills one by one in Python)."""
-    at = _routing_offset(text)
-    return None if at is None else text.count("\n", 0, at)
-
-
-def _routing_offset(text: str) -> int | None:
-    """The character offset of the top-level ``routing:`` line (:func:`routing_line`), or None."""
-    first = [0] if text[:1] and text[0] not in " \t#\n" else []
-    for at in first + [m.start() + 1 for m in _TOP_LEVEL_LINE.finditer(text)]:
-        end = text.find("\n", at)
-        if holds_key(text[at:end if end >= 0 else len(text)], "routing"):
-            return at
-    return None
-
-
 def _number(value: Any) -> float | None:
     if isinstance(value, bool):
         return None
@@ -674,6 +654,11 @@ def _show_settings(t: tuple) -> str:
     shown = "none" if not terms else ", ".join(quote(x) for x in terms[:5]) + (", ..." if len(terms) > 5 else "")
     return f"(threshold {threshold:g}, margin {margin:g}, high_risk [{shown}])" if threshold is not None \
         and margin is not None else "(unreadable)"
+
+
+def _ids(ids: list[str]) -> str:
+    """Ids for a message, cut after 5."""
+    return ", ".join(quote(i) for i in ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
 
 
 def _list(triggers: tuple[str, ...]) -> str:

@@ -195,10 +195,39 @@ def _unclosed_bracket(t: _Text, problem: str, context: str, index: int, cidx: in
     close = m.group(1)
     opener = "[" if close == "]" else "{"
     row = t.row(cidx)
+    q = _open_quote_in_flow(t.lines[row], cidx - t.starts[row])
+    if q is not None:  # a quoted item never closed on the line runs on: the quote is the fault, not the bracket
+        at = t.starts[row] + q
+        kind = "double" if t.text[at] == '"' else "single"
+        return Explained(at, f"the {kind} quote opened on line {t.number(row)}, column {t.col(at)} is not closed "
+                             f"on its line, so the value runs on: close it with {t.text[at]}", key_path_at(t, at))
     what = "items" if close == "]" else "entries"
     return Explained(cidx, f"the {opener} opened on line {t.number(row)}, column {t.col(cidx)} is not closed "
                            f"where its value ends, or two of its {what} lack a comma between them: "
                            f"close it with {close}")
+
+
+#: a quoted item of a flow collection, closed (a backslash escapes in double quotes, '' is a quote in single ones)
+_FLOW_QUOTED = re.compile(r""""(?:[^"\\]|\\.)*"|'(?:[^']|'')*'""")
+
+
+def _open_quote_in_flow(line: str, start: int) -> int | None:
+    """The 0-based column of a quote that opens an item of the flow
+    collection opened at column ``start`` of ``line`` (right after ``[``,
+    ``{`` or a comma, spaces aside) and is not closed on that line, or None."""
+    i = start + 1
+    while True:
+        while line[i:i + 1] == " ":
+            i += 1
+        if line[i:i + 1] in ('"', "'"):
+            m = _FLOW_QUOTED.match(line, i)
+            if m is None:
+                return i
+            i = m.end()
+        k = line.find(",", i)
+        if k < 0:
+            return None
+        i = k + 1
 
 
 def _reserved(t: _Text, problem: str, context: str, index: int, cidx: int | None) -> Explained | None:

@@ -77,6 +77,8 @@ Checks (code, severity, where the rule comes from):
                                          evidence alone (docs/formats.md §6.10), so the skill
                                          routes (on Japanese tasks) only when another word of
                                          its domain stands in the task
+``unforced-rule``              warning   a rule without ``forced: true`` changes no decision, it
+                                         only adds "rule "id" applies" (docs/formats.md §6.3)
 ``stem-collision``             warning   one-word triggers of two skills whose inflections meet
                                          ("plan" and "planning"): one task word matches both
 =============================  ========  ==================================================
@@ -114,17 +116,9 @@ from routelens.text.canonical import canonical_bytes
 from routelens.text.unicode import JA_STOP_WORDS, STOP_WORDS, is_spaceless
 from routelens.text.visible import controls_in, describe_controls, describe_invisible, first_control, visible
 from routelens.tools.agentskills import DESCRIPTION_MAX_CHARS, agentskills_name_problem
-from routelens.tools.harness import (
-    BUDGET_ENV,
-    CHARS_PER_TOKEN,
-    CLAUDE_CODE_BUDGET_FRACTION,
-    CLAUDE_CODE_ENTRY_CAP,
-    CODEX_BUDGET_FRACTION,
-    DEFAULT_CONTEXT_WINDOW,
-    OVERRIDE_STATES,
-    HarnessSettings,
-    read_settings,
-)
+from routelens.tools.harness import (BUDGET_ENV, CHARS_PER_TOKEN, CLAUDE_CODE_BUDGET_FRACTION, CLAUDE_CODE_ENTRY_CAP,
+                                     CODEX_BUDGET_FRACTION, DEFAULT_CONTEXT_WINDOW, OVERRIDE_STATES, HarnessSettings,
+                                     read_settings)
 from routelens.tools.lint_matching import LintMatcher as _Matcher
 from routelens.tools.lint_matching import norm as _norm
 from routelens.tools.prompt import HEADER, layer1_block, layer1_entries, one_line
@@ -578,6 +572,10 @@ def lint(reg: Registry, budget_chars: int | None = None, context_window: int = D
                 f"description + when_to_use is {len(entry):,} characters: Claude Code cuts each listing entry "
                 f"at {settings.entry_cap:,}{where}")
 
+    for r in (r for r in reg.rules.values() if not r.forced):  # a newcomer deleted `forced: true`: nothing said so
+        add("warning", "unforced-rule", f"rules.{r.id}", f"rule {r.id!r} is not forced: a task matching it still "
+            f"routes, its message only adds 'rule \"{r.id}\" applies'; add `forced: true` to send such tasks to the "
+            "full registry")
     # --- a `review:` note `routelens import` left on the triggers it proposed
     for s in reg.skills.values():
         note = s.metadata.get("review")

@@ -67,13 +67,33 @@ def log_record(d: Decision, now: str | None = None) -> dict[str, Any]:
             "source_sha256": d.source_sha256, "index_sha256": d.index_sha256, "matcher_version": d.matcher_version}
 
 
+def _looks_like_log(path: Path) -> bool:
+    """Whether the file at ``path`` is empty or its first line (read up to
+    64 KiB) is a logged decision: a JSON object with ``v`` and ``decision``
+    (docs/formats.md §12). False when it cannot be read."""
+    try:
+        head = read_bounded(path, 1 << 16, what="the decision log", head=True)
+    except FileReadError:
+        return False
+    first = head.split(b"\n", 1)[0].strip()
+    if not first:
+        return not head.strip()
+    try:
+        obj = json.loads(first)
+    except ValueError:
+        return False
+    return isinstance(obj, dict) and "v" in obj and "decision" in obj
+
+
 class DecisionLog:
     """Appends decisions to the log at ``path`` (created when missing, mode
     0666 less the umask). ``protected``: paths the log must not be (the
     registry, the generated files), compared after resolving links.
 
     Raises :class:`DecisionLogError` at construction when ``path`` is one of
-    ``protected``, a folder, not a regular file (a FIFO or a device), not
+    ``protected``, an existing file that is not a decision log (its first
+    line is no logged decision: a labelled cases file, a skill body), a
+    folder, not a regular file (a FIFO or a device), not
     writable, or in a folder that does not exist or is not writable, and
     from :meth:`append` when writing fails."""
 
@@ -95,6 +115,10 @@ class DecisionLog:
             raise self._error("is a broken symbolic link")
         if self.path.exists() and not stat.S_ISREG(os.stat(self.path).st_mode):
             raise self._error("is not a regular file (a pipe or a device?)")
+        if self.path.exists() and not _looks_like_log(self.path):
+            # a newcomer's `route --log cases.yaml` appended JSON to their labelled cases, and to a skill body
+            raise self._error("refusing to log here: the file is not a decision log (its first line is not a "
+                              "logged decision, the JSON object `--log` writes): name a new file or an existing log")
         # said now, not at the first decision: an MCP server would otherwise run and lose every one
         folder = self.path.parent
         if not self.path.exists() and not folder.is_dir():
