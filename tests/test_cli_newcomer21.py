@@ -152,3 +152,27 @@ def test_a_long_log_is_judged_by_its_first_line_read_through_the_bounded_reader(
     assert cli("route", "--registry", reg / "skills.yaml", "--log", log, "review my diff")[0] == 0
     assert log.read_bytes() == first * 400 + log.read_bytes()[len(first) * 400:]
     assert len(log.read_text(encoding="utf-8").splitlines()) == 401
+
+
+def test_an_entry_id_indented_too_deep_is_named_once_not_its_keys_as_duplicates(reg, cli):
+    # before: four "skills.code-review.path: duplicate key (first defined on line 35)" errors (lines 48-56) and
+    # not a word of line 47, where "pr-creation:" was indented 4 spaces instead of 2
+    path = reg / "skills.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("\n  pr-creation:\n", "\n    pr-creation:\n", 1),
+                    encoding="utf-8")
+    code, out, err = cli("build", "--registry", path)
+    assert code == 2
+    assert err.splitlines() == [
+        f"{path}:47:5: skills.code-review.pr-creation: 'pr-creation' has no value and is indented like the keys "
+        "above it, so the keys below it repeat theirs ('path', first on line 35): if 'pr-creation' starts a new "
+        "entry, indent it like the other ids",
+        f"{path}: 1 error; nothing was written"]
+
+
+def test_a_duplicate_key_with_no_empty_key_before_it_is_still_a_duplicate(tmp_path, cli):
+    path = tmp_path / "skills.yaml"
+    path.write_text("schema_version: 1\nskills:\n  a:\n    path: skills/a.md\n    priority: P1\n"
+                    "    triggers: [alpha]\n    path: skills/b.md\n", encoding="utf-8")
+    code, out, err = cli("build", "--registry", path)
+    assert code == 2
+    assert err.splitlines()[0] == f"{path}:7:5: skills.a.path: duplicate key (first defined on line 4)"

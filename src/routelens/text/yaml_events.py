@@ -39,26 +39,9 @@ try:  # the C parser is ~10x faster; ruamel.yaml 0.19 needs ruamel.yaml.clib for
 except Exception:  # pragma: no cover - exercised only without the clib
     _CParser = None
 
-__all__ = [
-    "SCALAR",
-    "SEQ",
-    "MAP",
-    "ALIAS",
-    "NULL_WORDS",
-    "TRUE_WORDS",
-    "FALSE_WORDS",
-    "SAFE_TAGS",
-    "Node",
-    "Reader",
-    "ReadStoppedError",
-    "expanded_size",
-    "join_path",
-    "mask_separators",
-    "unmask",
-    "sorted_unique",
-    "compose_bytes",
-    "parse_fragment",
-]
+__all__ = ["SCALAR", "SEQ", "MAP", "ALIAS", "NULL_WORDS", "TRUE_WORDS", "FALSE_WORDS", "SAFE_TAGS", "Node", "Reader",
+           "ReadStoppedError", "expanded_size", "join_path", "mask_separators", "unmask", "sorted_unique",
+           "compose_bytes", "parse_fragment"]
 
 #: Plain scalars that mean null (docs/formats.md §1: an error where a string is required).
 NULL_WORDS = frozenset({"", "~", "null", "Null", "NULL"})
@@ -404,6 +387,8 @@ class Reader:
         items = node.items
         seen: dict[str, Node] = {}
         merge: Node | None = None
+        empty: Node | None = None  # the last key without a value: an entry's id indented one level too deep?
+        told = empty
         for i in range(0, len(items) - 1, 2):
             knode, vnode = items[i], items[i + 1]
             kd = self.deref(knode)
@@ -431,9 +416,18 @@ class Reader:
                 continue
             if key in seen:
                 first = self.pos(seen[key].start)[0]
+                if empty is not None and empty.start > seen[key].start:
+                    if told is not empty:  # one error where the fault is (a newcomer's "    pr-creation:" gave 4 dups)
+                        told, name = empty, self.deref(empty).value
+                        self.error(empty.start, join_path(path, name), f"{name!r} has no value and is indented like "
+                                   f"the keys above it, so the keys below it repeat theirs ({key!r}, first on line "
+                                   f"{first}): if {name!r} starts a new entry, indent it like the other ids")
+                    continue
                 self.error(knode.start, join_path(path, key), f"duplicate key (first defined on line {first})")
                 continue
             seen[key] = knode
+            if (vd := self.deref(vnode)).kind == SCALAR and vd.plain and vd.value in NULL_WORDS:
+                empty = knode
 
     def _refuse_tag(self, e: Any, stack: list[Node]) -> None:
         tag = str(e.tag)
