@@ -254,7 +254,8 @@ def _damage(data: bytes, how: str) -> bytes:
 
 @pytest.mark.parametrize("how, state, words", [
     ("truncated", "invalid", "is invalid: not valid JSON (truncated?)"),
-    ("not-json", "invalid", "is invalid: not valid JSON (truncated?)"),
+    # a file that is no JSON at all says so (a newcomer's --index skills.yaml read "truncated?")
+    ("not-json", "invalid", "is invalid: not JSON at all: it begins '<html>oops</html>' (YAML or text?)"),
     ("unknown-v", "invalid", "is invalid: unknown index version v=9 (this routelens reads v=2)"),
     ("missing-field", "invalid", "is invalid: missing field 'compositions'"),
     ("wrong-tuple-length", "invalid", "is invalid: skills[0]: expected a tuple of 6 fields"),

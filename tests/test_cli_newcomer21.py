@@ -176,3 +176,30 @@ def test_a_duplicate_key_with_no_empty_key_before_it_is_still_a_duplicate(tmp_pa
     code, out, err = cli("build", "--registry", path)
     assert code == 2
     assert err.splitlines()[0] == f"{path}:7:5: skills.a.path: duplicate key (first defined on line 4)"
+
+
+def test_a_short_option_of_another_command_is_named(reg, capsys):
+    # "route -j 2 review" said only "unrecognized arguments: -j 2 review (route read '2' ...)"
+    from routelens.cli import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(["route", "--registry", str(reg / "skills.yaml"), "-j", "2", "review"])
+    assert exc.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1].endswith(
+        "unrecognized arguments: -j 2 review (route read '2', the word after -j, as the task); -j is an option of "
+        "routelens build, not of route: nothing was done (routelens route --help lists its options)")
+
+
+def test_an_index_that_is_no_json_at_all_says_so(reg):
+    # "--index skills.yaml" read "not valid JSON (truncated?)"
+    d = Router.from_paths(reg / "skills.yaml", reg / "skills.yaml").route("review my diff")
+    assert d.reason == "index_invalid"
+    assert ("is invalid: not JSON at all: it begins '# yaml-language-server: $schema=./src/ro' (YAML or text?); an "
+            "index is the JSON file `routelens build` writes, generated/routing.min.json") in d.message
+
+
+def test_the_starter_registry_shows_not_when(tmp_path, cli):
+    # the README says every key, not_when among them, is in the starter's comments; not_when was not
+    assert cli("init", tmp_path / "new")[0] == 0
+    assert ("    # not_when: [review guidelines]  # optional: phrases that say it is not this work; a task saying one "
+            "drops it\n") in (tmp_path / "new" / "skills.yaml").read_text(encoding="utf-8")

@@ -221,7 +221,8 @@ def test_eval_unknown_expected_ids_exit_2_naming_the_case(reg_path, tmp_path, ca
     assert main(["eval", str(cases), "--registry", str(reg_path)]) == 2
     out = capsys.readouterr()
     assert out.err.splitlines() == [f"{cases}:6:27: cases[1].expect[1]: unknown skill 'x'",
-                                    f"{cases}:7:18: cases[1].composition: unknown composition 'nope'"]
+                                    f"{cases}:7:18: cases[1].composition: unknown composition 'nope'",
+                                    f"{cases}: 2 errors; nothing was done"]
     assert out.out == ""
 
 
@@ -234,7 +235,8 @@ def test_eval_reports_unknown_ids_with_the_files_other_mistakes_at_once(reg_path
     assert capsys.readouterr().err.splitlines() == [
         f"{cases}:3:14: cases[0].expect[0]: unknown skill 'refactorng'; did you mean 'refactoring'?",
         f"{cases}:5:5: cases[1].must_falback: unknown key `must_falback`: did you mean `must_fallback`?",
-        f"{cases}:7:11: cases[2].mode: unknown mode 'indexed' (fast, index or full)"]
+        f"{cases}:7:11: cases[2].mode: unknown mode 'indexed' (fast, index or full)",
+        f"{cases}: 3 errors; nothing was done"]
 
 
 def test_eval_checks_the_ids_of_a_case_that_has_another_mistake(reg_path, tmp_path, capsys):
@@ -248,7 +250,8 @@ def test_eval_checks_the_ids_of_a_case_that_has_another_mistake(reg_path, tmp_pa
         f"{cases}:3:18: cases[0].composition: unknown composition 'new-puppy'",
         f"{cases}:4:11: cases[0].mode: unknown mode 'quick' (fast, index or full)",
         f"{cases}:6:14: cases[1].expect[0]: unknown skill 'refactorng'; did you mean 'refactoring'?",
-        f"{cases}:7:20: cases[1].must_fallback: must_fallback must be true or false"]
+        f"{cases}:7:20: cases[1].must_fallback: must_fallback must be true or false",
+        f"{cases}: 4 errors; nothing was done"]
 
 
 def test_eval_lists_what_each_case_wanted_without_an_unexplained_mark(reg_path, tmp_path, capsys):

@@ -224,6 +224,11 @@ def parse_index(data: bytes) -> CompactIndex:
     except UnicodeDecodeError:
         raise IndexInvalidError("not UTF-8") from None
     except json.JSONDecodeError as exc:
+        head = data.lstrip()[:1]
+        if head and head not in b"{[":  # a newcomer's `--index skills.yaml` read "not valid JSON (truncated?)"
+            first = data.lstrip().split(b"\n", 1)[0][:40].decode("utf-8", "replace")
+            raise IndexInvalidError(f"not JSON at all: it begins {first!r} (YAML or text?); an index is the JSON "
+                                    "file `routelens build` writes, generated/routing.min.json") from None
         raise IndexInvalidError(f"not valid JSON (truncated?): {json_problem(exc)}") from None
     if not isinstance(obj, dict):
         raise IndexInvalidError("not a JSON object")

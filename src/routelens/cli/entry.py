@@ -144,7 +144,7 @@ def foreign_options(command: str, extra: list[str], task_after: dict[str, str] |
     said = []
     for word in extra:
         option = word.split("=", 1)[0]
-        if not option.startswith("--") or option not in owners:
+        if not option.startswith("-") or option not in owners:  # "-j 2": build's short option too
             continue
         whose = [w.rstrip("_") for w in owners[option]]
         if whose == ["tui"]:

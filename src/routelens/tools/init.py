@@ -57,6 +57,7 @@ skills:                    # required: skill id -> skill; ids are kebab-case (a-
     description: Review a diff or pull request for correctness, risk and tests
                                    # optional: the Layer-1 one-liner an agent always sees
     status: active                 # optional: active (default) | deprecated | disabled
+    # not_when: [review guidelines]  # optional: phrases that say it is not this work; a task saying one drops it
     owner: your-team               # optional: any other key is metadata, kept in the catalog
 
   release-notes:

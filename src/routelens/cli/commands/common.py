@@ -342,13 +342,17 @@ def diagnostics_exit(*kinds: type[DiagnosticError]) -> Iterator[None]:
     """Inside the block, an error of one of ``kinds`` (default
     :class:`~routelens.errors.CasesError`; e.g. also ``DecisionLogError``)
     is reported on standard error, one ``FILE:LINE:COL: key.path: message``
-    line per diagnostic (docs/formats.md §8, §12), and the command stops with
+    line per diagnostic (docs/formats.md §8, §12), then, for two errors or
+    more, ``FILE: N errors; nothing was done``, and the command stops with
     :class:`CommandExit` (2)."""
     try:
         yield
     except (kinds or (CasesError,)) as exc:
         for d in exc.diagnostics:
             print(str(d), file=sys.stderr)
+        errors = [d for d in exc.diagnostics if d.severity == "error"]
+        if len(errors) > 1:  # counted as build counts a registry's (a newcomer missed the count after eval's list)
+            print(f"{errors[0].file}: {len(errors):,} errors; nothing was done", file=sys.stderr)
         raise CommandExit(2) from None
 
 
