@@ -4,6 +4,7 @@ decision log (F9, ``--log``), the tune plot (t) and the fixes of a fallback
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from routelens.artifacts.write import write_generated
@@ -162,6 +163,26 @@ async def test_a_cases_file_that_cannot_be_read_can_be_replaced_in_place(registr
         await settle(app, pilot)
         assert isinstance(app.screen, CasesScreen) and len(app.screen.rows) == 5 and app.screen.problem == []
         assert app.cases_path == cases
+
+
+async def test_the_cases_prompt_starts_from_the_cases_file_beside_the_registry(registry):
+    """A newcomer's F8 prompt showed only the placeholder "path/to/file"
+    while their cases.yaml lay beside the registry: it is filled in, so
+    Enter opens it; without one the field stays empty."""
+    app = make_app(registry)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await app.run_action("cases")
+        await pilot.pause()
+        assert isinstance(app.screen, PathPrompt) and app.screen.query_one("#path").value == ""
+        await pilot.press("escape")
+        cases = write_cases(registry)
+        await app.run_action("cases")
+        await pilot.pause()
+        assert app.screen.query_one("#path").value == os.path.relpath(cases)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert isinstance(app.screen, CasesScreen) and len(app.screen.rows) == 5
 
 
 async def test_log_screen_shows_what_a_registry_edit_changed(registry):

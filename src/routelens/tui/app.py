@@ -247,9 +247,15 @@ class RouteLensApp(App[None]):
 
     def ask_cases(self, value: str = "") -> None:
         """Ask for a labelled cases file (``value``: the path typed in to
-        start with), then open it; Escape keeps what was open before."""
+        start with; by default ``cases.yaml`` beside the registry when there
+        is one, so Enter opens it), then open it; Escape keeps what was open
+        before."""
         from routelens.tui.screens.path_prompt import PathPrompt
 
+        beside = self.paths.registry.parent / "cases.yaml"
+        if not value and beside.is_file():  # a newcomer's cases.yaml lay beside the registry; the prompt showed
+            # only "path/to/file"
+            value = os.path.relpath(beside) if beside.is_absolute() else str(beside)
         self.push_screen(PathPrompt(words.ASK_CASES, value), callback=lambda p: p and self.open_cases(Path(p)))
 
     def ask_log(self, value: str = "") -> None:
