@@ -39,6 +39,8 @@ __all__ = ["Entries", "KINDS", "routing_line", "routing_section"]
 
 #: The kinds of entries a range can hold.
 KINDS = ("skill", "composition", "rule")
+#: a section whose own lines do not parse alone (:meth:`Entries._own_section`)
+_UNREAD = object()
 
 #: (start, end) per id: 1-based inclusive canonical lines
 _Rows = dict[str, tuple[int, int]]
@@ -409,26 +411,35 @@ class Entries:
         self._verify_settings()
         self._rules_verified = True
 
+    def _own_section(self, key: str) -> tuple[int, int, Any] | None:
+        """``(0-based line of the registry's top-level ``key:``, the line after
+        its section, the section's value)`` read from the section's own lines
+        (:func:`~routelens.routing.sections.top_level_section`; splitting a
+        28 MB registry took 0.1 s of a cold route), the value
+        :data:`_UNREAD` when they do not parse alone (an alias, a merge key,
+        an explicit key); None when the registry has no such section."""
+        found = top_level_section(self.text, key)
+        if found is None:
+            return None
+        at, lines = found
+        value: Any = _UNREAD
+        if not lines[0].startswith("?"):
+            try:
+                value = parse_fragment("\n".join(lines) + "\n", at + 1, self.display_name).get(key)
+            except RegistryError:
+                pass
+        return at, at + len(lines), value
+
     def _verify_rule_ids(self) -> None:
         """The index's rules must be the registry's: the ids of its top-level
-        ``rules:`` section, read from the section's own lines (the whole
-        registry when they do not parse alone). A newcomer removed the
-        index's rules, its hash kept, and a task the registry's forced rule
-        sends to the full registry routed. Raises :class:`IndexInvalidError`."""
-        found = top_level_section(self.text, "rules")
-        held: set[str] = set()
-        if found is not None:
-            at, lines = found
-            section: Any = None
-            if not lines[0].startswith("?"):
-                try:
-                    section = parse_fragment("\n".join(lines) + "\n", at + 1, self.display_name).get("rules")
-                except RegistryError:
-                    section = False
-            if isinstance(section, dict) or section is None:
-                held = {str(k) for k in section or {}}
-            else:  # an alias, a merge key, an explicit key: the whole registry says
-                held = set(self._full_registry().rules)
+        ``rules:`` section (:meth:`_own_section`; the whole registry when its
+        lines do not parse alone). A newcomer removed the index's rules, its
+        hash kept, and a task the registry's forced rule sends to the full
+        registry routed. Raises :class:`IndexInvalidError`."""
+        found = self._own_section("rules")
+        value = None if found is None else found[2]
+        held = ({str(k) for k in value or {}} if isinstance(value, dict) or value is None
+                else set(self._full_registry().rules))
         given = set(self._rows["rule"])
         if held != given:
             missing, extra = sorted(held - given), sorted(given - held)
@@ -442,22 +453,15 @@ class Entries:
         high-risk terms) must be what the registry's top-level ``routing:``
         section says, defaults filled in: an index whose ``high_risk`` was
         emptied, its hash kept, would let a high-risk task through. The
-        section is read from its own lines (the top-level key, up to the next
-        top-level line), or from the whole registry when those lines do not
-        parse alone. Raises :class:`IndexInvalidError`."""
-        found = routing_section(self.text)
+        section is read from its own lines (:meth:`_own_section`), or from
+        the whole registry when those lines do not parse alone. Raises
+        :class:`IndexInvalidError`."""
+        found = self._own_section("routing")
         if found is None:
             if self._index_routing is not None:
                 raise IndexInvalidError("the index has routing settings, but the registry has no `routing:` section")
             return
-        at, lines = found  # (the section's lines only: splitting a 28 MB registry took 0.1 s of a cold route)
-        end = at + len(lines)
-        section: Any = None
-        if not lines[0].startswith("?"):
-            try:
-                section = parse_fragment("\n".join(lines) + "\n", at + 1, self.display_name).get("routing")
-            except RegistryError:
-                section = None
+        at, end, section = found
         if isinstance(section, dict):
             held = _settings(section)
         else:  # an alias, a merge key or an explicit key: the whole registry says
