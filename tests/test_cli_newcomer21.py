@@ -203,3 +203,12 @@ def test_the_starter_registry_shows_not_when(tmp_path, cli):
     assert cli("init", tmp_path / "new")[0] == 0
     assert ("    # not_when: [review guidelines]  # optional: phrases that say it is not this work; a task saying one "
             "drops it\n") in (tmp_path / "new" / "skills.yaml").read_text(encoding="utf-8")
+
+
+def test_a_log_whose_first_line_is_longer_than_the_check_reads_is_still_a_log(reg, cli):
+    log = reg / "long-task.jsonl"
+    task = "review my diff " + "x" * 70_000
+    assert cli("route", "--registry", reg / "skills.yaml", "--log", log, task)[0] == 0
+    assert len(log.read_bytes().split(b"\n")[0]) > 1 << 16
+    assert cli("route", "--registry", reg / "skills.yaml", "--log", log, "review my diff")[0] == 0
+    assert len(log.read_text(encoding="utf-8").splitlines()) == 2

@@ -634,8 +634,8 @@ def _high_risk(ev: Evidence) -> Verdict | None:
     m = ev.risk_hits[0]
     more = f" (and {len(ev.risk_hits) - 1} more)" if len(ev.risk_hits) > 1 else ""
     order = f" ({how[:-2]})" if (how := in_another_order(ev.task, m)) else ""
-    if m.score < 100 and not how:  # a low threshold matches loosely: say what matched (a newcomer's threshold 30 read "drop table"
-        # as "appears" in "Our Lighthouse score dropped to 41")
+    if m.score < 100 and not how:  # a low threshold matches loosely: say what matched (a newcomer's threshold 30
+        # read "drop table" as "appears" in "Our Lighthouse score dropped to 41")
         said = quote(ev.task[m.span[0]:m.span[1]])
         return Verdict("full", "high_risk", f"{FALLBACK}the high-risk term {quote(m.id)} matched {said} in the task "
                                             f"(score {format_score(m.score)}){more}")

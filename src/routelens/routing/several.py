@@ -12,9 +12,9 @@ from typing import Callable
 from routelens.routing.evidence import OWN_ASK, STRONG_WEIGHT, WEAK_WEIGHT, Candidate
 from routelens.routing.decision import quote
 from routelens.routing.faults import fault_reports
-from routelens.text.verbs import a_verb
 from routelens.routing.signals import Signal, and_request, ja_object, separate_asks, within
 from routelens.routing.signals import asks as _find_asks
+from routelens.text.verbs import a_verb
 
 
 @lru_cache(maxsize=32)
@@ -115,16 +115,18 @@ def mentioned_apart(c: Candidate, top: Candidate, text: str, breaks: list[int], 
         return False
     requests = asks(text)
     for x in c.spans:
-        lo = max((b for b in breaks if b <= x[0]), default=0)
-        hi = min((b for b in breaks if b >= x[1]), default=len(text))
-        if any(a < hi and lo < b for a, b, _ in requests):
+        lo, hi = _clause_of(x, breaks, len(text))
+        if any(a < hi and lo < b for a, b, _ in requests) or any(_asks_between(text, t, x) for t in top.spans):
             return False
-        for t in top.spans:
-            start, end = min(t[1], x[1]), max(t[0], x[0])
-            if adds_ask(text, start, end) or any(
-                    m.start() < end for m in _AND_STATED.finditer(text, start, max(t[1], x[1]) + 30)):
-                return False
     return True
+
+
+def _asks_between(text: str, t: tuple[int, int], x: tuple[int, int]) -> bool:
+    """Whether the text between two triggers' spans ``t`` and ``x`` adds an ask (:func:`adds_ask`) or an "and"
+    opens a clause there whose subject holds the later one (:data:`_AND_STATED`)."""
+    start, end = min(t[1], x[1]), max(t[0], x[0])
+    return adds_ask(text, start, end) or any(m.start() < end for m in _AND_STATED.finditer(
+        text, start, max(t[1], x[1]) + 30))
 
 
 #: what parts two sentences: a sentence end, a semicolon, a spaced dash (:func:`asked_one`)
@@ -214,13 +216,11 @@ def _mentioned(c: Candidate, a: Candidate, text: str, breaks: list[int], held: C
             return False  # a request the request finder missed ("Fill in the accident book ...", "lint sql ...")
     for x in c.spans:
         for t in a.spans:
-            start, end = min(t[1], x[1]), max(t[0], x[0])
             if x[0] >= t[1] and not _SENTENCE_BREAK.search(text, t[1], x[0]):
                 return False
             if x[1] <= t[0] and and_request(text, x[1], t[0]):
                 return False  # "..., and update the allergen matrix": two requests
-            if adds_ask(text, start, end) or any(
-                    m.start() < end for m in _AND_STATED.finditer(text, start, max(t[1], x[1]) + 30)):
+            if _asks_between(text, t, x):
                 return False
     return True
 

@@ -70,7 +70,8 @@ def log_record(d: Decision, now: str | None = None) -> dict[str, Any]:
 def _looks_like_log(path: Path) -> bool:
     """Whether the file at ``path`` is empty or its first line (read up to
     64 KiB) is a logged decision: a JSON object with ``v`` and ``decision``
-    (docs/formats.md §12). False when it cannot be read."""
+    (docs/formats.md §12), or, when that line is longer, opens as one
+    (``{"v":``). False when it cannot be read."""
     try:
         head = read_bounded(path, 1 << 16, what="the decision log", head=True)
     except FileReadError:
@@ -78,6 +79,8 @@ def _looks_like_log(path: Path) -> bool:
     first = head.split(b"\n", 1)[0].strip()
     if not first:
         return not head.strip()
+    if b"\n" not in head and len(head) == 1 << 16:  # a first line longer than what was read (a long task)
+        return first.startswith(b'{"v":')
     try:
         obj = json.loads(first)
     except ValueError:
