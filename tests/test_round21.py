@@ -3,12 +3,13 @@ a request asks for is chosen alone when every other is only mentioned, in a
 clause of its own that holds no request and no fault, as the scene of its
 work (docs/formats.md §6.3 step 9, :func:`routelens.routing.several.asked_one`).
 Each trap below fell back ``ambiguous`` or selected both before this round;
-each control decides as it did: an imperative the request finder misses (a
-clause headed by the mention's own trigger is one too: test_evidence_round2's
-"do the advisory triage; lint sql in the warehouse repository after"), an
-"and" before a request, a mention after the ask without a sentence end, a
-composition holding both, a word that adds an ask, and a Japanese request
-that ends a sentence whose earlier clause holds the word."""
+each control decides as it did, and fails with its guard taken out: an
+imperative the request finder misses (a clause headed by the mention's own
+trigger is one too: test_evidence_round2's "do the advisory triage; lint sql
+in the warehouse repository after"), an "and" before a request, a mention
+after the ask without a sentence end, a composition holding both, a fault
+reported of a thing, a word that adds an ask, and a Japanese request that
+ends a sentence whose earlier clause holds the word."""
 
 from pathlib import Path
 
@@ -56,12 +57,21 @@ def test_the_one_asked_for_is_chosen_beside_a_mention(routers, reg, task, select
     # "Fill in" opens an imperative the request finder does not take for a request: two asks
     ("hospitality", "Fill in the accident book for Sam and update the allergen matrix", "index", "multi_need",
      ("staff-accidents", "allergen-check")),
+    # an "and" followed by a request verb: the mention's clause is an ask of its own, however it opens
+    ("hospitality", "The accident book entry for Sam and update the allergen matrix", "index", "multi_need",
+     ("staff-accidents", "allergen-check")),
     # after the ask, only a sentence end, a semicolon or a dash sets a scene apart: a comma lists another ask
     ("hospitality", "Update the allergen matrix, the private event is on Friday", "index", "multi_need",
      ("allergen-check", "private-events")),
     # members of one composition named together are the composition (step 8 comes first)
     ("hospitality", "After the stock count this morning, please place the supplier order", "index",
      "clear_candidate", ("inventory-count", "supplier-orders")),
+    # ... and when a third candidate keeps step 8 from the composition, its members stay asked together
+    ("hospitality", "After the stock count this morning, please place the supplier order; the private event is on "
+     "Friday", "index", "multi_need", ("inventory-count", "supplier-orders", "private-events")),
+    # a fault reported of a thing asks for help with it: a need of its own, not a scene
+    ("hospitality", "The walk-in fridge is broken; please update the allergen matrix", "index", "multi_need",
+     ("walk-in-fridge", "allergen-check")),
     # a word that adds an ask
     ("hospitality", "The private event is on Friday; also update the allergen matrix", "index", "multi_need",
      ("private-events", "allergen-check")),
