@@ -203,7 +203,7 @@ def test_the_routing_section_is_found_among_the_top_level_lines_only():
     longer keys are no routing section."""
     import random
 
-    from routelens.routing.entries import routing_line as by_regex
+    from routelens.routing.sections import routing_line as by_regex
     from routelens.text.canonical import editor_lines, holds_key
 
     def by_lines(text):

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from routelens.routing.entries import routing_line, routing_section
+from routelens.routing.sections import routing_line, routing_section
 from routelens.text.canonical import editor_lines
 
 ROOT = Path(__file__).resolve().parents[1]

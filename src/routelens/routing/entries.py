@@ -31,11 +31,11 @@ from routelens.errors import IndexInvalidError, RegistryError
 from routelens.registry.model import Registry, RoutingSettings
 from routelens.routing.decision import Expansion, line_span, quote
 from routelens.routing.range_lines import read_range
-from routelens.routing.sections import routing_line, routing_section, top_level_section
+from routelens.routing.sections import top_level_section
 from routelens.text.canonical import editor_lines, holds_key, range_text
 from routelens.text.yaml_events import TRUE_WORDS, parse_fragment
 
-__all__ = ["Entries", "KINDS", "routing_line", "routing_section"]
+__all__ = ["Entries", "KINDS"]
 
 #: The kinds of entries a range can hold.
 KINDS = ("skill", "composition", "rule")

@@ -388,7 +388,7 @@ class Reader:
         seen: dict[str, Node] = {}
         merge: Node | None = None
         empty: Node | None = None  # the last key without a value: an entry's id indented one level too deep?
-        told = empty
+        told: Node | None = None  # the empty key already reported
         for i in range(0, len(items) - 1, 2):
             knode, vnode = items[i], items[i + 1]
             kd = self.deref(knode)
