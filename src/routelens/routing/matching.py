@@ -100,7 +100,7 @@ __all__ = [
 
 #: Version of the scoring rules; part of every decision so a decision can be
 #: replayed. Bump whenever a score for the same input can change.
-MATCHER_VERSION = "30"
+MATCHER_VERSION = "31"
 
 #: Characters of a task that take part in matching (Python ``str`` characters,
 #: i.e. code points). A longer task is truncated to this many characters for
@@ -764,6 +764,12 @@ def _bound_of(text: str) -> tuple[bool, tuple[str, ...], tuple[tuple[str, float,
     return False, (), _weigh(kinds, units)[3]
 
 
+#: what ends a clause between a trigger's first and last word in a task (docs/formats.md §6.7): a full stop,
+#: "!" or "?" not followed by a word character ("2.1" is a version, "Yahoo!ショッピング" a name), ";", a line
+#: break, an em dash, a spaced hyphen or en dash, and their full-width forms (after NFKC "！", "？", "；" are
+#: "!", "?", ";"; "。" stays)
+_CLAUSE_BREAK = re.compile(r"[.!?](?!\w)|[;\n\u3002\u2014]|\s[-\u2013]\s")
+
 _group = re.Match.group
 _span = re.Match.span
 
@@ -859,7 +865,11 @@ class TriggerMatcher:
     #: bound of the per-matcher cache of task word -> similar vocabulary words
     WORD_CACHE_SIZE = 100_000
 
-    def __init__(self, entries: Iterable[tuple[str, Sequence[str]]], floor: float = NEAR_MISS_FLOOR):
+    def __init__(self, entries: Iterable[tuple[str, Sequence[str]]], floor: float = NEAR_MISS_FLOOR,
+                 one_clause: bool = False):
+        #: whether a trigger's words must stand in one clause of the task (docs/formats.md §6.7): the skills'
+        #: triggers do; a forced rule's or a high-risk term's guard against harm and match across clauses
+        self.one_clause = one_clause
         gc_was_enabled = gc.isenabled()
         gc.disable()  # hundreds of thousands of small acyclic objects: the cyclic GC only costs time here
         try:
@@ -1169,10 +1179,12 @@ class TriggerMatcher:
                     return j, j + n - 1, used
         return None
 
-    @staticmethod
-    def _fits(tr: _Trigger, task: PreparedTask, a: int, b: int) -> bool:
+    def _fits(self, tr: _Trigger, task: PreparedTask, a: int, b: int) -> bool:
         """The checks a matched span ``a..b`` (token indices) must pass
-        besides its words (docs/formats.md §6.7): the trigger's tight
+        besides its words (docs/formats.md §6.7): in a matcher of
+        :attr:`one_clause`, no clause break between its first and last
+        token, unless the trigger writes that break itself (`tl;dr`):
+        "Hold the push — no alert yet" holds no `push alert`; the trigger's tight
         punctuation is there ("node.js", "a/b", ".net"); Katakana at the
         trigger's ends is not glued to more Katakana ("テスト" in
         "コンテスト"); a one-letter trigger ("R") is a capital standing alone
@@ -1181,6 +1193,9 @@ class TriggerMatcher:
         ns, ne = task.tnstart, task.tnend
         if ns is None or ne is None:
             return True
+        if self.one_clause and b > a and (cut := _CLAUSE_BREAK.search(norm, ne[a])) is not None \
+                and cut.start() < ns[b] and not _CLAUSE_BREAK.search(tr.norm):
+            return False  # (searched past the span: what follows a full stop decides whether it ends a clause)
         if tr.punct:
             if tr.lead and not (ns[a] >= 1 and norm[ns[a] - 1] == "."):
                 return False

@@ -175,7 +175,7 @@ class Router:
 
         def build() -> tuple:
             skill_triggers, rule_triggers, not_when = self._trigger_lists
-            skills, lex = TriggerMatcher(skill_triggers, floor=floors[0]), lexicon()
+            skills, lex = TriggerMatcher(skill_triggers, floor=floors[0], one_clause=True), lexicon()
             lex.own_words.backed_by(skills)  # both from skill_triggers: the cache keeps the words as the triggers
             got = (skills, TriggerMatcher(rule_triggers, floor=floors[1]),
                    TriggerMatcher([(t, [t]) for t in self.high_risk_terms], floor=floors[1]),
@@ -327,7 +327,7 @@ class Router:
         skill_triggers, rule_triggers, not_when = self._trigger_lists
         floor = min(NEAR_MISS_FLOOR, new.threshold)
         if floor != self._skills.floor:
-            new._skills = TriggerMatcher(skill_triggers, floor=floor)
+            new._skills = TriggerMatcher(skill_triggers, floor=floor, one_clause=True)
         if new.threshold != self.threshold or new.high_risk_terms != self.high_risk_terms:
             new._rules = TriggerMatcher(rule_triggers, floor=new.threshold)
             new._risk = TriggerMatcher([(t, [t]) for t in new.high_risk_terms], floor=new.threshold)

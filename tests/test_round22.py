@@ -1,0 +1,80 @@
+"""Routing round 22 (matcher 31): a skill's trigger matches only within one
+clause of the task (docs/formats.md §6.7). A trigger's words matched across
+a sentence end, ";", a line break, an em dash or a spaced dash are words of
+two clauses, not the phrase: "Hold the push — no alert yet; just add the
+new figures to the live blog" selected four skills through a loose
+`push alert` before this round. Forced rules and high-risk terms still
+match across clauses (they guard against harm), and a trigger that writes
+punctuation of its own keeps it."""
+
+from pathlib import Path
+
+import pytest
+
+from conftest import bench_router
+from routelens.routing.matching import TriggerMatcher, prepare
+from routelens.routing.router import Router
+
+TRIGGERS = [("alerts", ["push alert"]), ("notes", ["release notes"]), ("yahoo", ["Yahoo!ショッピング"]),
+            ("summary", ["tl;dr"])]
+
+
+def _hits(task: str, one_clause: bool) -> dict[str, tuple[float, str]]:
+    m = TriggerMatcher(TRIGGERS, one_clause=one_clause)
+    return {k: (v.score, v.kind) for k, v in m.match(prepare(task), 0).items()}
+
+
+@pytest.mark.parametrize("task, across", [
+    ("Hold the push — no alert yet", (88.0, "loose")),
+    ("Hold the push. Alert the desk", (100.0, "exact")),
+    ("push! alert", (100.0, "exact")),
+    ("push; the alert", (97.0, "loose")),
+    ("push – alert", (100.0, "exact")),
+    ("push - alert", (100.0, "exact")),
+    ("push—alert", (100.0, "exact")),
+    ("push\nalert", (100.0, "exact")),
+    ("プッシュ push。alert", (100.0, "exact")),
+])
+def test_a_trigger_across_a_clause_break_is_no_match(task, across):
+    assert _hits(task, one_clause=True) == {}
+    # what the same words scored before this round, and still score in a matcher of safety triggers
+    assert _hits(task, one_clause=False) == {"alerts": across}
+
+
+@pytest.mark.parametrize("task, hits", [
+    ("push the alert", {"alerts": (97.0, "loose")}),
+    ("push, alert", {"alerts": (100.0, "exact")}),  # a comma parts no clause here
+    ("push!alert", {"alerts": (100.0, "exact")}),  # "!" glued to a word ends nothing
+    ("Write the release 2.1 notes", {"notes": (76.0, "loose")}),  # a version's full stop
+    ("release-notes", {"notes": (100.0, "exact")}),
+    ("Yahoo!ショッピングの商品ページ", {"yahoo": (100.0, "exact")}),  # the trigger writes its "!"
+    ("a tl;dr please", {"summary": (100.0, "exact")}),  # ... and its ";"
+])
+def test_a_trigger_within_one_clause_still_matches(task, hits):
+    assert _hits(task, one_clause=True) == hits
+
+
+def test_the_labelled_case_routes_to_the_one_skill_asked_for():
+    d = bench_router("newsroom").route("Hold the push — no alert yet; just add the new figures to the live blog.")
+    assert (d.mode, d.reason, d.skills) == ("index", "clear_candidate", ("live-blog",))
+    assert "breaking-news-alert" not in {m.id for m in d.matches}
+
+
+def test_a_trigger_writing_its_own_exclamation_mark_still_matches():
+    # the one decision the first draft of this round changed: its "!" read as a sentence end, the disabled
+    # yahoo-shopping lost its trigger and the task went to rakuten-listings (labelled `disabled`)
+    d = bench_router("retail-ops").route("Yahoo!ショッピングの商品ページを更新してください")
+    assert (d.mode, d.reason, d.skills) == ("full", "disabled_skill", ())
+    assert {m.id: m.score for m in d.matches}["yahoo-shopping"] == 100.0
+
+
+BUNDLED = Path(__file__).resolve().parent.parent / "skills.yaml"
+
+
+def test_safety_triggers_still_match_across_a_clause_break():
+    router = Router.from_paths(BUNDLED)
+    # across a sentence end, where no match in another word order (§6.7) reaches either
+    d = router.route("Don't use force. Push it to main")  # high_risk: force push
+    assert (d.mode, d.reason) == ("full", "high_risk")
+    d = router.route("Draft the production. Deploy notes")  # the forced rule production-change
+    assert (d.mode, d.reason) == ("full", "forced_rule")
