@@ -9,7 +9,7 @@ from routelens.cli.entry import main
 from routelens.registry.load import parse_registry
 from routelens.routing.router import Router
 from routelens.routing.safety import destructive
-from routelens.routing.signals import negated
+from routelens.routing.negation import negated
 from routelens.text.life import private_life
 
 HOTEL = """schema_version: 1

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from routelens.routing.router import Router
-from routelens.routing.signals import negated
+from routelens.routing.negation import negated
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -9,7 +9,7 @@ import pytest
 from routelens.registry import parse_registry
 from routelens.routing.router import Router
 from routelens.routing.safety import destructive, folded, steering
-from routelens.routing.signals import negated
+from routelens.routing.negation import negated
 
 REGISTRY = """\
 schema_version: 1

@@ -17,7 +17,8 @@ import pytest
 from conftest import bench_router, decided, pieces_of
 from routelens.registry.load import parse_registry
 from routelens.routing.router import Router
-from routelens.routing.signals import asks, negated
+from routelens.routing.negation import negated
+from routelens.routing.signals import asks
 from routelens.text.life import private_life
 from routelens.text.life import life_words
 

@@ -11,7 +11,7 @@ import re
 import pytest
 
 from conftest import bench_router, pieces_of
-from routelens.routing.signals import negated
+from routelens.routing.negation import negated
 from routelens.text.everyday import everyday_word
 
 

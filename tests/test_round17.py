@@ -9,7 +9,8 @@ one-word thing said to need work that names none asks nothing (§6.10
 import pytest
 
 from conftest import bench_router
-from routelens.routing.signals import asks, negated
+from routelens.routing.negation import negated
+from routelens.routing.signals import asks
 
 REGS = ("airline-ops", "data-platform", "hospitality", "newsroom", "research-lab", "retail-ops")
 

@@ -10,7 +10,8 @@ already paid" asks for the reply (it asked for nothing)."""
 import pytest
 
 from conftest import bench_router, pieces_of
-from routelens.routing.signals import asks, negated
+from routelens.routing.negation import negated
+from routelens.routing.signals import asks
 
 
 @pytest.fixture(scope="module")

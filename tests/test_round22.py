@@ -78,3 +78,49 @@ def test_safety_triggers_still_match_across_a_clause_break():
     assert (d.mode, d.reason) == ("full", "high_risk")
     d = router.route("Draft the production. Deploy notes")  # the forced rule production-change
     assert (d.mode, d.reason) == ("full", "forced_rule")
+
+
+# --------------------------------------------------------------------------- someone's want, relayed (matcher 32)
+
+@pytest.mark.parametrize("task, want", [
+    ("After the derby, the coach wants the match report for Monday", [(27, 49, "wants")]),
+    ("The players want new kit", [(12, 24, "want")]),
+    ("The guest has asked for a late checkout", [(10, 39, "has asked for")]),
+    ("Our head chef would like the allergen matrix", [(14, 44, "would like")]),
+    # denied, the writer's own ("my"), a want to do something, a pronoun only, a subject too long to be one
+    ("The guest doesn't want a refund", []),
+    ("The guest never asked for a refund", []),
+    ("my wife wants a new car", []),
+    ("The kids want to go", []),
+    ("The guest wants it", []),
+    ("The man at the end of the long bar wants a refund", []),
+])
+def test_a_want_relayed_by_the_writer_asks_for_its_object(task, want):
+    from routelens.routing.signals import asks
+    assert asks(task) == want
+
+
+@pytest.fixture(scope="module")
+def hospitality():
+    return bench_router("hospitality")
+
+
+@pytest.mark.parametrize("task, scene", [
+    ("After the accident book entry for Sam, the GM has asked for the allergen matrix for the new menu",
+     "staff-accidents"),
+    ("After the private event on Friday, the owner wants the allergen matrix for the new menu", "private-events"),
+    ("The private event on Friday has 40 guests; the owner would like the allergen matrix for the new menu",
+     "private-events"),
+])
+def test_the_relayed_want_is_the_one_asked_for_beside_a_scene(hospitality, task, scene):
+    # matcher 31 selected both (multi_need) or fell back ambiguous: no request was found in the want's clause
+    d = hospitality.route(task)
+    assert (d.mode, d.reason, d.skills) == ("index", "clear_candidate", ("allergen-check",))
+    why = {c["id"]: c["why"] for c in d.to_dict()["evidence"]}
+    assert why[scene] == ('not selected: only mentioned, in a clause of its own that asks nothing of it; '
+                          'the request is for "allergen-check"')
+
+
+def test_a_relayed_want_of_ones_own_sets_no_request(hospitality):
+    d = hospitality.route("After the accident book entry for Sam, my wife wants the allergen matrix for the new menu")
+    assert (d.mode, d.reason, d.skills) == ("full", "weak_evidence", ())

@@ -59,8 +59,9 @@ from routelens.routing.pointers import instead
 from routelens.routing.counts import duration, number_verb
 from routelens.routing.questions import general_question, general_statement
 from routelens.routing.faults import fault_reports
-from routelens.routing.signals import (Signal, asks, identifiers, markup, names_more, negated,
-                                      own_request, reads_phrase_as_verb, within)
+from routelens.routing.negation import negated
+from routelens.routing.signals import (Signal, asks, identifiers, markup, names_more, own_request,
+                                      reads_phrase_as_verb, within)
 from routelens.routing.spans import Spans
 from routelens.text.life import life_words, private_life
 from routelens.text.typos import missing_words

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 
-from routelens.routing.signals import SUBJECT_START, clause_start, ja_clause_start
+from routelens.routing.negation import ja_clause_start
+from routelens.routing.signals import SUBJECT_START, clause_start
 
 __all__ = ["fault_reports"]
 

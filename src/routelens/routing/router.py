@@ -56,7 +56,8 @@ from routelens.routing.columns import NamedPostings
 from routelens.routing.matcher_cache import load_or_build
 from routelens.routing.policy import Evidence, ExplicitId, UnknownId, Verdict, decide
 from routelens.routing.safety import destructive, steering
-from routelens.routing.signals import clause_breaks, negated
+from routelens.routing.negation import negated
+from routelens.routing.signals import clause_breaks
 from routelens.routing.unordered import UnorderedPhrases
 from routelens.text.canonical import canonical_bytes, sha256_hex, source_sha256
 from routelens.text.words import closest

@@ -1,18 +1,12 @@
-"""What a task says besides its triggers (docs/formats.md §6.10): negated
-clauses, markup, technical identifiers, the clauses of several asks and the
-requests it makes. Steering text and destructive intents (§6.11) are
-:mod:`routelens.routing.safety`'s.
+"""What a task says besides its triggers (docs/formats.md §6.10): markup,
+technical identifiers, the clauses of several asks and the requests it
+makes. Negated clauses are :mod:`routelens.routing.negation`'s; steering
+text and destructive intents (§6.11) are :mod:`routelens.routing.safety`'s.
 
 Each detector reads the task as typed and answers with character spans
 ``[start, end)`` into it. They are general rules about how requests are
 written, not lists of any registry's words:
 
-- :func:`negated`: the clauses a negation governs: English "don't", "do
-  not", "no", "not a/the/about ...", "never", "without", "instead of",
-  "rather than", "rather not", "skip", "no need for" reach forward to the
-  end of the clause; Japanese しないで, なくていい, 不要, ではなく, 以外, やめて,
-  せずに reach back to its start; a negation of a verb that leaves something
-  out ("don't forget to", "never skip", 忘れないで, 忘れずに) negates nothing;
 - :func:`markup`: spans inside ``<...>``, ``{...}`` and ``[[...]]``;
 - :func:`identifiers`: code-like words (``fct_orders``,
   ``raw_stripe.charges``, ``train.py``, ``camelCase``), which show a
@@ -33,60 +27,18 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Callable, Sequence
+from typing import Sequence
 
 from routelens.text.verbs import a_verb, never_a_verb
 
-__all__ = ["negated", "contrast", "markup", "identifiers", "clause_breaks",
-           "separate_asks", "and_request", "asks", "clause_start", "ja_clause_start", "SUBJECT_START", "ja_object",
+__all__ = ["contrast", "markup", "identifiers", "clause_breaks",
+           "separate_asks", "and_request", "asks", "clause_start", "SUBJECT_START", "ja_object",
            "within", "own_request", "names_more", "ja_asked_word", "reads_phrase_as_verb", "SENTENCE_BODY", "Signal"]
 
 #: ``(start, end, text)``: a span of the task as typed and what it says
 Signal = tuple[int, int, str]
 
 _I = re.IGNORECASE
-
-_EN_BOUNDARY = re.compile(r"[.,;:!?()\[\]\n]|\s[-–—]\s|\s(?:but|just|only|instead|rather|so|because|then|"
-                          r"and\s+then|please\s+just)\b", _I)
-_EN_NEG = re.compile(
-    r"\b(?:don'?t|do\s+not|dont|never|without|instead\s+of|rather\s+than|rather\s+not|skip|forget(?:\s+about)?|"
-    r"no\s+need\s+(?:for|to)|no(?!-)|not(?=\s+(?:a|an|the|any|about|doing|for|this|that|my|our|to)\b)|"
-    # the other side of a contrast: "she wants to claim for it, not cancel the policy"
-    r"(?<=[,;]\s)not(?=\s+[a-z])|"
-    # what we or I are not doing, or will not do: "We are not touching booking class availability", "I'm not
-    # asking for a refund", "we won't change the fare" (not "the page is not loading": a symptom)
-    r"(?:we\s+are|i\s+am|we're|i'm)\s+not(?=\s+\w+ing\b)|(?:we|i)\s+(?:will\s+not|won'?t|shall\s+not))\b", _I)
-_JA_NEG = re.compile(r"しないで|しなくて(?:いい|良い|も)|(?:な|ら)くて(?:いい|良い|も)|ないで|不要|いらない|要らない|"
-                     r"ではなく|じゃなくて|じゃなく|以外|やめて|止めて|せずに|せず(?=[、，,])|ずに|"
-                     r"ではありません|じゃありません|は結構です|は必要ありません|はもういい")
-#: a negation of a verb that itself leaves something out is a request to do it: "don't forget to update the
-#: changelog", "never skip the code review", "without skipping the tests"; 忘れないで, 忘れずに, 省略せずに
-_EN_DOUBLE_NEG = re.compile(
-    r"(?:don'?t|do\s+not|dont|never|without)\s+(?:forget|forgetting|skip|skipping|miss|missing|neglect|neglecting|"
-    r"omit|omitting|overlook|overlooking|ignore|ignoring|fail|failing|hesitate)\b", _I)
-_JA_DOUBLE_NEG = re.compile(r"(?:忘れ|省略し?|省か|スキップし?|飛ばさ|抜かさ|抜か|欠かさ|怠ら|見落とさ)$")
-_JA_BOUNDARY = "、。，．,.!！?？\n"
-_MAX_SCOPE_WORDS = 8
-#: work said to be done before the next step is asked for: "The stocktake's done already - now raise the purchase
-#: order", "The copy edit's finished; next it needs a hed and dek": the clause before the cue is not asked for
-_EN_DONE = re.compile(r"(?:\b(?:is|are|was|were|has\s+been|have\s+been)|'s|\u2019s)\s+(?:all\s+)?(?:already\s+)?"
-                      r"(?:done|finished|complete[d]?|sorted|raised|handled|submitted|filed|booked)(?:\s+already)?"
-                      r"(?=\s*(?:[;:,.]|\s[-\u2013\u2014])\s*(?:and\s+)?(?:now|next|then)\b)", _I)
-_EN_CLAUSE_START = re.compile(r"[.;:!?\n]|\s[-\u2013\u2014]\s")
-#: work reported as done, in a task that asks for other work: "Master the single; the mix was approved last week".
-#: A form of be or "has been" and a verb of work completed (docs/formats.md §6.10 ``negated``)
-_EN_MENTIONED = re.compile(r"(?:\b(?:is|are|was|were|has\s+been|have\s+been|had\s+been)|'s|\u2019s)\s+"
-                           r"(?:already\s+|just\s+|now\s+|all\s+)?(?:done|finished|completed?|approved|signed(?:\s+off)?|"
-                           r"agreed|confirmed|booked|sent|delivered|published|released|submitted|filed|paid|sorted|"
-                           r"handled|fixed|resolved|closed|cleared|recorded|arranged|installed|uploaded|issued|printed|"
-                           r"shipped|received|mixed|mastered|finali[sz]ed|locked)\b", _I)
-#: where the clause of such a report starts: punctuation, a dash, "and", "but"
-_MENTION_CLAUSE = re.compile(r"[.;:!?\n,]|\s[-\u2013\u2014]\s|\band\b|\bbut\b", _I)
-#: a subordinate clause is a condition or a reason of the work, not a report ("until the repair is done")
-_SUBORDINATE = re.compile(r"\b(?:until|till|once|after|before|when|whenever|if|unless|as\s+soon\s+as|by\s+the\s+time|"
-                          r"because|since|so\s+that|now\s+that)\b", _I)
-_JA_DONE = re.compile(r"(?:は|も)?(?:もう)?(?:済み|済んで|済んだ|完了し(?:て|た|ました)|終わっ(?:て|た)|終わりました)"
-                      r"(?:ので|から|います|いる|です)?[。、，．]\s*(?=次|今度|あと|これから)")
 
 _MARKUP = re.compile(r"<[^<>\n]{1,300}>|\{[^{}]{1,600}\}|\[\[[^\]]{0,300}\]\]")
 _IDENT = re.compile(r"\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+\b|\b[a-z][a-z0-9_]*\.[a-z_][a-z0-9_]+\b|"
@@ -118,77 +70,6 @@ def separate_asks(task: str, start: int, end: int) -> bool:
     chart") does not."""
     m = _SEPARATE.search(task, start)
     return m is not None and m.start() < end
-
-
-def negated(task: str) -> list[Signal]:
-    """The spans a negation governs (docs/formats.md §6.10): ``(start, end,
-    cue)``, 0-based character offsets. English cues reach forward to the
-    end of their clause (at most :data:`_MAX_SCOPE_WORDS` words); Japanese
-    cues reach back to the start of theirs. Two negations in a row cancel: "don't forget to X",
-    "never skip X", "X も忘れずに" govern nothing. Work said to be done before
-    the next step ("The stocktake's done already - now raise the purchase
-    order", "棚卸しは完了しました。次に発注を") governs its clause back to its start:
-    it is not asked for; so does, in English, work reported as done ("was
-    approved", "has been booked", "is signed off") in a task with a
-    request (:func:`asks`) outside that clause: "Master the single; the
-    mix was approved last week" asks for mastering only. A clause opened
-    by until, once, after, if, because ... is a condition, not a report."""
-    out: list[Signal] = []
-    if not task:
-        return out
-    doubled = [(d.start(), d.end()) for d in _EN_DOUBLE_NEG.finditer(task)]
-    for m in _EN_NEG.finditer(task):
-        if any(a <= m.start() < b for a, b in doubled):
-            continue  # "don't forget to ...": the two negations cancel
-        start = m.end()
-        b = _EN_BOUNDARY.search(task, start)
-        end = b.start() if b else len(task)
-        words = list(re.finditer(r"\S+", task[start:end]))
-        if len(words) > _MAX_SCOPE_WORDS:
-            end = start + words[_MAX_SCOPE_WORDS - 1].end()
-        if end > start:
-            out.append((start, end, m.group()))
-    for m in _EN_DONE.finditer(task):
-        lo = max(0, m.start() - 200)  # as clause_start: never a scan from a long task's start at every cue
-        start = max((b.end() for b in _EN_CLAUSE_START.finditer(task, lo, m.start())), default=lo)
-        while start < m.start() and task[start].isspace():
-            start += 1
-        if m.start() > start:
-            out.append((start, m.start(), m.group().strip()))
-    if _EN_MENTIONED.search(task):
-        reqs = None
-        for m in _EN_MENTIONED.finditer(task):
-            lo = max(0, m.start() - 200)
-            start = max((b.end() for b in _MENTION_CLAUSE.finditer(task, lo, m.start())), default=lo)
-            if _SUBORDINATE.search(task, start, m.start()) or any(a <= m.start() <= b for a, b, _ in out):
-                continue  # a condition of the work, inside a negation, or said already ("... done - now ...")
-            if reqs is None:
-                reqs = asks(task)
-            if not any(b <= start or a >= m.end() for a, b, _ in reqs):
-                continue  # no request for other work: a report of this work ("The invoice was paid twice")
-            while start < m.start() and task[start].isspace():
-                start += 1
-            if m.start() > start:
-                out.append((start, m.start(), m.group().strip()))
-    if not task.isascii():
-        for m in _JA_DONE.finditer(task):
-            i = ja_clause_start(task, m.start())
-            if m.start() > i:
-                out.append((i, m.start(), m.group().rstrip("。、，． ")))
-        for m in _JA_NEG.finditer(task):
-            if _JA_DOUBLE_NEG.search(task, max(0, m.start() - 4), m.start()):
-                continue  # 忘れないで, 忘れずに: a request to do it
-            i = ja_clause_start(task, m.start())
-            if m.start() > i:
-                out.append((i, m.start(), m.group()))
-    return out
-
-
-def ja_clause_start(task: str, pos: int) -> int:
-    """Where the Japanese clause ending at ``pos`` starts (after the last :data:`_JA_BOUNDARY` mark, or 0)."""
-    while pos > 0 and task[pos - 1] not in _JA_BOUNDARY:
-        pos -= 1
-    return pos
 
 
 #: what opens the alternative a negated clause makes way for: "No X, just Y", "No need for X - only Y", "not X
@@ -494,26 +375,54 @@ SUBJECT_START = re.compile(r"(?:^|(?<=[.;:!?,\n])\s*|\b(?:and|but|so)\s+)(?:the|
                            _I)
 
 
+#: "the coach wants the match report for Monday", "the guest has asked for a late checkout": someone's want,
+#: relayed by the writer, is a request for its object (after a subject that :data:`SUBJECT_START` opens: not "my")
+_RELAYED = re.compile(r"\s+(?:wants?|would\s+like|'d\s+like|(?:has|have)\s+asked\s+for|asked\s+for|"
+                      r"(?:is|are)\s+asking\s+for|requested)\s+(?!to\b)", _I)
+#: a want denied: "the guest doesn't want a refund", "they never asked for a rebooking"
+_DENIED = re.compile(r"n't\b|\b(?:not|never|no\s+longer)\b", _I)
+
+
+def _object_after(task: str, pos: int) -> list[re.Match]:
+    """The words of the object that starts at ``pos``: up to
+    :data:`_MAX_OBJECT_WORDS` words, to punctuation, a word that ends an
+    object (a preposition, a conjunction) or a finite verb."""
+    obj: list[re.Match] = []
+    for w in _EN_WORD.finditer(task, pos):
+        if task[(obj[-1].end() if obj else pos):w.start()].strip() or len(obj) >= _MAX_OBJECT_WORDS:
+            break
+        if w.group().lower() in _OBJECT_END or w.group().lower() in _FINITE:
+            break
+        obj.append(w)
+    return obj
+
+
 def _need_asks(task: str) -> list[Signal]:
-    """Asks said with "need" (docs/formats.md §6.10 ``ask``): the writer's
+    """Asks said with "need" or relayed (docs/formats.md §6.10 ``ask``): the writer's
     need at a clause's start asks for its object ("We need new vouchers
     designed for the Christmas range": up to 5 words, to a preposition, a
-    conjunction or punctuation), and a thing said to need work asks for
-    that thing ("The allergens on the katsu curry need re-checking", "the
-    rota needs to be redone": from its determiner to "need"). ``said`` is
-    "need"/"needs"."""
+    conjunction or punctuation), someone's want relayed asks for its object
+    ("After the derby, the coach wants the match report for Monday": a
+    subject opened by the, our, this ... and at most 4 more words, not
+    denied, then wants, would like, has asked for, is asking for or
+    requested), and a thing said to need work asks for that thing ("The
+    allergens on the katsu curry need re-checking", "the rota needs to be
+    redone": from its determiner to "need"). ``said`` is
+    "need"/"needs", or the relaying verb ("wants", "has asked for")."""
     out: list[Signal] = []
     for m in _WE_NEED.finditer(task):
-        obj = []
-        for w in _EN_WORD.finditer(task, m.end()):
-            if task[(obj[-1].end() if obj else m.end()):w.start()].strip() or len(obj) >= _MAX_OBJECT_WORDS:
-                break
-            if w.group().lower() in _OBJECT_END or w.group().lower() in _FINITE:
-                break
-            obj.append(w)
+        obj = _object_after(task, m.end())
         if obj and not all(w.group().lower() in _DETERMINER_WORDS for w in obj):
             need = task.lower().rindex("need", m.start(), m.end())
             out.append((need, obj[-1].end(), task[need:need + 4]))
+    for m in _RELAYED.finditer(task):
+        subj = next(SUBJECT_START.finditer(task, clause_start(task, m.start()), m.start()), None)
+        if subj is None or len(task[subj.end():m.start()].split()) > 4 or _DENIED.search(task, subj.end(), m.start()):
+            continue
+        obj = _object_after(task, m.end())
+        if obj and not all(w.group().lower() in _DETERMINER_WORDS for w in obj):
+            verb = m.group().lstrip()
+            out.append((m.end() - len(verb), obj[-1].end(), " ".join(verb.split())))
     for m in _NEEDS_WORK.finditer(task):
         subj = next(SUBJECT_START.finditer(task, clause_start(task, m.start()), m.start()), None)
         if subj is None or len(task[subj.end():m.start()].split()) > 7:
