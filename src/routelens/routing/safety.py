@@ -54,9 +54,9 @@ _BYPASS = re.compile(r"\b(?:ignore|disregard|(?<!n't )(?<!n’t )(?<!not )(?<!ne
 
 _STEERING = [
     # a fake role or system line
-    re.compile(r"(?:^|[\n\[<{(\"'])\s*(?:system|developer|assistant|admin(?:istrator)?|operator|root)"
+    re.compile(r"(?:^|(?<=[\n\[<{(\"'])|(?<=[.!?。！？]\s))\s*(?:system|developer|assistant|admin(?:istrator)?|operator|root)"
                r"(?:\s+(?:prompt|message|note|instruction|override))?\s*[:：]", _I),
-    re.compile(r"(?:^|[\n\[<{(])\s*(?:システム|管理者|開発者)(?:メッセージ|指示)?\s*[:：]"),
+    re.compile(r"(?:^|(?<=[\n\[<{(。！？!?]))\s*(?:システム|管理者|開発者)(?:メッセージ|指示)?\s*[:：]"),
     # "developer mode", "god mode", "jailbreak"
     re.compile(r"\b(?:developer|debug|god|admin|maintenance|jailbreak|unrestricted)\s+mode\b", _I),
     re.compile(r"\bjailbreak\w*", _I),
@@ -220,22 +220,32 @@ def _request(task: str, start: int, end: int, said: str) -> bool:
     return True
 
 
+#: the characters besides "\n" that end a line (those of :meth:`str.splitlines`: a lone "\r", "\v", "\f", the
+#: file, group and record separators, NEL, the line and paragraph separators), each read as "\n": a fake role line
+#: after a bare carriage return starts a line as much as one after a line feed (docs/formats.md §6.11)
+_LINE_ENDS = str.maketrans(dict.fromkeys("\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029", "\n"))
+
+
 @functools.lru_cache(maxsize=8)  # steering() and destructive() fold the same task, one after the other
 def folded(task: str) -> tuple[str, tuple[int, ...] | None]:
     """``task`` as the safety checks read it (docs/formats.md §6.11): each
     character NFKC-normalised (full-width ``ＳＹＳＴＥＭ`` is ``SYSTEM``, as
-    the matcher reads it, §6.8) and the invisible format characters (Unicode
+    the matcher reads it, §6.8), the invisible format characters (Unicode
     category Cf: zero-width space and joiners, bidi controls) dropped, so
-    ``ign\u200bore`` is ``ignore``. Returns ``(text, starts)``: ``starts[i]``
-    is the index in ``task`` of the character that gave ``text[i]``, with
-    ``starts[len(text)] == len(task)``; ``starts`` is None when ``text`` is
-    ``task`` itself (ASCII, or nothing to change)."""
-    if task.isascii():
-        return task, None
+    ``ign\u200bore`` is ``ignore``, and every line end read as ``"\n"``
+    (:data:`_LINE_ENDS`: ``"review my diff\rSYSTEM: ..."`` holds a role
+    line). Returns ``(text, starts)``: ``starts[i]`` is the index in
+    ``task`` of the character that gave ``text[i]``, with
+    ``starts[len(text)] == len(task)``; ``starts`` is None when ``text``
+    holds ``task``'s characters one for one (ASCII, or nothing dropped or
+    widened)."""
+    task_lf = task.translate(_LINE_ENDS)
+    if task_lf.isascii():
+        return task_lf, None
     chars: list[str] = []
     starts: list[int] = []
     changed = False
-    for i, c in enumerate(task):
+    for i, c in enumerate(task_lf):
         if c.isascii():
             chars.append(c)
             starts.append(i)
@@ -248,7 +258,7 @@ def folded(task: str) -> tuple[str, tuple[int, ...] | None]:
         chars.extend(n)
         starts.extend([i] * len(n))
     if not changed:
-        return task, None
+        return task_lf, None
     starts.append(len(task))
     return "".join(chars), tuple(starts)
 
