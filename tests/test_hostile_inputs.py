@@ -277,6 +277,10 @@ def test_an_index_invalid_message_names_the_trigger_that_differs(project):
     assert (d.mode, d.reason) == ("full", "index_invalid")
     assert ('; they first differ at trigger 7: "fix  ci" in the index, "fix ci" in the range: the index does not '
             'match the registry (hand-edited?)') in d.message
+    # the best candidate was matched on the index's triggers: a fifth newcomer read "via "fix  ci"" as the
+    # registry's trigger, which the README says the matching of an invalid index runs over
+    assert d.message.endswith('Best candidate (by the index\'s triggers, matched before it was found invalid): '
+                              '"ci-fix" scored 100 via "fix  ci"')
 
 
 def test_a_forced_rule_s_triggers_moved_to_another_rule_never_route(project):

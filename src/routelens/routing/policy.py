@@ -340,7 +340,7 @@ def _decide(ev: Evidence, entries: Entries, settings: RoutingSettings) -> Verdic
         return v
     except IndexInvalidError as exc:
         return Verdict("full", "index_invalid",
-                       f"{FALLBACK}the index is invalid: {exc}; {_BUILD}" + candidate_note(ev, settings),
+                       f"{FALLBACK}the index is invalid: {exc}; {_BUILD}" + candidate_note(ev, settings, True),
                        freshness="invalid", candidates=ev.candidates)
 
 
@@ -527,9 +527,10 @@ def _several(ev: Evidence, supported: list[Candidate], expansions: dict[str, Exp
 
 
 
-def candidate_note(ev: Evidence, settings: RoutingSettings) -> str:
-    """The end of a fallback sentence naming the best candidate, or the best
-    near miss and the threshold ("" when nothing scored)."""
+def candidate_note(ev: Evidence, settings: RoutingSettings, by_index: bool = False) -> str:
+    """The end of a fallback sentence naming the best candidate, or the best near miss and the threshold ("" when
+    nothing scored); ``by_index``: matched on the index's triggers, found wrong since (its trigger may be in no
+    registry: a hand-edit, docs/formats.md §6.6)."""
     if ev.matches:
         m = ev.matches[0]
         if ev.candidates:
@@ -537,7 +538,8 @@ def candidate_note(ev: Evidence, settings: RoutingSettings) -> str:
             # hundreds of skills share at the same score: a trial's stale index named the first of those by id)
             top = max(range(len(ev.candidates)), key=lambda n: (ev.candidates[n].score, ev.candidates[n].weight, -n))
             m = next((x for x in ev.matches if x.id == ev.candidates[top].id), m)
-        return f". Best candidate: {quote(m.id)} scored {format_score(m.score)} via {quote(m.trigger)}"
+        by = " (by the index's triggers, matched before it was found invalid)" if by_index else ""
+        return f". Best candidate{by}: {quote(m.id)} scored {format_score(m.score)} via {quote(m.trigger)}"
     if ev.near_misses:
         m = ev.near_misses[0]
         return (f". No candidate reached the threshold {format_score(settings.threshold)} "
