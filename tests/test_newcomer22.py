@@ -50,3 +50,24 @@ def test_line_ends_are_read_one_for_one():
     # the folded text keeps every character's place: the spans a decision shows are on the task as typed
     assert folded("a\r\nb\u2028c") == ("a\n\nb\nc", None)
     assert folded("ｒ\rb") == ("r\nb", (0, 1, 2, 3))
+
+
+@pytest.mark.parametrize("given, said", [
+    # the fix offered was `triggers: [x-ray, [x-ray, radiograph, bitewing]]`, a list inside a list: a new error
+    ("x-ray, [x-ray, radiograph, bitewing]",
+     "'x-ray, [x-ray, radiograph, bitewing]': write a list, one item per trigger (`triggers: [a, b]`)"),
+    ("fix ci {red}, flaky test", "'fix ci {red}, flaky test': write a list, one item per trigger (`triggers: [a, b]`)"),
+    # parts that read back as themselves in brackets still get the list to paste
+    ("x-ray, radiograph, C#, node.js", "'x-ray, radiograph, C#, node.js': write `triggers: [x-ray, radiograph, C#, "
+                                       "node.js]`"),
+])
+def test_a_trigger_string_gets_a_fix_that_parses(tmp_path, capsys, given, said):
+    from routelens.cli import main
+
+    reg = tmp_path / "skills.yaml"
+    reg.write_text(f"schema_version: 1\nskills:\n  a:\n    path: a.md\n    priority: P1\n    triggers: {given}\n",
+                   encoding="utf-8")
+    (tmp_path / "a.md").write_text("# a\n", encoding="utf-8")
+    assert main(["build", "-q", "--registry", str(reg)]) == 2
+    assert capsys.readouterr().err.splitlines()[0] == (
+        f"{reg}:6:15: skills.a.triggers: triggers must be a non-empty list of strings, not the string {said}")

@@ -81,6 +81,9 @@ def _holds_anchor(node: Node, depth: int = 0) -> bool:
 
 #: what a trigger list must be: ``routing.high_risk`` may be empty (``high_risk: []``, docs/formats.md §1.1)
 _LIST_OF = {False: "non-empty list of strings", True: "list of strings (it may be empty: `high_risk: []`)"}
+#: a comma part of a string given for a list that reads back as itself inside `[...]`: no bracket, brace, "#" after
+#: a space, ": ", quote or other indicator a flow list would read ("x-ray, [x-ray, radiograph]" is no such string)
+_FLOW_SAFE = re.compile(r"(?![-?:!&*|>%@`'\"])(?:(?!: | #)[^\[\]{},])+(?<!:)")
 
 
 class Validator:
@@ -135,9 +138,13 @@ class Validator:
                 return ()
             shown = n.value if (n.kind == SCALAR and isinstance(n.value, str) and n.value
                                 and not (n.plain and n.value in NULL_WORDS)) else None
-            r.error(node.start, path, f"{key} must be a {_LIST_OF[key == 'high_risk']}" + (
-                f", not the string {shown!r}: write `{key}: [{', '.join(x.strip() for x in shown.split(','))}]`"
-                if shown and len(shown) <= 120 else ""))
+            parts = [x.strip() for x in shown.split(",")] if shown and len(shown) <= 120 else []
+            if parts and all(_FLOW_SAFE.fullmatch(x) for x in parts):
+                fix = f": write `{key}: [{', '.join(parts)}]`"
+            elif parts:  # "x-ray, [x-ray, radiograph]" in brackets is a list inside a list: no fix to paste
+                fix = f": write a list, one item per {'trigger' if key == 'triggers' else 'phrase'} (`{key}: [a, b]`)"
+            r.error(node.start, path, f"{key} must be a {_LIST_OF[key == 'high_risk']}"
+                    + (f", not the string {shown!r}{fix}" if parts else ""))
             return ()
         if not n.items:
             r.error(node.start, path, f"{key} is empty: give at least one "
