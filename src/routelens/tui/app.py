@@ -77,6 +77,9 @@ class RouteLensApp(App[None]):
         Binding("ctrl+o", "prev_hit", "Previous hit", show=False, id="prev-hit-global"),
         Binding("ctrl+l", "focus_task", "Task", show=False, id="focus-task"),
         Binding("question_mark", "help", "Help", show=False, id="help-alt"),
+        # before the task input's own ctrl+c (copy), which took every press: nothing happened and nothing said how
+        # to quit (a fifth newcomer's trial)
+        Binding("ctrl+c", "copy_or_quit_hint", show=False, priority=True, id="copy-or-quit-hint"),
     ]
 
     def __init__(
@@ -179,6 +182,15 @@ class RouteLensApp(App[None]):
         if action in self.MAIN_ONLY and self.screen_stack and self.screen is not self.main:
             return False
         return True
+
+    def action_copy_or_quit_hint(self) -> None:
+        """ctrl+c: the focused input's or text area's copy when it has text
+        selected, else Textual's own note that ctrl+q quits."""
+        w = self.focused
+        if w is not None and getattr(w, "selected_text", "") and hasattr(w, "action_copy"):
+            w.action_copy()
+        else:
+            self.action_help_quit()
 
     def action_help(self) -> None:
         from routelens.tui.screens.help import HelpScreen

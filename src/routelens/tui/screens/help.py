@@ -38,6 +38,7 @@ KEY_SECTIONS: list[tuple[str, list[tuple[str, str]]]] = [
         ("ctrl+l", "back to the task input"),
         ("ctrl+p", "command palette: jump to an entry, rebuild, toggle panes, theme, screenshot (an SVG in "
                    "$ROUTELENS_SCREENSHOTS, else ~/Downloads, else the current folder)"),
+        ("ctrl+c", "copy the task input's selection; with none, say how to quit"),
         ("ctrl+q", "quit"),
     ]),
     ("Skill browser (F2)", [
