@@ -71,3 +71,17 @@ def test_a_trigger_string_gets_a_fix_that_parses(tmp_path, capsys, given, said):
     assert main(["build", "-q", "--registry", str(reg)]) == 2
     assert capsys.readouterr().err.splitlines()[0] == (
         f"{reg}:6:15: skills.a.triggers: triggers must be a non-empty list of strings, not the string {said}")
+
+
+def test_an_option_of_other_commands_given_to_init_names_the_word_it_took(tmp_path, capsys, monkeypatch):
+    # "routelens init --registry x y" said "unrecognized arguments: --registry y": x had become the folder
+    from routelens.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exc:
+        main(["init", "--registry", "x", "y"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err.splitlines()[-1]
+    assert err.startswith("routelens init: error: unrecognized arguments: --registry x y (init read 'x', the word "
+                          "after --registry, as the folder); --registry is an option of routelens tui, build, ")
+    assert list(tmp_path.iterdir()) == []  # nothing was written

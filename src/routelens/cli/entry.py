@@ -126,7 +126,8 @@ def unknown_command(word: str) -> str:
             f"it: routelens --task {shlex.quote(word)}; `routelens --help` lists the commands")
 
 
-def foreign_options(command: str, extra: list[str], task_after: dict[str, str] | None = None) -> str:
+def foreign_options(command: str, extra: list[str], task_after: dict[str, str] | None = None,
+                    what: str = "the task") -> str:
     """The error for the words ``extra`` that the parser of ``command``
     (a command word) did not take: ``unrecognized arguments: ...``, and
     for each option among them that another command takes, which one
@@ -135,7 +136,8 @@ def foreign_options(command: str, extra: list[str], task_after: dict[str, str] |
     called on that error only. ``task_after``: option -> the word after it,
     when the command read that word as its task (said right after the
     words listed, which are listed as typed: ``--theme x y (route read 'x',
-    the word after --theme, as the task)``)."""
+    the word after --theme, as the task)``); ``what``: what that word
+    became (init's is "the folder")."""
     owners: dict[str, list[str]] = {}
     for name, p in build_parser()._subparsers._group_actions[0].choices.items():
         if name != command:
@@ -162,7 +164,7 @@ def foreign_options(command: str, extra: list[str], task_after: dict[str, str] |
     message = f"unrecognized arguments: {' '.join(typed)}"
     if read:
         o, w = read[0]
-        message += f" ({command} read {w!r}, the word after {o}, as the task)"
+        message += f" ({command} read {w!r}, the word after {o}, as {what})"
     if said:
         message += "; " + "; ".join(said) + f": nothing was done (routelens {command} --help lists its options)"
     return message
@@ -251,9 +253,11 @@ def main(argv: list[str] | None = None) -> int:
         # say it with the command's own usage, and name the command an option belongs to (`route --theme x`:
         # the UI's option; x had silently become the task)
         sub = parser._subparsers._group_actions[0].choices[words[0]]
-        task = getattr(args, "task", None)
+        task, what = getattr(args, "task", None), "the task"
+        if task is None and words[0] == "init":  # `init --registry x y`: x became the folder
+            task, what = args.dir, "the folder"
         after = {w: words[k + 1] for k, w in enumerate(words[:-1]) if w in extra and words[k + 1] == task}
-        sub.error(foreign_options(words[0], extra, after))
+        sub.error(foreign_options(words[0], extra, after, what))
     args = parser.parse_args(words)
     if not getattr(args, "func", None):
         args = parser.parse_args(["tui", *words])
