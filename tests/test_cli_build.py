@@ -586,7 +586,11 @@ def test_a_folder_holding_skills_yaml_names_its_registry(tmp_path, cli):
     assert out == f"ok: {reg.parent / 'generated'} is fresh for {reg} ({sha}) and the size budget is not checked below 6,000 chars of registry\n"
     code, _, err = cli("check", "--registry", tmp_path)  # a folder without one is still refused
     assert code == 2
-    assert err.splitlines()[0] == f"{tmp_path}:1:1: cannot read the registry: it is a folder with no skills.yaml in it"
+    assert err.splitlines() == [
+        f"{tmp_path}:1:1: cannot read the registry: it is a folder with no skills.yaml in it", f"{tmp_path}: 1 error",
+        # a fifth newcomer's trial: a missing path said what to do, a folder without a registry did not
+        "routelens: no registry in that folder: check the path given with --registry, run routelens in a folder "
+        "that holds skills.yaml, or create one with `routelens init`"]
 
 
 def test_a_bad_not_when_or_high_risk_list_is_named_as_itself(tmp_path, cli):

@@ -179,6 +179,8 @@ def report_registry_error(path: Path, exc: RegistryError, outcome: str = "") -> 
     print(f"{path}: {n} error{'s' if n != 1 else ''}{more}{tail}", file=sys.stderr)
     if not os.path.lexists(path):  # a symlink loop is there, and said so above
         print(f"routelens: no registry there: {_named_by(path)}", file=sys.stderr)
+    elif os.path.isdir(path):  # a folder with no skills.yaml (the first line said so) got no hint of what to do
+        print(f"routelens: no registry in that folder: {_named_by(path)}", file=sys.stderr)
     elif Path(path).suffix.lower() not in (".yaml", ".yml", ""):
         # a skill body passed by mistake ("a second YAML document" said nothing of that: a newcomer's trial)
         print(f"routelens: {path} is no YAML file; --registry names the registry (skills.yaml), not a skill's "
