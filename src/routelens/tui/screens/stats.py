@@ -330,8 +330,9 @@ class StatsScreen(Screen[None]):
             ("Stats ", "bold"), (snap.paths.registry_name, "bold $accent"),
             *((("  the registry on disk has errors: these are the figures of the last good load ",
                 "bold $text on $warning"),) if self.last_good else ()),
-            (f"  ·  {num(len(snap.registry.skills))} skills  ·  figures of a fresh in-memory build, like `routelens stats`"
-             "  ·  Esc back", "$text-muted"),
+            # "Esc back" before the long words: at 80 columns the title was cut before it (a fifth newcomer's trial)
+            (f"  ·  {num(len(snap.registry.skills))} skills  ·  Esc back  ·  figures of a fresh in-memory build, like "
+             "`routelens stats`", "$text-muted"),
         ))
 
     def _load(self, snap: Snapshot) -> None:
