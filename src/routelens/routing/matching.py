@@ -1193,9 +1193,9 @@ class TriggerMatcher:
         ns, ne = task.tnstart, task.tnend
         if ns is None or ne is None:
             return True
-        if self.one_clause and b > a and (cut := _CLAUSE_BREAK.search(norm, ne[a])) is not None \
+        if self.one_clause and b > a and (cut := _CLAUSE_BREAK.search(norm, ne[a], ns[b] + 1)) is not None \
                 and cut.start() < ns[b] and not _CLAUSE_BREAK.search(tr.norm):
-            return False  # (searched past the span: what follows a full stop decides whether it ends a clause)
+            return False  # (read up to the last token's first character: what follows a "." decides if it ends)
         if tr.punct:
             if tr.lead and not (ns[a] >= 1 and norm[ns[a] - 1] == "."):
                 return False
