@@ -49,7 +49,6 @@ __all__ = ["NOT_SELF_CONTAINED", "KNOWN_TOP_LEVEL", "ROUTING_KEYS", "SKILL_KEYS"
 #: The warning of a skill or composition whose range uses an alias whose anchor lies outside it (docs/formats.md
 #: §2.3); commands sum many up in one line (:mod:`routelens.registry.notices`), the catalog keeps each
 NOT_SELF_CONTAINED = "not self-contained: its range uses an alias whose anchor lies outside it"
-#: The top-level keys of the registry (docs/formats.md §1); others are a warning.
 #: A number as YAML 1.2's core schema writes it (no .inf/.nan, no 0x, no 1_000).
 _NUMBER_RE = re.compile(r"^[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?$")
 _ID_MATCH = ID_RE.match
@@ -81,8 +80,7 @@ def _holds_anchor(node: Node, depth: int = 0) -> bool:
 
 #: what a trigger list must be: ``routing.high_risk`` may be empty (``high_risk: []``, docs/formats.md §1.1)
 _LIST_OF = {False: "non-empty list of strings", True: "list of strings (it may be empty: `high_risk: []`)"}
-#: a comma part of a string given for a list that reads back as itself inside `[...]`: no bracket, brace, "#" after
-#: a space, ": ", quote or other indicator a flow list would read ("x-ray, [x-ray, radiograph]" is no such string)
+#: a comma part of a string given for a list that reads as itself in `[...]` (not "[x-ray": a list in a list)
 _FLOW_SAFE = re.compile(r"(?![-?:!&*|>%@`'\"])(?:(?!: | #)[^\[\]{},])+(?<!:)")
 
 
@@ -139,12 +137,10 @@ class Validator:
             shown = n.value if (n.kind == SCALAR and isinstance(n.value, str) and n.value
                                 and not (n.plain and n.value in NULL_WORDS)) else None
             parts = [x.strip() for x in shown.split(",")] if shown and len(shown) <= 120 else []
-            if parts and all(_FLOW_SAFE.fullmatch(x) for x in parts):
-                fix = f": write `{key}: [{', '.join(parts)}]`"
-            elif parts:  # "x-ray, [x-ray, radiograph]" in brackets is a list inside a list: no fix to paste
-                fix = f": write a list, one item per {'trigger' if key == 'triggers' else 'phrase'} (`{key}: [a, b]`)"
+            fix = (f"`{key}: [{', '.join(parts)}]`" if all(map(_FLOW_SAFE.fullmatch, parts))
+                   else f"a list, one item per {'trigger' if key == 'triggers' else 'phrase'} (`{key}: [a, b]`)")
             r.error(node.start, path, f"{key} must be a {_LIST_OF[key == 'high_risk']}"
-                    + (f", not the string {shown!r}{fix}" if parts else ""))
+                    + (f", not the string {shown!r}: write {fix}" if parts else ""))
             return ()
         if not n.items:
             r.error(node.start, path, f"{key} is empty: give at least one "
