@@ -16,8 +16,8 @@ async def test_ctrl_c_says_how_to_quit_and_still_copies_a_selection(registry):
         assert isinstance(task, Input)
         await pilot.press("ctrl+c")
         await settle(app, pilot)
-        notes = [(n.title, n.message) for n in app._notifications]
-        assert ("Do you want to quit?", "Press [b]ctrl+q[/b] to quit the app") in notes
+        notes = [(n.title, n.message, n.markup) for n in app._notifications]
+        assert notes == [("Do you want to quit?", "Press ctrl+q to quit", False)]
         # with text selected, ctrl+c is the input's copy: no note
         app._notifications.clear()
         await pilot.press(*"review my diff")

@@ -185,12 +185,13 @@ class RouteLensApp(App[None]):
 
     def action_copy_or_quit_hint(self) -> None:
         """ctrl+c: the focused input's or text area's copy when it has text
-        selected, else Textual's own note that ctrl+q quits."""
+        selected, else a note that ctrl+q quits (Textual's own note is
+        markup, "[b]ctrl+q[/b]", which :meth:`notify` here shows as text)."""
         w = self.focused
         if w is not None and getattr(w, "selected_text", "") and hasattr(w, "action_copy"):
             w.action_copy()
         else:
-            self.action_help_quit()
+            self.notify("Press ctrl+q to quit", title="Do you want to quit?")
 
     def action_help(self) -> None:
         from routelens.tui.screens.help import HelpScreen
