@@ -124,3 +124,31 @@ def test_the_relayed_want_is_the_one_asked_for_beside_a_scene(hospitality, task,
 def test_a_relayed_want_of_ones_own_sets_no_request(hospitality):
     d = hospitality.route("After the accident book entry for Sam, my wife wants the allergen matrix for the new menu")
     assert (d.mode, d.reason, d.skills) == ("full", "weak_evidence", ())
+
+
+# --------------------------------------------------------------------------- an adverb leads a request (matcher 33)
+
+@pytest.mark.parametrize("task, want", [
+    ("Just update the readme", [(5, 22, "update")]),
+    ("First, update the readme", [(7, 24, "update")]),
+    ("Also update the docs for the release", [(5, 20, "update")]),
+    ("Quickly check the invoice for Friday", [(8, 25, "check")]),
+    # an adverb before no verb opens no request
+    ("Now the readme is out of date", []),
+    ("Just a quick question about the readme", []),
+    ("Just wondering about the readme", []),
+])
+def test_an_adverb_of_when_or_how_leads_a_request(task, want):
+    from routelens.routing.signals import asks
+    assert asks(task) == want
+
+
+@pytest.mark.parametrize("task, reason, skills", [
+    # matcher 32: weak_evidence, the fairly common "readme" asked for by nothing
+    ("Just update the readme", "clear_candidate", ("docs-update",)),
+    ("Hold the push — no alert yet; just update the readme", "clear_candidate", ("docs-update",)),
+    ("Just wondering about the readme", "weak_evidence", ()),
+])
+def test_the_request_an_adverb_leads_asks_for_its_trigger(task, reason, skills):
+    d = Router.from_paths(BUNDLED).route(task)
+    assert (d.reason, d.skills) == (reason, skills)

@@ -175,11 +175,12 @@ _NOT_A_REQUEST_VERB = frozenset(
     "on of for to from with about by after before during since until till under over into onto than as and or "
     "but if because so while though although yet also just only even still then now hi hello hey thanks thank "
     "ok okay yes yeah well oh one two three four five six seven eight nine ten dear".split())
-#: what may come before a request verb without being it: "please", "can you", "help me", "I need you to"
+#: what may come before a request verb without being it: "please", "can you", "help me", "I need you to", an
+#: adverb of when or how ("just", "also", "now", "then", "first", "quickly": "No push alert; just update the readme")
 _REQUEST_LEAD = re.compile(
     r"\s*(?:so\s+(?=(?:please|pls|plz|kindly|can|could|would)\b)|(?:please|pls|plz|kindly)\s+|(?:can|could|would|will)\s+(?:you|we|someone)\s+(?:please\s+)?|"
     r"help\s+me\s+(?:to\s+)?|i\s+need\s+you\s+to\s+|i'?d\s+like\s+you\s+to\s+|we\s+need\s+to\s+|i\s+need\s+to\s+|"
-    r"let'?s\s+|go\s+ahead\s+and\s+|(?:i'?m|i\s+am|we'?re|we\s+are)\s+trying\s+to\s+|"
+    r"let'?s\s+|go\s+ahead\s+and\s+|(?:just|also|now|then|first|quickly)\s+|(?:i'?m|i\s+am|we'?re|we\s+are)\s+trying\s+to\s+|"
     r"(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:currently\s+|still\s+|now\s+)?(?=\w+ing\b))*", _I)
 #: what follows "do" when it is the request verb, not an auxiliary: a determiner of its object ("Do the
 #: stocktake", "do a code review"; "Do you ..." and "do not" are no request)
