@@ -35,7 +35,6 @@ import contextlib
 import gc
 import hashlib
 import io
-import os
 import pickle
 import sys
 from pathlib import Path

@@ -145,7 +145,7 @@ _DESTRUCTIVE = [
     # a destroying verb done in bulk: "bulk-delete the drafts", "mass cancel the bookings"
     re.compile(rf"\b(?:bulk|mass)[- ]?{_DESTROY}\b", _I),
     re.compile(r"\bfactory[- ]reset\b", _I),
-    re.compile(rf"\b(?:all|every|everything|the\s+whole|the\s+entire)\b(?:\W+\w+){{0,3}}?\W+"
+    re.compile(r"\b(?:all|every|everything|the\s+whole|the\s+entire)\b(?:\W+\w+){0,3}?\W+"
                r"(?:deleted|wiped|erased|purged|removed|destroyed|dropped|overwritten|uninstalled|unpublished)\b", _I),
     # money paid back in bulk: "Issue refunds to all clients who paid for the cancelled class"
     re.compile(rf"\b(?:issue|send|process|give|pay)\s+(?:out\s+)?(?:full\s+|partial\s+)?refunds\b(?:\W+\w+){{0,3}}?\W+{_BULK}\b", _I),
