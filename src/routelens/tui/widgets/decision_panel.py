@@ -279,10 +279,6 @@ class DecisionPanel(Vertical):
         n.set_widths(widths[len(cm):])
         m.styles.width = sum(widths[: len(cm)]) + pad * len(cm) + 1
 
-    def on_resize(self) -> None:
-        self.call_after_refresh(self.fit_tables)
-        self.call_after_refresh(self._paint_summary)
-
     def _paint_summary(self) -> None:
         """The mode, reason and sentence, wrapped so that the last line never
         holds a lone word (``... closer than the margin`` / ``5``)."""
@@ -352,6 +348,11 @@ class DecisionPanel(Vertical):
         self.border_subtitle = f"hit {current + 1}/{len(hits)} · ↓↑ move" if hits else ""
 
     def on_resize(self) -> None:
+        """The tables, the sentence's wrap and the task line's cut follow the
+        width (one handler: a second ``on_resize`` further down the class had
+        replaced the first, so the tables and the sentence kept the old width)."""
+        self.call_after_refresh(self.fit_tables)
+        self.call_after_refresh(self._paint_summary)
         args = self._task_args
         if args is not None and not self.has_class("-empty"):
             self.call_after_refresh(lambda: self._paint_task(*args))  # the cut follows the width
