@@ -85,3 +85,20 @@ def test_an_option_of_other_commands_given_to_init_names_the_word_it_took(tmp_pa
     assert err.startswith("routelens init: error: unrecognized arguments: --registry x y (init read 'x', the word "
                           "after --registry, as the folder); --registry is an option of routelens tui, build, ")
     assert list(tmp_path.iterdir()) == []  # nothing was written
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["eval", "--theme", "x", "cases.yaml"], "--theme x cases.yaml (eval read 'x', the word after --theme, as the "
+                                             "cases file)"),
+    (["replay", "--theme", "x", "log.jsonl"], "--theme x log.jsonl (replay read 'x', the word after --theme, as "
+                                              "the decision log)"),
+])
+def test_every_command_names_the_word_an_unknown_option_gave_away(tmp_path, capsys, monkeypatch, argv, said):
+    # the same fault as init's, on every command with a positional word (it listed "--theme cases.yaml")
+    from routelens.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+    assert f"error: unrecognized arguments: {said}; --theme is an option of the UI" in capsys.readouterr().err

@@ -126,6 +126,10 @@ def unknown_command(word: str) -> str:
             f"it: routelens --task {shlex.quote(word)}; `routelens --help` lists the commands")
 
 
+#: what a command's positional argument is, as an error about the word it took says it
+_POSITIONAL_WORD = {"task": "the task", "dir": "the folder", "cases": "the cases file", "log": "the decision log"}
+
+
 def foreign_options(command: str, extra: list[str], task_after: dict[str, str] | None = None,
                     what: str = "the task") -> str:
     """The error for the words ``extra`` that the parser of ``command``
@@ -137,7 +141,7 @@ def foreign_options(command: str, extra: list[str], task_after: dict[str, str] |
     when the command read that word as its task (said right after the
     words listed, which are listed as typed: ``--theme x y (route read 'x',
     the word after --theme, as the task)``); ``what``: what that word
-    became (init's is "the folder")."""
+    became (:data:`_POSITIONAL_WORD`: init's is "the folder")."""
     owners: dict[str, list[str]] = {}
     for name, p in build_parser()._subparsers._group_actions[0].choices.items():
         if name != command:
@@ -253,11 +257,12 @@ def main(argv: list[str] | None = None) -> int:
         # say it with the command's own usage, and name the command an option belongs to (`route --theme x`:
         # the UI's option; x had silently become the task)
         sub = parser._subparsers._group_actions[0].choices[words[0]]
-        task, what = getattr(args, "task", None), "the task"
-        if task is None and words[0] == "init":  # `init --registry x y`: x became the folder
-            task, what = args.dir, "the folder"
+        # the command's own word that an unknown option's value became (`init --registry x y`: x, the folder;
+        # `eval --theme x cases.yaml`: x, the cases file)
+        dest, task = next(((a.dest, v) for a in sub._get_positional_actions()
+                           if isinstance(v := getattr(args, a.dest, None), str)), (None, None))
         after = {w: words[k + 1] for k, w in enumerate(words[:-1]) if w in extra and words[k + 1] == task}
-        sub.error(foreign_options(words[0], extra, after, what))
+        sub.error(foreign_options(words[0], extra, after, _POSITIONAL_WORD.get(dest, "the task")))
     args = parser.parse_args(words)
     if not getattr(args, "func", None):
         args = parser.parse_args(["tui", *words])
