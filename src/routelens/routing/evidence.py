@@ -86,6 +86,11 @@ _WEB_ADDRESS = _re.compile(r"\.(?:com|net|org|io|ai|app|dev|co|jp|uk|de|fr|eu)\b
 INCIDENTAL = _INCIDENTAL = "next to a specific trigger of"
 OWN_ASK = "the task asks for it in a request of its own"  # an everyday word's ask of its own (several.py)
 _IDENTIFIER = "the identifier "
+#: the team speaking of its own work: we, our, "us" in lower case ("the US president" is a country)
+_TEAM_VOICE = _re.compile(r"\b(?i:we|our|ours|we're|we've|we'd|we'll)\b|\bus\b")
+#: a name written in camel case with letters alone ("easyJet", "iPhone", "eBay"): a brand's, which a consumer writes
+#: as readily as a team; in a sentence about private life it is no sign of the registry's world (§6.10 private)
+_BRAND = _re.compile(r"[a-z]+[A-Z][A-Za-z]+")
 #: a context piece's detail: a word of the registry's triggers, not necessarily this skill's (a newcomer read "the
 #: trigger word "upgrade"" on ci-fix as one of ci-fix's triggers; it is dependency-upgrade's)
 _TRIGGER_WORD = "the registry's trigger word"
@@ -440,8 +445,10 @@ def assess(task: PreparedTask, reached: Reached, ranked: Sequence[str], lexicon:
         if any(p.detail.startswith(_SHAPE_DETAILS) for p in pieces):
             why = ""
             if not any(not any(_overlaps(d, s) for s in counted_spans) for d in domain_spans):
-                # a word-sense trap: nothing else in the task belongs to the registry's world ("a C# chord")
-                why = _NO_WORLD
+                # a word-sense trap: nothing else in the task belongs to the registry's world ("a C# chord"),
+                # unless the team speaks of its own work ("What's the GP% on the new miso cod if we sell it at £24?")
+                if private is not None or not _TEAM_VOICE.search(text):
+                    why = _NO_WORLD
             else:
                 other = other_strong(sid)
                 if other is not None:  # incidental next to another skill's specific trigger ("this SQL with sqlfluff")
@@ -491,14 +498,16 @@ def assess(task: PreparedTask, reached: Reached, ranked: Sequence[str], lexicon:
                 return Piece("context", text[span[0]:span[1]], span, 1, f"{what} {quote(term)}", term)
             return None
 
-        def identifier() -> Piece | None:
+        def identifier(brands: bool = True) -> Piece | None:
             for a, b, word in idents:
-                if not any(_overlaps((a, b), s) for s in used_spans):
+                if (brands or not _BRAND.fullmatch(word)) and not any(_overlaps((a, b), s) for s in used_spans):
                     return Piece("context", word, (a, b), 1, f"{_IDENTIFIER}{quote(word)}", word)
             return None
 
         # "my daughter": an identifier first, a word the registry's triggers or terms share only after it
-        ctx = (context_word() or identifier()) if private is None else (identifier() or context_word())
+        # (a brand's name, "easyJet", after the registry's words: in private life it is no sign of the registry's world)
+        ctx = (context_word() or identifier()) if private is None else (
+            identifier(False) or context_word() or identifier())
         if ctx is not None:
             pieces.append(ctx)
         if sum(p.weight for p in pieces) < _STRONG and any(p.kind == "trigger" and p.counts for p in pieces):
@@ -533,8 +542,9 @@ def assess(task: PreparedTask, reached: Reached, ranked: Sequence[str], lexicon:
         # serves private life too ("cabin crew interview", "push notification settings keep resetting"), and beside a
         # word of everyday life a word of another skill's trigger does ("Galley proofs of the novel ... mark
         # corrections"): only a term of the skill's own or an identifier is the registry's world there
-        lent = [p for p in pieces if p.kind == "context" and p.counts and not p.detail.startswith(_IDENTIFIER)
-                and (private is not None or p.detail.startswith(_TRIGGER_WORD))] \
+        lent = [p for p in pieces if p.kind == "context" and p.counts and (
+                private is not None and (not p.detail.startswith(_IDENTIFIER) or _BRAND.fullmatch(p.text))
+                or p.detail.startswith(_TRIGGER_WORD))] \
             if private is not None or life is not None else []
         scene = private
         if life is not None and not any(p.kind in ("term", "context") and p.counts and p not in lent

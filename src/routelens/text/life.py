@@ -161,7 +161,7 @@ def written_life(latin_keys: Iterable[str], key_of: Callable[[str], str], others
 
 
 #: "my" or "our", at most one word, then a word of private life (:data:`PRIVATE_WORDS`)
-_PRIVATE = (r"\b(?P<whose>my|our)\s+(?:[\w'-]+\s+)?(?P<word>"
+_PRIVATE = (r"\b(?P<whose>my|our)\s+(?P<between>[\w'-]+\s+)?(?P<word>"
             + "|".join(w.replace(" ", r"\s+") for w in sorted(PRIVATE_WORDS, key=len, reverse=True))
             + r"|(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|"
               r"fifteen|sixteen|seventeen)[- ]year[- ]olds?)(?:'s)?\b")
@@ -185,6 +185,15 @@ _CONSUMER = (
     r"(?<=[ァ-ヿ\u4e00-\u9fffA-Za-z])で買った")
 
 
+#: a parent or grandparent named with no word before it ("because mum went into hospital", "remind me to call
+#: mum"): the writer's own, as "my mum" is; written in lowercase or with a capital ("MoM", month on month, is none),
+#: not after an article, a possessive or a name's "'s" ("the guest's mum", "a dad of three")
+_BARE_KIN = (r"(?<![\w'’-])(?:[Mm](?:um|om|ummy|ommy)|[Dd]ad(?:dy)?|[Gg]ran(?:dma|dpa|ny)?)\b"
+             r"(?![-'’]\w)(?!\s+[A-Z])")  # not "Mum-and-baby", "Granny Smith", "Gran Turismo"
+#: what makes a bare parent someone else's: an article, a possessive or a name's "'s" before it
+_KIN_OWNER = re.compile(r"(?:\b(?:a|an|the|his|her|its|your|their|whose|my|our)|['’]s)\s+$", re.I)
+
+
 def _reported(text: str, start: int) -> bool:
     """Whether a customer, guest, passenger ... earlier in the sentence
     (within 120 characters) reports the words at ``start``."""
@@ -194,6 +203,13 @@ def _reported(text: str, start: int) -> bool:
 #: words of private life after "my" only: "our house wine", "our partner hotels", "our flat whites" (a newcomer's
 #: cafe: "What's the gross margin on our flat whites?" read as private life) are the business's
 _MY_ONLY = frozenset({"house", "partner", "flat"})
+#: one member of a family, or one pet, right after "our" is the writer's own even where the registry writes the word
+#: (a pet insurer's descriptions say "dog": "Our dog's vet fees are huge" is still a household's); plurals ("our dogs"
+#: at a kennel, "our kids" at a nursery) may be the business's, and so is a word between ("our customer's dog")
+_OURS_PRIVATE = frozenset({"son", "daughter", "kid", "child", "wife", "husband", "mum", "mom", "dad", "grandma",
+                           "grandmother", "grandfather", "grandpa", "brother", "sister", "girlfriend", "boyfriend",
+                           "dog", "cat", "puppy", "mother-in-law", "father-in-law", "stepson", "stepdaughter",
+                           "toddler", "grandson", "granddaughter", "niece", "nephew", "fiance", "fiancee"})
 #: Japanese seldom says "my": a word for one's family or home says it ("夫の弁当", "実家の父", "子供の宿題"); a
 #: one- or two-kanji word for a relative only as a word of its own (no kanji before it: 分母, 祖母 is its own) with a
 #: particle after it (not 母の日, 父の日: a shop's season); 私の/うちの/自分の before a thing of private life
@@ -205,10 +221,12 @@ _JA_PRIVATE = (r"実家|自宅|(?<!ご)家族|うちの子|(?<![\u4e00-\u9fff])�
 
 
 @functools.cache
-def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
-    """:data:`_PRIVATE`, :data:`_CONSUMER` and :data:`_JA_PRIVATE`, compiled
-    on first use: 15 ms of start-up that a build, which never reads them, spent."""
-    return re.compile(_PRIVATE, re.I), re.compile(_CONSUMER, re.I), re.compile(_JA_PRIVATE)
+def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """:data:`_PRIVATE`, :data:`_CONSUMER`, :data:`_BARE_KIN` and
+    :data:`_JA_PRIVATE`, compiled on first use: 15 ms of start-up that a
+    build, which never reads them, spent."""
+    return (re.compile(_PRIVATE, re.I), re.compile(_CONSUMER, re.I), re.compile(_BARE_KIN),
+            re.compile(_JA_PRIVATE))
 
 
 def private_life(text: str, writes: Callable[[str], bool] | None = None) -> str | None:
@@ -225,8 +243,10 @@ def private_life(text: str, writes: Callable[[str], bool] | None = None) -> str 
     ("my credit card" to an airline with a co-brand card); "house",
     "flat" and "partner" are private after "my" only ("our house wine",
     "our flat whites", "our partner
-    hotels"); a "my" after a customer, guest, passenger ... earlier in its
-    sentence is their reported word and no private life. In Japanese,
+    hotels"); right after "our", one member of a family or one pet
+    (:data:`_OURS_PRIVATE`: "our dog", "our son") is private even where the
+    registry writes the word; a "my" after a customer, guest, passenger ...
+    earlier in its sentence is their reported word and no private life. In Japanese,
     which seldom says "my", a word for one's family or home says it
     (:data:`_JA_PRIVATE`: "夫の弁当", "実家の父", "子供の宿題", "私の車", "友人が";
     not ご家族, a guest's family, nor 子供用, a thing for children). After
@@ -235,18 +255,25 @@ def private_life(text: str, writes: Callable[[str], bool] | None = None) -> str 
     (:data:`_CONSUMER`: "what am I entitled to", "will they cancel me",
     "should I accept it", "is it worth paying", "can I claim", "where can
     I buy", "can I pay with", "I bought", "メルカリで買った", "私が乗る予定の便"),
-    unless a customer, guest ... earlier in its sentence reports it.
+    unless a customer, guest ... earlier in its sentence reports it. Then
+    a parent or grandparent named bare, with no article or possessive
+    before it (:data:`_BARE_KIN`: "because mum went into hospital",
+    "remind me to call mum"; not "the guest's mum", "MoM", "Granny Smith").
     The words are the languages', not any registry's. Returns the words as
     the text has them."""
-    private, consumer, ja_private = _patterns()
+    private, consumer, bare_kin, ja_private = _patterns()
     for m in private.finditer(text):
         word = " ".join(m.group("word").lower().split())
         if _reported(text, m.start()):
             continue  # a customer's own words ("A customer emailed asking where is my order"): the business's work
-        if m.group("whose").lower() != "our" or word not in _MY_ONLY and (writes is None or not writes(word)):
+        if m.group("whose").lower() != "our" or (word in _OURS_PRIVATE and not m.group("between")) or (
+                word not in _MY_ONLY and (writes is None or not writes(word))):
             return m.group()
     m = consumer.search(text)
     if m is not None and not _reported(text, m.start()):
         return m.group()
+    for m in bare_kin.finditer(text):
+        if not _KIN_OWNER.search(text, max(0, m.start() - 12), m.start()) and not _reported(text, m.start()):
+            return m.group()
     m = ja_private.search(text)
     return m.group() if m is not None else None
