@@ -563,7 +563,7 @@ def validate_registry(r: Reader, root: Node | None, path: Path, text: str,
                 r.error(item.start, p, f"skill {m!r} listed twice")
                 continue
             members.append(m)
-        if cid is not None and cid in skills:  # said with its members' errors, not after they are fixed
+        if cid is not None and (cid in skills or _declared_skill(top, r, cid)):  # also beside a broken skill's errors
             r.error(kn.start, base, f"composition id {cid!r} is also a skill id: explicit ids must be unique")
             continue
         if cid is None or len(members) != len(d.items):

@@ -239,7 +239,10 @@ def _trigger_pieces(sid: str, hits: Sequence[Hit], text: str, negations: list[Si
                 continue
         if typo and key is not None:
             word = normalize_text(shown).strip()
-            if word in lexicon.near.get(key, ()):
+            others = lexicon.near.get(key, ())
+            # the other word, or a regular form of it ("books" for `ebook`, whose neighbour is "book": a newcomer's
+            # "I'd like to borrow books about gardening" routed to e-books as a typo)
+            if others and (word in others or any(c in others for c in lemma_candidates(word.lower()))):
                 trig_pieces.append((span, Piece("lookalike", shown, span, 0,
                                                 f"{quote(shown)} is another word, not a typo of {quote(m.trigger)}",
                                                 m.trigger)))

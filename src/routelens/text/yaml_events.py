@@ -341,7 +341,7 @@ class Reader:
                             e.start_mark.index, "",
                             "a second YAML document: the registry must be a single document",
                         )
-                        raise ReadStoppedError()
+                        break  # the first document is still validated: every error said at once (§1.3)
                     continue
                 elif cls is StreamEndEvent:
                     break

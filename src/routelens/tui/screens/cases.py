@@ -398,6 +398,8 @@ class CasesScreen(ListScreen):
             if router is not None else ""
 
         def metric(name: str, value: float, detail: str, ok: bool) -> tuple:
+            if detail.endswith("/0"):  # no case behind it: not measured, as `eval` says (a newcomer read "0.0%")
+                return ((f"{name} ", "$text-muted"), ("n/a", "bold"), (f" ({detail}, not measured)   ", "$text-muted"))
             return ((f"{name} ", "$text-muted"), (pct(value), "bold $success" if ok else "bold $error"),
                     (f" ({detail})   ", "$text-muted"))
 
