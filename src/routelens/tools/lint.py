@@ -464,14 +464,16 @@ def lint(reg: Registry, budget_chars: int | None = None, context_window: int = D
         if s.status == "disabled" or not s.triggers:
             continue
         ja = [t for t in s.triggers if any(is_spaceless(ord(c)) for c in t)]
-        for group, which in ((s.triggers, ""), (ja, " written without spaces (Japanese, Chinese ...)")):
+        # the spaceless ones said as "its triggers written without spaces", never "every trigger": a newcomer with
+        # English phrase triggers beside 'ボランティア' read "every trigger" as wrong
+        for group, which in ((s.triggers, f"every trigger of {s.id}"),
+                             (ja, f"each trigger of {s.id} written without spaces (Japanese, Chinese ...)")):
             if group and all(_everyday_word(t) for t in group):
                 words = ", ".join(repr(t) for t in group[:3]) + (" ..." if len(group) > 3 else "")
                 add("warning", "everyday-triggers-only", f"skills.{s.id}.triggers",
-                    f"every trigger of {s.id}{which} is one everyday word ({words}): one alone is weak evidence, "
-                    "so a task saying only it falls back weak_evidence unless another word of the skill's domain "
-                    "stands in it; add a phrase trigger (two content words: 'table booking', 予約変更) or a "
-                    "rarer word")
+                    f"{which} is one everyday word ({words}): one alone is weak evidence, so a task saying only it "
+                    "falls back weak_evidence unless another word of the skill's domain stands in it; add a phrase "
+                    "trigger (two content words: 'table booking', 予約変更) or a rarer word")
                 break
     for sa, ta, sb, tb in stem_collisions(reg):
         i = reg.skills[sb].triggers.index(tb)

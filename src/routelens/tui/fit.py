@@ -26,6 +26,9 @@ class Column:
     natural: int
     minimum: int | None = None
     give: int = 0
+    #: cells it gives before any other column does, down to this width (None: none): a long text column that
+    #: reads well at this width gives up its tail before the ids beside it are cut
+    ample: int | None = None
 
 
 def fit_widths(columns: list[Column], available: int) -> list[int]:
@@ -38,6 +41,11 @@ def fit_widths(columns: list[Column], available: int) -> list[int]:
     """
     widths = [c.natural for c in columns]
     over = sum(widths) - available
+    for i, c in enumerate(columns):  # first what the long columns can spare and still read well
+        if over > 0 and c.ample is not None and widths[i] > c.ample:
+            spare = min(widths[i] - c.ample, over)
+            widths[i] -= spare
+            over -= spare
     for turn in sorted({c.give for c in columns if c.minimum is not None}):
         if over <= 0:
             break

@@ -121,9 +121,10 @@ class ListScreen(Screen[str | None]):
         :class:`~routelens.errors.DiagnosticError` for a bad file."""
         raise NotImplementedError
 
-    def columns(self) -> list[tuple[str, int, int | None, int]]:
+    def columns(self) -> list[tuple]:
         """``(label, widest in cells, narrowest width or None: never
-        narrower, turn to give cells, lower first)`` of each column
+        narrower, turn to give cells, lower first[, cells it gives first
+        down to this width])`` of each column
         (:func:`routelens.tui.fit.fit_widths`: on a narrow terminal the
         columns give cells so that the last one, the task, stays in sight)."""
         raise NotImplementedError
@@ -187,14 +188,14 @@ class ListScreen(Screen[str | None]):
         "appoint…" beside twenty empty columns)."""
         cols = self.columns()
         natural = []
-        for i, (label, cap, _lo, _give) in enumerate(cols):
+        for i, (label, cap, *_rest) in enumerate(cols):
             widest = max((c.cell_length if isinstance(c, Content) else Content(str(c)).cell_length
                           for row in cells for c in row[i:i + 1]), default=0)
             natural.append(max(Content(label).cell_length, min(cap, widest)))
         room = table.scrollable_content_region.width - 2 * table.cell_padding * len(cols)
         if room <= 0:
             return natural
-        return fit_widths([Column(w, lo, give) for w, (_, _, lo, give) in zip(natural, cols)], room)
+        return fit_widths([Column(w, c[2], c[3], c[4] if len(c) > 4 else None) for w, c in zip(natural, cols)], room)
 
     @property
     def widths(self) -> list[int]:
@@ -363,10 +364,12 @@ class CasesScreen(ListScreen):
         rep = evaluate(snap.router, cases)  # type: ignore[arg-type]
         return rep.results, rep
 
-    def columns(self) -> list[tuple[str, int, int | None, int]]:
+    def columns(self) -> list[tuple]:
         # each as wide as its widest cell up to its cap; on a narrow terminal the words give cells, the task last
+        # ... but first the task's tail beyond 40 cells, so ids are seen whole at 120 columns (a newcomer read
+        # "loan-re…" beside a task column of 60 cells)
         return [("line", 6, None, 0), ("outcome", 13, None, 0), ("category", 16, 6, 1), ("expected", 32, 8, 1),
-                ("got", 44, 10, 1), ("task", 70, 22, 2)]
+                ("got", 44, 10, 1), ("task", 70, 22, 2, 40)]
 
     def row_cells(self, r: CaseResult) -> list[Any]:
         label = OUTCOME_LABEL[r.outcome]
