@@ -75,3 +75,12 @@ def test_a_second_document_hides_no_error_of_the_first():
     assert errors == ["skills.yaml:1:17: schema_version: must be the integer 1, got '1.0'",
                       "skills.yaml:3:6: skills.a: a skill must be a mapping, not a list",
                       "skills.yaml:8:1: a second YAML document: the registry must be a single document"]
+
+
+def test_schema_takes_no_registry_and_says_so(cli):
+    # `routelens schema --registry /nonexistent` printed the schema and exited 0: the option did nothing
+    with pytest.raises(SystemExit) as exc:
+        cli("schema", "--registry", "/nonexistent")
+    assert exc.value.code == 2
+    code, out, err = cli("schema", "--path")
+    assert code == 0 and out.strip().endswith("skills.schema.json")

@@ -10,7 +10,7 @@ from routelens.tools.schema import SCHEMA_RESOURCE, schema_text
 
 def register(sub, common) -> None:
     p = sub.add_parser(
-        "schema", parents=[common], help="print the JSON Schema of skills.yaml (for editors)",
+        "schema", help="print the JSON Schema of skills.yaml (for editors)",
         description="Print the JSON Schema (draft-07) of the registry, shipped in the package as "
         "routelens/data/skills.schema.json. Point your editor at it, e.g. with the first line "
         "`# yaml-language-server: $schema=./skills.schema.json` after `routelens schema > skills.schema.json`.")
