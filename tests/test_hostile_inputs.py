@@ -694,7 +694,7 @@ def test_the_top_level_help_names_the_options_every_command_takes(capsys):
     out = capsys.readouterr().out
     tail = out[out.index("options every command"):]
     assert tail == (
-        "options every command but init takes (before or after the command word):\n"
+        "options every command but init and schema takes, before or after its name:\n"
         "  --registry PATH         the canonical registry, or a folder holding its\n"
         "                          skills.yaml (default: $ROUTELENS_REGISTRY, else\n"
         "                          skills.yaml in this folder or the nearest parent, up\n"

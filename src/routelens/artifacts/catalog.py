@@ -50,6 +50,7 @@ def _rest_object(reg: Registry) -> dict[str, Any]:
             "high_risk": list(reg.routing.high_risk),
             "destructive_intents": reg.routing.destructive_intents,
             "max_index_ratio": reg.routing.max_index_ratio,
+            **({"audience": reg.routing.audience} if reg.routing.audience != "team" else {}),
         },
         "warnings": [str(w) for w in reg.warnings],
     }

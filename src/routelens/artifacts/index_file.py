@@ -20,7 +20,7 @@ from routelens.artifacts.vocabulary import TriggerFacts, WordFacts, vocabulary
 from routelens.errors import FileReadError, IndexInvalidError
 from routelens.fileio import read_bounded
 from routelens.limits import LIMITS
-from routelens.registry.model import ID_RE, Registry, RoutingSettings
+from routelens.registry.model import AUDIENCES, ID_RE, Registry, RoutingSettings
 from routelens.text.canonical import sha256_hex
 from routelens.text.numbers import budget_checked
 
@@ -79,6 +79,8 @@ def index_object(reg: Registry, bodies: dict[str, dict[str, Any]] | None = None,
             "high_risk": list(reg.routing.high_risk),
             "destructive_intents": reg.routing.destructive_intents,
         }
+        if reg.routing.audience != "team":  # written only when set: every other index keeps its bytes (§3)
+            obj["routing"]["audience"] = reg.routing.audience
     voc = {"zipf": vocab["zipf"], "common": vocab["common"], "near": vocab["near"], "terms": vocab["registry_terms"],
            "life": vocab["life"]}
     voc = {k: v for k, v in voc.items() if v}  # what is empty is left out
@@ -185,6 +187,7 @@ class CompactIndex:
             high_risk=tuple(str(t) for t in r.get("high_risk") or ()),
             present=bool(r),
             destructive_intents=r.get("destructive_intents", True) is not False,
+            audience=r.get("audience", default.audience),
         )
 
 
@@ -267,6 +270,8 @@ def parse_index(data: bytes) -> CompactIndex:
     out = {}
     if "destructive_intents" in routing and type(routing["destructive_intents"]) is not bool:
         raise IndexInvalidError("routing.destructive_intents is not true or false")
+    if "audience" in routing and routing["audience"] not in AUDIENCES:
+        raise IndexInvalidError(f"routing.audience is {routing['audience']!r}, not one of {', '.join(AUDIENCES)}")
     vocab = obj.get("vocabulary", {})
     if not isinstance(vocab, dict):
         raise IndexInvalidError("vocabulary is not an object")

@@ -79,8 +79,9 @@ def common_epilog(common: argparse.ArgumentParser, ui: argparse.ArgumentParser |
 
     shared = [a for a in common._actions if a.help is not argparse.SUPPRESS]
     width = max(len(name(a)) for a in shared)
-    but = f" but {', '.join(without)}" if without else ""
-    lines = [f"options every command{but} takes (before or after the command word):"]
+    but = f" but {', '.join(without[:-1])} and {without[-1]}" if len(without) > 1 else (
+        f" but {without[0]}" if without else "")
+    lines = [f"options every command{but} takes, before or after its name:"]
     for action in shared:
         lines += textwrap.wrap(action.help or "", 79, initial_indent=f"  {name(action).ljust(width)}  ",
                                subsequent_indent=" " * (width + 4))

@@ -26,6 +26,7 @@ __all__ = [
     "new_skill",
     "Composition",
     "Rule",
+    "AUDIENCES",
     "RoutingSettings",
     "Registry",
     "iter_entries",
@@ -121,6 +122,10 @@ class Rule:
     self_contained: bool = True
 
 
+#: Who writes a registry's tasks (``routing.audience``, docs/formats.md §1.1): its own team (the default) or the public.
+AUDIENCES = ("team", "public")
+
+
 @dataclass(frozen=True)
 class RoutingSettings:
     """The registry's ``routing:`` section; the defaults here are the only
@@ -134,7 +139,11 @@ class RoutingSettings:
     ``present`` tells whether the registry (or index) has a ``routing:``
     section. ``destructive_intents``: the router's built-in list of
     destructive intents is on (the default; docs/formats.md §6.11); only an
-    explicit ``destructive_intents: false`` switches it off.
+    explicit ``destructive_intents: false`` switches it off. ``audience``:
+    who writes the tasks, one of :data:`AUDIENCES`: ``team`` (the default),
+    the organisation's own people, so a task about the writer's private
+    life is no work of the registry; ``public``, its customers, whose own
+    life and questions are the work (§6.10).
     """
 
     threshold: float = 85
@@ -143,6 +152,7 @@ class RoutingSettings:
     max_index_ratio: float = 0.70
     present: bool = False
     destructive_intents: bool = True
+    audience: str = "team"
 
 
 @dataclass

@@ -30,6 +30,7 @@ from routelens.registry.model import (
     Skill,
     new_skill,
 )
+from routelens.registry.settings import ROUTING_KEYS, routing_settings
 from routelens.text.canonical import editor_lines
 from routelens.text.words import closest
 from routelens.text.yaml_events import (
@@ -49,11 +50,7 @@ __all__ = ["NOT_SELF_CONTAINED", "KNOWN_TOP_LEVEL", "ROUTING_KEYS", "SKILL_KEYS"
 #: The warning of a skill or composition whose range uses an alias whose anchor lies outside it (docs/formats.md
 #: §2.3); commands sum many up in one line (:mod:`routelens.registry.notices`), the catalog keeps each
 NOT_SELF_CONTAINED = "not self-contained: its range uses an alias whose anchor lies outside it"
-#: A number as YAML 1.2's core schema writes it (no .inf/.nan, no 0x, no 1_000).
-_NUMBER_RE = re.compile(r"^[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?$")
 _ID_MATCH = ID_RE.match
-#: The keys of ``routing:`` (docs/formats.md §1.1); others are a warning.
-ROUTING_KEYS = ("threshold", "ambiguity_margin", "high_risk", "destructive_intents", "max_index_ratio")
 _SKILL_KEYS = frozenset(SKILL_KEYS)
 
 
@@ -617,55 +614,7 @@ def validate_registry(r: Reader, root: Node | None, path: Path, text: str,
         rules[rid] = Rule(rid, forced, trig, description, metadata, start, end, contained)
 
     # routing
-    routing = RoutingSettings()
-    if "routing" in top:
-        kn, vn = top["routing"]
-        if v.mapping(vn, "routing", "`routing`"):
-            vals: dict[str, Any] = {"present": True}
-            for key, k2, v2 in r.mapping_pairs(vn, "routing"):
-                p = join_path("routing", key)
-                if key in ("threshold", "ambiguity_margin", "max_index_ratio"):
-                    if r.deref(v2).kind != SCALAR:  # a list or mapping: what is wanted is a number, not a string
-                        r.error(v2.start, p, f"must be a number, not a {'list' if r.deref(v2).kind == SEQ else 'mapping'}")
-                        continue
-                    s = v.string(v2, p, key)
-                    if s is None:
-                        continue
-                    if not _NUMBER_RE.match(s.strip()):
-                        r.error(v2.start, p, f"must be a number, got {s!r}")
-                        continue
-                    num = float(s)
-                    lo, hi = (0.0, 100.0) if key != "max_index_ratio" else (0.0, 1.0)
-                    if not (lo <= num <= hi) or num != num or (key == "max_index_ratio" and num == 0):
-                        r.error(v2.start, p, f"must be a number in {'(0, 1]' if key == 'max_index_ratio' else '[0, 100]'}, got {s}")
-                        continue
-                    vals[key] = int(num) if num.is_integer() and key != "max_index_ratio" else num
-                elif key == "destructive_intents":
-                    d = r.deref(v2)
-                    word = d.value if d.kind == SCALAR and d.plain else None
-                    if word in TRUE_WORDS:
-                        vals[key] = True
-                    elif word in FALSE_WORDS:
-                        vals[key] = False
-                    else:
-                        r.error(v2.start, p, "must be true or false (plain, not quoted)")
-                elif key == "high_risk":
-                    d = r.deref(v2)
-                    if d.kind == SEQ and not d.items:
-                        vals["high_risk"] = ()
-                    else:
-                        vals["high_risk"] = v.triggers(v2, p)
-                else:
-                    misspelt = closest(key, ROUTING_KEYS, _MISSPELT_CUTOFF)
-                    if misspelt is not None:
-                        # a misspelt setting silently changes routing (`highrisk:` switched the high-risk terms
-                        # off): an error, not a warning
-                        r.error(k2.start, p, f"unknown routing key: did you mean `{misspelt}`? (as written it "
-                                             f"would be ignored and `{misspelt}` left at its default)")
-                    else:
-                        hint = closest(key, ROUTING_KEYS)
-                        r.warn(k2.start, p, "unknown routing key; ignored" + (f"; did you mean `{hint}`?" if hint else ""))
-            routing = RoutingSettings(**vals)
+    routing = routing_settings(r, v, top["routing"][1]) if "routing" in top else RoutingSettings()
 
     if r.errors:
         # a valid entry's misspelt key is said after the errors too (`satus:` beside a bad priority: §1.3)

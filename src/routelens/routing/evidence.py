@@ -305,7 +305,7 @@ def _repeats(term: str, words: list[tuple[str, set[str]]]) -> bool:
 
 
 def assess(task: PreparedTask, reached: Reached, ranked: Sequence[str], lexicon: Lexicon,
-           not_when: dict[str, Match], negations: list[Signal] | None = None) -> CandidateList:
+           not_when: dict[str, Match], negations: list[Signal] | None = None, *, public: bool = False) -> CandidateList:
     """The candidates of every skill in ``ranked`` (the owners scoring at or
     above the threshold, best first, as the router ranks them:
     :meth:`~routelens.routing.matching.Reached.ranked`), from every trigger
@@ -314,7 +314,12 @@ def assess(task: PreparedTask, reached: Reached, ranked: Sequence[str], lexicon:
     markup, and the skills' ``not_when`` matches (skill id -> the best
     ``not_when`` match), as a :class:`~routelens.routing.candidates.CandidateList`
     in ``ranked`` order: a :class:`Candidate` per skill whose evidence
-    counts or is its own, and one entry per group of the others."""
+    counts or is its own, and one entry per group of the others. ``public``:
+    the registry's ``routing.audience`` is ``public`` (docs/formats.md
+    §1.1): its customers write the tasks, so private life, everyday life,
+    a question of general knowledge and a statement about the world weaken
+    no evidence (§6.10): a patron's "Book a study room for me and my
+    friends" is the library's work."""
     text = task.original
     if negations is None:
         negations = negated(text)
@@ -323,12 +328,13 @@ def assess(task: PreparedTask, reached: Reached, ranked: Sequence[str], lexicon:
     # "my gym", "after knee surgery": a sentence about private life (§6.10 private); a word of everyday life
     # without "my" leaves the work a request asks for as it is ("colour grade the beach set"); two of them set
     # the scene whatever the phrase ("the ryokan ... for the anniversary")
-    private = private_life(text, lexicon.writes)
-    unwritten = [(w, span) for w, span in life_words(text) if not lexicon.writes(w)]
+    private = private_life(text, lexicon.writes) if not public else None
+    unwritten = [(w, span) for w, span in life_words(text) if not lexicon.writes(w)] if not public else []
     lives = [] if private is not None else list(dict.fromkeys(text[a:b] for _, (a, b) in unwritten))
     life = lives[0] if lives else None
     ja_life = any(not w.isascii() for w, _ in unwritten)  # a Japanese word of everyday life (no "my" in Japanese)
-    question = general_question(text)  # "Will the Bank of England cut the base rate again at its next meeting?"
+    # "Will the Bank of England cut the base rate again at its next meeting?"
+    question = general_question(text) if not public else None
     requests: list[Signal] | None = None  # the task's requests, found when a candidate first needs them
     stated: list[bool] = []  # whether the task is a statement about the world, found when first needed
 
@@ -337,7 +343,8 @@ def assess(task: PreparedTask, reached: Reached, ranked: Sequence[str], lexicon:
         if not stated:
             if requests is None:
                 requests = asks(text)
-            stated.append(general_statement(text, requests or asks(text, pronoun=True), fault_reports(text)))
+            stated.append(not public and general_statement(text, requests or asks(text, pronoun=True),
+                                                           fault_reports(text)))
         return stated[0]
 
     found = lexicon.terms_in(task)

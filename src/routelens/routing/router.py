@@ -167,7 +167,7 @@ class Router:
         self.settings = RoutingSettings(
             threshold=float(source.threshold), ambiguity_margin=float(source.ambiguity_margin),
             high_risk=tuple(source.high_risk), max_index_ratio=source.max_index_ratio, present=source.present,
-            destructive_intents=source.destructive_intents)
+            destructive_intents=source.destructive_intents, audience=source.audience)
         #: the threshold and ambiguity margin (0-100 scores) and the high-risk terms in force
         self.threshold = self.settings.threshold
         self.margin = self.settings.ambiguity_margin
@@ -452,7 +452,8 @@ class Router:
                 for owner, m in self._not_when.match(p, bar, 0).items():
                     if m.score >= bar:
                         nw[owner] = m
-            candidates = assess(p, reached, ids, self.lexicon, nw, negated(text))
+            candidates = assess(p, reached, ids, self.lexicon, nw, negated(text),
+                                public=self.settings.audience == "public")
         return Evidence(task, matches, near, tuple(rule_hits), tuple(risk_hits), explicit, p.truncated,
                         self.freshness, candidates, steer, harm, unknown_ids, tuple(clause_breaks(text)), unknown)
 
