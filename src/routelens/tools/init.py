@@ -99,6 +99,7 @@ routing:                   # optional: router settings; `routelens tune CASES` r
   high_risk: [rm -rf, drop table, force push]
                                    # terms that always send the agent to the full registry
   max_index_ratio: 0.70            # (0, 1]: the compact index must stay below this share of the registry
+  audience: team                   # who writes the tasks: team (your own people) or public (your customers)
 """
 
 #: The three Layer-2 bodies: skill id -> Markdown with frontmatter.
