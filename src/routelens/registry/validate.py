@@ -539,6 +539,13 @@ def validate_registry(r: Reader, root: Node | None, path: Path, text: str,
 
     # compositions
     compositions: dict[str, Composition] = {}
+    declared: list[frozenset[str]] = []  # the keys under skills, read once when first needed
+
+    def declared_skill(sid: str) -> bool:
+        if not declared:
+            declared.append(_declared_skills(top, r))
+        return sid in declared[0]
+
     for key, kn, vn in section_entries("composition"):
         cid = v.entry_id(kn, key, "composition")
         base = join_path("composition", key)
@@ -552,7 +559,7 @@ def validate_registry(r: Reader, root: Node | None, path: Path, text: str,
             m = v.string(item, p, "a composition member")
             if m is None:
                 continue
-            if m not in skills and not (ID_RE.match(m) and _declared_skill(top, r, m)):
+            if m not in skills and not (ID_RE.match(m) and declared_skill(m)):
                 near = closest(m, list(skills), _MISSPELT_CUTOFF)
                 r.error(item.start, p, f"unknown skill {m!r}" + (f"; did you mean {near!r}?" if near else ""))
                 continue
@@ -560,7 +567,7 @@ def validate_registry(r: Reader, root: Node | None, path: Path, text: str,
                 r.error(item.start, p, f"skill {m!r} listed twice")
                 continue
             members.append(m)
-        if cid is not None and (cid in skills or _declared_skill(top, r, cid)):  # also beside a broken skill's errors
+        if cid is not None and (cid in skills or declared_skill(cid)):  # also beside a broken skill's errors
             r.error(kn.start, base, f"composition id {cid!r} is also a skill id: explicit ids must be unique")
             continue
         if cid is None or len(members) != len(d.items):
@@ -634,16 +641,12 @@ def validate_registry(r: Reader, root: Node | None, path: Path, text: str,
     )
 
 
-def _declared_skill(top: dict, r: Reader, sid: str) -> bool:
-    """True when ``sid`` is a key under ``skills`` (even one with its own errors),
-    so a broken skill does not also make every composition naming it an error."""
-    if "skills" not in top:
-        return False
-    d = r.deref(top["skills"][1])
-    if d.kind != MAP:
-        return False
-    for i in range(0, len(d.items) - 1, 2):
-        k = r.deref(d.items[i])
-        if k.kind == SCALAR and k.value == sid:
-            return True
-    return False
+def _declared_skills(top: dict, r: Reader) -> frozenset[str]:
+    """The keys under ``skills`` (those with errors of their own too), so a
+    broken skill does not also make every composition naming it an error,
+    and a composition id that is one is said with that skill's errors."""
+    d = r.deref(top["skills"][1]) if "skills" in top else None
+    if d is None or d.kind != MAP:
+        return frozenset()
+    keys = (r.deref(d.items[i]) for i in range(0, len(d.items) - 1, 2))
+    return frozenset(k.value for k in keys if k.kind == SCALAR)

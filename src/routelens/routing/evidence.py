@@ -87,7 +87,7 @@ INCIDENTAL = _INCIDENTAL = "next to a specific trigger of"
 OWN_ASK = "the task asks for it in a request of its own"  # an everyday word's ask of its own (several.py)
 _IDENTIFIER = "the identifier "
 #: the team speaking of its own work: we, our, "us" in lower case ("the US president" is a country)
-_TEAM_VOICE = _re.compile(r"\b(?i:we|our|ours|we're|we've|we'd|we'll)\b|\bus\b")
+_TEAM_VOICE = _re.compile(r"\b(?i:we|our|ours)\b|\bus\b")  # "we're", "we've": "we", then an apostrophe
 #: a name written in camel case with letters alone ("easyJet", "iPhone", "eBay"): a brand's, which a consumer writes
 #: as readily as a team; in a sentence about private life it is no sign of the registry's world (§6.10 private)
 _BRAND = _re.compile(r"[a-z]+[A-Z][A-Za-z]+")
