@@ -8,6 +8,8 @@ fell back (docs/formats.md §6.10):
 - one member of a family or one pet right after "our" is private even
   where the registry writes the word ("Our dog's vet fees" to a pet
   insurer);
+- "the kids", "the wife" ... put a task in private life, unless the
+  registry writes the word (matcher 37);
 - a shape trigger (an acronym, a punctuated trigger) with nothing else of
   the registry's world keeps its weight when the team speaks of its own
   work ("... if we sell it at £24?")."""
@@ -78,3 +80,22 @@ def test_the_decision_says_the_phrase_stands_in_private_life():
         "easyJet lost my bag in Malaga - can I claim lost baggage on my travel insurance?")
     assert d.message == ('Fell back to the full registry: the only evidence is the phrase "lost baggage", in a '
                           'sentence about private life; nothing else in the task is about travel-baggage-claim')
+
+
+@pytest.mark.parametrize("text, writes, words", [
+    ("Can you help me plan a weekly menu for the kids at home?", False, "the kids"),
+    ("Booked a table so the wife can have a night off", False, "the wife"),
+    ("the in-laws arrive on Friday", False, "the in-laws"),
+    ("Plan the lunch menu for the kids in the toddler room", True, None),  # a nursery writes "kids": its work
+    ("The customer says the kids broke the lamp", False, None),  # the customer's words
+    ("the kidswear range", False, None),
+])
+def test_the_family_as_british_english_says_it_is_private(text, writes, words):
+    assert private_life(text, writes=lambda w: writes) == words
+
+
+def test_the_kids_at_home_is_no_work_of_a_restaurant_group():
+    # hospitality private_life: menu-planning's phrase in a sentence about the writer's own kids
+    d = bench_router("hospitality").route(
+        "Can you help me plan a weekly menu for the kids at home? They're fussy eaters.")
+    assert (d.mode, d.reason, d.skills) == ("full", "weak_evidence", ())

@@ -194,6 +194,11 @@ _BARE_KIN = (r"(?<![\w'’-])(?:[Mm](?:um|om|ummy|ommy)|[Dd]ad(?:dy)?|[Gg]ran(?:
 _KIN_OWNER = re.compile(r"(?:\b(?:a|an|the|his|her|its|your|their|whose|my|our)|['’]s)\s+$", re.I)
 
 
+#: "the" before one's own family as British English says it ("the wife", "the kids at home"): the writer's, unless
+#: the registry writes the word (a nursery's "kids" is its work)
+_THE_FAMILY = re.compile(r"\bthe\s+(kids|kiddies|wife|hubby|missus|in-laws|grandkids)\b(?!-)", re.I)
+
+
 def _reported(text: str, start: int) -> bool:
     """Whether a customer, guest, passenger ... earlier in the sentence
     (within 120 characters) reports the words at ``start``."""
@@ -256,6 +261,8 @@ def private_life(text: str, writes: Callable[[str], bool] | None = None) -> str 
     "should I accept it", "is it worth paying", "can I claim", "where can
     I buy", "can I pay with", "I bought", "メルカリで買った", "私が乗る予定の便"),
     unless a customer, guest ... earlier in its sentence reports it. Then
+    "the kids", "the wife" ... (:data:`_THE_FAMILY`), unless the registry
+    writes the word (``writes``: a nursery's "kids"). Then
     a parent or grandparent named bare, with no article or possessive
     before it (:data:`_BARE_KIN`: "because mum went into hospital",
     "remind me to call mum"; not "the guest's mum", "MoM", "Granny Smith").
@@ -272,6 +279,10 @@ def private_life(text: str, writes: Callable[[str], bool] | None = None) -> str 
     m = consumer.search(text)
     if m is not None and not _reported(text, m.start()):
         return m.group()
+    for m in _THE_FAMILY.finditer(text):
+        word = m.group(1).lower()
+        if (writes is None or not writes(word)) and not _reported(text, m.start()):
+            return m.group()
     for m in bare_kin.finditer(text):
         if not _KIN_OWNER.search(text, max(0, m.start() - 12), m.start()) and not _reported(text, m.start()):
             return m.group()
