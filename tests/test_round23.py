@@ -99,3 +99,16 @@ def test_the_kids_at_home_is_no_work_of_a_restaurant_group():
     d = bench_router("hospitality").route(
         "Can you help me plan a weekly menu for the kids at home? They're fussy eaters.")
     assert (d.mode, d.reason, d.skills) == ("full", "weak_evidence", ())
+
+
+def test_a_tv_game_show_is_everyday_life():
+    # hospitality word_sense: promotions-campaigns' `spin the wheel` on a TV game show (matcher 38)
+    from routelens.text.life import life_words
+
+    task = "On the TV game show, contestants spin the wheel to pick the category for each question."
+    assert [w for w, _ in life_words(task)] == ["game show", "contestants"]
+    d = bench_router("hospitality").route(task)
+    assert (d.mode, d.reason, d.skills) == ("full", "weak_evidence", ())
+    # the trade's own sense, asked for, still routes
+    d = bench_router("hospitality").route("Set up a spin the wheel promotion for the Soho launch week")
+    assert (d.mode, d.skills) == ("index", ("promotions-campaigns",))

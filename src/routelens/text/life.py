@@ -29,7 +29,7 @@ football soccer basketball baseball tennis golf rugby cricket hockey volleyball 
 snowboarding surfing hiking camping fishing cycling karate judo chess gymnastics referee ski
 movie movies cinema concert concerts song songs album albums novel novels poem poems poetry anime manga netflix
 sitcom theatre theater musical karaoke podcast podcasts comedian documentary episode trailer sequel playlist
-drummer guitarist festival fete
+drummer guitarist festival fete contestant contestants
 jigsaw crossword sudoku minecraft fortnite crochet knitting sewing pottery lego
 homework essay kindergarten classmate classmates thesis dissertation phd pta
 lawn garden gardening backyard remodel renovation plumber
@@ -73,7 +73,8 @@ PRIVATE_WORDS = ("son", "daughter", "kid", "kids", "child", "children", "wife", 
                  "bag", "suitcase", "luggage", "boarding pass", "trip", "windscreen")
 #: the entries of two words (written as they are)
 _PHRASES = ("board game", "video game", "science project", "science fair", "road trip", "school project",
-            "school play", "dance class", "book club", "escape room")
+            "school play", "dance class", "book club", "escape room", "game show", "quiz show", "talk show",
+            "reality show", "soap opera")
 #: the Japanese entries (a registry writes one when a term of its texts holds it)
 _JA = ("美容院", "美容室", "歯医者", "ジム", "筋トレ", "映画", "趣味", "結婚式", "誕生日", "家計", "家族旅行", "子供", "子ども",
        "ペット", "飼い猫", "飼い犬", "宿題", "夏休み", "温泉", "実家", "自宅", "料理教室", "ゲーム", "ニュース", "スキー場", "ドラマ",
