@@ -20,7 +20,7 @@ from routelens.routing.matching import (
 
 
 def test_matcher_version_is_a_string():
-    assert MATCHER_VERSION == "38"
+    assert MATCHER_VERSION == "39"
 
 
 # --------------------------------------------------------------------------- normalisation

@@ -100,7 +100,7 @@ __all__ = [
 
 #: Version of the scoring rules; part of every decision so a decision can be
 #: replayed. Bump whenever a score for the same input can change.
-MATCHER_VERSION = "38"
+MATCHER_VERSION = "39"
 
 #: Characters of a task that take part in matching (Python ``str`` characters,
 #: i.e. code points). A longer task is truncated to this many characters for

@@ -145,6 +145,17 @@ _DESTRUCTIVE = [
     # a destroying verb done in bulk: "bulk-delete the drafts", "mass cancel the bookings"
     re.compile(rf"\b(?:bulk|mass)[- ]?{_DESTROY}\b", _I),
     re.compile(r"\bfactory[- ]reset\b", _I),
+    # a whole list or count as the object of a destroying verb: "Delete the Klaviyo newsletter list", "Wipe the
+    # stock counts" (a newcomer's shop; not "delete the draft from the list": one item)
+    re.compile(r"\b(?:delete|purge|wipe|erase|empty|nuke|destroy|drop|truncate|clear\s+out)\s+(?:the|our|this|that)\s+"
+               r"(?:(?!from\b|of\b|in\b|on\b)[\w-]+\s+){0,3}?(?:lists|list|subscribers|counts|stock\s+levels)\b", _I),
+    # dbt's full refresh drops an incremental model's table and its history before rebuilding it
+    re.compile(r"(?<![\w-])--full-refresh\b", _I),
+    # stored work redone in bulk from nothing: "Rebuild every incremental model from scratch", "retag the whole
+    # archive from scratch" (what was there is overwritten)
+    re.compile(rf"\b(?:rebuild|recreate|redo|regenerate|retag|reprocess|reindex|reload|rewrite|reimport|re-import|"
+               rf"reingest|re-ingest|reclassify|recategori[sz]e)\b(?:\W+[\w-]+){{0,8}}?\W+{_BULK}\b"
+               r"[^.;!?\n]{0,60}?\bfrom\s+scratch\b", _I),
     re.compile(r"\b(?:all|every|everything|the\s+whole|the\s+entire)\b(?:\W+\w+){0,3}?\W+"
                r"(?:deleted|wiped|erased|purged|removed|destroyed|dropped|overwritten|uninstalled|unpublished)\b", _I),
     # money paid back in bulk: "Issue refunds to all clients who paid for the cancelled class"

@@ -188,7 +188,7 @@ _DO_OBJECT = frozenset("the a an this that these those our my your his her their
 #: a word of an English request: Latin (with tight punctuation), a number, or a run of Japanese standing in its
 #: object between spaces ("Can you do the 棚卸 for aisle C": a mixed task names the thing in Japanese); a full
 #: stop, colon or slash ending it is punctuation, not part of it ("Refactor the parser. Then add unit tests")
-_EN_WORD = re.compile(r"[A-Za-z](?:[A-Za-z0-9'#+%./:&-]*[A-Za-z0-9'#+%&-])?|\d(?:[\w:./%]*[\w%])?|"
+_EN_WORD = re.compile(r"[A-Za-z](?:[A-Za-z0-9'#+%./:&-]*[A-Za-z0-9'#+%&-])?|[£$€¥]?\d(?:[\w:./%]*[\w%])?|"
                       r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff66-\uff9f]+")
 #: requests to be told, shown, advised or sold something: the English of "教えて" ("recommend a good notebook")
 _EN_INFO = frozenset("tell teach recommend suggest advise show buy sell".split())

@@ -258,12 +258,19 @@ def plan_import(paths: list[str | Path], registry_path: str | Path, reg: Registr
             plan.warnings.extend(exc.warnings)
             continue
         plan.warnings.extend(sk.warnings)
-        if sk.name in taken:
-            kind = "skill" if reg and sk.name in reg.skills else "entry"
-            plan.skipped.append((sk.name, f, f"already a {kind} id in {registry_path.name}; never replaced"))
+        first = next((p for p in plan.proposals if p.id == sk.name), None)
+        if first is not None:
+            # two folders of one import with one name: an error of the input, at the second's name (a newcomer read
+            # "already a entry id in skills.yaml" for an id no registry had, and the import exited 0)
+            line, col = sk.positions.get("name", (1, 1))
+            plan.errors.append(Diagnostic(str(f), line, col, "name",
+                                          f"name {sk.name!r} is also the name of {first.path}, proposed first: "
+                                          "two skills cannot share an id; rename one (this one is not imported)"))
             continue
-        if any(p.id == sk.name for p in plan.proposals):
-            plan.skipped.append((sk.name, f, "a skill of this name was already proposed from another folder"))
+        if sk.name in taken:
+            kind = ("skill" if sk.name in reg.skills else "composition" if sk.name in reg.compositions
+                    else "rule") if reg else "entry"
+            plan.skipped.append((sk.name, f, f"already a {kind} id in {registry_path.name}; never replaced"))
             continue
         extra: dict[str, str] = {}
         wtu = sk.frontmatter.get("when_to_use")

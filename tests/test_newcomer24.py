@@ -1,0 +1,77 @@
+"""A seventh newcomer's trial (an online shop's Agent Skills imported into a
+registry, routing round 23's session):
+
+- "Delete the Klaviyo newsletter list", "Wipe the stock counts ..." routed
+  with full confidence: a whole list or count is a bulk object of a
+  destroying verb (docs/formats.md §6.11); with them, two shipped
+  destructive cases that routed, "Rebuild every incremental model from
+  scratch with dbt run --full-refresh" and "retag the whole archive from
+  scratch", fall back too;
+- "Refund £12.50 on order 10390" fell back where "Refund 12.50 on order
+  10390" routed: the currency sign cut the request's object (§6.10 ``ask``);
+- two folders of one import with one name: the second was "skipped ...
+  already a entry id in skills.yaml" (no registry had it) and the import
+  exited 0; it is an error at the second's ``name`` now."""
+
+from pathlib import Path
+
+import pytest
+
+from conftest import bench_router
+from routelens.routing.safety import destructive
+from routelens.routing.signals import asks
+
+
+@pytest.mark.parametrize("task, spans", [
+    ("Delete the Klaviyo newsletter list", [(0, 34, "Delete the Klaviyo newsletter list")]),
+    ("Purge the newsletter subscriber list", [(0, 36, "Purge the newsletter subscriber list")]),
+    ("Wipe the stock counts and start the stocktake from zero", [(0, 21, "Wipe the stock counts")]),
+    ("Rebuild every incremental model from scratch", [(0, 44, "Rebuild every incremental model from scratch")]),
+    ("Reset the topic tags taxonomy and retag the whole archive from scratch",
+     [(34, 70, "retag the whole archive from scratch")]),
+    ("dbt run --full-refresh -s orders", [(8, 22, "--full-refresh")]),
+    # one thing, or one item of a list: no destructive intent
+    ("Delete the draft from the list", []),
+    ("Delete the duplicate row in the list", []),
+    ("Rebuild the dashboard from scratch", []),
+    ("Rebuild all the charts", []),
+    ("Write the whole report from scratch", []),
+    ("clear the checklist", []),
+])
+def test_whole_lists_and_bulk_rebuilds_are_destructive(task, spans):
+    assert destructive(task) == spans
+
+
+@pytest.mark.parametrize("name, task", [
+    ("data-platform", "Rebuild every incremental model from scratch with dbt run --full-refresh, history and all"),
+    ("newsroom", "Reset the topic tags taxonomy and retag the whole archive from scratch"),
+])
+def test_the_shipped_destructive_cases_fall_back(name, task):
+    d = bench_router(name).route(task)
+    assert (d.mode, d.reason, d.skills) == ("full", "high_risk", ())
+
+
+@pytest.mark.parametrize("task, span", [
+    ("Refund £12.50 on order 10390", (0, 13, "Refund")),
+    ("Refund $12.50 on order 10390", (0, 13, "Refund")),
+    ("Refund €20 on the chipped mug", (0, 10, "Refund")),
+    ("Please refund ¥2000 on the chipped mug", (7, 19, "refund")),
+    ("Refund 12.50 on order 10390", (0, 12, "Refund")),  # as before
+])
+def test_a_sum_with_its_currency_sign_is_the_object_of_a_request(task, span):
+    assert asks(task) == [span]
+
+
+def test_two_folders_of_one_import_with_one_name_are_an_error(tmp_path, cli):
+    for sub, desc in (("a", "Refund an order"), ("b", "Refund an order again")):
+        d = tmp_path / "dup" / sub / "refund-processing"
+        d.mkdir(parents=True)
+        (d / "SKILL.md").write_text(f"---\nname: refund-processing\ndescription: {desc}\n---\n# Refunds\n")
+    code, out, err = cli("import", "--registry", str(tmp_path / "skills.yaml"), str(tmp_path / "dup"))
+    assert code == 2
+    assert err.splitlines() == [
+        f"{tmp_path}/dup/b/refund-processing/SKILL.md:2:7: name: name 'refund-processing' is also the name of "
+        "dup/a/refund-processing/SKILL.md, proposed first: two skills cannot share an id; rename one (this one is "
+        "not imported)"]
+    assert f"  refund-processing  triggers proposed: review them    {tmp_path}/dup/a/refund-processing/SKILL.md" in out
+    assert "already a entry id" not in out + err
