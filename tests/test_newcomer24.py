@@ -13,7 +13,6 @@ registry, routing round 23's session):
   already a entry id in skills.yaml" (no registry had it) and the import
   exited 0; it is an error at the second's ``name`` now."""
 
-from pathlib import Path
 
 import pytest
 
