@@ -74,3 +74,29 @@ def test_two_folders_of_one_import_with_one_name_are_an_error(tmp_path, cli):
         "not imported)"]
     assert f"  refund-processing  triggers proposed: review them    {tmp_path}/dup/a/refund-processing/SKILL.md" in out
     assert "already a entry id" not in out + err
+
+
+def test_explain_offers_only_the_fixes_that_route_to_its_skill(tmp_path, cli, monkeypatch):
+    # `explain --skill supplier-emails` offered "threshold: 61 ... routes this task to customer-faq": a setting
+    # (skill None) was kept whatever it routed to
+    import routelens.cli.commands.explain as explain_cmd
+    from routelens.tools.fixes import Fix
+
+    reg = tmp_path / "skills.yaml"
+    reg.write_text("schema_version: 1\nskills:\n  supplier-emails:\n    path: s.md\n    priority: P1\n"
+                   "    triggers: [supplier email]\n  customer-faq:\n    path: c.md\n    priority: P2\n"
+                   "    triggers: [delivery times]\n")
+
+    def fix(kind, skill, routes):
+        return Fix(kind, skill, f"{kind}: x", "skills.yaml:6", "here", f"routes this task to {routes[0]}", routes, None)
+
+    offered = [fix("add_trigger", "supplier-emails", ("supplier-emails",)), fix("threshold", None, ("customer-faq",)),
+               fix("not_when", "customer-faq", ("supplier-emails",)), fix("add_trigger", "customer-faq", ("customer-faq",))]
+    assert cli("build", "--registry", str(reg))[0] == 0
+    monkeypatch.setattr(explain_cmd, "fixes_of", lambda args, d: offered)
+    code, out, err = cli("explain", "--registry", str(reg), "--skill", "supplier-emails", "--json",
+                         "Email PackRight to chase the late delivery")
+    import json
+    assert code == 0 and json.loads(out)["decision"]["reason"] == "no_match"
+    assert [(f["kind"], f["skill"]) for f in json.loads(out)["fixes"]] == [
+        ("add_trigger", "supplier-emails"), ("not_when", "customer-faq")]

@@ -33,7 +33,9 @@ def run(args) -> int:
         # an unknown (or empty) id is a usage error, not an explanation: say so and exit 2
         print(f"routelens explain: {ex.reasons[0]}", file=sys.stderr)
         return 2
-    fixes = [f for f in fixes_of(args, ex.decision) if f.skill in (None, args.skill) or args.skill in f.routes_to]
+    # only the fixes that route the task to this skill: a setting that routes it elsewhere answers another question
+    # (a newcomer's `explain --skill supplier-emails` offered "threshold: 61 ... routes this task to customer-faq")
+    fixes = [f for f in fixes_of(args, ex.decision) if args.skill in f.routes_to]
     if args.json:
         out = ex.to_dict()
         if ex.decision.reason in FIXABLE:
