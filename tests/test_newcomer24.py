@@ -100,3 +100,14 @@ def test_explain_offers_only_the_fixes_that_route_to_its_skill(tmp_path, cli, mo
     assert code == 0 and json.loads(out)["decision"]["reason"] == "no_match"
     assert [(f["kind"], f["skill"]) for f in json.loads(out)["fixes"]] == [
         ("add_trigger", "supplier-emails"), ("not_when", "customer-faq")]
+
+
+def test_replay_of_a_file_that_is_no_log_says_so_once(tmp_path, cli):
+    # `routelens replay cases.yaml` printed one "not a JSON decision line" per line of the cases file (92 lines)
+    cases = tmp_path / "cases.yaml"
+    cases.write_text("cases:\n" + "".join(f"  - task: task {i}\n    expect: [a]\n" for i in range(40)))
+    code, out, err = cli("replay", "--registry", str(tmp_path / "skills.yaml"), str(cases))
+    assert code == 2
+    assert err.splitlines()[0] == (f"{cases}:1:1: not a decision log: its first line is no JSON decision (Expecting "
+                                   "value at column 1); `routelens route --log FILE` and `mcp --log FILE` write one")
+    assert sum("not a" in line for line in err.splitlines()) == 1

@@ -243,6 +243,12 @@ def parse_log(raw: bytes, display: str = "<log>") -> list[LogEntry]:
         except ValueError as exc:
             col = getattr(exc, "colno", 1)
             msg = json_problem(exc, line=False) if isinstance(exc, json.JSONDecodeError) else str(exc)
+            if not entries and not errors and not text.lstrip().startswith("{"):
+                # the first line is no JSON object at all: not a decision log (a newcomer's `replay cases.yaml` listed
+                # 92 lines, one a line)
+                errors.append(Diagnostic(display, n, col, "", f"not a decision log: its first line is no JSON decision "
+                                         f"({msg}); `routelens route --log FILE` and `mcp --log FILE` write one"))
+                break
             errors.append(Diagnostic(display, n, col, "", f"not a JSON decision line: {msg}"))
             continue
         problem = _check_line(obj)
