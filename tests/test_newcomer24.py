@@ -111,3 +111,31 @@ def test_replay_of_a_file_that_is_no_log_says_so_once(tmp_path, cli):
     assert err.splitlines()[0] == (f"{cases}:1:1: not a decision log: its first line is no JSON decision (Expecting "
                                    "value at column 1); `routelens route --log FILE` and `mcp --log FILE` write one")
     assert sum("not a" in line for line in err.splitlines()) == 1
+
+
+BAD_CASES = """\
+cases:
+  - task: refund it
+    expect: [nope]
+  - task: chase the supplier
+    expect: [also-nope]
+  - expect: [customer-faq]
+"""
+
+
+@pytest.mark.parametrize("command", [["eval"], ["suggest"], ["route", "--cases"]])
+def test_every_command_says_every_mistake_of_a_cases_file_at_once(tmp_path, cli, command):
+    # eval said 3 mistakes, suggest and `route --cases` said 1 and held the unknown ids back until it was fixed
+    reg = tmp_path / "skills.yaml"
+    reg.write_text("schema_version: 1\nskills:\n  customer-faq:\n    path: c.md\n    priority: P2\n"
+                   "    triggers: [delivery times]\n")
+    assert cli("build", "--registry", str(reg))[0] == 0
+    cases = tmp_path / "bad.yaml"
+    cases.write_text(BAD_CASES)
+    args = [*command, str(cases)] + (["Email PackRight to chase the late delivery"] if command[0] == "route" else [])
+    code, out, err = cli(*args[:1], "--registry", str(reg), *args[1:])
+    assert code == 2
+    assert err.splitlines() == [f"{cases}:3:14: cases[0].expect[0]: unknown skill 'nope'",
+                                f"{cases}:5:14: cases[1].expect[0]: unknown skill 'also-nope'",
+                                f"{cases}:6:5: cases[2].task: missing",
+                                f"{cases}: 3 errors; nothing was done"]

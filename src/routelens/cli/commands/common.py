@@ -358,16 +358,23 @@ def diagnostics_exit(*kinds: type[DiagnosticError]) -> Iterator[None]:
         raise CommandExit(2) from None
 
 
-def load_cases_or_exit(path: Path, router=None) -> list[Case]:
+def load_cases_or_exit(path: Path, router=None, registry=None) -> list[Case]:
     """The labelled cases of ``path`` (:func:`routelens.tools.evaluate.load_cases`);
     a bad file, or one whose ``cases:`` list is empty (an emptied file would
     pass every bar: docs/formats.md §7.1), is reported and
-    :class:`CommandExit` (2) raised. Given the ``router``, ids the registry
-    does not have are reported with the file's other mistakes, at once."""
-    from routelens.tools.evaluate import load_cases  # the router with it: not for build, check, stats
+    :class:`CommandExit` (2) raised. Given the ``router`` or the
+    ``registry`` (a :class:`~routelens.registry.model.Registry`), ids the
+    registry does not have are reported with the file's other mistakes, at
+    once (eval, tune, suggest and route's fixes say the same list)."""
+    from routelens.tools.evaluate import check_ids, load_cases  # the router with it: not for build, check, stats
 
+    known = ((router.skill_ids, router.composition_ids) if router is not None else
+             (registry.skills, registry.compositions) if registry is not None else None)
     with diagnostics_exit():
-        cases = load_cases(path, None if router is None else (router.skill_ids, router.composition_ids))
+        cases = load_cases(path, known)  # with other mistakes, the unknown ids are among them
+        bad = check_ids(cases, *known) if known is not None else []
+        if bad:  # the file's only mistakes
+            raise CasesError(bad)
     if not cases:
         print(f"{path}:1:1: cases: the `cases:` list is empty: there is nothing to measure", file=sys.stderr)
         raise CommandExit(2)

@@ -18,7 +18,6 @@ from routelens.paths import CATALOG_NAME, INDEX_NAME
 from routelens.routing.decision import Decision, format_score
 from routelens.routing.router import Router
 from routelens.text.numbers import num
-from routelens.tools.evaluate import check_ids
 from routelens.tools.fixes import FIXABLE, FIXES_SECONDS, Fix, fixes_for
 from routelens.tools.replay import DecisionLog
 
@@ -134,21 +133,14 @@ def fixes_of(args: argparse.Namespace, d: Decision, tally: dict[str, int] | None
         if tally is not None:
             tally["skipped_skills"] = len(router.skill_ids)
         return []
-    cases = None
-    if getattr(args, "cases", None):
-        cases = load_cases_or_exit(args.cases)
     reg_path, _ = resolve_paths(args)
     try:
         raw = read_registry_bytes(reg_path)
         reg = parse_registry(raw, reg_path, str(reg_path))
     except RegistryError:
         return []  # the decision said the registry is fine to route with; fixes need it parsed
-    if cases is not None:
-        bad = check_ids(cases, reg.skills, reg.compositions)
-        if bad:
-            for diag in bad:
-                print(str(diag), file=sys.stderr)
-            raise CommandExit(2)
+    # its unknown ids said with its other mistakes, as eval says them
+    cases = load_cases_or_exit(args.cases, registry=reg) if getattr(args, "cases", None) else None
     return fixes_for(d, reg, raw, cases, args.cases or "", progress=tty_progress("verifying fixes"),
                      max_seconds=getattr(args, "fixes_seconds", None) or FIXES_SECONDS, tally=tally)
 

@@ -73,7 +73,6 @@ def format_report(rep: SuggestReport) -> list[str]:
 
 
 def run(args) -> int:
-    cases = load_cases_or_exit(args.cases)
     reg_path, out_dir = resolve_paths(args)
     protected = [reg_path, out_dir / INDEX_NAME, out_dir / CATALOG_NAME]
     if args.out is not None and args.out.is_file():
@@ -91,6 +90,7 @@ def run(args) -> int:
     except RegistryError as exc:
         report_registry_error(reg_path, exc)
         return 2
+    cases = load_cases_or_exit(args.cases, registry=reg)  # its unknown ids said with its other mistakes
     with diagnostics_exit():
         rep = suggest(reg, raw, cases, progress=tty_progress("trying triggers"))
     if args.json:
