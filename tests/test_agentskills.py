@@ -193,7 +193,7 @@ def test_propose_triggers():
                             "\"release notes\" in Japanese or says 「リリースノート作成」.") == [
         "release notes ja", "release notes", "リリースノート作成"]
     assert propose_triggers("pdf", "Use this skill when working with PDF files or when the user mentions "
-                            "'forms'.") == ["forms", "PDF files"]
+                            "'forms'.") == ["forms", "PDF file"]
     assert propose_triggers("ci", "Fix CI") == ["ci"]
 
 

@@ -25,11 +25,13 @@ def skill(folder: Path, name: str, description: str, extra: str = "") -> Path:
 def test_proposed_triggers_are_whole_phrases():
     # was ["sous vide", "the user mentions sous vide or"]
     assert propose_triggers("sous-vide", "Cook sous vide. Use when the user mentions sous vide or immersion "
-                            "circulators.") == ["sous vide", "immersion circulators"]
+                            "circulators.") == ["sous vide", "immersion circulator"]
     assert propose_triggers("pdf", "Use this skill when working with PDF files or when the user mentions "
-                            "'forms'.") == ["forms", "PDF files"]
+                            "'forms'.") == ["forms", "PDF file"]
+    # a phrase's last word in the singular, which matches the plural too (a seventh newcomer's "vat returns"
+    # trigger did not match "the Q3 VAT return")
     assert propose_triggers("kb", "Use for onboarding docs, the team wiki and runbooks.") == [
-        "onboarding docs", "team wiki", "runbooks"]
+        "onboarding doc", "team wiki", "runbook"]
     # a long clause is not cut: it is left out
     assert propose_triggers("x-ray", "Use when you need to look very closely at every single line of a big "
                             "file") == ["x ray"]
@@ -38,7 +40,7 @@ def test_proposed_triggers_are_whole_phrases():
 def test_when_to_use_gives_triggers_too():
     assert propose_triggers("knife-skills", "Knife work in a kitchen.",
                             "When the user asks about sharpening knives, a whetstone or honing steel") == [
-        "knife skills", "sharpening knives", "whetstone", "honing steel"]
+        "knife skill", "sharpening knives", "whetstone", "honing steel"]
 
 
 def test_a_trigger_another_skill_owns_is_left_out_and_said(tmp_path):
@@ -49,7 +51,7 @@ def test_a_trigger_another_skill_owns_is_left_out_and_said(tmp_path):
     skill(tmp_path / "in", "sous-vide-pro", "Use when the user mentions sous vide or immersion circulators.")
     plan = plan_import([tmp_path / "in"], reg_path, load_registry(reg_path))
     (p,) = plan.proposals
-    assert p.triggers == ("sous vide pro", "immersion circulators")
+    assert p.triggers == ("sous vide pro", "immersion circulator")
     assert [str(w).split(": ", 1)[1] for w in plan.warnings] == [
         "triggers: proposed trigger 'sous vide' left out: it is already a trigger of kitchen in skills.yaml "
         "(a task saying it would match both)"]
@@ -81,3 +83,15 @@ def test_lint_flags_the_review_key_import_leaves(tmp_path, capsys, monkeypatch):
     assert review == ["skills.yaml:15:5: warning: skills.sous-vide.review: import proposed this skill's triggers "
                       "for review ('triggers proposed from the name and description; edit them, then delete this "
                       "key'): check them, then delete the key [review-pending]"]
+
+
+def test_clauses_and_single_everyday_words_are_no_proposed_triggers():
+    # a seventh newcomer's import proposed "what was in it", "whether it shipped", "there is a chargeback", the
+    # Japanese sentence "在庫が少ないとき、欠品を防ぎたいとき" and single everyday words ("label", "billing")
+    assert propose_triggers("order-lookup", "Look up an order",
+                            "Use when a customer asks what was in it, whether it shipped, or there is a "
+                            "chargeback") == ["order lookup"]
+    assert propose_triggers("stock-levels", "Stock", "在庫が少ないとき、欠品を防ぎたいとき") == ["stock level"]
+    assert propose_triggers("shipping-labels", "Print labels. Use when the user asks for a label or a "
+                            "courier label") == ["shipping label", "courier label"]
+    assert propose_triggers("review-replies", "Reply to reviews", "") == ["review reply"]

@@ -24,12 +24,14 @@ from typing import Any
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
+from routelens.artifacts.vocabulary import zipf
 from routelens.artifacts.write import atomic_write
 from routelens.errors import Diagnostic, RegistryError, SkillFileError, SkillImportError
 from routelens.limits import LIMITS
 from routelens.registry.load import parse_registry, read_registry_bytes
 from routelens.registry.model import Registry
 from routelens.text.canonical import canonical_bytes
+from routelens.routing.lexicon import EVERYDAY_ZIPF
 from routelens.text.unicode import STOP_WORDS, normalize_text
 from routelens.text.visible import CONTROL_RE, describe_control, first_control
 from routelens.tools.agentskills import discover, read_skill_md
@@ -78,6 +80,40 @@ def _alternatives(clause: str) -> list[str]:
     return out
 
 
+#: a clause, not the name of a piece of work: a pronoun, a form of "be" or a word that opens a question or a
+#: condition ("what was in it", "whether it shipped", "there is a chargeback": a newcomer's imported proposals)
+_CLAUSE_WORDS = frozenset("i you he she it we they them me us what whether which who whom how why there if is are "
+                          "was were be been am".split())
+#: a Japanese clause: a comma inside, or a "when ..." ending ("在庫が少ないとき、欠品を防ぎたいとき")
+_JA_CLAUSE = re.compile(r"[、，,]|(?:とき|時|場合)$")
+#: the endings that are no regular plural: "analytics", "address", "status", "analysis", "news"
+_NOT_PLURAL = re.compile(r"(?:ss|us|is|ics|news|series|species)$")
+
+
+def _singular_last(phrase: str) -> str:
+    """``phrase`` with its last word in the singular when it is a regular
+    plural ("discount codes" -> "discount code", "review replies" ->
+    "review reply"): a singular trigger matches its plural as an inflection
+    (docs/formats.md §6.7), while a plural trigger's singular scores as a
+    near miss."""
+    head, _, last = phrase.rpartition(" ")
+    low = last.lower()
+    if (not last.isascii() or not last.isalpha() or len(low) < 4 or not low.endswith("s") or _NOT_PLURAL.search(low)
+            or low.endswith(("ves", "oes"))):  # "knives", "potatoes": irregular, left as written
+        return phrase
+    if low.endswith("ies"):  # "replies" -> "reply", "movies" -> "movie": the one everyday language knows better
+        ones = [last[:-3] + ("Y" if last[-3:].isupper() else "y"), last[:-1]]
+        best = max(ones, key=lambda w: zipf(w.lower()))
+        if zipf(best.lower()) == 0:
+            return phrase
+        one = best
+    elif re.search(r"(?:ch|sh|x|z|ss)es$", low):
+        one = last[:-2]
+    else:
+        one = last[:-1]
+    return f"{head} {one}" if head else one
+
+
 def propose_triggers(name: str, description: str, when_to_use: str = "") -> list[str]:
     """Trigger phrases proposed from a skill's name, description and
     ``when_to_use``, for a person to review: the name with hyphens as
@@ -88,23 +124,35 @@ def propose_triggers(name: str, description: str, when_to_use: str = "") -> list
     ("the user mentions") and article. A phrase is whole or left out: never
     a sentence cut after a few words. Phrases of 3 characters or fewer and
     stop words are left out, duplicates (case folded) removed; at most 5, in
-    that order. Deterministic."""
-    cands = [name.replace("-", " ")]
+    that order. Besides the quoted phrases (kept as written), a clause is
+    left out (a pronoun, a form of "be", what/whether/there ...; in
+    Japanese a comma or a とき/場合 ending), and so is one everyday word
+    (Zipf 4.0 or more: "billing", "label"), and a phrase's last word is
+    written in the singular ("discount codes" -> "discount code", which
+    matches the plural too). Deterministic."""
+    cands = [(name.replace("-", " "), False)]  # (phrase, quoted: kept as written)
     for m in _QUOTED.finditer(description):
-        cands.append(next(g for g in m.groups() if g))
+        cands.append((next(g for g in m.groups() if g), True))
     m = _USE_WHEN.search(description)
     if m:
-        cands += _alternatives(m.group(1))
+        cands += [(a, False) for a in _alternatives(m.group(1))]
     if when_to_use.strip():
         for m in _QUOTED.finditer(when_to_use):
-            cands.append(next(g for g in m.groups() if g))
+            cands.append((next(g for g in m.groups() if g), True))
         wtu = re.sub(r"^\s*(?:use (?:this skill )?)?(?:when|for|if)\s+", "", when_to_use.strip(), flags=re.I)
         for sentence in re.split(r"[.;:()\n]", wtu):
-            cands += _alternatives(sentence)
+            cands += [(a, False) for a in _alternatives(sentence)]
     out: list[str] = []
     seen: set[str] = set()
-    for c in cands:
+    for c, quoted in cands:
         c = " ".join(c.split()).strip(" .,;:!?")
+        if not quoted:
+            words = c.lower().split()
+            if any(w in _CLAUSE_WORDS for w in words) or (not c.isascii() and _JA_CLAUSE.search(c)):
+                continue  # a clause, not the name of a piece of work
+            if len(words) == 1 and c.isascii() and zipf(normalize_text(c)) >= EVERYDAY_ZIPF:
+                continue  # one everyday word ("billing", "label") is weak evidence alone (§6.10): no trigger
+            c = _singular_last(c)
         key = c.casefold()
         if len(c) <= 3 or key in STOP_WORDS or key in seen or len(c) > LIMITS["max_trigger_chars"]:
             continue
