@@ -95,3 +95,6 @@ def test_clauses_and_single_everyday_words_are_no_proposed_triggers():
     assert propose_triggers("shipping-labels", "Print labels. Use when the user asks for a label or a "
                             "courier label") == ["shipping label", "courier label"]
     assert propose_triggers("review-replies", "Reply to reviews", "") == ["review reply"]
+    # "IT" in capitals is no pronoun, and the name is never taken for a clause
+    assert propose_triggers("it-support", "Use when the user asks for IT access requests or whether it works") == [
+        "it support", "IT access request"]

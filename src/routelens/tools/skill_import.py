@@ -130,7 +130,7 @@ def propose_triggers(name: str, description: str, when_to_use: str = "") -> list
     (Zipf 4.0 or more: "billing", "label"), and a phrase's last word is
     written in the singular ("discount codes" -> "discount code", which
     matches the plural too). Deterministic."""
-    cands = [(name.replace("-", " "), False)]  # (phrase, quoted: kept as written)
+    cands = [(name.replace("-", " "), None)]  # (phrase, quoted: kept as written; None: the name, a clause never)
     for m in _QUOTED.finditer(description):
         cands.append((next(g for g in m.groups() if g), True))
     m = _USE_WHEN.search(description)
@@ -148,7 +148,9 @@ def propose_triggers(name: str, description: str, when_to_use: str = "") -> list
         c = " ".join(c.split()).strip(" .,;:!?")
         if not quoted:
             words = c.lower().split()
-            if any(w in _CLAUSE_WORDS for w in words) or (not c.isascii() and _JA_CLAUSE.search(c)):
+            # "IT" and "US" in capitals are no pronouns ("IT access requests"); the name is never a clause ("it-support")
+            if quoted is not None and (any(w.lower() in _CLAUSE_WORDS and not (w.isupper() and len(w) > 1)
+                                           for w in c.split()) or (not c.isascii() and _JA_CLAUSE.search(c))):
                 continue  # a clause, not the name of a piece of work
             if len(words) == 1 and c.isascii() and zipf(normalize_text(c)) >= EVERYDAY_ZIPF:
                 continue  # one everyday word ("billing", "label") is weak evidence alone (§6.10): no trigger
