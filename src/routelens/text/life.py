@@ -197,7 +197,7 @@ _KIN_OWNER = re.compile(r"(?:\b(?:a|an|the|his|her|its|your|their|whose|my|our)|
 
 #: "the" before one's own family as British English says it ("the wife", "the kids at home"): the writer's, unless
 #: the registry writes the word (a nursery's "kids" is its work)
-_THE_FAMILY = re.compile(r"\bthe\s+(kids|kiddies|wife|hubby|missus|in-laws|grandkids)\b(?!-)", re.I)
+_THE_FAMILY = r"\bthe\s+(kids|kiddies|wife|hubby|missus|in-laws|grandkids)\b(?!-)"
 
 
 def _reported(text: str, start: int) -> bool:
@@ -227,12 +227,12 @@ _JA_PRIVATE = (r"実家|自宅|(?<!ご)家族|うちの子|(?<![\u4e00-\u9fff])�
 
 
 @functools.cache
-def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
-    """:data:`_PRIVATE`, :data:`_CONSUMER`, :data:`_BARE_KIN` and
-    :data:`_JA_PRIVATE`, compiled on first use: 15 ms of start-up that a
-    build, which never reads them, spent."""
-    return (re.compile(_PRIVATE, re.I), re.compile(_CONSUMER, re.I), re.compile(_BARE_KIN),
-            re.compile(_JA_PRIVATE))
+def _patterns() -> tuple[re.Pattern[str], ...]:
+    """:data:`_PRIVATE`, :data:`_CONSUMER`, :data:`_THE_FAMILY`,
+    :data:`_BARE_KIN` and :data:`_JA_PRIVATE`, compiled on first use: 15 ms
+    of start-up that a build, which never reads them, spent."""
+    return (re.compile(_PRIVATE, re.I), re.compile(_CONSUMER, re.I), re.compile(_THE_FAMILY, re.I),
+            re.compile(_BARE_KIN), re.compile(_JA_PRIVATE))
 
 
 def private_life(text: str, writes: Callable[[str], bool] | None = None) -> str | None:
@@ -269,7 +269,7 @@ def private_life(text: str, writes: Callable[[str], bool] | None = None) -> str 
     "remind me to call mum"; not "the guest's mum", "MoM", "Granny Smith").
     The words are the languages', not any registry's. Returns the words as
     the text has them."""
-    private, consumer, bare_kin, ja_private = _patterns()
+    private, consumer, the_family, bare_kin, ja_private = _patterns()
     for m in private.finditer(text):
         word = " ".join(m.group("word").lower().split())
         if _reported(text, m.start()):
@@ -280,7 +280,7 @@ def private_life(text: str, writes: Callable[[str], bool] | None = None) -> str 
     m = consumer.search(text)
     if m is not None and not _reported(text, m.start()):
         return m.group()
-    for m in _THE_FAMILY.finditer(text):
+    for m in the_family.finditer(text):
         word = m.group(1).lower()
         if (writes is None or not writes(word)) and not _reported(text, m.start()):
             return m.group()

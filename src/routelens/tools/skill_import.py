@@ -318,8 +318,7 @@ def plan_import(paths: list[str | Path], registry_path: str | Path, reg: Registr
                                           "two skills cannot share an id; rename one (this one is not imported)"))
             continue
         if sk.name in taken:
-            kind = ("skill" if sk.name in reg.skills else "composition" if sk.name in reg.compositions
-                    else "rule") if reg else "entry"
+            kind = "skill" if sk.name in reg.skills else "composition" if sk.name in reg.compositions else "rule"
             plan.skipped.append((sk.name, f, f"already a {kind} id in {registry_path.name}; never replaced"))
             continue
         extra: dict[str, str] = {}

@@ -195,7 +195,7 @@ class ListScreen(Screen[str | None]):
         room = table.scrollable_content_region.width - 2 * table.cell_padding * len(cols)
         if room <= 0:
             return natural
-        return fit_widths([Column(w, c[2], c[3], c[4] if len(c) > 4 else None) for w, c in zip(natural, cols)], room)
+        return fit_widths([Column(w, *c[2:]) for w, c in zip(natural, cols)], room)
 
     @property
     def widths(self) -> list[int]:
@@ -400,20 +400,21 @@ class CasesScreen(ListScreen):
         setting = f"threshold {router.threshold:g}, margin {router.margin:g}, index {router.freshness.state}" \
             if router is not None else ""
 
-        def metric(name: str, value: float, detail: str, ok: bool) -> tuple:
-            if detail.endswith("/0"):  # no case behind it: not measured, as `eval` says (a newcomer read "0.0%")
-                return ((f"{name} ", "$text-muted"), ("n/a", "bold"), (f" ({detail}, not measured)   ", "$text-muted"))
+        def metric(name: str, value: float, got: int, of: int, ok: bool) -> tuple:
+            if not of:  # no case behind it: not measured, as `eval` says (a newcomer read "0.0% (0/0)")
+                return ((f"{name} ", "$text-muted"), ("n/a", "bold"),
+                        (f" ({got}/{of}, not measured)   ", "$text-muted"))
             return ((f"{name} ", "$text-muted"), (pct(value), "bold $success" if ok else "bold $error"),
-                    (f" ({detail})   ", "$text-muted"))
+                    (f" ({got}/{of})   ", "$text-muted"))
 
         failing = " ".join(rep.failures)
         parts = [(f"{c['cases']} cases   ", "bold")]
-        parts += metric("confident precision", rep.precision, f"{c['routed_correct']}/{c['routed']}",
+        parts += metric("confident precision", rep.precision, c["routed_correct"], c["routed"],
                         "precision" not in failing)
-        parts += metric("coverage", rep.coverage, f"{c['routable_routed']}/{c['routable']}", "coverage" not in failing)
-        parts += metric("must-fallback recall", rep.must_fallback_recall,
-                        f"{c['must_fallback_ok']}/{c['must_fallback']}", "must_fallback" not in failing)
-        parts += metric("off-topic routed", rep.offtopic_false_route_rate, f"{c['offtopic_routed']}/{c['offtopic']}",
+        parts += metric("coverage", rep.coverage, c["routable_routed"], c["routable"], "coverage" not in failing)
+        parts += metric("must-fallback recall", rep.must_fallback_recall, c["must_fallback_ok"], c["must_fallback"],
+                        "must_fallback" not in failing)
+        parts += metric("off-topic routed", rep.offtopic_false_route_rate, c["offtopic_routed"], c["offtopic"],
                         "offtopic" not in failing)
         parts.append((f"\n{setting}  ·  " + ("meets the quality bar" if rep.passed else "below the quality bar: "
                                               + "; ".join(rep.failures)), "$text-muted"))
